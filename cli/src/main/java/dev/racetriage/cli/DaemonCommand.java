@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
     name = "daemon",
     mixinStandardHelpOptions = true,
     description = {
-      "Watch a project and triage again whatever its changes touch, in the background.",
+      "Triage again, in the background, whatever a project's changes touch.",
       "The work queue lives in the triage database, so a stopped daemon resumes where it was."
     })
 final class DaemonCommand implements Callable<Integer> {

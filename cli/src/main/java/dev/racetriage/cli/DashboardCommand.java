@@ -9,8 +9,9 @@ import picocli.CommandLine.Option;
     name = "dashboard",
     mixinStandardHelpOptions = true,
     description = {
-      "Serve the team triage dashboard: verdict counts, the race table, evidence per race,",
-      "and triage actions (mark trusted-benign, reopen, comment) with an audit log."
+      "Serve the team triage dashboard.",
+      "Verdict counts, the race table, the evidence per race, and triage actions (mark trusted-benign,",
+      "reopen, comment) with an audit log."
     })
 final class DashboardCommand implements Callable<Integer> {
 

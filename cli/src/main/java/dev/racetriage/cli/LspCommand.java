@@ -8,8 +8,9 @@ import picocli.CommandLine.Option;
     name = "lsp",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the language server on standard input and output, for any LSP client",
-      "(VS Code, Neovim, Emacs, Helix): race diagnostics, quick fixes, hovers and code lenses."
+      "Run the language server for any LSP client.",
+      "Speaks LSP on standard input and output (VS Code, Neovim, Emacs, Helix): race diagnostics,",
+      "quick fixes, hovers and code lenses."
     })
 final class LspCommand implements Callable<Integer> {
 

@@ -11,8 +11,10 @@ import picocli.CommandLine.Parameters;
     name = "triage",
     mixinStandardHelpOptions = true,
     description = {
-      "Build a Maven project, run its tests under the agent, and give every race they exercise a verdict:",
-      "destructive, qos, benign, unexercised or flaky, with evidence. Verdicts are stored in the triage database."
+      "Find the races a project's tests exercise and classify each one.",
+      "Builds the Maven project, runs its tests under the agent, replays them with adversarial memory and gives",
+      "every race a verdict (destructive, qos, benign, unexercised or flaky) with its evidence, stored in the",
+      "triage database."
     })
 final class TriageCommand implements Callable<Integer> {
 
