@@ -1,0 +1,64 @@
+package dev.racetriage.runner.project;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Builds real (tiny) Maven projects with the real Maven, as a user's project would be built. */
+class ProjectBuilderTest {
+  private final ProjectBuilder builder = new ProjectBuilder(Duration.ofMinutes(5));
+
+  @TempDir Path dir;
+
+  @Test
+  void buildsAMultiModuleProjectAndReadsEachModulesTestClasspath() throws Exception {
+    ProjectFixtures.writeTwoModuleProject(dir);
+
+    MavenProject project = builder.build(dir);
+
+    List<String> names = project.modules().stream().map(m -> m.name(dir)).toList();
+    assertEquals(List.of("app", "lib"), names);
+    TestModule app = project.modules().get(0);
+    assertTrue(Files.isRegularFile(app.testClasses().resolve("demo/app/AppTest.class")));
+    assertEquals(app.testClasses(), app.testClasspath().get(0));
+    assertEquals(app.classes(), app.testClasspath().get(1));
+    assertTrue(
+        app.testClasspath().stream().anyMatch(p -> p.getFileName().toString().startsWith("junit-jupiter-api")),
+        () -> "JUnit missing from " + app.testClasspath());
+    // the reactor dependency on lib resolves to lib's compiled classes
+    assertTrue(
+        app.testClasspath().stream().anyMatch(p -> p.endsWith(Path.of("lib", "target", "classes"))),
+        () -> "lib's classes missing from " + app.testClasspath());
+  }
+
+  @Test
+  void aDirectoryWithoutPomIsNotAMavenProject() throws IOException {
+    Files.writeString(dir.resolve("Main.java"), "class Main {}");
+    ProjectBuildException error = assertThrows(ProjectBuildException.class, () -> builder.build(dir));
+    assertTrue(error.getMessage().contains("is not a Maven project (no pom.xml)"), error.getMessage());
+    assertTrue(error.getMessage().contains(dir.toAbsolutePath().toString()), error.getMessage());
+  }
+
+  @Test
+  void aMissingDirectoryIsReported() {
+    Path missing = dir.resolve("nowhere");
+    ProjectBuildException error = assertThrows(ProjectBuildException.class, () -> builder.build(missing));
+    assertTrue(error.getMessage().contains("does not exist"), error.getMessage());
+  }
+
+  @Test
+  void aProjectThatDoesNotCompileShowsTheCompilerError() throws Exception {
+    ProjectFixtures.writeSingleModuleProject(dir, "package demo; public class Broken { int x = ; }");
+    ProjectBuildException error = assertThrows(ProjectBuildException.class, () -> builder.build(dir));
+    assertTrue(error.getMessage().contains("does not build"), error.getMessage());
+    assertTrue(error.getMessage().contains("Broken.java"), error.getMessage());
+  }
+}

@@ -1,0 +1,86 @@
+package dev.racetriage.runner.project;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Writes small Maven projects for the runner's tests. */
+final class ProjectFixtures {
+  private ProjectFixtures() {}
+
+  private static final String PLUGINS = """
+        <build>
+          <pluginManagement>
+            <plugins>
+              <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
+              <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
+              <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.2</version></plugin>
+            </plugins>
+          </pluginManagement>
+        </build>
+      """;
+
+  private static final String JUNIT = """
+          <dependency>
+            <groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.14.1</version><scope>test</scope>
+          </dependency>
+      """;
+
+  static void writeSingleModuleProject(Path dir, String mainSource) throws IOException {
+    write(dir.resolve("pom.xml"), pom("single", "jar", "", JUNIT));
+    String className = mainSource.replaceAll("(?s).*public class (\\w+).*", "$1");
+    write(dir.resolve("src/main/java/demo/" + className + ".java"), mainSource);
+  }
+
+  static void writeTwoModuleProject(Path dir) throws IOException {
+    write(dir.resolve("pom.xml"), pom("parent", "pom", "<modules><module>lib</module><module>app</module></modules>", ""));
+    write(dir.resolve("lib/pom.xml"), child("lib", JUNIT));
+    write(dir.resolve("lib/src/main/java/demo/lib/Counter.java"),
+        "package demo.lib; public class Counter { int n; public int next() { return ++n; } }");
+    write(dir.resolve("lib/src/test/java/demo/lib/CounterTest.java"), """
+        package demo.lib;
+        import org.junit.jupiter.api.Test;
+        import static org.junit.jupiter.api.Assertions.assertEquals;
+        class CounterTest { @Test void counts() { assertEquals(1, new Counter().next()); } }
+        """);
+    write(dir.resolve("app/pom.xml"), child("app",
+        "<dependency><groupId>demo</groupId><artifactId>lib</artifactId><version>1.0</version></dependency>" + JUNIT));
+    write(dir.resolve("app/src/main/java/demo/app/App.java"),
+        "package demo.app; public class App { public static int twice() { demo.lib.Counter c = new demo.lib.Counter(); c.next(); return c.next(); } }");
+    write(dir.resolve("app/src/test/java/demo/app/AppTest.java"), """
+        package demo.app;
+        import org.junit.jupiter.api.Test;
+        import static org.junit.jupiter.api.Assertions.assertEquals;
+        class AppTest { @Test void countsTwice() { assertEquals(2, App.twice()); } }
+        """);
+  }
+
+  private static String pom(String artifactId, String packaging, String modules, String dependencies) {
+    return """
+        <project xmlns="http://maven.apache.org/POM/4.0.0">
+          <modelVersion>4.0.0</modelVersion>
+          <groupId>demo</groupId><artifactId>%s</artifactId><version>1.0</version><packaging>%s</packaging>
+          <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
+          %s
+          <dependencies>%s</dependencies>
+          %s
+        </project>
+        """.formatted(artifactId, packaging, modules, dependencies, PLUGINS);
+  }
+
+  private static String child(String artifactId, String dependencies) {
+    return """
+        <project xmlns="http://maven.apache.org/POM/4.0.0">
+          <modelVersion>4.0.0</modelVersion>
+          <parent><groupId>demo</groupId><artifactId>parent</artifactId><version>1.0</version></parent>
+          <artifactId>%s</artifactId>
+          <dependencies>%s</dependencies>
+        </project>
+        """.formatted(artifactId, dependencies);
+  }
+
+  private static void write(Path file, String text) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text);
+  }
+}
