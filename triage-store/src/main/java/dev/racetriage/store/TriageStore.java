@@ -1,0 +1,172 @@
+package dev.racetriage.store;
+
+import dev.racetriage.store.candidates.CandidateRepository;
+import dev.racetriage.store.detail.RaceDetail;
+import dev.racetriage.store.detail.RaceDetails;
+import dev.racetriage.store.marks.MarkMirrorFile;
+import dev.racetriage.store.marks.TriageMarks;
+import dev.racetriage.store.marks.TrustedBenignMark;
+import dev.racetriage.store.queue.WorkQueue;
+import dev.racetriage.store.races.RaceRepository;
+import dev.racetriage.store.runs.RunRepository;
+import dev.racetriage.store.schema.Migrations;
+import dev.racetriage.store.schema.Migrator;
+import dev.racetriage.store.schema.SchemaInspector;
+import dev.racetriage.store.sqlite.Database;
+import dev.racetriage.store.trials.TrialRepository;
+import dev.racetriage.store.verdicts.VerdictRepository;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The triage database of one project. {@link #open} checks the file (refusing, without writing, anything that is
+ * not a racetriage database of a known version), creates or migrates the schema, and imports the team's committed
+ * trusted-benign marks. Each repository call is one transaction; {@link #inTransaction} groups several.
+ *
+ * <p>Safe to share between threads; several processes (daemon, LSP server, dashboard) may open the same file at
+ * once. Close it when done.
+ */
+public final class TriageStore implements AutoCloseable {
+  /** The directory, in a project, that holds the database and the mirror file. */
+  public static final String DIRECTORY = ".racetriage";
+  public static final String DATABASE_FILE = "triage.db";
+
+  private final Database db;
+  private final Path projectDir;
+  private final int schemaVersion;
+  private final List<TrustedBenignMark> importedMarks;
+  private final RunRepository runs;
+  private final CandidateRepository candidates;
+  private final RaceRepository races;
+  private final TrialRepository trials;
+  private final VerdictRepository verdicts;
+  private final TriageMarks marks;
+  private final WorkQueue queue;
+  private final RaceDetails details;
+
+  private TriageStore(Database db, Path projectDir, int schemaVersion) {
+    this.db = db;
+    this.projectDir = projectDir;
+    this.schemaVersion = schemaVersion;
+    this.runs = new RunRepository(db);
+    this.candidates = new CandidateRepository(db);
+    this.races = new RaceRepository(db);
+    this.trials = new TrialRepository(db);
+    this.verdicts = new VerdictRepository(db);
+    this.marks = new TriageMarks(db, MarkMirrorFile.inProject(projectDir));
+    this.queue = new WorkQueue(db);
+    this.details = new RaceDetails(db);
+    this.importedMarks = marks.importFromMirror();
+  }
+
+  /** {@code <project>/.racetriage/triage.db}. */
+  public static Path defaultDatabase(Path projectDir) {
+    return projectDir.resolve(DIRECTORY).resolve(DATABASE_FILE);
+  }
+
+  /** Opens (creating if needed) the project's database at its default place. */
+  public static TriageStore openProject(Path projectDir) {
+    return open(defaultDatabase(projectDir), projectDir);
+  }
+
+  public static TriageStore open(Path dbFile, Path projectDir) {
+    return open(dbFile, projectDir, Clock.systemUTC());
+  }
+
+  /**
+   * Opens {@code dbFile} for {@code projectDir} (whose {@code .racetriage/trusted-benign.json} mirrors the marks).
+   *
+   * @throws UnusableDatabaseException if the file is not a racetriage database, is corrupt, or has a newer schema;
+   *     the file is left untouched
+   * @throws StoreException if the file cannot be created or read, or the mirror file is invalid
+   */
+  public static TriageStore open(Path dbFile, Path projectDir, Clock clock) {
+    Path file = dbFile.toAbsolutePath().normalize();
+    Path project = projectDir.toAbsolutePath().normalize();
+    Migrations migrations = Migrations.bundled();
+    SchemaInspector.inspect(file, migrations.latestVersion());
+    try {
+      Files.createDirectories(file.getParent());
+    } catch (IOException e) {
+      throw new StoreException("cannot create the directory of the triage database " + file + ": " + e.getMessage(), e);
+    }
+    Database db = Database.open(file, clock);
+    try {
+      new Migrator(migrations).migrate(db);
+      return new TriageStore(db, project, migrations.latestVersion());
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  public Path file() {
+    return db.file();
+  }
+
+  public Path projectDir() {
+    return projectDir;
+  }
+
+  /** The schema version of the open file ({@code PRAGMA user_version}). */
+  public int schemaVersion() {
+    return schemaVersion;
+  }
+
+  /** The marks copied from the mirror file into the database when this store was opened. */
+  public List<TrustedBenignMark> importedMarks() {
+    return importedMarks;
+  }
+
+  public RunRepository runs() {
+    return runs;
+  }
+
+  public CandidateRepository candidates() {
+    return candidates;
+  }
+
+  public RaceRepository races() {
+    return races;
+  }
+
+  public TrialRepository trials() {
+    return trials;
+  }
+
+  public VerdictRepository verdicts() {
+    return verdicts;
+  }
+
+  public TriageMarks marks() {
+    return marks;
+  }
+
+  public WorkQueue queue() {
+    return queue;
+  }
+
+  /** Everything about the race on {@code field}, from one snapshot; empty if no race is recorded on it. */
+  public Optional<RaceDetail> detail(FieldKey field) {
+    return details.of(field);
+  }
+
+  /**
+   * Runs {@code work} as one write transaction: every repository call it makes on this thread joins it, and all of
+   * them commit or roll back together (e.g. a race, its trials and its verdict). {@code work} may be run more than
+   * once if another process holds the database for long, so it must have no side effects outside the store.
+   */
+  public <T> T inTransaction(Supplier<T> work) {
+    return db.write("write a unit of work", tx -> work.get());
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+}

@@ -1,0 +1,18 @@
+package dev.racetriage.store.runs;
+
+import java.time.Instant;
+
+/**
+ * One scan, triage or daemon cycle. {@code kind} is free text chosen by the caller ("triage", "daemon", "scan");
+ * {@code commitId} is the VCS revision if known and {@code fingerprint} a hash of what was analysed (sources,
+ * classpath), so a run can be recognised as current. {@code finishedAt} is null while running.
+ */
+public record Run(
+    long id,
+    String kind,
+    Instant startedAt,
+    Instant finishedAt,
+    String commitId,
+    String fingerprint,
+    RunStatus status,
+    String message) {}

@@ -1,0 +1,261 @@
+package dev.racetriage.store.sqlite;
+
+import dev.racetriage.store.StoreException;
+import dev.racetriage.store.UnusableDatabaseException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The connections to one SQLite file and the rule for using them: every unit of work is one transaction.
+ *
+ * <p>Writers take {@code BEGIN IMMEDIATE}, so a writer waits for the file's write lock up front (under SQLite's busy
+ * timeout) instead of failing half-way when it upgrades a read lock. Readers use deferred transactions on their own
+ * connections; in WAL mode they see a consistent snapshot and do not block the writer. If SQLite still reports BUSY
+ * (another process held the lock for longer than the timeout, or a WAL recovery was running), the whole unit of work
+ * is rolled back and run again a bounded number of times, so "database is locked" does not reach a user.
+ *
+ * <p>A unit of work started on a thread that is already inside one joins it, which lets a caller group several
+ * repository calls into one transaction with {@link #write}.
+ */
+public final class Database implements AutoCloseable {
+  static final int BUSY_TIMEOUT_MILLIS = 5_000;
+  static final int MAX_ATTEMPTS = 8;
+  private static final int MAX_IDLE_READERS = 4;
+
+  private final Path file;
+  private final Clock clock;
+  private final ReentrantLock writeLock = new ReentrantLock(true);
+  private final ConcurrentLinkedDeque<Connection> idleReaders = new ConcurrentLinkedDeque<>();
+  private final ThreadLocal<Tx> current = new ThreadLocal<>();
+  private final Connection writer;
+  private volatile boolean closed;
+
+  private Database(Path file, Clock clock, Connection writer) {
+    this.file = file;
+    this.clock = clock;
+    this.writer = writer;
+  }
+
+  /**
+   * Opens the file for reading and writing and switches it to WAL. Only call this once the file is known to be a
+   * racetriage database or empty: setting the journal mode writes to the file.
+   */
+  public static Database open(Path file, Clock clock) {
+    try {
+      return new Database(file, clock, connect(file, true));
+    } catch (SQLException e) {
+      throw translate(file, e, "open");
+    }
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  /** Runs {@code work} in a write transaction (or inside the current one) and commits it. */
+  public <T> T write(String what, SqlWork<T> work) {
+    Tx outer = current.get();
+    if (outer != null) {
+      if (!outer.writable()) {
+        throw new IllegalStateException("cannot " + what + " inside a read-only unit of work");
+      }
+      return runJoined(outer, what, work);
+    }
+    return withRetry(what, () -> writeOnce(work));
+  }
+
+  /** Runs {@code work} in a read transaction on a snapshot of the database (or inside the current transaction). */
+  public <T> T read(String what, SqlWork<T> work) {
+    Tx outer = current.get();
+    if (outer != null) {
+      return runJoined(outer, what, work);
+    }
+    return withRetry(what, () -> readOnce(work));
+  }
+
+  private <T> T runJoined(Tx outer, String what, SqlWork<T> work) {
+    try {
+      return work.run(outer);
+    } catch (SQLException e) {
+      // The outermost unit of work decides whether to retry; carry the SQL error to it unchanged.
+      throw new NestedSqlFailure(e);
+    }
+  }
+
+  private interface Attempt<T> {
+    T run() throws SQLException;
+  }
+
+  private <T> T withRetry(String what, Attempt<T> attempt) {
+    for (int attemptNo = 1; ; attemptNo++) {
+      ensureOpen();
+      try {
+        return attempt.run();
+      } catch (SQLException | NestedSqlFailure e) {
+        SQLException cause = e instanceof NestedSqlFailure nested ? nested.getCause() : (SQLException) e;
+        if (SqliteErrors.isBusy(cause) && attemptNo < MAX_ATTEMPTS) {
+          backOff(attemptNo);
+          continue;
+        }
+        throw translate(file, cause, what);
+      }
+    }
+  }
+
+  private <T> T writeOnce(SqlWork<T> work) throws SQLException {
+    writeLock.lock();
+    try {
+      execute(writer, "BEGIN IMMEDIATE");
+      return runAndCommit(writer, new Tx(writer, true, clock), work);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private <T> T readOnce(SqlWork<T> work) throws SQLException {
+    Connection connection = idleReaders.poll();
+    if (connection == null) {
+      connection = connect(file, false);
+    }
+    boolean reusable = false;
+    try {
+      execute(connection, "BEGIN");
+      T result = runAndCommit(connection, new Tx(connection, false, clock), work);
+      reusable = true;
+      return result;
+    } finally {
+      release(connection, reusable);
+    }
+  }
+
+  private <T> T runAndCommit(Connection connection, Tx tx, SqlWork<T> work) throws SQLException {
+    current.set(tx);
+    boolean committed = false;
+    try {
+      T result = work.run(tx);
+      execute(connection, "COMMIT");
+      committed = true;
+      return result;
+    } finally {
+      current.remove();
+      if (!committed) {
+        rollbackQuietly(connection);
+      }
+    }
+  }
+
+  private void release(Connection connection, boolean reusable) {
+    if (reusable && !closed && idleReaders.size() < MAX_IDLE_READERS) {
+      idleReaders.push(connection);
+    } else {
+      closeQuietly(connection);
+    }
+  }
+
+  private static void backOff(int attemptNo) {
+    long millis = Math.min(1_000, 25L << attemptNo) + ThreadLocalRandom.current().nextLong(25);
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("interrupted while waiting for the triage database", e);
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("the triage store for " + file + " is closed");
+    }
+  }
+
+  static Connection connect(Path file, boolean writer) throws SQLException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+    config.enforceForeignKeys(true);
+    if (writer) {
+      config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+      // NORMAL is durable across application crashes in WAL mode; only an OS crash may lose the last commits.
+      config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    }
+    return config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
+  }
+
+  private static void execute(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  private static void rollbackQuietly(Connection connection) {
+    try {
+      execute(connection, "ROLLBACK");
+    } catch (SQLException ignored) {
+      // No transaction was open (BEGIN itself failed) or SQLite already rolled it back.
+    }
+  }
+
+  private static void closeQuietly(Connection connection) {
+    try {
+      connection.close();
+    } catch (SQLException ignored) {
+      // Closing is best effort; the file stays consistent either way.
+    }
+  }
+
+  /** Turns an SQL failure into the store's exceptions, naming the file and the operation. */
+  static StoreException translate(Path file, SQLException e, String what) {
+    if (SqliteErrors.isCorrupt(e) || SqliteErrors.isNotADatabase(e)) {
+      return new UnusableDatabaseException(
+          file,
+          UnusableDatabaseException.Reason.CORRUPT,
+          file + " is corrupt (" + e.getMessage() + "). Move it away and run racetriage again: a new database is "
+              + "created, verdicts are recomputed by 'racetriage triage', and trusted-benign marks are re-imported "
+              + "from .racetriage/trusted-benign.json.",
+          e);
+    }
+    if (SqliteErrors.isBusy(e)) {
+      return new StoreException(
+          "cannot " + what + ": " + file + " stayed locked by another racetriage process for more than "
+              + (BUSY_TIMEOUT_MILLIS * MAX_ATTEMPTS / 1000) + " seconds. Try again when it has finished.",
+          e);
+    }
+    return new StoreException("cannot " + what + " in " + file + ": " + e.getMessage(), e);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    writeLock.lock();
+    try {
+      closeQuietly(writer);
+    } finally {
+      writeLock.unlock();
+    }
+    for (Connection connection; (connection = idleReaders.poll()) != null; ) {
+      closeQuietly(connection);
+    }
+  }
+
+  /** Carries an SQL failure of a joined unit of work out to the outermost one. */
+  private static final class NestedSqlFailure extends RuntimeException {
+    NestedSqlFailure(SQLException cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized SQLException getCause() {
+      return (SQLException) super.getCause();
+    }
+  }
+}

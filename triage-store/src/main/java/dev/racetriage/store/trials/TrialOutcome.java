@@ -1,0 +1,8 @@
+package dev.racetriage.store.trials;
+
+/** How a trial ended. */
+public enum TrialOutcome {
+  PASS,
+  FAIL,
+  TIMEOUT
+}

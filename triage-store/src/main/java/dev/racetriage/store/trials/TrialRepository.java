@@ -1,0 +1,108 @@
+package dev.racetriage.store.trials;
+
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.races.RaceRepository;
+import dev.racetriage.store.sqlite.Database;
+import dev.racetriage.store.sqlite.RowMapper;
+import dev.racetriage.store.sqlite.Tx;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Trials of races: added by the runner, read back per race for verdict evidence and display. */
+public final class TrialRepository {
+  private static final String SELECT =
+      "SELECT t.id, t.run_id, t.recorded_at, f.field_key, t.test, t.heuristic, t.seed, t.outcome, t.duration_ms,"
+          + " t.reads, t.stale_reads, t.failure"
+          + " FROM trial t JOIN race r ON r.id = t.race_id JOIN field f ON f.id = r.field_id ";
+  private static final RowMapper<TrialRecord> TRIAL =
+      row -> new TrialRecord(
+          row.getLong("id"),
+          Tx.nullableLong(row, "run_id"),
+          Tx.instant(row, "recorded_at"),
+          new Trial(
+              FieldKey.parse(row.getString("field_key")),
+              row.getString("test"),
+              row.getString("heuristic"),
+              row.getLong("seed"),
+              TrialOutcome.valueOf(row.getString("outcome")),
+              Duration.ofMillis(row.getLong("duration_ms")),
+              row.getLong("reads"),
+              row.getLong("stale_reads"),
+              row.getString("failure")));
+
+  private final Database db;
+
+  public TrialRepository(Database db) {
+    this.db = db;
+  }
+
+  /** Adds trials (of one or several races, which must be recorded already) in one transaction. */
+  public List<TrialRecord> addAll(Collection<Trial> trials, Long runId) {
+    return db.write("record " + trials.size() + " trials", tx -> {
+      List<TrialRecord> added = new ArrayList<>();
+      for (Trial trial : trials) {
+        long raceId = RaceRepository.requireId(tx, trial.field());
+        long id = tx.insert(
+            "INSERT INTO trial(race_id, run_id, test, heuristic, seed, outcome, duration_ms, reads, stale_reads,"
+                + " failure, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            raceId, runId, trial.test(), trial.heuristic(), trial.seed(), trial.outcome(),
+            trial.duration().toMillis(), trial.reads(), trial.staleReads(), trial.failure(), tx.now());
+        added.add(new TrialRecord(id, runId, tx.now(), trial));
+      }
+      return added;
+    });
+  }
+
+  public TrialRecord add(Trial trial, Long runId) {
+    return addAll(List.of(trial), runId).get(0);
+  }
+
+  /** The trials of the race on {@code field}, oldest first. */
+  public List<TrialRecord> forRace(FieldKey field) {
+    return db.read("read the trials of " + field, tx -> forRace(tx, field));
+  }
+
+  public static List<TrialRecord> forRace(Tx tx, FieldKey field) throws SQLException {
+    return tx.query(SELECT + "WHERE f.field_key = ? ORDER BY t.id", TRIAL, field.toString());
+  }
+
+  /** The trials of the race grouped by heuristic, {@code sc} (the control) first, then by name. */
+  public static Map<String, List<TrialRecord>> byHeuristic(Tx tx, FieldKey field) throws SQLException {
+    Map<String, List<TrialRecord>> groups = new LinkedHashMap<>();
+    for (TrialRecord record : tx.query(
+        SELECT + "WHERE f.field_key = ? ORDER BY t.heuristic <> 'sc', t.heuristic, t.id", TRIAL, field.toString())) {
+      groups.computeIfAbsent(record.trial().heuristic(), h -> new ArrayList<>()).add(record);
+    }
+    return groups;
+  }
+
+  public Map<String, List<TrialRecord>> byHeuristic(FieldKey field) {
+    return db.read("read the trials of " + field, tx -> byHeuristic(tx, field));
+  }
+
+  /** Per-heuristic aggregates of the race's trials, {@code sc} first. */
+  public List<HeuristicSummary> summaries(FieldKey field) {
+    return db.read("summarise the trials of " + field, tx -> tx.query(
+        "SELECT t.heuristic, count(*) AS runs,"
+            + " sum(t.outcome = 'FAIL') AS failures, sum(t.outcome = 'TIMEOUT') AS timeouts,"
+            + " sum(t.reads) AS reads, sum(t.stale_reads) AS stale, avg(t.duration_ms) AS mean_ms,"
+            + " max(t.duration_ms) AS max_ms"
+            + " FROM trial t JOIN race r ON r.id = t.race_id JOIN field f ON f.id = r.field_id"
+            + " WHERE f.field_key = ? GROUP BY t.heuristic ORDER BY t.heuristic <> 'sc', t.heuristic",
+        row -> new HeuristicSummary(
+            row.getString("heuristic"),
+            row.getInt("runs"),
+            row.getInt("failures"),
+            row.getInt("timeouts"),
+            row.getLong("reads"),
+            row.getLong("stale"),
+            Duration.ofMillis(Math.round(row.getDouble("mean_ms"))),
+            Duration.ofMillis(row.getLong("max_ms"))),
+        field.toString()));
+  }
+}
