@@ -1,0 +1,116 @@
+package dev.racetriage.runner.verdict;
+
+import dev.racetriage.store.verdicts.Verdict;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Step 5 of the verdict pipeline (ARCHITECTURE.md "Verdicts"), applied to the trials of one race:
+ *
+ * <ol>
+ *   <li><b>flaky</b> — the test failed without the agent, or under {@code sc}, or failed under a heuristic in a run
+ *       that served no stale value: a failure the race cannot explain;</li>
+ *   <li><b>destructive</b> — some adversarial heuristic failed in runs that served stale values;</li>
+ *   <li><b>unexercised</b> — no adversarial run was ever served a stale value, so nothing was tested;</li>
+ *   <li><b>qos</b> — no failure, but an adversarial heuristic's runs were slower than {@code sc}'s by at least
+ *       {@code slowdownRatio} in median and a one-sided Mann-Whitney test gives p &lt; {@code alpha};</li>
+ *   <li><b>benign</b> — stale values were served, nothing failed, nothing slowed down.</li>
+ * </ol>
+ */
+public final class VerdictClassifier {
+  private final double slowdownRatio;
+  private final double alpha;
+
+  public VerdictClassifier(double slowdownRatio, double alpha) {
+    this.slowdownRatio = slowdownRatio;
+    this.alpha = alpha;
+  }
+
+  public static VerdictClassifier standard() {
+    return new VerdictClassifier(1.5, 0.01);
+  }
+
+  public Classification classify(List<HeuristicTrials> trials, boolean failsWithoutAgent) {
+    Optional<HeuristicTrials> control = trials.stream().filter(HeuristicTrials::isControl).findFirst();
+    List<HeuristicTrials> adversarial = trials.stream().filter(t -> !t.isControl()).toList();
+    Map<String, String> facts = facts(trials);
+
+    if (failsWithoutAgent) {
+      return new Classification(Verdict.FLAKY, "the test also fails without the agent", null, facts);
+    }
+    if (control.isPresent() && control.get().failures() > 0) {
+      HeuristicTrials sc = control.get();
+      return new Classification(Verdict.FLAKY,
+          sc.failures() + "/" + sc.runs() + " runs failed under sc, where every read returns the latest value", SC, facts);
+    }
+    Optional<HeuristicTrials> unexplained = adversarial.stream().filter(t -> t.unexplainedFailures() > 0).findFirst();
+    Optional<HeuristicTrials> best = adversarial.stream()
+        .filter(t -> t.explainedFailures() > 0)
+        .max(Comparator.comparingDouble(HeuristicTrials::observationRate));
+    if (best.isPresent()) {
+      HeuristicTrials b = best.get();
+      String summary = b.explainedFailures() + "/" + b.runs() + " runs failed under " + b.heuristic()
+          + control.map(sc -> ", 0/" + sc.runs() + " under sc").orElse("");
+      return new Classification(Verdict.DESTRUCTIVE, summary, b.heuristic(), facts);
+    }
+    if (unexplained.isPresent()) {
+      HeuristicTrials u = unexplained.get();
+      return new Classification(Verdict.FLAKY, u.unexplainedFailures() + " run(s) under " + u.heuristic()
+          + " failed without being served any stale value", u.heuristic(), facts);
+    }
+    long stale = adversarial.stream().mapToLong(HeuristicTrials::staleReads).sum();
+    if (stale == 0) {
+      long reads = adversarial.stream().mapToLong(HeuristicTrials::reads).sum();
+      return new Classification(Verdict.UNEXERCISED, reads == 0
+          ? "the tests never read the field under an adversarial heuristic"
+          : "no stale value was ever visible to " + reads + " reads", null, facts);
+    }
+    if (control.isPresent()) {
+      for (HeuristicTrials t : adversarial) {
+        double ratio = medianRatio(t, control.get());
+        double p = MannWhitney.pValueGreater(t.durationsMillis(), control.get().durationsMillis());
+        if (ratio >= slowdownRatio && p < alpha) {
+          return new Classification(Verdict.QOS, String.format(Locale.ROOT,
+              "no failures; %s runs %.1fx slower than sc in median (Mann-Whitney p = %.2g)", t.heuristic(), ratio, p),
+              t.heuristic(), facts);
+        }
+      }
+    }
+    return new Classification(Verdict.BENIGN,
+        stale + " stale values served, no failure and no slowdown", null, facts);
+  }
+
+  private static final String SC = HeuristicTrials.SC;
+
+  private static double medianRatio(HeuristicTrials t, HeuristicTrials sc) {
+    double base = median(sc.durationsMillis());
+    double slow = median(t.durationsMillis());
+    return base <= 0 ? (slow > 0 ? Double.POSITIVE_INFINITY : 1) : slow / base;
+  }
+
+  static double median(List<Long> values) {
+    if (values.isEmpty()) return 0;
+    List<Long> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
+  }
+
+  private static Map<String, String> facts(List<HeuristicTrials> trials) {
+    Map<String, String> facts = new LinkedHashMap<>();
+    for (HeuristicTrials t : trials) {
+      String h = t.heuristic();
+      facts.put(h + ".runs", Integer.toString(t.runs()));
+      facts.put(h + ".failures", Integer.toString(t.failures()));
+      facts.put(h + ".observationRate", String.format(Locale.ROOT, "%.2f", t.observationRate()));
+      facts.put(h + ".staleReads", Long.toString(t.staleReads()));
+      facts.put(h + ".medianMillis", String.format(Locale.ROOT, "%.0f", median(t.durationsMillis())));
+    }
+    return facts;
+  }
+}
