@@ -1,0 +1,37 @@
+package dev.racetriage.prefilter.facts;
+
+import java.util.Optional;
+
+/**
+ * A field declared in the project.
+ *
+ * @param key {@code pkg.Outer$Inner.field}
+ * @param file declaring source file
+ * @param line line of the declaration
+ * @param isStatic static
+ * @param isFinal final
+ * @param isVolatile volatile
+ * @param typeName the declared type as written ({@code int}, {@code AtomicLong}, {@code Point})
+ * @param guardedBy the lock named by {@code @GuardedBy}, if any, with the identity the lockset analysis gives it
+ * @param threadConfined annotated {@code @ThreadConfined}
+ */
+public record FieldDecl(
+    String key,
+    String file,
+    int line,
+    boolean isStatic,
+    boolean isFinal,
+    boolean isVolatile,
+    String typeName,
+    Optional<HeldLock> guardedBy,
+    boolean threadConfined) {
+
+  /** The binary name of the declaring class. */
+  public String owner() {
+    return key.substring(0, key.lastIndexOf('.'));
+  }
+
+  public String simpleName() {
+    return key.substring(key.lastIndexOf('.') + 1);
+  }
+}

@@ -1,0 +1,518 @@
+package dev.racetriage.prefilter.lockset;
+
+import dev.racetriage.prefilter.annotations.ConcurrencyAnnotations;
+import dev.racetriage.prefilter.facts.AccessKind;
+import dev.racetriage.prefilter.facts.CallEdge;
+import dev.racetriage.prefilter.facts.Access;
+import dev.racetriage.prefilter.facts.FieldDecl;
+import dev.racetriage.prefilter.facts.HeldLock;
+import dev.racetriage.prefilter.facts.LockAlias;
+import dev.racetriage.prefilter.facts.MethodFacts;
+import dev.racetriage.prefilter.facts.MethodFacts.BodyKind;
+import dev.racetriage.prefilter.facts.MethodFacts.ThreadEntry;
+import dev.racetriage.prefilter.facts.TypeFacts;
+import dev.racetriage.prefilter.lockset.LockExpressions.Action;
+import dev.racetriage.prefilter.lockset.LockExpressions.LockCall;
+import dev.racetriage.prefilter.parse.Expressions;
+import dev.racetriage.prefilter.parse.FieldNames;
+import dev.racetriage.prefilter.parse.FieldNames.ResolvedField;
+import dev.racetriage.prefilter.parse.TypeNames;
+import dev.racetriage.prefilter.threads.ThreadEntries;
+import java.lang.reflect.Modifier;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.jdt.core.dom.ASTNode;
+import org.eclipse.jdt.core.dom.ASTVisitor;
+import org.eclipse.jdt.core.dom.AbstractTypeDeclaration;
+import org.eclipse.jdt.core.dom.AnonymousClassDeclaration;
+import org.eclipse.jdt.core.dom.Assignment;
+import org.eclipse.jdt.core.dom.Block;
+import org.eclipse.jdt.core.dom.ClassInstanceCreation;
+import org.eclipse.jdt.core.dom.CompilationUnit;
+import org.eclipse.jdt.core.dom.Expression;
+import org.eclipse.jdt.core.dom.ExpressionMethodReference;
+import org.eclipse.jdt.core.dom.ExpressionStatement;
+import org.eclipse.jdt.core.dom.FieldAccess;
+import org.eclipse.jdt.core.dom.FieldDeclaration;
+import org.eclipse.jdt.core.dom.IBinding;
+import org.eclipse.jdt.core.dom.IMethodBinding;
+import org.eclipse.jdt.core.dom.ITypeBinding;
+import org.eclipse.jdt.core.dom.IfStatement;
+import org.eclipse.jdt.core.dom.Initializer;
+import org.eclipse.jdt.core.dom.LambdaExpression;
+import org.eclipse.jdt.core.dom.MethodDeclaration;
+import org.eclipse.jdt.core.dom.MethodInvocation;
+import org.eclipse.jdt.core.dom.MethodReference;
+import org.eclipse.jdt.core.dom.PostfixExpression;
+import org.eclipse.jdt.core.dom.PrefixExpression;
+import org.eclipse.jdt.core.dom.QualifiedName;
+import org.eclipse.jdt.core.dom.SimpleName;
+import org.eclipse.jdt.core.dom.Statement;
+import org.eclipse.jdt.core.dom.SuperFieldAccess;
+import org.eclipse.jdt.core.dom.SuperMethodInvocation;
+import org.eclipse.jdt.core.dom.SynchronizedStatement;
+import org.eclipse.jdt.core.dom.ThisExpression;
+import org.eclipse.jdt.core.dom.TryStatement;
+import org.eclipse.jdt.core.dom.TypeDeclaration;
+import org.eclipse.jdt.core.dom.VariableDeclarationFragment;
+
+/**
+ * Walks one compilation unit keeping the set of locks held (the HeldLockAnalyzer of this project) and records every
+ * access to a project field with those locks, the body of code it is in, the calls between bodies, and the bodies
+ * that start on other threads.
+ *
+ * <p>Lock scopes: a synchronized method holds its monitor for its whole body; {@code synchronized (e)} holds
+ * {@code e} for its block; {@code l.lock()} holds {@code l} for the rest of the enclosing block, until
+ * {@code l.unlock()} or a {@code try} whose {@code finally} unlocks it; {@code if (l.tryLock())} holds {@code l} in
+ * its then-branch; a method annotated {@code @GuardedBy("l")} is entered with {@code l} held. A lambda or anonymous
+ * class handed to a thread starts with no lock: it runs later, elsewhere.
+ */
+public final class AccessCollector extends ASTVisitor {
+
+  private record Body(String key, String label, String owner, BodyKind kind, boolean isStatic) {}
+
+  private static final class TypeState {
+    final String binaryName;
+    final boolean threadSafe;
+    final boolean notThreadSafe;
+    final boolean threadConfined;
+    boolean synchronizes;
+
+    TypeState(String binaryName, List<?> modifiers) {
+      this.binaryName = binaryName;
+      this.threadSafe = ConcurrencyAnnotations.has(modifiers, ConcurrencyAnnotations.THREAD_SAFE);
+      this.notThreadSafe = ConcurrencyAnnotations.has(modifiers, ConcurrencyAnnotations.NOT_THREAD_SAFE);
+      this.threadConfined = ConcurrencyAnnotations.has(modifiers, ConcurrencyAnnotations.THREAD_CONFINED);
+    }
+  }
+
+  private final String file;
+  private final CompilationUnit unit;
+  private final TypeNames types;
+  private final FieldNames fields;
+  private final LockExpressions lockExpressions;
+
+  private final List<FieldDecl> fieldDecls = new ArrayList<>();
+  private final Map<String, TypeState> typeStates = new LinkedHashMap<>();
+  private final Map<String, MethodFacts> methods = new LinkedHashMap<>();
+  private final List<CallEdge> calls = new ArrayList<>();
+  private final List<Access> accesses = new ArrayList<>();
+  private final List<LockAlias> aliases = new ArrayList<>();
+  /** Lambdas, method references and anonymous classes handed to a thread, and how they run there. */
+  private final Map<ASTNode, ThreadEntry> handedToThreads = new HashMap<>();
+
+  private final Deque<Body> bodies = new ArrayDeque<>();
+  private HeldLockSet held = HeldLockSet.EMPTY;
+
+  public AccessCollector(String file, CompilationUnit unit, TypeNames types, FieldNames fields) {
+    this.file = file;
+    this.unit = unit;
+    this.types = types;
+    this.fields = fields;
+    this.lockExpressions = new LockExpressions(fields, types);
+  }
+
+  public void collect() {
+    unit.accept(this);
+  }
+
+  public List<FieldDecl> fieldDecls() {
+    return fieldDecls;
+  }
+
+  public List<TypeFacts> types() {
+    return typeStates.values().stream()
+        .map(t -> new TypeFacts(t.binaryName, t.threadSafe, t.notThreadSafe, t.threadConfined, t.synchronizes))
+        .toList();
+  }
+
+  public List<MethodFacts> methods() {
+    return List.copyOf(methods.values());
+  }
+
+  public List<CallEdge> calls() {
+    return calls;
+  }
+
+  public List<Access> accesses() {
+    return accesses;
+  }
+
+  public List<LockAlias> lockAliases() {
+    return aliases;
+  }
+
+  // ---- classes and fields
+
+  @Override
+  public void preVisit(ASTNode node) {
+    if (node instanceof AbstractTypeDeclaration type) {
+      String name = types.nameOf(type);
+      typeStates.put(name, new TypeState(name, type.modifiers()));
+    } else if (node instanceof AnonymousClassDeclaration) {
+      String name = types.nameOf(node);
+      typeStates.put(name, new TypeState(name, List.of()));
+    }
+  }
+
+  @Override
+  public boolean visit(FieldDeclaration node) {
+    String owner = types.enclosingTypeOf(node);
+    boolean inInterface = node.getParent() instanceof TypeDeclaration type && type.isInterface();
+    int modifiers = node.getModifiers();
+    boolean isStatic = Modifier.isStatic(modifiers) || inInterface;
+    for (Object o : node.fragments()) {
+      VariableDeclarationFragment fragment = (VariableDeclarationFragment) o;
+      String name = fragment.getName().getIdentifier();
+      String key = owner + "." + name;
+      String typeName = node.getType().toString() + "[]".repeat(fragment.getExtraDimensions());
+      Optional<HeldLock> guard = ConcurrencyAnnotations.guardedBy(node.modifiers())
+          .map(value -> LockExpressions.fromGuardedBy(value, owner, key));
+      fieldDecls.add(new FieldDecl(key, file, Expressions.lineOf(fragment), isStatic,
+          Modifier.isFinal(modifiers) || inInterface, Modifier.isVolatile(modifiers), typeName, guard,
+          ConcurrencyAnnotations.has(node.modifiers(), ConcurrencyAnnotations.THREAD_CONFINED)));
+      Expression initializer = fragment.getInitializer();
+      if (initializer != null) {
+        lockExpressions.aliasOf(key, initializer, owner).ifPresent(aliases::add);
+        String bodyKey = owner + (isStatic ? "#<clinit>" : "#<init>");
+        Body body = new Body(bodyKey, "initialiser of " + name, owner, BodyKind.INITIALISER, isStatic);
+        runIn(body, HeldLockSet.EMPTY, ThreadEntry.NONE, true, () -> initializer.accept(this));
+      }
+    }
+    return false;
+  }
+
+  // ---- bodies of code
+
+  @Override
+  public boolean visit(MethodDeclaration node) {
+    if (node.getBody() == null) {
+      return false;
+    }
+    String owner = types.enclosingTypeOf(node);
+    int modifiers = node.getModifiers();
+    boolean isStatic = Modifier.isStatic(modifiers);
+    String name = node.isConstructor() ? "<init>" : node.getName().getIdentifier();
+    String key = owner + "#" + name + "/" + node.parameters().size();
+    String label = node.getName().getIdentifier() + "()";
+    ThreadEntry entry = ThreadEntry.NONE;
+    if (ThreadEntries.isThreadBody(node)) {
+      entry = handedToThreads.getOrDefault(node.getParent(), ThreadEntry.ONE_THREAD);
+    }
+    HeldLockSet start = HeldLockSet.EMPTY;
+    if (Modifier.isSynchronized(modifiers)) {
+      start = start.with(isStatic ? LockExpressions.classLock(owner) : LockExpressions.thisLock(owner));
+      markSynchronizes(owner);
+    }
+    Optional<String> guard = ConcurrencyAnnotations.guardedBy(node.modifiers());
+    if (guard.isPresent()) {
+      start = start.with(LockExpressions.fromGuardedBy(guard.get(), owner, owner + "." + guard.get()));
+    }
+    Body body = new Body(key, label, owner, node.isConstructor() ? BodyKind.CONSTRUCTOR : BodyKind.METHOD, isStatic);
+    boolean isPrivate = Modifier.isPrivate(modifiers);
+    runIn(body, start, entry, isPrivate, () -> node.getBody().accept(this));
+    return false;
+  }
+
+  @Override
+  public boolean visit(Initializer node) {
+    String owner = types.enclosingTypeOf(node);
+    boolean isStatic = Modifier.isStatic(node.getModifiers());
+    Body body = new Body(owner + (isStatic ? "#<clinit>" : "#<init>"),
+        isStatic ? "static initialiser" : "instance initialiser", owner, BodyKind.INITIALISER, isStatic);
+    runIn(body, HeldLockSet.EMPTY, ThreadEntry.NONE, true, () -> node.getBody().accept(this));
+    return false;
+  }
+
+  @Override
+  public boolean visit(LambdaExpression node) {
+    Body enclosing = bodies.peek();
+    String owner = types.enclosingTypeOf(node);
+    int line = Expressions.lineOf(node);
+    String key = owner + "#lambda@" + line + ":" + unit.getColumnNumber(node.getStartPosition());
+    ThreadEntry entry = handedToThreads.getOrDefault(node, ThreadEntry.NONE);
+    if (entry == ThreadEntry.NONE && ThreadEntries.isStoredTask(node)) {
+      entry = ThreadEntry.ONE_THREAD; // Runnable task = () -> ...; new Thread(task)
+    }
+    // a lambda not handed to a thread runs where its caller runs (forEach, computeIfAbsent), under the caller's locks
+    HeldLockSet start = entry == ThreadEntry.NONE ? held : HeldLockSet.EMPTY;
+    if (entry == ThreadEntry.NONE && enclosing != null) {
+      calls.add(new CallEdge(enclosing.key(), key));
+    }
+    Body body = new Body(key, "lambda at line " + line, owner, BodyKind.LAMBDA, false);
+    runIn(body, start, entry, true, () -> node.getBody().accept(this));
+    return false;
+  }
+
+  @Override
+  public boolean visit(ExpressionMethodReference node) {
+    recordReference(node, node.resolveMethodBinding(), node.getExpression() instanceof ThisExpression
+        || node.getExpression() == null ? node.getName().getIdentifier() : null);
+    return true;
+  }
+
+  @Override
+  public boolean visit(org.eclipse.jdt.core.dom.SuperMethodReference node) {
+    recordReference(node, node.resolveMethodBinding(), null);
+    return true;
+  }
+
+  @Override
+  public boolean visit(org.eclipse.jdt.core.dom.TypeMethodReference node) {
+    recordReference(node, node.resolveMethodBinding(), null);
+    return true;
+  }
+
+  /** {@code executor.submit(this::work)}: a synthetic body on the pool thread that calls {@code work()}. */
+  private void recordReference(MethodReference node, IMethodBinding binding, String ownMethodName) {
+    Body enclosing = bodies.peek();
+    String owner = types.enclosingTypeOf(node);
+    String callee = methodKey(binding);
+    if (callee == null && ownMethodName != null) {
+      callee = owner + "#" + ownMethodName + "/0";
+    }
+    if (callee == null || enclosing == null) {
+      return;
+    }
+    ThreadEntry entry = handedToThreads.getOrDefault(node, ThreadEntry.NONE);
+    if (entry == ThreadEntry.NONE) {
+      calls.add(new CallEdge(enclosing.key(), callee));
+      return;
+    }
+    int line = Expressions.lineOf(node);
+    String key = owner + "#ref@" + line + ":" + unit.getColumnNumber(node.getStartPosition());
+    methods.put(key, new MethodFacts(key, node + " at line " + line, owner, BodyKind.LAMBDA, true, entry));
+    calls.add(new CallEdge(key, callee));
+  }
+
+  private void runIn(Body body, HeldLockSet start, ThreadEntry entry, boolean isPrivate, Runnable walk) {
+    methods.putIfAbsent(body.key(), new MethodFacts(body.key(), body.label(), body.owner(), body.kind(), isPrivate,
+        entry));
+    HeldLockSet saved = held;
+    held = start;
+    bodies.push(body);
+    try {
+      walk.run();
+    } finally {
+      bodies.pop();
+      held = saved;
+    }
+  }
+
+  // ---- calls and tasks handed to threads
+
+  @Override
+  public boolean visit(MethodInvocation node) {
+    markTasks(node.arguments(), ThreadEntries.forArgumentOf(node));
+    Body body = bodies.peek();
+    if (body != null) {
+      if (lockExpressions.lockCall(node, body.owner()).isPresent()) {
+        markSynchronizes(body.owner());
+      }
+      String callee = methodKey(node.resolveMethodBinding());
+      if (callee == null && node.resolveMethodBinding() == null
+          && (node.getExpression() == null || node.getExpression() instanceof ThisExpression)) {
+        callee = types.enclosingTypeOf(node) + "#" + node.getName().getIdentifier() + "/" + node.arguments().size();
+      }
+      if (callee != null) {
+        calls.add(new CallEdge(body.key(), callee));
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public boolean visit(SuperMethodInvocation node) {
+    Body body = bodies.peek();
+    String callee = methodKey(node.resolveMethodBinding());
+    if (body != null && callee != null) {
+      calls.add(new CallEdge(body.key(), callee));
+    }
+    return true;
+  }
+
+  @Override
+  public boolean visit(ClassInstanceCreation node) {
+    markTasks(node.arguments(), ThreadEntries.forArgumentOf(node));
+    return true;
+  }
+
+  private void markTasks(List<?> arguments, ThreadEntry entry) {
+    if (entry == ThreadEntry.NONE) {
+      return;
+    }
+    for (Object argument : arguments) {
+      Expression e = Expressions.strip((Expression) argument);
+      if (e instanceof LambdaExpression || e instanceof MethodReference) {
+        handedToThreads.put(e, entry);
+      } else if (e instanceof ClassInstanceCreation creation && creation.getAnonymousClassDeclaration() != null) {
+        handedToThreads.put(creation.getAnonymousClassDeclaration(), entry);
+      }
+    }
+  }
+
+  private static String methodKey(IMethodBinding binding) {
+    if (binding == null) {
+      return null;
+    }
+    IMethodBinding declaration = binding.getMethodDeclaration();
+    ITypeBinding declaringClass = declaration.getDeclaringClass();
+    if (declaringClass == null || !declaringClass.isFromSource()) {
+      return null;
+    }
+    String owner = TypeNames.binaryName(declaringClass);
+    if (owner == null) {
+      return null;
+    }
+    String name = declaration.isConstructor() ? "<init>" : declaration.getName();
+    return owner + "#" + name + "/" + declaration.getParameterTypes().length;
+  }
+
+  // ---- lock scopes
+
+  @Override
+  public boolean visit(SynchronizedStatement node) {
+    Body body = bodies.peek();
+    node.getExpression().accept(this);
+    String owner = body == null ? types.enclosingTypeOf(node) : body.owner();
+    markSynchronizes(owner);
+    HeldLockSet saved = held;
+    held = held.with(lockExpressions.monitorOf(node.getExpression(), types.enclosingTypeOf(node)));
+    node.getBody().accept(this);
+    held = saved;
+    return false;
+  }
+
+  @Override
+  public boolean visit(Block node) {
+    HeldLockSet saved = held;
+    for (Object o : node.statements()) {
+      Statement statement = (Statement) o;
+      statement.accept(this);
+      Optional<LockCall> call = lockCallOf(statement);
+      if (call.isPresent()) {
+        if (call.get().action() == Action.ACQUIRE) {
+          held = held.with(call.get().lock());
+        } else if (call.get().action() == Action.RELEASE) {
+          held = held.without(call.get().lock().id());
+        }
+      } else if (statement instanceof TryStatement attempt && attempt.getFinally() != null) {
+        for (Object f : attempt.getFinally().statements()) {
+          lockCallOf((Statement) f).filter(c -> c.action() == Action.RELEASE)
+              .ifPresent(c -> held = held.without(c.lock().id()));
+        }
+      }
+    }
+    held = saved;
+    return false;
+  }
+
+  @Override
+  public boolean visit(IfStatement node) {
+    Expression condition = Expressions.strip(node.getExpression());
+    Body body = bodies.peek();
+    if (body != null && condition instanceof MethodInvocation call) {
+      Optional<LockCall> lockCall = lockExpressions.lockCall(call, types.enclosingTypeOf(node));
+      if (lockCall.isPresent() && lockCall.get().action() == Action.TRY_ACQUIRE) {
+        node.getExpression().accept(this);
+        HeldLockSet saved = held;
+        held = held.with(lockCall.get().lock());
+        node.getThenStatement().accept(this);
+        held = saved;
+        if (node.getElseStatement() != null) {
+          node.getElseStatement().accept(this);
+        }
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Optional<LockCall> lockCallOf(Statement statement) {
+    if (statement instanceof ExpressionStatement expression
+        && expression.getExpression() instanceof MethodInvocation call) {
+      return lockExpressions.lockCall(call, types.enclosingTypeOf(statement));
+    }
+    return Optional.empty();
+  }
+
+  private void markSynchronizes(String owner) {
+    TypeState state = typeStates.get(owner);
+    if (state != null) {
+      state.synchronizes = true;
+    }
+  }
+
+  // ---- field accesses
+
+  @Override
+  public boolean visit(SimpleName node) {
+    Body body = bodies.peek();
+    if (body == null) {
+      return false;
+    }
+    Optional<ResolvedField> resolved = fields.resolve(node);
+    if (resolved.isEmpty()) {
+      return false;
+    }
+    ResolvedField field = resolved.get();
+    ASTNode access = node.getParent() instanceof FieldAccess || node.getParent() instanceof SuperFieldAccess
+        || (node.getParent() instanceof QualifiedName q && q.getName() == node) ? node.getParent() : node;
+    ASTNode context = access.getParent();
+    while (context instanceof org.eclipse.jdt.core.dom.ParenthesizedExpression) {
+      access = context;
+      context = context.getParent();
+    }
+    AccessKind kind = AccessKind.READ;
+    boolean readModifyWrite = false;
+    if (context instanceof Assignment assignment && assignment.getLeftHandSide() == access) {
+      kind = AccessKind.WRITE;
+      readModifyWrite = assignment.getOperator() != Assignment.Operator.ASSIGN
+          || readsField(assignment.getRightHandSide(), field.key());
+    } else if (context instanceof PostfixExpression
+        || (context instanceof PrefixExpression prefix
+            && (prefix.getOperator() == PrefixExpression.Operator.INCREMENT
+                || prefix.getOperator() == PrefixExpression.Operator.DECREMENT))) {
+      kind = AccessKind.WRITE;
+      readModifyWrite = true;
+    }
+    boolean initialisation = body.kind() != BodyKind.METHOD && body.kind() != BodyKind.LAMBDA
+        && field.owner().equals(body.owner()) && field.isStatic() == body.isStatic() && onOwnObject(node, field);
+    accesses.add(new Access(field.key(), file, Expressions.lineOf(node), node.getStartPosition(), kind,
+        readModifyWrite, held.locks(), initialisation, body.key(), body.label(), field.viaBinding()));
+    return false;
+  }
+
+  /** {@code f}, {@code this.f}, {@code C.f}: the object (or class) being initialised, not some other one. */
+  private static boolean onOwnObject(SimpleName node, ResolvedField field) {
+    ASTNode parent = node.getParent();
+    if (parent instanceof FieldAccess access && access.getName() == node) {
+      return access.getExpression() instanceof ThisExpression self && self.getQualifier() == null;
+    }
+    if (parent instanceof QualifiedName qualified && qualified.getName() == node) {
+      IBinding qualifier = qualified.getQualifier().resolveBinding();
+      return field.isStatic() && (qualifier == null || qualifier instanceof ITypeBinding);
+    }
+    return true;
+  }
+
+  private boolean readsField(Expression expression, String fieldKey) {
+    boolean[] found = {false};
+    expression.accept(new ASTVisitor() {
+      @Override
+      public boolean visit(SimpleName name) {
+        if (fields.resolve(name).filter(f -> f.key().equals(fieldKey)).isPresent()) {
+          found[0] = true;
+        }
+        return false;
+      }
+    });
+    return found[0];
+  }
+}

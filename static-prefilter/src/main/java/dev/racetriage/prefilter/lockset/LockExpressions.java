@@ -1,0 +1,187 @@
+package dev.racetriage.prefilter.lockset;
+
+import dev.racetriage.prefilter.facts.HeldLock;
+import dev.racetriage.prefilter.facts.LockAlias;
+import dev.racetriage.prefilter.facts.LockMode;
+import dev.racetriage.prefilter.parse.Expressions;
+import dev.racetriage.prefilter.parse.FieldNames;
+import dev.racetriage.prefilter.parse.TypeNames;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.jdt.core.dom.ASTNode;
+import org.eclipse.jdt.core.dom.AbstractTypeDeclaration;
+import org.eclipse.jdt.core.dom.Expression;
+import org.eclipse.jdt.core.dom.ITypeBinding;
+import org.eclipse.jdt.core.dom.MethodInvocation;
+import org.eclipse.jdt.core.dom.ThisExpression;
+import org.eclipse.jdt.core.dom.TypeLiteral;
+
+/**
+ * Gives locks an identity: the monitor of {@code synchronized (e)}, the receiver of {@code l.lock()}, the value of
+ * {@code @GuardedBy("...")}. The same lock gets the same id wherever it is named ({@code this} inside {@code C} and
+ * {@code C.this} inside an inner class of {@code C} are both {@code pkg.C.this}); a read/write lock's halves share
+ * the id of the read/write lock and differ by mode.
+ */
+public final class LockExpressions {
+
+  /** What a call does to a {@link java.util.concurrent.locks.Lock}. */
+  public enum Action {
+    ACQUIRE,
+    TRY_ACQUIRE,
+    RELEASE
+  }
+
+  /** A call to {@code lock()}, {@code tryLock()} or {@code unlock()} and the lock it acts on. */
+  public record LockCall(Action action, HeldLock lock) {}
+
+  private static final Set<String> ACQUIRE = Set.of("lock", "lockInterruptibly");
+
+  private final FieldNames fields;
+  private final TypeNames types;
+
+  public LockExpressions(FieldNames fields, TypeNames types) {
+    this.fields = fields;
+    this.types = types;
+  }
+
+  public static HeldLock thisLock(String type) {
+    return new HeldLock(type + ".this", "this", LockMode.EXCLUSIVE);
+  }
+
+  public static HeldLock classLock(String type) {
+    return new HeldLock(type + ".class", simpleName(type) + ".class", LockMode.EXCLUSIVE);
+  }
+
+  /** The monitor of {@code synchronized (expression)} inside {@code enclosingType}. */
+  public HeldLock monitorOf(Expression expression, String enclosingType) {
+    Expression e = Expressions.strip(expression);
+    String display = e.toString();
+    if (e instanceof ThisExpression self) {
+      String type = self.getQualifier() == null ? enclosingType : enclosingTypeNamed(self, self.getQualifier()
+          .getFullyQualifiedName());
+      return new HeldLock(type + ".this", display, LockMode.EXCLUSIVE);
+    }
+    if (e instanceof TypeLiteral literal) {
+      String type = TypeNames.binaryName(literal.getType().resolveBinding());
+      if (type == null) {
+        type = enclosingTypeNamed(literal, literal.getType().toString());
+      }
+      return new HeldLock(type + ".class", display, LockMode.EXCLUSIVE);
+    }
+    if (e instanceof MethodInvocation call && call.getExpression() != null && call.arguments().isEmpty()) {
+      String half = call.getName().getIdentifier();
+      if (half.equals("readLock") || half.equals("writeLock")) {
+        HeldLock owner = monitorOf(call.getExpression(), enclosingType);
+        return new HeldLock(owner.id(), display, half.equals("readLock") ? LockMode.SHARED : LockMode.EXCLUSIVE);
+      }
+    }
+    Optional<FieldNames.ResolvedField> field = fields.resolve(e);
+    if (field.isPresent()) {
+      return new HeldLock(field.get().key(), display, LockMode.EXCLUSIVE);
+    }
+    return new HeldLock("expr:" + enclosingType + ":" + display, display, LockMode.EXCLUSIVE);
+  }
+
+  /** Recognises {@code l.lock()}, {@code l.tryLock()}, {@code l.unlock()} on a {@code java.util.concurrent} lock. */
+  public Optional<LockCall> lockCall(MethodInvocation call, String enclosingType) {
+    Expression receiver = call.getExpression();
+    if (receiver == null) {
+      return Optional.empty();
+    }
+    String name = call.getName().getIdentifier();
+    Action action;
+    if (ACQUIRE.contains(name) && call.arguments().isEmpty()) {
+      action = Action.ACQUIRE;
+    } else if (name.equals("tryLock")) {
+      action = Action.TRY_ACQUIRE;
+    } else if (name.equals("unlock") && call.arguments().isEmpty()) {
+      action = Action.RELEASE;
+    } else {
+      return Optional.empty();
+    }
+    if (!looksLikeLock(receiver)) {
+      return Optional.empty();
+    }
+    return Optional.of(new LockCall(action, monitorOf(receiver, enclosingType)));
+  }
+
+  /** {@code final Lock r = rw.readLock();}: holding {@code r} is holding {@code rw} shared. */
+  public Optional<LockAlias> aliasOf(String fieldKey, Expression initializer, String enclosingType) {
+    Expression e = Expressions.strip(initializer);
+    if (e instanceof MethodInvocation call && call.getExpression() != null && call.arguments().isEmpty()) {
+      String half = call.getName().getIdentifier();
+      if (half.equals("readLock") || half.equals("writeLock")) {
+        HeldLock lock = monitorOf(e, enclosingType);
+        return Optional.of(new LockAlias(fieldKey, lock.id(), lock.mode()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The lock a {@code @GuardedBy} value names, as Error Prone reads it: {@code this}, {@code C.class},
+   * {@code itself} (the field itself), a field of the owner ({@code lock}, {@code this.lock}), or anything else
+   * verbatim.
+   */
+  public static HeldLock fromGuardedBy(String value, String owner, String fieldKey) {
+    String v = value.trim();
+    if (v.equals("this")) {
+      return thisLock(owner);
+    }
+    if (v.equals("itself")) {
+      return new HeldLock(fieldKey, v, LockMode.EXCLUSIVE);
+    }
+    if (v.endsWith(".class")) {
+      String simple = v.substring(0, v.length() - ".class".length());
+      String type = simpleName(owner).equals(simple) || owner.endsWith("." + simple) ? owner : simple;
+      return new HeldLock(type + ".class", v, LockMode.EXCLUSIVE);
+    }
+    String name = v.startsWith("this.") ? v.substring("this.".length()) : v;
+    if (name.matches("[\\w$]+")) {
+      return new HeldLock(owner + "." + name, v, LockMode.EXCLUSIVE);
+    }
+    return new HeldLock("expr:" + owner + ":" + v, v, LockMode.EXCLUSIVE);
+  }
+
+  private boolean looksLikeLock(Expression receiver) {
+    ITypeBinding type = receiver.resolveTypeBinding();
+    if (type != null && !type.isRecovered()) {
+      return isLockType(type) || type.getName().endsWith("Lock");
+    }
+    // no binding: accept what is named like a lock
+    return receiver.toString().toLowerCase(Locale.ROOT).contains("lock");
+  }
+
+  private static boolean isLockType(ITypeBinding type) {
+    if (type == null) {
+      return false;
+    }
+    ITypeBinding erasure = type.getErasure();
+    if ("java.util.concurrent.locks.Lock".equals(erasure.getQualifiedName())) {
+      return true;
+    }
+    for (ITypeBinding parent : erasure.getInterfaces()) {
+      if (isLockType(parent)) {
+        return true;
+      }
+    }
+    return isLockType(erasure.getSuperclass());
+  }
+
+  /** The binary name of the enclosing class whose simple name is {@code simple} (for {@code Outer.this}). */
+  private String enclosingTypeNamed(ASTNode from, String qualifier) {
+    String simple = qualifier.substring(qualifier.lastIndexOf('.') + 1);
+    for (ASTNode n = from; n != null; n = n.getParent()) {
+      if (n instanceof AbstractTypeDeclaration type && type.getName().getIdentifier().equals(simple)) {
+        return types.nameOf(type);
+      }
+    }
+    return qualifier;
+  }
+
+  static String simpleName(String binaryName) {
+    int cut = Math.max(binaryName.lastIndexOf('.'), binaryName.lastIndexOf('$'));
+    return binaryName.substring(cut + 1);
+  }
+}

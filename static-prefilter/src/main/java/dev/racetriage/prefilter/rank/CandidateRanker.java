@@ -1,0 +1,289 @@
+package dev.racetriage.prefilter.rank;
+
+import dev.racetriage.prefilter.Candidate;
+import dev.racetriage.prefilter.facts.CallEdge;
+import dev.racetriage.prefilter.facts.Access;
+import dev.racetriage.prefilter.facts.FieldDecl;
+import dev.racetriage.prefilter.facts.FileFacts;
+import dev.racetriage.prefilter.facts.HeldLock;
+import dev.racetriage.prefilter.facts.LockAlias;
+import dev.racetriage.prefilter.facts.MethodFacts;
+import dev.racetriage.prefilter.facts.PatternHit;
+import dev.racetriage.prefilter.facts.RacePattern;
+import dev.racetriage.prefilter.facts.TypeFacts;
+import dev.racetriage.prefilter.parse.Classpath;
+import dev.racetriage.prefilter.threads.ThreadContexts;
+import dev.racetriage.prefilter.threads.ThreadContexts.Context;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Turns the facts of every file into ranked candidates. A field is a candidate when it is neither final nor volatile,
+ * is written outside initialisation, and two of its accesses (one a write) can run on different threads at once with
+ * no lock common to both — or when {@code @GuardedBy} names a lock some access does not hold.
+ */
+public final class CandidateRanker {
+
+  private static final Set<String> IMMUTABLE_VALUE_TYPES = Set.of("boolean", "byte", "char", "short", "int", "long",
+      "float", "double", "String", "java.lang.String", "Integer", "Long", "Boolean");
+
+  private final Map<String, FieldDecl> fields = new LinkedHashMap<>();
+  private final Map<String, TypeFacts> types = new HashMap<>();
+  private final Map<String, List<Access>> accessesByField = new LinkedHashMap<>();
+  private final Map<String, List<PatternHit>> patternsByField = new HashMap<>();
+  private final Map<String, LockAlias> aliases = new HashMap<>();
+  private final Map<String, Integer> syntaxErrors = new HashMap<>();
+  private final ThreadContexts contexts;
+  private final Classpath classpath;
+
+  public CandidateRanker(Collection<FileFacts> files, Classpath classpath) {
+    this.classpath = classpath;
+    List<MethodFacts> methods = new ArrayList<>();
+    List<CallEdge> calls = new ArrayList<>();
+    for (FileFacts file : files) {
+      file.fields().forEach(f -> fields.put(f.key(), f));
+      file.types().forEach(t -> types.put(t.binaryName(), t));
+      file.accesses().forEach(a -> accessesByField.computeIfAbsent(a.fieldKey(), k -> new ArrayList<>()).add(a));
+      file.patterns().forEach(p -> patternsByField.computeIfAbsent(p.fieldKey(), k -> new ArrayList<>()).add(p));
+      file.lockAliases().forEach(a -> aliases.put(a.lockFieldKey(), a));
+      methods.addAll(file.methods());
+      calls.addAll(file.calls());
+      if (file.syntaxErrors() > 0) {
+        syntaxErrors.put(file.file(), file.syntaxErrors());
+      }
+    }
+    contexts = ThreadContexts.compute(methods, calls);
+  }
+
+  public List<Candidate> rank() {
+    List<Candidate> candidates = new ArrayList<>();
+    for (FieldDecl field : fields.values()) {
+      judge(field).ifPresent(candidates::add);
+    }
+    candidates.sort(Comparator.comparingDouble(Candidate::confidence).reversed().thenComparing(Candidate::field));
+    return candidates;
+  }
+
+  private Optional<Candidate> judge(FieldDecl field) {
+    if (field.isFinal() || field.isVolatile() || field.threadConfined()) {
+      return Optional.empty();
+    }
+    TypeFacts owner = types.getOrDefault(field.owner(), new TypeFacts(field.owner(), false, false, false, false));
+    if (owner.notThreadSafe() || owner.threadConfined()) {
+      return Optional.empty();
+    }
+    List<Access> all = accessesByField.getOrDefault(field.key(), List.of()).stream()
+        .map(this::resolveAliases).toList();
+    List<Access> shared = all.stream().filter(a -> !a.initialisation()).toList();
+    if (shared.stream().noneMatch(Access::isWrite)) {
+      return Optional.empty(); // immutable after construction (or never written)
+    }
+    List<PatternHit> patterns = patternsByField.getOrDefault(field.key(), List.of());
+    boolean ownerConcurrent = owner.threadSafe() || owner.synchronizes() || field.guardedBy().isPresent()
+        || patterns.stream().anyMatch(p -> p.pattern() == RacePattern.DOUBLE_CHECKED_LOCKING
+            || p.pattern() == RacePattern.BUSY_WAIT);
+    Concurrency concurrency = new Concurrency(field, ownerConcurrent);
+
+    List<Access[]> unprotected = new ArrayList<>();
+    for (Access write : shared) {
+      if (!write.isWrite()) {
+        continue;
+      }
+      for (Access other : shared) {
+        if ((other != write && other.isWrite() && other.offset() < write.offset() && other.file().equals(write.file()))
+            || !concurrency.mayOverlap(write, other)) {
+          continue; // each write/write pair once
+        }
+        if (!commonLock(write, other)) {
+          unprotected.add(new Access[] {write, other});
+        }
+      }
+    }
+    List<Access> unguarded = field.guardedBy()
+        .map(guard -> shared.stream().filter(a -> a.locks().stream().noneMatch(l -> l.id().equals(guard.id())))
+            .toList())
+        .orElse(List.of());
+    if (field.guardedBy().isPresent() && unguarded.isEmpty()) {
+      return Optional.empty(); // every access holds the lock the annotation names
+    }
+    if (unprotected.isEmpty() && unguarded.isEmpty()) {
+      return Optional.empty();
+    }
+
+    Confidence confidence = new Confidence();
+    explainAccesses(field, shared, unprotected, unguarded, confidence);
+    explainThreads(owner, unprotected, concurrency, confidence);
+    explainPatterns(field, patterns, confidence);
+    explainDegradation(all, confidence);
+    List<PatternHit> distinctPatterns = patterns.stream().distinct()
+        .sorted(Comparator.comparing(PatternHit::line)).toList();
+    return Optional.of(new Candidate(field.key(), field.file(), field.line(), confidence.value(), distinctPatterns,
+        confidence.reasons(), all));
+  }
+
+  /** Which pairs of accesses may run at the same time, judged from the threads their bodies run on. */
+  private final class Concurrency {
+    private final FieldDecl field;
+    private final boolean ownerConcurrent;
+
+    Concurrency(FieldDecl field, boolean ownerConcurrent) {
+      this.field = field;
+      this.ownerConcurrent = ownerConcurrent;
+    }
+
+    boolean mayOverlap(Access a, Access b) {
+      for (Context x : contexts.of(a.method())) {
+        for (Context y : contexts.of(b.method())) {
+          if (!x.equals(y) || runsOnSeveralThreads(x)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
+    boolean runsOnSeveralThreads(Context context) {
+      if (context.many()) {
+        return true;
+      }
+      if (context.isEntry()) {
+        return field.isStatic(); // static state is shared by every thread that runs this entry
+      }
+      // callers from outside: concurrent only when the class says so (annotation, its own locks, a racy idiom)
+      return ownerConcurrent;
+    }
+  }
+
+  private boolean commonLock(Access a, Access b) {
+    for (HeldLock x : a.locks()) {
+      for (HeldLock y : b.locks()) {
+        if (x.excludes(y)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private Access resolveAliases(Access access) {
+    if (access.locks().stream().noneMatch(l -> aliases.containsKey(l.id()))) {
+      return access;
+    }
+    List<HeldLock> locks = access.locks().stream().map(l -> {
+      LockAlias alias = aliases.get(l.id());
+      return alias == null ? l : l.withIdentity(alias.targetId(), alias.mode());
+    }).toList();
+    return access.withLocks(locks);
+  }
+
+  private void explainAccesses(FieldDecl field, List<Access> shared, List<Access[]> unprotected,
+      List<Access> unguarded, Confidence confidence) {
+    if (!unguarded.isEmpty()) {
+      Access first = unguarded.get(0);
+      confidence.add("@GuardedBy(\"" + field.guardedBy().get().display() + "\") but " + describe(first)
+          + (unguarded.size() > 1 ? " (and " + (unguarded.size() - 1) + " more)" : ""), 25);
+    }
+    if (!unprotected.isEmpty()) {
+      Access[] pair = unprotected.stream()
+          .filter(p -> p[0].locks().isEmpty() != p[1].locks().isEmpty()).findFirst().orElse(unprotected.get(0));
+      String text = pair[0] == pair[1] ? describe(pair[0]) + ", on several threads at once"
+          : describe(pair[0]) + "; " + describe(pair[1]);
+      confidence.add(text, pair[0].locks().isEmpty() ? 10 : 5);
+    }
+    long locked = shared.stream().filter(a -> !a.locks().isEmpty()).count();
+    if (locked > 0 && locked < shared.size()) {
+      // SpotBugs IS2_INCONSISTENT_SYNC: the author locks some accesses, so the unlocked ones are likely a mistake
+      confidence.add("inconsistent synchronisation: " + locked + " of " + shared.size() + " accesses hold a lock", 15);
+    } else if (locked == 0) {
+      confidence.add("no access holds a lock", 0);
+    }
+  }
+
+  private void explainThreads(TypeFacts owner, List<Access[]> unprotected, Concurrency concurrency,
+      Confidence confidence) {
+    Set<Context> involved = new LinkedHashSet<>();
+    for (Access[] pair : unprotected) {
+      involved.addAll(contexts.of(pair[0].method()));
+      involved.addAll(contexts.of(pair[1].method()));
+    }
+    List<Context> entries = involved.stream().filter(Context::isEntry).toList();
+    if (!entries.isEmpty()) {
+      String names = entries.stream().map(Context::label).distinct().limit(3).collect(Collectors.joining(", "));
+      boolean many = entries.stream().anyMatch(Context::many);
+      confidence.add("runs on thread entr" + (entries.size() > 1 ? "ies " : "y ") + names
+          + (many ? " (on several threads at once)" : "") + (involved.contains(ThreadContexts.CALLERS)
+              ? " and in its callers' thread" : ""), many ? 15 : 10);
+    }
+    if (owner.threadSafe()) {
+      confidence.add(simpleName(owner.binaryName()) + " is @ThreadSafe: its methods run concurrently", 10);
+    } else if (entries.isEmpty() && owner.synchronizes()) {
+      confidence.add("no thread start seen; " + simpleName(owner.binaryName())
+          + " uses locks elsewhere, so its callers are assumed concurrent", -5);
+    }
+    if (concurrency.field.isStatic() && !entries.isEmpty()) {
+      confidence.add("static field: shared by every thread", 0);
+    }
+  }
+
+  private void explainPatterns(FieldDecl field, List<PatternHit> patterns, Confidence confidence) {
+    Set<RacePattern> seen = new LinkedHashSet<>();
+    patterns.forEach(p -> seen.add(p.pattern()));
+    for (RacePattern pattern : seen) {
+      switch (pattern) {
+        case DOUBLE_CHECKED_LOCKING -> confidence.add("double-checked locking on a non-volatile field", 20);
+        case BUSY_WAIT -> confidence.add("busy-wait loop on a plain field", 15);
+        case LOSSY_COUNTER -> confidence.add("unlocked read-modify-write (f++): updates can be lost", 10);
+        case CHECK_THEN_ACT -> confidence.add("tested then used without a local copy", 5);
+        case RACY_LAZY_INIT -> {
+          if (IMMUTABLE_VALUE_TYPES.contains(field.typeName())) {
+            confidence.add("racy lazy initialisation of a " + field.typeName()
+                + ": often a benign cache (like String.hash) when recomputing gives the same value", -15);
+          } else {
+            confidence.add("racy lazy initialisation of a " + field.typeName()
+                + ": another thread may see it half-built", 10);
+          }
+        }
+        default -> throw new IllegalStateException("unhandled pattern " + pattern);
+      }
+    }
+  }
+
+  private void explainDegradation(List<Access> all, Confidence confidence) {
+    if (!classpath.status().isComplete()) {
+      confidence.add("no classpath: bindings unresolved (" + classpath.detail() + ")", -15);
+    }
+    long byName = all.stream().filter(a -> !a.viaBinding()).count();
+    if (byName > 0) {
+      confidence.add(byName + " access" + (byName > 1 ? "es" : "") + " matched by name only (binding unresolved)",
+          -10);
+    }
+    Set<String> brokenFiles = all.stream().map(Access::file).filter(syntaxErrors::containsKey)
+        .collect(Collectors.toCollection(java.util.TreeSet::new));
+    for (String file : brokenFiles) {
+      confidence.add(Path.of(file).getFileName() + " has " + syntaxErrors.get(file)
+          + " syntax error(s): analysed as far as JDT recovered", -10);
+    }
+  }
+
+  private static String describe(Access access) {
+    String verb = access.isWrite() ? "written" : "read";
+    String locks = access.locks().isEmpty() ? "without lock"
+        : "under " + access.locks().stream().map(HeldLock::toString).collect(Collectors.joining(" and "));
+    return verb + " in " + access.methodLabel() + " " + locks + " (line " + access.line() + ")";
+  }
+
+  private static String simpleName(String binaryName) {
+    int cut = Math.max(binaryName.lastIndexOf('.'), binaryName.lastIndexOf('$'));
+    return binaryName.substring(cut + 1);
+  }
+}
