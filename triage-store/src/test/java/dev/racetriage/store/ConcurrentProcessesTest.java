@@ -1,0 +1,117 @@
+package dev.racetriage.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.store.queue.WorkState;
+import dev.racetriage.store.races.RaceQuery;
+import dev.racetriage.store.verdicts.Verdict;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Several JVMs on one real database file, as in use: the daemon writes while the LSP server and the dashboard read.
+ * No process may see "database is locked", a half-written unit of work, or lose an item of the work queue.
+ */
+class ConcurrentProcessesTest {
+  private static final int RACES = 150;
+  private static final long PROCESS_TIMEOUT_SECONDS = 180;
+
+  @TempDir Path project;
+
+  @Test
+  void oneWriterAndTwoReadersInSeparateProcesses() throws Exception {
+    // All three start together on a file that does not exist yet: creating the schema is contended too.
+    Path db = project.resolve(".racetriage/triage.db");
+    List<Child> children = List.of(
+        start("writer", db, String.valueOf(RACES)),
+        start("reader", db, String.valueOf(RACES)),
+        start("reader", db, String.valueOf(RACES)));
+    for (Child child : children) {
+      child.awaitSuccess();
+    }
+    assertTrue(children.get(1).stdout().startsWith("snapshots "), children.get(1).stdout());
+    try (TriageStore store = TriageStore.open(db, project)) {
+      var all = store.races().list(RaceQuery.all().page(0, RaceQuery.MAX_LIMIT));
+      assertEquals(RACES, all.total());
+      assertEquals(RACES, store.races().counts().of(Verdict.BENIGN));
+      assertTrue(all.items().stream().allMatch(r -> r.trials() == ConcurrencyWorker.TRIALS_PER_RACE));
+      assertEquals(1, store.verdicts().history(ConcurrencyWorker.field(RACES - 1)).size());
+    }
+  }
+
+  @Test
+  void twoProcessesClaimingFromOneQueueNeverTakeTheSameItem() throws Exception {
+    Path db = project.resolve("queue.db");
+    int items = 120;
+    try (TriageStore store = TriageStore.open(db, project)) {
+      for (int i = 0; i < items; i++) {
+        store.queue().enqueue(ConcurrencyWorker.field(i), "test", i % 3);
+      }
+    }
+    Child first = start("claimer", db, "claimer-1");
+    Child second = start("claimer", db, "claimer-2");
+    first.awaitSuccess();
+    second.awaitSuccess();
+    Set<Long> byFirst = claimed(first);
+    Set<Long> bySecond = claimed(second);
+    Set<Long> overlap = new HashSet<>(byFirst);
+    overlap.retainAll(bySecond);
+    assertEquals(Set.of(), overlap, "items claimed by both processes");
+    assertEquals(items, byFirst.size() + bySecond.size());
+    try (TriageStore store = TriageStore.open(db, project)) {
+      assertEquals((long) items, store.queue().counts().get(WorkState.DONE));
+      assertEquals(0L, store.queue().counts().get(WorkState.PENDING));
+    }
+  }
+
+  private static Set<Long> claimed(Child child) throws IOException {
+    String line = child.stdout().strip();
+    assertTrue(line.startsWith("claimed"), line);
+    return Arrays.stream(line.substring("claimed".length()).trim().split(" "))
+        .filter(s -> !s.isEmpty())
+        .map(Long::valueOf)
+        .collect(Collectors.toSet());
+  }
+
+  private Child start(String role, Path db, String arg) throws IOException {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> command = new ArrayList<>(List.of(
+        java.toString(), "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+        "-cp", System.getProperty("java.class.path"),
+        ConcurrencyWorker.class.getName(), role, db.toString(), project.toString(), arg));
+    String name = role + "-" + System.nanoTime();
+    Path out = project.resolve(name + ".out");
+    Path err = project.resolve(name + ".err");
+    Process process = new ProcessBuilder(command)
+        .redirectOutput(out.toFile())
+        .redirectError(err.toFile())
+        .start();
+    return new Child(role, process, out, err);
+  }
+
+  private record Child(String role, Process process, Path out, Path err) {
+    void awaitSuccess() throws Exception {
+      if (!process.waitFor(PROCESS_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new AssertionError(role + " did not finish in " + PROCESS_TIMEOUT_SECONDS + " s; stderr:\n"
+            + Files.readString(err));
+      }
+      assertEquals(0, process.exitValue(), role + " failed; stderr:\n" + Files.readString(err));
+    }
+
+    String stdout() throws IOException {
+      return Files.readString(out);
+    }
+  }
+}
