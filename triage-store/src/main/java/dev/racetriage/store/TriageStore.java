@@ -32,10 +32,6 @@ import java.util.function.Supplier;
  * once. Close it when done.
  */
 public final class TriageStore implements AutoCloseable {
-  /** The directory, in a project, that holds the database and the mirror file. */
-  public static final String DIRECTORY = ".racetriage";
-  public static final String DATABASE_FILE = "triage.db";
-
   private final Database db;
   private final Path projectDir;
   private final int schemaVersion;
@@ -66,7 +62,7 @@ public final class TriageStore implements AutoCloseable {
 
   /** {@code <project>/.racetriage/triage.db}. */
   public static Path defaultDatabase(Path projectDir) {
-    return projectDir.resolve(DIRECTORY).resolve(DATABASE_FILE);
+    return ProjectLayout.defaultDatabase(projectDir);
   }
 
   /** Opens (creating if needed) the project's database at its default place. */
@@ -95,6 +91,7 @@ public final class TriageStore implements AutoCloseable {
     } catch (IOException e) {
       throw new StoreException("cannot create the directory of the triage database " + file + ": " + e.getMessage(), e);
     }
+    ProjectLayout.ignoreDatabaseInGit(project, file);
     Database db = Database.open(file, clock);
     try {
       new Migrator(migrations).migrate(db);

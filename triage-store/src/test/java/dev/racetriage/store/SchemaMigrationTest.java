@@ -41,6 +41,10 @@ class SchemaMigrationTest {
             "trial", "trusted_benign_mark", "verdict", "work_item"),
         tables(file));
     assertEquals("wal", text(file, "PRAGMA journal_mode"));
+    String gitignore = Files.readString(project.resolve(".racetriage/.gitignore"));
+    assertTrue(gitignore.lines().anyMatch("*.db"::equals), gitignore);
+    assertTrue(gitignore.lines().noneMatch(line -> !line.startsWith("#") && line.contains("json")),
+        "the marks file must stay committable");
   }
 
   @Test

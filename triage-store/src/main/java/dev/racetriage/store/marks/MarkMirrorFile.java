@@ -1,6 +1,5 @@
 package dev.racetriage.store.marks;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.ProjectLayout;
 import dev.racetriage.store.StoreException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,9 +32,7 @@ public final class MarkMirrorFile {
   static final int FORMAT_VERSION = 1;
 
   private static final ObjectMapper MAPPER =
-      new ObjectMapper()
-          .setSerializationInclusion(JsonInclude.Include.NON_NULL)
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+      new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   private static final ObjectWriter WRITER =
       MAPPER.writer(new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n"))
           .withArrayIndenter(new DefaultIndenter("  ", "\n")));
@@ -53,7 +51,7 @@ public final class MarkMirrorFile {
 
   /** The mirror file of a project: {@code <project>/.racetriage/trusted-benign.json}. */
   public static MarkMirrorFile inProject(Path projectDir) {
-    return new MarkMirrorFile(projectDir.resolve(".racetriage").resolve(FILE_NAME));
+    return new MarkMirrorFile(ProjectLayout.directory(projectDir).resolve(FILE_NAME));
   }
 
   public Path file() {
@@ -113,12 +111,17 @@ public final class MarkMirrorFile {
     try {
       byte[] bytes = (WRITER.writeValueAsString(content) + "\n").getBytes(StandardCharsets.UTF_8);
       Files.createDirectories(file.getParent());
-      Path temp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.write(temp, bytes);
+      // Per-process name: writers of one database are serialised by its lock, but two databases may share a project.
+      Path temp = file.resolveSibling(FILE_NAME + "." + ProcessHandle.current().pid() + ".tmp");
       try {
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+        Files.write(temp, bytes);
+        try {
+          Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+          Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+      } finally {
+        Files.deleteIfExists(temp);
       }
     } catch (IOException e) {
       throw new StoreException("cannot write the trusted-benign marks to " + file + ": " + e.getMessage()

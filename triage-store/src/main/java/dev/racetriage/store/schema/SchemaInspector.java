@@ -38,7 +38,8 @@ public final class SchemaInspector {
       }
       byte[] header = readHeader(file);
       if (!Arrays.equals(header, 0, SQLITE_HEADER.length, SQLITE_HEADER, 0, SQLITE_HEADER.length)) {
-        throw unusable(file, Reason.NOT_A_DATABASE, file + " is not a racetriage database: it is not an SQLite file.", null);
+        throw unusable(file, Reason.NOT_A_DATABASE, file + " is not a racetriage database: it is not an SQLite "
+            + "file. Point --db at another file, or move this one away and racetriage will create a new one.", null);
       }
       if (!plausibleHeader(header)) {
         throw unusable(file, Reason.CORRUPT, file + " is corrupt: its SQLite header is damaged. Move it away and run "
