@@ -1,0 +1,51 @@
+package dev.racetriage.dashboard.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.racetriage.dashboard.export.CsvExport;
+import dev.racetriage.dashboard.export.ExportFormat;
+import dev.racetriage.dashboard.export.ExportedRace;
+import dev.racetriage.dashboard.export.RaceCollector;
+import dev.racetriage.dashboard.export.SarifExport;
+import io.javalin.Javalin;
+import io.javalin.http.BadRequestResponse;
+import io.javalin.http.Context;
+import java.util.List;
+
+/**
+ * {@code GET /api/export?format=json|csv|sarif} with the race list's filters ({@code verdict}, {@code state},
+ * {@code class}, {@code q}, {@code sort}, {@code desc}): every matching race, as a download.
+ */
+public final class ExportRoutes {
+  private final RaceCollector collector;
+  private final ObjectMapper json;
+  private final String toolVersion;
+
+  public ExportRoutes(RaceCollector collector, ObjectMapper json, String toolVersion) {
+    this.collector = collector;
+    this.json = json;
+    this.toolVersion = toolVersion;
+  }
+
+  public void install(Javalin app) {
+    app.get("/api/export", this::export);
+  }
+
+  private void export(Context ctx) throws JsonProcessingException {
+    ExportFormat format;
+    try {
+      format = ExportFormat.parse(ctx.queryParam("format"));
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestResponse(e.getMessage());
+    }
+    List<ExportedRace> races = collector.collect(RaceListRequest.from(ctx));
+    String body = switch (format) {
+      case JSON -> json.writerWithDefaultPrettyPrinter().writeValueAsString(races);
+      case CSV -> CsvExport.write(races);
+      case SARIF -> json.writerWithDefaultPrettyPrinter()
+          .writeValueAsString(SarifExport.write(races, toolVersion, json));
+    };
+    ctx.header("Content-Disposition", "attachment; filename=\"" + format.fileName() + "\"");
+    ctx.contentType(format.contentType()).result(body);
+  }
+}

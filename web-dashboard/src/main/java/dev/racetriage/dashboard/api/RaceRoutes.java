@@ -1,0 +1,46 @@
+package dev.racetriage.dashboard.api;
+
+import dev.racetriage.dashboard.source.AccessSources;
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.Page;
+import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.detail.RaceDetail;
+import dev.racetriage.store.races.RaceSummary;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.NotFoundResponse;
+import java.util.List;
+
+/** {@code GET /api/races} (filtered, sorted, paged list) and {@code GET /api/races/{id}} (the race page's data). */
+public final class RaceRoutes {
+  private final TriageStore store;
+  private final RaceViewBuilder views;
+
+  public RaceRoutes(TriageStore store, AccessSources sources) {
+    this.store = store;
+    this.views = new RaceViewBuilder(sources);
+  }
+
+  public void install(Javalin app) {
+    app.get("/api/races", this::list);
+    app.get("/api/races/{id}", this::detail);
+  }
+
+  /** A page of races: {@code items}, {@code total} matching, {@code offset}, {@code limit}. */
+  public record RacePage(List<RaceRow> items, long total, int offset, int limit) {}
+
+  private void list(Context ctx) {
+    Page<RaceSummary> page = store.races().list(RaceListRequest.from(ctx));
+    ctx.json(new RacePage(page.items().stream().map(RaceRow::of).toList(), page.total(), page.offset(), page.limit()));
+  }
+
+  private void detail(Context ctx) {
+    FieldKey field = Paths.raceId(ctx);
+    RaceDetail detail = store.detail(field).orElseThrow(() -> notFound(field));
+    ctx.json(views.build(detail, store.trials().summaries(field)));
+  }
+
+  static NotFoundResponse notFound(FieldKey field) {
+    return new NotFoundResponse("no race is recorded on " + field);
+  }
+}

@@ -1,0 +1,92 @@
+package dev.racetriage.dashboard.api;
+
+import dev.racetriage.dashboard.source.AccessSources;
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.candidates.StaticCandidate;
+import dev.racetriage.store.detail.RaceDetail;
+import dev.racetriage.store.races.AccessSite;
+import dev.racetriage.store.trials.HeuristicSummary;
+import dev.racetriage.store.trials.TrialOutcome;
+import dev.racetriage.store.trials.TrialRecord;
+import dev.racetriage.store.verdicts.VerdictRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** Turns the store's {@link RaceDetail} into the race page's {@link RaceView}, adding source lines from the project. */
+final class RaceViewBuilder {
+  static final int SOURCE_CONTEXT_LINES = 3;
+
+  private final AccessSources sources;
+
+  RaceViewBuilder(AccessSources sources) {
+    this.sources = sources;
+  }
+
+  RaceView build(RaceDetail detail, List<HeuristicSummary> summaries) {
+    LatestEvidence evidence = LatestEvidence.of(detail);
+    return new RaceView(
+        RaceRow.of(detail.summary()),
+        detail.accesses().stream().map(a -> access(detail.summary().field(), a)).toList(),
+        detail.tests(),
+        summaries.stream().map(RaceViewBuilder::heuristic).toList(),
+        matrix(detail.trialsByHeuristic()),
+        evidence.summary(),
+        evidence.firstFailure(),
+        evidence.replayCommand(),
+        detail.verdictHistory().stream().map(RaceViewBuilder::verdict).toList(),
+        detail.auditLog().stream().map(RaceView.AuditRow::of).toList(),
+        candidate(detail.candidate()));
+  }
+
+  private RaceView.Access access(FieldKey field, AccessSite site) {
+    return new RaceView.Access(
+        site.type().name(), site.thread(), site.file(), site.line(), site.stack(),
+        sources.excerpt(field, site, SOURCE_CONTEXT_LINES).orElse(null));
+  }
+
+  private static RaceView.HeuristicRow heuristic(HeuristicSummary s) {
+    return new RaceView.HeuristicRow(
+        s.heuristic(), s.runs(), s.failures(), s.timeouts(), s.reads(), s.staleReads(), s.observationRate(),
+        s.meanDuration().toMillis(), s.maxDuration().toMillis());
+  }
+
+  static RaceView.TrialMatrix matrix(Map<String, List<TrialRecord>> byHeuristic) {
+    List<String> heuristics = List.copyOf(byHeuristic.keySet());
+    TreeSet<String> tests = new TreeSet<>();
+    byHeuristic.values().forEach(list -> list.forEach(t -> tests.add(t.trial().test())));
+    List<RaceView.MatrixRow> rows = new ArrayList<>();
+    for (String test : tests) {
+      List<RaceView.Cell> cells = new ArrayList<>();
+      for (String heuristic : heuristics) {
+        int runs = 0;
+        int failures = 0;
+        int timeouts = 0;
+        long stale = 0;
+        for (TrialRecord record : byHeuristic.get(heuristic)) {
+          if (record.trial().test().equals(test)) {
+            runs++;
+            failures += record.trial().outcome() == TrialOutcome.FAIL ? 1 : 0;
+            timeouts += record.trial().outcome() == TrialOutcome.TIMEOUT ? 1 : 0;
+            stale += record.trial().staleReads();
+          }
+        }
+        cells.add(new RaceView.Cell(runs, failures, timeouts, stale));
+      }
+      rows.add(new RaceView.MatrixRow(test, cells));
+    }
+    return new RaceView.TrialMatrix(heuristics, rows);
+  }
+
+  private static RaceView.VerdictEntry verdict(VerdictRecord v) {
+    return new RaceView.VerdictEntry(
+        v.verdict().label(), v.evidence().summary(), v.decidedAt(), v.runId(), v.evidence().replayCommand(),
+        new TreeMap<>(v.evidence().facts()));
+  }
+
+  private static RaceView.Candidate candidate(StaticCandidate c) {
+    return c == null ? null : new RaceView.Candidate(c.file(), c.line(), c.confidence(), c.patterns(), c.reasons());
+  }
+}

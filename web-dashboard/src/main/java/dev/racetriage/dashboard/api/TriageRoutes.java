@@ -1,0 +1,109 @@
+package dev.racetriage.dashboard.api;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.marks.AuditEntry;
+import io.javalin.Javalin;
+import io.javalin.http.BadRequestResponse;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.javalin.http.HttpResponseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.util.Locale;
+
+/**
+ * The triage actions: {@code POST /api/races/{id}/triage} with {@code {"state": "trusted-benign" | "open", "note",
+ * "author"}} and {@code POST /api/races/{id}/comments} with {@code {"text", "author"}}. Both write the store's audit
+ * log; a trusted-benign mark also updates the project's committed mirror file. Bodies must be JSON
+ * ({@code Content-Type: application/json}), which an HTML form on another site cannot send.
+ */
+public final class TriageRoutes {
+  static final String DEFAULT_AUTHOR = "dashboard";
+  static final int MAX_TEXT = 4_000;
+
+  private final TriageStore store;
+  private final ObjectMapper json;
+
+  public TriageRoutes(TriageStore store, ObjectMapper json) {
+    this.store = store;
+    this.json = json.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  }
+
+  public void install(Javalin app) {
+    app.post("/api/races/{id}/triage", this::triage);
+    app.post("/api/races/{id}/comments", this::comment);
+  }
+
+  public record TriageRequest(String state, String note, String author) {}
+
+  public record CommentRequest(String text, String author) {}
+
+  private void triage(Context ctx) {
+    FieldKey field = Paths.raceId(ctx);
+    TriageRequest request = body(ctx, TriageRequest.class);
+    requireRace(field);
+    String author = author(request.author());
+    String state = request.state() == null ? "" : request.state().strip().toLowerCase(Locale.ROOT);
+    switch (state) {
+      case "trusted-benign" -> store.marks().markTrustedBenign(field, author, text(request.note(), "note"));
+      case "open" -> store.marks().reopen(field, author, optionalText(request.note()));
+      default -> throw new BadRequestResponse("state must be \"trusted-benign\" or \"open\"");
+    }
+    ctx.json(RaceRow.of(store.races().find(field).orElseThrow(() -> RaceRoutes.notFound(field))));
+  }
+
+  private void comment(Context ctx) {
+    FieldKey field = Paths.raceId(ctx);
+    CommentRequest request = body(ctx, CommentRequest.class);
+    requireRace(field);
+    AuditEntry entry = store.marks().comment(field, author(request.author()), text(request.text(), "text"));
+    ctx.status(HttpStatus.CREATED).json(RaceView.AuditRow.of(entry));
+  }
+
+  private void requireRace(FieldKey field) {
+    if (store.races().find(field).isEmpty()) {
+      throw RaceRoutes.notFound(field);
+    }
+  }
+
+  private <T> T body(Context ctx, Class<T> type) {
+    String contentType = ctx.contentType();
+    if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      throw new HttpResponseException(
+          HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(), "send the body as JSON (Content-Type: application/json)");
+    }
+    try {
+      T value = json.readValue(ctx.body(), type);
+      if (value == null) {
+        throw new BadRequestResponse("the body must be a JSON object");
+      }
+      return value;
+    } catch (JsonProcessingException e) {
+      throw new BadRequestResponse("the body is not valid JSON for this request: " + e.getOriginalMessage());
+    }
+  }
+
+  private static String author(String author) {
+    return author == null || author.isBlank() ? DEFAULT_AUTHOR : limit(author.strip(), 200, "author");
+  }
+
+  private static String text(String value, String name) {
+    if (value == null || value.isBlank()) {
+      throw new BadRequestResponse("\"" + name + "\" is required and must not be empty");
+    }
+    return limit(value.strip(), MAX_TEXT, name);
+  }
+
+  private static String optionalText(String value) {
+    return value == null || value.isBlank() ? null : limit(value.strip(), MAX_TEXT, "note");
+  }
+
+  private static String limit(String value, int max, String name) {
+    if (value.length() > max) {
+      throw new BadRequestResponse("\"" + name + "\" is longer than " + max + " characters");
+    }
+    return value;
+  }
+}

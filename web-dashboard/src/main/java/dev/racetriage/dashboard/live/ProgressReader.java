@@ -1,0 +1,43 @@
+package dev.racetriage.dashboard.live;
+
+import dev.racetriage.dashboard.api.CountsView;
+import dev.racetriage.dashboard.api.RunRow;
+import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.queue.WorkState;
+import dev.racetriage.store.runs.RunStatus;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads a {@link Progress} snapshot with a handful of indexed queries (queue counts, claimed items, the last runs,
+ * verdict counts): cheap enough to run every second while someone watches the overview.
+ */
+public final class ProgressReader {
+  static final int MAX_WORKING_SHOWN = 20;
+  static final int RUNS_SCANNED = 10;
+
+  private final TriageStore store;
+
+  public ProgressReader(TriageStore store) {
+    this.store = store;
+  }
+
+  public Progress read() {
+    Map<WorkState, Long> queue = store.queue().counts();
+    List<Progress.WorkingItem> working = store.queue().list(WorkState.CLAIMED, MAX_WORKING_SHOWN).stream()
+        .map(item -> new Progress.WorkingItem(
+            item.field().toString(), item.reason(), item.claimedBy(), item.attempts()))
+        .toList();
+    List<RunRow> recent = store.runs().recent(RUNS_SCANNED).stream().map(RunRow::of).toList();
+    String running = RunStatus.RUNNING.name().toLowerCase(Locale.ROOT);
+    return new Progress(
+        new Progress.Queue(
+            queue.get(WorkState.PENDING), queue.get(WorkState.CLAIMED), queue.get(WorkState.DONE),
+            queue.get(WorkState.FAILED)),
+        working,
+        recent.stream().filter(r -> r.status().equals(running)).toList(),
+        recent.isEmpty() ? null : recent.get(0),
+        CountsView.of(store.races().counts()));
+  }
+}

@@ -1,0 +1,143 @@
+package dev.racetriage.dashboard.source;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The only way the dashboard reads files: source files inside the project directory. A request path is relative;
+ * it is refused when it is absolute, contains {@code ..}, names a hidden segment (such as {@code .git} or
+ * {@code .racetriage}), is not a source file by extension, or resolves — after following symbolic links — to a
+ * place outside the project's real path.
+ */
+public final class ProjectFiles {
+  static final Set<String> SOURCE_EXTENSIONS = Set.of("java", "kt", "scala", "groovy");
+  static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
+  private static final List<String> SOURCE_ROOTS =
+      List.of("src/main/java", "src/test/java", "src/main/kotlin", "src/test/kotlin", "src");
+
+  private final Path root;
+
+  public ProjectFiles(Path projectDir) {
+    try {
+      this.root = projectDir.toRealPath();
+    } catch (IOException e) {
+      throw new IllegalArgumentException("project directory " + projectDir + " does not exist", e);
+    }
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /** Lines around {@code line} ({@code context} before and after) of {@code relativePath}. */
+  public SourceExcerpt excerpt(String relativePath, int line, int context) {
+    Path file = resolve(relativePath);
+    List<String> all = readLines(file, relativePath);
+    int focus = Math.max(1, Math.min(line, Math.max(1, all.size())));
+    int first = Math.max(1, focus - context);
+    int last = Math.min(all.size(), focus + context);
+    List<String> lines = first <= last ? all.subList(first - 1, last) : List.of();
+    return new SourceExcerpt(root.relativize(file).toString().replace('\\', '/'), focus, first, lines, all.size());
+  }
+
+  /**
+   * Finds the source file of a class as the agent reports it ({@code pkg.Outer$Inner} and the file name from the
+   * class file's SourceFile attribute) under the usual source roots; the result is relative to the project.
+   */
+  public Optional<String> locate(String className, String fileName) {
+    if (fileName == null || fileName.isBlank() || className == null) {
+      return Optional.empty();
+    }
+    int lastDot = className.lastIndexOf('.');
+    String packagePath = lastDot < 0 ? "" : className.substring(0, lastDot).replace('.', '/') + "/";
+    for (String sourceRoot : SOURCE_ROOTS) {
+      String candidate = sourceRoot + "/" + packagePath + fileName;
+      try {
+        Path file = resolve(candidate);
+        if (Files.isRegularFile(file)) {
+          return Optional.of(candidate);
+        }
+      } catch (SourceAccessDenied | NoSuchSourceFile e) {
+        // Not under this root; try the next.
+      }
+    }
+    return Optional.empty();
+  }
+
+  Path resolve(String relativePath) {
+    if (relativePath == null || relativePath.isBlank()) {
+      throw new SourceAccessDenied("no file named");
+    }
+    String normalizedSeparators = relativePath.replace('\\', '/');
+    if (normalizedSeparators.startsWith("/") || normalizedSeparators.contains(":") || relativePath.indexOf('\0') >= 0) {
+      throw new SourceAccessDenied("'" + relativePath + "' is not a path inside the project");
+    }
+    for (String segment : normalizedSeparators.split("/")) {
+      if (segment.equals("..") || segment.startsWith(".")) {
+        throw new SourceAccessDenied("'" + relativePath + "' leaves the project or names a hidden file");
+      }
+    }
+    if (!SOURCE_EXTENSIONS.contains(extension(normalizedSeparators))) {
+      throw new SourceAccessDenied("'" + relativePath + "' is not a source file (" + SOURCE_EXTENSIONS + ")");
+    }
+    Path candidate;
+    try {
+      candidate = root.resolve(normalizedSeparators).normalize();
+    } catch (InvalidPathException e) {
+      throw new SourceAccessDenied("'" + relativePath + "' is not a valid path");
+    }
+    if (!candidate.startsWith(root)) {
+      throw new SourceAccessDenied("'" + relativePath + "' leaves the project");
+    }
+    if (!Files.exists(candidate, LinkOption.NOFOLLOW_LINKS)) {
+      throw new NoSuchSourceFile(relativePath);
+    }
+    try {
+      // A symbolic link inside the project may point anywhere: check where it really leads.
+      Path real = candidate.toRealPath();
+      if (!real.startsWith(root)) {
+        throw new SourceAccessDenied("'" + relativePath + "' is a link that leaves the project");
+      }
+      return real;
+    } catch (IOException e) {
+      throw new NoSuchSourceFile(relativePath);
+    }
+  }
+
+  private static List<String> readLines(Path file, String shownAs) {
+    try {
+      if (!Files.isRegularFile(file) || Files.size(file) > MAX_FILE_BYTES) {
+        throw new SourceAccessDenied("'" + shownAs + "' is not a regular source file of at most 4 MiB");
+      }
+      try {
+        return Files.readAllLines(file, StandardCharsets.UTF_8);
+      } catch (CharacterCodingException e) {
+        return Files.readAllLines(file, StandardCharsets.ISO_8859_1);
+      }
+    } catch (IOException e) {
+      throw new NoSuchSourceFile(shownAs);
+    }
+  }
+
+  private static String extension(String path) {
+    int dot = path.lastIndexOf('.');
+    int slash = path.lastIndexOf('/');
+    return dot > slash ? path.substring(dot + 1).toLowerCase(Locale.ROOT) : "";
+  }
+
+  /** The path is allowed but no such file exists (e.g. the sources moved since the run). */
+  public static final class NoSuchSourceFile extends RuntimeException {
+    public NoSuchSourceFile(String path) {
+      super("'" + path + "' does not exist in the project (moved or deleted since the run?)");
+    }
+  }
+}

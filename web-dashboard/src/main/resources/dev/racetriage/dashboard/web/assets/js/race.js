@@ -1,0 +1,146 @@
+import {api, el, fill, setText, showError, clearError, showSession, formatTime, raceHref, verdictBadge, stateBadge, VERDICT_COLORS} from './common.js';
+
+const raceId = decodeURIComponent(location.pathname.substring('/races/'.length));
+const charts = {};
+
+function renderHeader(race, view) {
+  document.title = `racetriage — ${race.id}`;
+  setText('field', race.id);
+  fill('verdict', race.verdict).className = `badge verdict-${race.verdict}`;
+  fill('state', race.state).className = `badge state-${race.state}`;
+  setText('kinds', `${race.kinds.join(' + ')} race · ${race.tests} tests · ${race.trials} trials · last seen ${formatTime(race.lastSeenAt)}`);
+  setText('verdict-summary', view.summary ?? 'No verdict yet.');
+  if (race.mark) {
+    fill('mark', 'Marked trusted-benign by ', el('strong', {}, race.mark.author), ` on ${formatTime(race.mark.markedAt)}: `,
+      el('q', {}, race.mark.note));
+  } else {
+    setText('mark', 'Open: no trusted-benign mark.');
+  }
+  document.getElementById('mark-benign').disabled = race.state === 'trusted-benign';
+  document.getElementById('reopen').disabled = race.state === 'open';
+}
+
+function sourceBlock(source) {
+  if (!source) return el('p', {class: 'muted'}, 'source not found in the project');
+  const lines = source.lines.map((text, i) => {
+    const number = source.firstLine + i;
+    return el('div', {class: number === source.focusLine ? 'line focus' : 'line'},
+      el('span', {class: 'ln'}, String(number)), el('code', {}, text));
+  });
+  return el('div', {class: 'source'}, el('div', {class: 'source-path muted'}, source.path), lines);
+}
+
+function renderAccesses(accesses) {
+  fill('accesses', accesses.length === 0 ? el('p', {class: 'muted'}, 'no access recorded') : accesses.map(a =>
+    el('article', {class: 'access'},
+      el('h3', {}, el('span', {class: `badge access-${a.type.toLowerCase()}`}, a.type.toLowerCase()), ' in thread ',
+        el('code', {}, a.thread || '?'), ' at ', el('code', {}, `${a.file ?? '?'}:${a.line}`)),
+      sourceBlock(a.source),
+      el('details', {}, el('summary', {}, `stack (${a.stack.length} frames)`),
+        el('pre', {class: 'stack'}, a.stack.join('\n'))))));
+}
+
+function percent(rate) {
+  return (rate * 100).toFixed(1) + ' %';
+}
+
+function renderTrials(view) {
+  fill('heuristics', view.heuristics.length === 0
+    ? el('tr', {}, el('td', {colspan: '9', class: 'muted'}, 'no trials yet'))
+    : view.heuristics.map(h => el('tr', {class: h.failures + h.timeouts > 0 ? 'failing' : ''},
+        el('td', {}, h.heuristic === 'sc' ? `${h.heuristic} (control)` : h.heuristic),
+        el('td', {class: 'num'}, String(h.runs)), el('td', {class: 'num'}, String(h.failures)),
+        el('td', {class: 'num'}, String(h.timeouts)), el('td', {class: 'num'}, String(h.reads)),
+        el('td', {class: 'num'}, String(h.staleReads)), el('td', {class: 'num'}, percent(h.observationRate)),
+        el('td', {class: 'num'}, `${h.meanDurationMs} ms`), el('td', {class: 'num'}, `${h.maxDurationMs} ms`))));
+  const m = view.matrix;
+  fill('matrix-head', el('tr', {}, el('th', {}, 'test'), m.heuristics.map(h => el('th', {}, h))));
+  fill('matrix', m.rows.map(r => el('tr', {}, el('td', {class: 'test'}, r.test), r.cells.map(c =>
+    el('td', {class: c.runs === 0 ? 'num muted' : (c.failures + c.timeouts > 0 ? 'num failing' : 'num')},
+      c.runs === 0 ? '—' : `${c.failures + c.timeouts}/${c.runs}`)))));
+  renderCharts(view.heuristics);
+}
+
+function renderCharts(heuristics) {
+  if (!window.Chart || heuristics.length === 0) return;
+  const labels = heuristics.map(h => h.heuristic);
+  const draw = (id, config) => {
+    charts[id]?.destroy();
+    charts[id] = new window.Chart(document.getElementById(id), config);
+  };
+  draw('rate-chart', {
+    type: 'bar',
+    data: {labels, datasets: [{label: 'observation rate (stale reads / reads, %)',
+      data: heuristics.map(h => +(h.observationRate * 100).toFixed(2)), backgroundColor: '#1565c0'}]},
+    options: {animation: false, scales: {y: {beginAtZero: true, max: 100}}}
+  });
+  draw('duration-chart', {
+    type: 'bar',
+    data: {labels, datasets: [
+      {label: 'mean duration (ms)', data: heuristics.map(h => h.meanDurationMs), backgroundColor: '#00897b'},
+      {label: 'max duration (ms)', data: heuristics.map(h => h.maxDurationMs), backgroundColor: '#b0bec5'}]},
+    options: {animation: false, scales: {y: {beginAtZero: true}}}
+  });
+}
+
+function renderEvidence(view) {
+  setText('failure', view.firstFailure ?? 'No failure recorded.');
+  setText('replay', view.replayCommand ?? 'No replay command recorded.');
+  fill('tests', view.tests.length === 0 ? el('li', {class: 'muted'}, 'none recorded') : view.tests.map(t => el('li', {}, el('code', {}, t))));
+  fill('history', view.verdictHistory.length === 0
+    ? el('tr', {}, el('td', {colspan: '3', class: 'muted'}, 'no verdict yet'))
+    : view.verdictHistory.slice().reverse().map(v => el('tr', {},
+        el('td', {}, formatTime(v.decidedAt)), el('td', {}, el('span', {class: `badge verdict-${v.verdict}`}, v.verdict)),
+        el('td', {}, v.summary, Object.keys(v.facts).length === 0 ? null :
+          el('ul', {class: 'facts'}, Object.entries(v.facts).map(([k, val]) => el('li', {}, `${k}: ${val}`)))))));
+  fill('audit', view.audit.length === 0 ? el('li', {class: 'muted'}, 'no triage actions yet') : view.audit.slice().reverse().map(a =>
+    el('li', {}, el('span', {class: 'muted'}, formatTime(a.at)), ' ', el('strong', {}, a.author), ' ', a.action,
+      a.note ? el('q', {}, a.note) : null)));
+}
+
+async function load() {
+  try {
+    const view = await api('/api/races/' + encodeURIComponent(raceId));
+    clearError();
+    renderHeader(view.race, view);
+    renderAccesses(view.accesses);
+    renderTrials(view);
+    renderEvidence(view);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function act(path, body, done) {
+  const status = document.getElementById('triage-status');
+  const author = document.getElementById('author').value.trim();
+  if (author) localStorage.setItem('racetriage.author', author);
+  try {
+    await api('/api/races/' + encodeURIComponent(raceId) + path, {method: 'POST', body: {...body, author: author || undefined}});
+    status.textContent = done;
+    document.getElementById('note').value = '';
+    await load();
+  } catch (error) {
+    status.textContent = '';
+    showError(error);
+  }
+}
+
+function main() {
+  showSession().catch(showError);
+  document.getElementById('author').value = localStorage.getItem('racetriage.author') ?? '';
+  const note = () => document.getElementById('note').value.trim();
+  document.getElementById('mark-benign').addEventListener('click', () => {
+    if (!note()) { showError(new Error('Write a note: why is this race harmless?')); return; }
+    act('/triage', {state: 'trusted-benign', note: note()}, 'Marked trusted-benign.');
+  });
+  document.getElementById('reopen').addEventListener('click', () =>
+    act('/triage', {state: 'open', note: note() || undefined}, 'Reopened.'));
+  document.getElementById('comment').addEventListener('click', () => {
+    if (!note()) { showError(new Error('Write the comment in the note field.')); return; }
+    act('/comments', {text: note()}, 'Comment added.');
+  });
+  load();
+}
+
+main();
