@@ -162,6 +162,14 @@ public final class TriageStore implements AutoCloseable {
     return db.write("write a unit of work", tx -> work.get());
   }
 
+  /**
+   * Changes whenever anything is committed to the database by any process. Poll it (e.g. every second) and reload
+   * what is shown when it differs from the last value seen; comparing values from different stores means nothing.
+   */
+  public long dataVersion() {
+    return db.dataVersion();
+  }
+
   @Override
   public void close() {
     db.close();

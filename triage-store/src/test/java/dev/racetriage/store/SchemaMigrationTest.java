@@ -89,6 +89,21 @@ class SchemaMigrationTest {
   }
 
   @Test
+  void dataVersionChangesWhenAnyConnectionCommits() {
+    Path file = project.resolve("watch.db");
+    try (TriageStore watcher = TriageStore.open(file, project);
+        TriageStore other = TriageStore.open(file, project)) {
+      long initial = watcher.dataVersion();
+      assertEquals(initial, watcher.dataVersion(), "reading changes nothing");
+      other.runs().start("daemon", null, null);
+      long afterOther = watcher.dataVersion();
+      assertTrue(afterOther != initial, "a commit by another store is seen");
+      watcher.queue().enqueue(FieldKey.parse("p.A.x"), "own write", 0);
+      assertTrue(watcher.dataVersion() != afterOther, "a commit by this store's own writer is seen");
+    }
+  }
+
+  @Test
   void connectionsEnforceForeignKeys() {
     Path file = project.resolve("fk.db");
     try (TriageStore store = TriageStore.open(file, project)) {

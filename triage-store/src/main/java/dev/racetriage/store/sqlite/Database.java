@@ -4,6 +4,7 @@ import dev.racetriage.store.StoreException;
 import dev.racetriage.store.UnusableDatabaseException;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
@@ -35,6 +36,7 @@ public final class Database implements AutoCloseable {
   private final ConcurrentLinkedDeque<Connection> idleReaders = new ConcurrentLinkedDeque<>();
   private final ThreadLocal<Tx> current = new ThreadLocal<>();
   private final Connection writer;
+  private Connection watcher;
   private volatile boolean closed;
 
   private Database(Path file, Clock clock, Connection writer) {
@@ -173,6 +175,27 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * A number that changes whenever any connection, in this process or another, commits to the file
+   * ({@code PRAGMA data_version} read on a connection of its own that never writes). Readers poll it to learn
+   * cheaply that the daemon or a teammate's action changed something.
+   */
+  public synchronized long dataVersion() {
+    ensureOpen();
+    try {
+      if (watcher == null) {
+        watcher = connect(file, false);
+      }
+      try (Statement statement = watcher.createStatement();
+          ResultSet row = statement.executeQuery("PRAGMA data_version")) {
+        row.next();
+        return row.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw translate(file, e, "read the data version");
+    }
+  }
+
   private void ensureOpen() {
     if (closed) {
       throw new IllegalStateException("the triage store for " + file + " is closed");
@@ -244,6 +267,11 @@ public final class Database implements AutoCloseable {
     }
     for (Connection connection; (connection = idleReaders.poll()) != null; ) {
       closeQuietly(connection);
+    }
+    synchronized (this) {
+      if (watcher != null) {
+        closeQuietly(watcher);
+      }
     }
   }
 
