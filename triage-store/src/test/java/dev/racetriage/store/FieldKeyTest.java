@@ -29,6 +29,15 @@ class FieldKeyTest {
   }
 
   @Test
+  void acceptsTheAgentsAllocationSiteKeysForArraysNoFieldHolds() {
+    FieldKey key = FieldKey.parse("pkg.Cls.<init>()[]");
+    assertEquals("pkg.Cls", key.className());
+    assertEquals("<init>()", key.member());
+    assertTrue(key.array());
+    assertEquals("pkg.Cls.run()[]", FieldKey.parse("pkg.Cls.run()[]").toString());
+  }
+
+  @Test
   void defaultPackageClassIsAccepted() {
     assertEquals("Counter", FieldKey.parse("Counter.count").className());
   }
