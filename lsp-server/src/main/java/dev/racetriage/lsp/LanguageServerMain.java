@@ -1,0 +1,26 @@
+package dev.racetriage.lsp;
+
+import java.io.IOException;
+
+/**
+ * {@code java dev.racetriage.lsp.LanguageServerMain [--socket PORT]}: the server as a process of its own (what
+ * {@code racetriage lsp} runs, and what the process-level tests start). Exits with the LSP exit code.
+ */
+public final class LanguageServerMain {
+  private LanguageServerMain() {}
+
+  public static void main(String[] args) throws IOException {
+    System.exit(run(args));
+  }
+
+  public static int run(String[] args) throws IOException {
+    if (args.length == 2 && args[0].equals("--socket")) {
+      return LanguageServerLauncher.socket(RacetriageLanguageServer.create(), Integer.parseInt(args[1]));
+    }
+    if (args.length != 0) {
+      System.err.println("usage: LanguageServerMain [--socket PORT]");
+      return 2;
+    }
+    return LanguageServerLauncher.stdio(RacetriageLanguageServer.create());
+  }
+}

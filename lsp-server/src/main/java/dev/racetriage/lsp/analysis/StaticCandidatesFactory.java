@@ -1,0 +1,15 @@
+package dev.racetriage.lsp.analysis;
+
+import dev.racetriage.lsp.lifecycle.ClientLog;
+import dev.racetriage.lsp.settings.ServerSettings;
+import dev.racetriage.lsp.workspace.WorkspaceLayout;
+
+/** Creates the static analysis of a workspace once the server knows it (at {@code initialize}). */
+@FunctionalInterface
+public interface StaticCandidatesFactory {
+  StaticCandidates create(WorkspaceLayout workspace, ServerSettings settings, ClientLog log);
+
+  /** The real one: the JDT prefilter. */
+  StaticCandidatesFactory PREFILTER =
+      (workspace, settings, log) -> new PrefilterCandidates(workspace, settings.mavenClasspath(), log);
+}

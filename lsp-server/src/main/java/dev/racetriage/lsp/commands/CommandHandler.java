@@ -1,0 +1,129 @@
+package dev.racetriage.lsp.commands;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonPrimitive;
+import dev.racetriage.lsp.lifecycle.ClientLog;
+import dev.racetriage.lsp.lifecycle.ClientSupport;
+import dev.racetriage.lsp.settings.ServerSettings;
+import dev.racetriage.lsp.triage.TriageConnection;
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.eclipse.lsp4j.ExecuteCommandParams;
+import org.eclipse.lsp4j.MessageParams;
+import org.eclipse.lsp4j.MessageType;
+import org.eclipse.lsp4j.ShowDocumentParams;
+import org.eclipse.lsp4j.jsonrpc.ResponseErrorException;
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseError;
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseErrorCode;
+import org.eclipse.lsp4j.services.LanguageClient;
+
+/** {@code workspace/executeCommand} for {@link Commands}: the store writes and the dashboard. */
+public final class CommandHandler {
+  private final TriageConnection triage;
+  private final Supplier<ServerSettings> settings;
+  private final Supplier<LanguageClient> client;
+  private final Supplier<ClientSupport> support;
+  private final Runnable refresh;
+  private final ClientLog log;
+
+  public CommandHandler(TriageConnection triage, Supplier<ServerSettings> settings, Supplier<LanguageClient> client,
+      Supplier<ClientSupport> support, Runnable refresh, ClientLog log) {
+    this.triage = triage;
+    this.settings = settings;
+    this.client = client;
+    this.support = support;
+    this.refresh = refresh;
+    this.log = log;
+  }
+
+  public Object execute(ExecuteCommandParams params) {
+    List<Object> args = params.getArguments() == null ? List.of() : params.getArguments();
+    String command = params.getCommand();
+    if (Commands.MARK_TRUSTED_BENIGN.equals(command)) {
+      return markTrustedBenign(required(args, 0, command, "the field key"),
+          optional(args, 1).orElse("marked trusted-benign from the editor"));
+    } else if (Commands.TRIAGE_NOW.equals(command)) {
+      return triageNow(required(args, 0, command, "the field key"));
+    } else if (Commands.OPEN_DASHBOARD.equals(command)) {
+      return openDashboard(optional(args, 0));
+    } else if (Commands.REFRESH.equals(command)) {
+      refresh.run();
+      return "refreshed";
+    }
+    throw new ResponseErrorException(new ResponseError(ResponseErrorCode.InvalidParams,
+        "unknown command '" + command + "'; this server runs " + Commands.ALL, null));
+  }
+
+  private String markTrustedBenign(String fieldKey, String note) {
+    String author = System.getProperty("user.name", "editor");
+    storeWrite("mark " + fieldKey + " trusted-benign", () -> triage.forWriting().markTrustedBenign(fieldKey, author, note));
+    refresh.run();
+    String message = "racetriage: marked " + fieldKey + " trusted-benign (by " + author + "); commit "
+        + ".racetriage/trusted-benign.json to share the mark with the team";
+    show(MessageType.Info, message);
+    return message;
+  }
+
+  private String triageNow(String fieldKey) {
+    storeWrite("queue " + fieldKey + " for triage",
+        () -> triage.forWriting().enqueueTriage(fieldKey, "requested from the editor"));
+    String message = "racetriage: queued " + fieldKey + " for triage; the daemon picks it up next"
+        + (settings.get().startDaemon() ? "" : " (if no daemon runs, start 'racetriage daemon' in the project)");
+    show(MessageType.Info, message);
+    refresh.run();
+    return message;
+  }
+
+  private String openDashboard(Optional<String> fieldKey) {
+    URI url = settings.get().dashboardUrl();
+    LanguageClient c = client.get();
+    if (c != null && support.get().showDocument()) {
+      ShowDocumentParams show = new ShowDocumentParams(url.toString());
+      show.setExternal(true);
+      c.showDocument(show);
+    } else {
+      show(MessageType.Info, "racetriage: the dashboard is at " + url
+          + fieldKey.map(k -> " (look for " + k + ")").orElse("") + "; start it with 'racetriage dashboard'");
+    }
+    return url.toString();
+  }
+
+  private void storeWrite(String what, Runnable write) {
+    try {
+      write.run();
+    } catch (RuntimeException | LinkageError e) {
+      String where = triage.location().map(Object::toString).orElse("(no workspace folder)");
+      log.error("racetriage: could not " + what + " in " + where, e);
+      throw new ResponseErrorException(new ResponseError(ResponseErrorCode.InternalError,
+          "racetriage: could not " + what + " in the triage database " + where + ": " + e.getMessage(), null));
+    }
+  }
+
+  private void show(MessageType type, String message) {
+    LanguageClient c = client.get();
+    if (c != null) {
+      c.showMessage(new MessageParams(type, message));
+    }
+  }
+
+  private static String required(List<Object> args, int index, String command, String what) {
+    return optional(args, index).orElseThrow(() -> new ResponseErrorException(new ResponseError(
+        ResponseErrorCode.InvalidParams, command + " needs " + what + " as argument " + (index + 1), null)));
+  }
+
+  private static Optional<String> optional(List<Object> args, int index) {
+    if (index >= args.size() || args.get(index) == null) {
+      return Optional.empty();
+    }
+    Object value = args.get(index);
+    if (value instanceof JsonPrimitive primitive) {
+      return Optional.of(primitive.getAsString()).filter(s -> !s.isBlank());
+    }
+    if (value instanceof JsonElement element) {
+      return element.isJsonNull() ? Optional.empty() : Optional.of(element.toString());
+    }
+    return Optional.of(value.toString()).filter(s -> !s.isBlank());
+  }
+}

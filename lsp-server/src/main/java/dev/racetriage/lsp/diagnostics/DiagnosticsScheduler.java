@@ -1,0 +1,148 @@
+package dev.racetriage.lsp.diagnostics;
+
+import dev.racetriage.lsp.documents.DocumentSnapshot;
+import dev.racetriage.lsp.documents.OpenDocuments;
+import dev.racetriage.lsp.lifecycle.ClientLog;
+import dev.racetriage.lsp.lifecycle.ClientSupport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.jsonrpc.CancelChecker;
+import org.eclipse.lsp4j.services.LanguageClient;
+
+/**
+ * Publishes a document's diagnostics after typing pauses. Each change restarts the document's debounce delay; the
+ * analysis runs on one background thread and stops as soon as a newer version of its document exists, and a result
+ * for an outdated version is never published.
+ */
+public final class DiagnosticsScheduler implements AutoCloseable {
+  private final OpenDocuments documents;
+  private final FileFindingsComputer computer;
+  private final Supplier<LanguageClient> client;
+  private final Supplier<ClientSupport> clientSupport;
+  private final LongSupplier debounceMillis;
+  private final ClientLog log;
+  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    Thread thread = new Thread(runnable, "racetriage-analysis");
+    thread.setDaemon(true);
+    return thread;
+  });
+  private final Map<String, ScheduledFuture<?>> pending = new ConcurrentHashMap<>();
+  private final Map<String, FileFindings> published = new ConcurrentHashMap<>();
+
+  public DiagnosticsScheduler(OpenDocuments documents, FileFindingsComputer computer, Supplier<LanguageClient> client,
+      Supplier<ClientSupport> clientSupport, LongSupplier debounceMillis, ClientLog log) {
+    this.documents = documents;
+    this.computer = computer;
+    this.client = client;
+    this.clientSupport = clientSupport;
+    this.debounceMillis = debounceMillis;
+    this.log = log;
+  }
+
+  /** A document opened or changed: analyse it once typing pauses. */
+  public void changed(String uri) {
+    schedule(uri, debounceMillis.getAsLong());
+  }
+
+  /** Something outside the document changed (new verdicts, settings): re-publish every open document now. */
+  public void refreshAll() {
+    for (DocumentSnapshot snapshot : documents.all()) {
+      schedule(snapshot.uri(), 0);
+    }
+  }
+
+  public void closed(String uri) {
+    ScheduledFuture<?> task = pending.remove(uri);
+    if (task != null) {
+      task.cancel(false);
+    }
+    published.remove(uri);
+    computer.forget(uri);
+    LanguageClient c = client.get();
+    if (c != null) {
+      c.publishDiagnostics(new PublishDiagnosticsParams(uri, List.of()));
+    }
+  }
+
+  private void schedule(String uri, long delayMillis) {
+    pending.compute(uri, (key, previous) -> {
+      if (previous != null) {
+        previous.cancel(false);
+      }
+      return executor.schedule(() -> analyse(uri), delayMillis, TimeUnit.MILLISECONDS);
+    });
+  }
+
+  private void analyse(String uri) {
+    Optional<DocumentSnapshot> snapshot = documents.get(uri);
+    if (snapshot.isEmpty()) {
+      return;
+    }
+    try {
+      FileFindings findings = computer.compute(snapshot.get(), supersededBy(snapshot.get()));
+      if (documents.isCurrent(snapshot.get())) {
+        published.put(uri, findings);
+        publish(findings);
+      }
+    } catch (CancellationException superseded) {
+      // a newer version is scheduled; it publishes
+    } catch (RuntimeException | LinkageError e) {
+      log.error("racetriage: analysing " + snapshot.get().path() + " failed; its diagnostics are not updated", e);
+    }
+  }
+
+  private CancelChecker supersededBy(DocumentSnapshot snapshot) {
+    return () -> {
+      if (!documents.isCurrent(snapshot)) {
+        throw new CancellationException("superseded by a newer version of " + snapshot.uri());
+      }
+    };
+  }
+
+  private void publish(FileFindings findings) {
+    LanguageClient c = client.get();
+    if (c == null) {
+      return;
+    }
+    ClientSupport support = clientSupport.get();
+    List<Diagnostic> diagnostics = new ArrayList<>();
+    for (LocatedFinding located : findings.findings()) {
+      DiagnosticFactory.create(located, support).ifPresent(diagnostics::add);
+    }
+    DocumentSnapshot snapshot = findings.snapshot();
+    c.publishDiagnostics(new PublishDiagnosticsParams(snapshot.uri(), diagnostics, snapshot.version()));
+  }
+
+  /**
+   * The findings of the document's current version, computed on the calling thread if the published ones are
+   * outdated (a hover or code action right after an edit). Empty for a document that is not open.
+   */
+  public Optional<FileFindings> current(String uri, CancelChecker cancel) {
+    Optional<DocumentSnapshot> snapshot = documents.get(uri);
+    if (snapshot.isEmpty()) {
+      return Optional.empty();
+    }
+    FileFindings last = published.get(uri);
+    if (last != null && last.snapshot().version() == snapshot.get().version()) {
+      return Optional.of(last);
+    }
+    return Optional.of(computer.compute(snapshot.get(), cancel));
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}

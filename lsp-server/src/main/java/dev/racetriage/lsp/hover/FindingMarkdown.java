@@ -1,0 +1,60 @@
+package dev.racetriage.lsp.hover;
+
+import dev.racetriage.lsp.findings.AccessSite;
+import dev.racetriage.lsp.findings.FieldFinding;
+import dev.racetriage.lsp.findings.HeuristicRow;
+import dev.racetriage.lsp.findings.VerdictEvidence;
+import java.util.Locale;
+
+/** The hover text of a finding: verdict, per-heuristic trial table, first failure, replay command, accesses. */
+final class FindingMarkdown {
+  private FindingMarkdown() {}
+
+  static String render(FieldFinding finding) {
+    StringBuilder md = new StringBuilder();
+    md.append("**racetriage: ").append(finding.status().id()).append("** — `").append(finding.fieldKey())
+        .append("`\n\n");
+    if (!finding.summary().isBlank()) {
+      md.append(escape(finding.summary())).append("\n\n");
+    }
+    if (!finding.status().isVerdict()) {
+      md.append(String.format(Locale.ROOT, "Static candidate, confidence %.0f%%", finding.confidence() * 100))
+          .append(finding.code().equals("candidate") ? "" : " (" + finding.code() + ")").append(".\n\n");
+    }
+    for (String reason : finding.reasons()) {
+      md.append("- ").append(escape(reason)).append('\n');
+    }
+    if (!finding.reasons().isEmpty()) {
+      md.append('\n');
+    }
+    VerdictEvidence evidence = finding.evidence();
+    evidence.markNote().ifPresent(note -> md.append("Trusted-benign: ").append(escape(note)).append("\n\n"));
+    if (!evidence.rows().isEmpty()) {
+      md.append("| heuristic | runs | failures | stale reads | mean ms |\n| --- | ---: | ---: | ---: | ---: |\n");
+      for (HeuristicRow row : evidence.rows()) {
+        md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.0f |%n", escape(row.heuristic()), row.runs(),
+            row.failures(), row.staleReads(), row.meanMillis()));
+      }
+      md.append('\n');
+    }
+    evidence.firstFailure().ifPresent(failure ->
+        md.append("First failure:\n\n```\n").append(failure.replace("```", "'''")).append("\n```\n\n"));
+    evidence.replayCommand().ifPresent(command ->
+        md.append("Replay:\n\n```sh\n").append(command.replace("```", "'''")).append("\n```\n\n"));
+    if (!finding.accesses().isEmpty()) {
+      md.append("Accesses:\n");
+      for (AccessSite access : finding.accesses()) {
+        Object file = access.file() == null ? "?" : access.file().getFileName();
+        md.append("- ").append(file).append(':').append(access.line()).append(" — ")
+            .append(escape(access.description())).append('\n');
+      }
+    }
+    return md.toString().trim();
+  }
+
+  /** Test output and reasons are text, not markdown: neutralise the characters that would format or link. */
+  static String escape(String text) {
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+        .replace("<", "&lt;").replace("[", "\\[").replace("`", "\\`");
+  }
+}

@@ -1,0 +1,165 @@
+package dev.racetriage.lsp.triage;
+
+import dev.racetriage.lsp.findings.AccessSite;
+import dev.racetriage.lsp.findings.FieldFinding;
+import dev.racetriage.lsp.findings.FieldKeys;
+import dev.racetriage.lsp.findings.FieldStatus;
+import dev.racetriage.lsp.findings.HeuristicRow;
+import dev.racetriage.lsp.findings.VerdictEvidence;
+import dev.racetriage.lsp.workspace.WorkspaceLayout;
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.detail.RaceDetail;
+import dev.racetriage.store.marks.TrustedBenignMark;
+import dev.racetriage.store.queue.WorkItem;
+import dev.racetriage.store.queue.WorkState;
+import dev.racetriage.store.races.RaceSummary;
+import dev.racetriage.store.runs.Run;
+import dev.racetriage.store.runs.RunStatus;
+import dev.racetriage.store.trials.HeuristicSummary;
+import dev.racetriage.store.verdicts.Evidence;
+import dev.racetriage.store.verdicts.VerdictRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** The {@link TriageDatabase} of the editor, on the project's {@link TriageStore}. */
+public final class StoreTriageDatabase implements TriageDatabase {
+  /** Above the daemon's own change-driven items: the user is waiting for this one. */
+  static final int EDITOR_PRIORITY = 100;
+
+  private final TriageStore store;
+  private final SourceLocator sources;
+
+  private StoreTriageDatabase(TriageStore store, SourceLocator sources) {
+    this.store = store;
+    this.sources = sources;
+  }
+
+  /** The real opener: refuses to create a database just to read it (no daemon has run: no verdicts). */
+  public static final TriageDatabaseOpener OPENER = (database, root, create) -> {
+    if (!create && !Files.exists(database)) {
+      throw new IllegalStateException("no triage database at " + database + " yet (run 'racetriage triage' or the"
+          + " daemon)");
+    }
+    WorkspaceLayout layout = WorkspaceLayout.detect(root);
+    return new StoreTriageDatabase(TriageStore.open(database, root), new SourceLocator(root, layout.sourceRoots()));
+  };
+
+  @Override
+  public long dataVersion() {
+    return StoreSignature.of(store.file());
+  }
+
+  @Override
+  public List<FieldFinding> verdicts(Collection<String> fieldKeys, Path file) {
+    Set<String> classes = new LinkedHashSet<>();
+    for (String key : fieldKeys) {
+      String owner = FieldKeys.owner(key);
+      classes.add(owner.contains("$") ? owner.substring(0, owner.indexOf('$')) : owner);
+    }
+    Map<String, FieldFinding> findings = new LinkedHashMap<>();
+    for (String className : classes) {
+      for (RaceSummary race : store.races().forClass(className)) {
+        store.detail(race.field()).ifPresent(detail -> findings.put(race.field().toString(), finding(detail)));
+      }
+    }
+    // marks need no race: a static candidate the team has set aside is hidden too
+    for (TrustedBenignMark mark : store.marks().all()) {
+      String key = mark.field().toString();
+      if (fieldKeys.contains(key) && !findings.containsKey(key)) {
+        findings.put(key, markedOnly(key, mark));
+      }
+    }
+    return List.copyOf(findings.values());
+  }
+
+  private FieldFinding finding(RaceDetail detail) {
+    RaceSummary summary = detail.summary();
+    FieldKey field = summary.field();
+    Optional<VerdictRecord> current = detail.verdictHistory().isEmpty()
+        ? Optional.empty() : Optional.of(detail.verdictHistory().get(detail.verdictHistory().size() - 1));
+    FieldStatus status = summary.mark() != null
+        ? FieldStatus.TRUSTED_BENIGN
+        : FieldStatus.fromVerdict(summary.verdict().label()).filter(s -> s != FieldStatus.CANDIDATE)
+            .orElse(FieldStatus.RACY);
+    Evidence evidence = current.map(VerdictRecord::evidence).orElse(Evidence.of(""));
+    List<String> reasons = new ArrayList<>();
+    evidence.facts().forEach((name, value) -> reasons.add(name + ": " + value));
+    if (!detail.tests().isEmpty()) {
+      reasons.add("tests: " + String.join(", ", detail.tests()));
+    }
+    List<AccessSite> accesses = new ArrayList<>();
+    for (var access : detail.accesses()) {
+      Optional<Path> path = sources.locate(access.file(), access.stack(), field.className());
+      if (path.isPresent()) {
+        String frame = access.stack().isEmpty() ? "" : " at " + access.stack().get(0);
+        accesses.add(new AccessSite(path.get(), access.line(),
+            access.type().name().toLowerCase(java.util.Locale.ROOT) + " by thread " + access.thread() + frame));
+      }
+    }
+    List<HeuristicRow> rows = store.trials().summaries(field).stream().map(StoreTriageDatabase::row).toList();
+    Optional<String> markNote = Optional.ofNullable(summary.mark())
+        .map(mark -> mark.note() + " (" + mark.author() + ", " + mark.markedAt() + ")");
+    String code = status == FieldStatus.TRUSTED_BENIGN ? FieldStatus.TRUSTED_BENIGN.id() : summary.verdict().label();
+    return new FieldFinding(field.toString(), status, code, evidence.summary(), reasons, 1.0, accesses,
+        new VerdictEvidence(rows, Optional.ofNullable(evidence.firstFailure()).filter(s -> !s.isBlank()),
+            Optional.ofNullable(evidence.replayCommand()).filter(s -> !s.isBlank()), markNote));
+  }
+
+  private static FieldFinding markedOnly(String key, TrustedBenignMark mark) {
+    return new FieldFinding(key, FieldStatus.TRUSTED_BENIGN, FieldStatus.TRUSTED_BENIGN.id(), "", List.of(), 1.0,
+        List.of(), new VerdictEvidence(List.of(), Optional.empty(), Optional.empty(),
+            Optional.of(mark.note() + " (" + mark.author() + ", " + mark.markedAt() + ")")));
+  }
+
+  private static HeuristicRow row(HeuristicSummary summary) {
+    return new HeuristicRow(summary.heuristic(), summary.runs(), summary.failures() + summary.timeouts(),
+        summary.staleReads(), summary.meanDuration().toNanos() / 1e6);
+  }
+
+  @Override
+  public void markTrustedBenign(String fieldKey, String author, String note) {
+    store.marks().markTrustedBenign(FieldKey.parse(fieldKey), author, note);
+  }
+
+  @Override
+  public void enqueueTriage(String fieldKey, String reason) {
+    store.queue().enqueue(FieldKey.parse(fieldKey), reason, EDITOR_PRIORITY);
+  }
+
+  /** A run in progress, with the queue's items done since it started and those still waiting or claimed. */
+  @Override
+  public Optional<DaemonActivity> activity() {
+    Optional<Run> running = store.runs().recent(1).stream().filter(r -> r.status() == RunStatus.RUNNING).findFirst();
+    Map<WorkState, Long> counts = store.queue().counts();
+    long waiting = counts.getOrDefault(WorkState.PENDING, 0L) + counts.getOrDefault(WorkState.CLAIMED, 0L);
+    if (running.isEmpty() && counts.getOrDefault(WorkState.CLAIMED, 0L) == 0) {
+      return Optional.empty();
+    }
+    List<WorkItem> claimed = store.queue().list(WorkState.CLAIMED, 1);
+    long done = running.map(run -> store.queue().list(WorkState.DONE, 10_000).stream()
+            .filter(item -> item.finishedAt() != null && !item.finishedAt().isBefore(run.startedAt())).count())
+        .orElse(0L);
+    String runId = running.map(run -> Long.toString(run.id())).orElse("queue");
+    return Optional.of(new DaemonActivity(runId, (int) done, (int) (done + waiting),
+        claimed.stream().findFirst().map(item -> item.field().toString())));
+  }
+
+  @Override
+  public Path location() {
+    return store.file();
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

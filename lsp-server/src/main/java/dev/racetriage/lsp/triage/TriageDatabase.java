@@ -1,0 +1,38 @@
+package dev.racetriage.lsp.triage;
+
+import dev.racetriage.lsp.findings.FieldFinding;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the language server reads from and writes to the triage store. The store is shared with the daemon (writer)
+ * and the dashboard, in other processes; every call is one short transaction.
+ */
+public interface TriageDatabase extends AutoCloseable {
+
+  /** A number that changes whenever verdicts, marks or races change: polled every second, so it must be cheap. */
+  long dataVersion();
+
+  /**
+   * Verdicts of the given fields and of the races with an access in {@code file}; a trusted-benign mark shows as
+   * status trusted-benign. Fields without a verdict are absent.
+   */
+  List<FieldFinding> verdicts(Collection<String> fieldKeys, Path file);
+
+  /** Records a trusted-benign mark (store + shared marks file) with its author and note, in the audit log. */
+  void markTrustedBenign(String fieldKey, String author, String note);
+
+  /** Puts the field at the head of the daemon's work queue. */
+  void enqueueTriage(String fieldKey, String reason);
+
+  /** The daemon's current run, if one is in progress. */
+  Optional<DaemonActivity> activity();
+
+  /** Where the data lives, for messages. */
+  Path location();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,41 @@
+package dev.racetriage.lsp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Copies the fixture project (a Maven layout with racy classes) into a test's temporary directory. */
+final class Fixtures {
+  static final String SINGLETON = "demo/LazySingletonBad.java";
+  static final String WORKER = "demo/WorkerBad.java";
+
+  private Fixtures() {}
+
+  /** {@code dir/pom.xml} and {@code dir/src/main/java/demo/*.java}; returns {@code dir}. */
+  static Path mavenProject(Path dir) throws IOException {
+    copy("pom.xml", dir.resolve("pom.xml"));
+    for (String source : new String[] {SINGLETON, WORKER}) {
+      copy(source, source(dir, source));
+    }
+    return dir;
+  }
+
+  static Path source(Path project, String relative) {
+    return project.resolve("src/main/java").resolve(relative);
+  }
+
+  static String text(String relative) throws IOException {
+    try (InputStream in = Fixtures.class.getResourceAsStream("/fixtures/" + relative)) {
+      if (in == null) {
+        throw new IOException("missing test resource fixtures/" + relative);
+      }
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  private static void copy(String resource, Path target) throws IOException {
+    Files.createDirectories(target.getParent());
+    Files.writeString(target, text(resource));
+  }
+}
