@@ -4,8 +4,9 @@ import java.util.Objects;
 
 /**
  * The one name of a racy location used by every module: the binary class name, '.', the field name
- * ({@code pkg.Outer$Inner.field}); an array race appends {@code []} ({@code pkg.Cls.slots[]}). The member part may
- * also be an allocation-site name chosen by the agent, so it is only required to be free of dots and white space.
+ * ({@code pkg.Outer$Inner.field}); an array race appends {@code []} ({@code pkg.Cls.slots[]}). An array no field
+ * holds is keyed by its allocating method as the agent writes it ({@code pkg.Cls.run()[]}), so the member part is
+ * only required to be free of dots and white space.
  */
 public record FieldKey(String className, String member, boolean array) implements Comparable<FieldKey> {
 
