@@ -27,7 +27,7 @@ import java.util.Set;
  * failure message carries an XSS payload, a qos race, a benign race already marked trusted-benign, and as many
  * generated pending races as a test asks for (pagination).
  */
-final class FixtureProject {
+final class FixtureProject implements AutoCloseable {
   static final String XSS = "<img src=x onerror=alert('xss')><script>alert(1)</script>";
   static final FieldKey CACHE_HASH = FieldKey.parse("com.example.Cache.hash");
   static final FieldKey STATS_HITS = FieldKey.parse("com.example.Stats.hits");
@@ -141,5 +141,10 @@ final class FixtureProject {
         runId);
     store.verdicts().set(FLAG_DONE, Verdict.BENIGN, Evidence.of("stale values served, no failure"), runId);
     store.marks().markTrustedBenign(FLAG_DONE, "alice", "a stale flag only delays the stop by one loop");
+  }
+
+  @Override
+  public void close() {
+    store.close();
   }
 }
