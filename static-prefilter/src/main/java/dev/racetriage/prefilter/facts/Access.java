@@ -17,6 +17,8 @@ import java.util.List;
  * @param method the key of the code body the access is in ({@link MethodFacts#key()})
  * @param methodLabel how a user names that body: {@code run()}, {@code lambda at line 12}
  * @param viaBinding whether JDT resolved the field; false when it was matched by name in a declaring class only
+ * @param orderedBy volatile fields that order this access with others in the same body: for a write, the volatile
+ *     fields written after it (release); for a read, the volatile fields read before it (acquire)
  */
 public record Access(
     String fieldKey,
@@ -29,10 +31,12 @@ public record Access(
     boolean initialisation,
     String method,
     String methodLabel,
-    boolean viaBinding) {
+    boolean viaBinding,
+    List<String> orderedBy) {
 
   public Access {
     locks = List.copyOf(locks);
+    orderedBy = List.copyOf(orderedBy);
   }
 
   public boolean isWrite() {
@@ -41,6 +45,11 @@ public record Access(
 
   public Access withLocks(List<HeldLock> newLocks) {
     return new Access(fieldKey, file, line, offset, kind, readModifyWrite, newLocks, initialisation, method,
-        methodLabel, viaBinding);
+        methodLabel, viaBinding, orderedBy);
+  }
+
+  public Access withOrderedBy(List<String> volatileFields) {
+    return new Access(fieldKey, file, line, offset, kind, readModifyWrite, locks, initialisation, method,
+        methodLabel, viaBinding, volatileFields);
   }
 }

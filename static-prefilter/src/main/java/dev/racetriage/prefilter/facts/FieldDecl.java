@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param typeName the declared type as written ({@code int}, {@code AtomicLong}, {@code Point})
  * @param guardedBy the lock named by {@code @GuardedBy}, if any, with the identity the lockset analysis gives it
  * @param threadConfined annotated {@code @ThreadConfined}
+ * @param valueType the binary name of the field's type when it is a class of the project, else empty (a racy
+ *     reference to such an object publishes it unsafely, and with it the fields its constructor wrote)
  */
 public record FieldDecl(
     String key,
@@ -24,7 +26,8 @@ public record FieldDecl(
     boolean isVolatile,
     String typeName,
     Optional<HeldLock> guardedBy,
-    boolean threadConfined) {
+    boolean threadConfined,
+    String valueType) {
 
   /** The binary name of the declaring class. */
   public String owner() {

@@ -107,6 +107,9 @@ public final class AccessCollector extends ASTVisitor {
   /** Lambdas, method references and anonymous classes handed to a thread, and how they run there. */
   private final Map<ASTNode, ThreadEntry> handedToThreads = new HashMap<>();
 
+  /** Accesses of volatile fields: they order the plain accesses around them (release after a write, acquire before a read). */
+  private final List<Access> volatileAccesses = new ArrayList<>();
+
   private final Deque<Body> bodies = new ArrayDeque<>();
   private HeldLockSet held = HeldLockSet.EMPTY;
 
@@ -120,6 +123,28 @@ public final class AccessCollector extends ASTVisitor {
 
   public void collect() {
     unit.accept(this);
+    orderByVolatiles();
+  }
+
+  /**
+   * A plain write followed, in the same body, by a volatile write is released by it; a plain read preceded by a
+   * volatile read of the same field is acquired by it. Such a write and read are ordered (message passing through a
+   * volatile flag), although no lock is common to them.
+   */
+  private void orderByVolatiles() {
+    if (volatileAccesses.isEmpty()) {
+      return;
+    }
+    for (int i = 0; i < accesses.size(); i++) {
+      Access access = accesses.get(i);
+      List<String> ordering = volatileAccesses.stream()
+          .filter(v -> v.method().equals(access.method()) && v.kind() == access.kind()
+              && (access.isWrite() ? v.offset() > access.offset() : v.offset() < access.offset()))
+          .map(Access::fieldKey).distinct().toList();
+      if (!ordering.isEmpty()) {
+        accesses.set(i, access.withOrderedBy(ordering));
+      }
+    }
   }
 
   public List<FieldDecl> fieldDecls() {
@@ -176,7 +201,8 @@ public final class AccessCollector extends ASTVisitor {
           .map(value -> LockExpressions.fromGuardedBy(value, owner, key));
       fieldDecls.add(new FieldDecl(key, file, Expressions.lineOf(fragment), isStatic,
           Modifier.isFinal(modifiers) || inInterface, Modifier.isVolatile(modifiers), typeName, guard,
-          ConcurrencyAnnotations.has(node.modifiers(), ConcurrencyAnnotations.THREAD_CONFINED)));
+          ConcurrencyAnnotations.has(node.modifiers(), ConcurrencyAnnotations.THREAD_CONFINED),
+          projectTypeOf(fragment)));
       Expression initializer = fragment.getInitializer();
       if (initializer != null) {
         lockExpressions.aliasOf(key, initializer, owner).ifPresent(aliases::add);
@@ -186,6 +212,18 @@ public final class AccessCollector extends ASTVisitor {
       }
     }
     return false;
+  }
+
+  /** The binary name of the field's type when the project declares it (JDT binding, else a type of this unit). */
+  private String projectTypeOf(VariableDeclarationFragment fragment) {
+    org.eclipse.jdt.core.dom.IVariableBinding binding = fragment.resolveBinding();
+    if (binding != null && binding.getType() != null && !binding.getType().isRecovered()) {
+      ITypeBinding type = binding.getType().getErasure();
+      String name = type.isFromSource() && type.isClass() ? TypeNames.binaryName(type) : null;
+      return name == null ? "" : name;
+    }
+    String written = ((FieldDeclaration) fragment.getParent()).getType().toString();
+    return types.typeNamed(written).orElse("");
   }
 
   // ---- bodies of code
@@ -242,10 +280,8 @@ public final class AccessCollector extends ASTVisitor {
     }
     // a lambda not handed to a thread runs where its caller runs (forEach, computeIfAbsent), under the caller's locks
     HeldLockSet start = entry == ThreadEntry.NONE ? held : HeldLockSet.EMPTY;
-    if (entry == ThreadEntry.NONE && enclosing != null) {
-      calls.add(new CallEdge(enclosing.key(), key));
-    }
-    Body body = new Body(key, "lambda at line " + line, owner, BodyKind.LAMBDA, false);
+    linkTask(node, node.resolveTypeBinding(), key, entry, enclosing);
+    Body body = new Body(key, "lambda at " + fileName() + ":" + line, owner, BodyKind.LAMBDA, false);
     runIn(body, start, entry, true, () -> node.getBody().accept(this));
     return false;
   }
@@ -281,14 +317,45 @@ public final class AccessCollector extends ASTVisitor {
       return;
     }
     ThreadEntry entry = handedToThreads.getOrDefault(node, ThreadEntry.NONE);
-    if (entry == ThreadEntry.NONE) {
+    if (entry == ThreadEntry.NONE && !passedToProjectMethod(node)) {
       calls.add(new CallEdge(enclosing.key(), callee));
       return;
     }
     int line = Expressions.lineOf(node);
     String key = owner + "#ref@" + line + ":" + unit.getColumnNumber(node.getStartPosition());
-    methods.put(key, new MethodFacts(key, node + " at line " + line, owner, BodyKind.LAMBDA, true, entry));
+    methods.put(key, new MethodFacts(key, node + " at " + fileName() + ":" + line, owner, BodyKind.LAMBDA, true,
+        entry));
     calls.add(new CallEdge(key, callee));
+    linkTask(node, node.resolveTypeBinding(), key, entry, null);
+  }
+
+  /**
+   * Connects a lambda or method reference to the code that runs it: calls of its functional interface method reach
+   * it (dispatch), and unless a project method receives it (and decides where it runs) it runs where it is written.
+   */
+  private void linkTask(Expression task, ITypeBinding functionalType, String key, ThreadEntry entry, Body enclosing) {
+    IMethodBinding implemented = functionalType == null ? null : functionalType.getFunctionalInterfaceMethod();
+    String interfaceMethod = calleeKey(implemented);
+    if (interfaceMethod != null) {
+      calls.add(new CallEdge(interfaceMethod, key, true));
+    }
+    if (entry == ThreadEntry.NONE && enclosing != null && !passedToProjectMethod(task)) {
+      calls.add(new CallEdge(enclosing.key(), key));
+    }
+  }
+
+  private static boolean passedToProjectMethod(Expression task) {
+    IMethodBinding target = null;
+    if (task.getLocationInParent() == MethodInvocation.ARGUMENTS_PROPERTY) {
+      target = ((MethodInvocation) task.getParent()).resolveMethodBinding();
+    } else if (task.getLocationInParent() == ClassInstanceCreation.ARGUMENTS_PROPERTY) {
+      target = ((ClassInstanceCreation) task.getParent()).resolveConstructorBinding();
+    }
+    return target != null && target.getDeclaringClass() != null && target.getDeclaringClass().isFromSource();
+  }
+
+  private String fileName() {
+    return java.nio.file.Path.of(file).getFileName().toString();
   }
 
   private void runIn(Body body, HeldLockSet start, ThreadEntry entry, boolean isPrivate, Runnable walk) {
@@ -315,7 +382,7 @@ public final class AccessCollector extends ASTVisitor {
       if (lockExpressions.lockCall(node, body.owner()).isPresent()) {
         markSynchronizes(body.owner());
       }
-      String callee = methodKey(node.resolveMethodBinding());
+      String callee = calleeKey(node.resolveMethodBinding());
       if (callee == null && node.resolveMethodBinding() == null
           && (node.getExpression() == null || node.getExpression() instanceof ThisExpression)) {
         callee = types.enclosingTypeOf(node) + "#" + node.getName().getIdentifier() + "/" + node.arguments().size();
@@ -355,6 +422,24 @@ public final class AccessCollector extends ASTVisitor {
         handedToThreads.put(creation.getAnonymousClassDeclaration(), entry);
       }
     }
+  }
+
+  /**
+   * The key of a called method: a project method, or a library interface method (a call of {@code Runnable.run()}
+   * reaches the lambdas that implement it).
+   */
+  private static String calleeKey(IMethodBinding binding) {
+    String key = methodKey(binding);
+    if (key != null || binding == null) {
+      return key;
+    }
+    IMethodBinding declaration = binding.getMethodDeclaration();
+    ITypeBinding declaringClass = declaration.getDeclaringClass();
+    if (declaringClass == null || !declaringClass.isInterface()) {
+      return null;
+    }
+    return declaringClass.getErasure().getBinaryName() + "#" + declaration.getName() + "/"
+        + declaration.getParameterTypes().length;
   }
 
   private static String methodKey(IMethodBinding binding) {
@@ -484,8 +569,13 @@ public final class AccessCollector extends ASTVisitor {
     }
     boolean initialisation = body.kind() != BodyKind.METHOD && body.kind() != BodyKind.LAMBDA
         && field.owner().equals(body.owner()) && field.isStatic() == body.isStatic() && onOwnObject(node, field);
-    accesses.add(new Access(field.key(), file, Expressions.lineOf(node), node.getStartPosition(), kind,
-        readModifyWrite, held.locks(), initialisation, body.key(), body.label(), field.viaBinding()));
+    Access recorded = new Access(field.key(), file, Expressions.lineOf(node), node.getStartPosition(), kind,
+        readModifyWrite, held.locks(), initialisation, body.key(), body.label(), field.viaBinding(), List.of());
+    if (field.isVolatile()) {
+      volatileAccesses.add(recorded);
+    } else {
+      accesses.add(recorded);
+    }
     return false;
   }
 

@@ -36,14 +36,14 @@ import org.eclipse.jdt.core.dom.VariableDeclarationFragment;
 public final class FieldNames {
 
   /** A name that denotes a project field. */
-  public record ResolvedField(String key, boolean isStatic, boolean viaBinding) {
+  public record ResolvedField(String key, boolean isStatic, boolean isVolatile, boolean viaBinding) {
     public String owner() {
       return key.substring(0, key.lastIndexOf('.'));
     }
   }
 
   private final TypeNames typeNames;
-  private final Map<ASTNode, Map<String, Boolean>> declaredFields = new HashMap<>();
+  private final Map<ASTNode, Map<String, Integer>> declaredFields = new HashMap<>();
   private final Map<ASTNode, Set<String>> localNames = new HashMap<>();
 
   public FieldNames(TypeNames typeNames) {
@@ -93,7 +93,7 @@ public final class FieldNames {
       return Optional.empty();
     }
     return Optional.of(new ResolvedField(owner + "." + declaration.getName(),
-        Modifier.isStatic(declaration.getModifiers()), true));
+        Modifier.isStatic(declaration.getModifiers()), Modifier.isVolatile(declaration.getModifiers()), true));
   }
 
   private Optional<ResolvedField> byName(SimpleName name) {
@@ -106,9 +106,10 @@ public final class FieldNames {
     }
     for (ASTNode n = name.getParent(); n != null; n = n.getParent()) {
       if (n instanceof AbstractTypeDeclaration || n instanceof AnonymousClassDeclaration) {
-        Boolean isStatic = fieldsOf(n).get(id);
-        if (isStatic != null) {
-          return Optional.of(new ResolvedField(typeNames.nameOf(n) + "." + id, isStatic, false));
+        Integer modifiers = fieldsOf(n).get(id);
+        if (modifiers != null) {
+          return Optional.of(new ResolvedField(typeNames.nameOf(n) + "." + id, Modifier.isStatic(modifiers),
+              Modifier.isVolatile(modifiers), false));
         }
       }
     }
@@ -171,15 +172,16 @@ public final class FieldNames {
     return names;
   }
 
-  private Map<String, Boolean> fieldsOf(ASTNode type) {
+  /** Field name to modifiers ({@link Modifier} bits; interface fields count as static). */
+  private Map<String, Integer> fieldsOf(ASTNode type) {
     return declaredFields.computeIfAbsent(type, t -> {
-      Map<String, Boolean> fields = new HashMap<>();
+      Map<String, Integer> fields = new HashMap<>();
       for (Object decl : bodyDeclarations(t)) {
         if (decl instanceof FieldDeclaration field) {
-          boolean isStatic = Modifier.isStatic(field.getModifiers())
-              || (t instanceof org.eclipse.jdt.core.dom.TypeDeclaration td && td.isInterface());
+          boolean inInterface = t instanceof org.eclipse.jdt.core.dom.TypeDeclaration td && td.isInterface();
+          int modifiers = field.getModifiers() | (inInterface ? Modifier.STATIC | Modifier.FINAL : 0);
           for (Object fragment : field.fragments()) {
-            fields.put(((VariableDeclarationFragment) fragment).getName().getIdentifier(), isStatic);
+            fields.put(((VariableDeclarationFragment) fragment).getName().getIdentifier(), modifiers);
           }
         }
       }

@@ -89,6 +89,14 @@ public final class TypeNames {
     return name != null ? name : null;
   }
 
+  /** A class of this unit named as written in the source ({@code Point}, {@code Outer.Inner}, {@code Box<T>}). */
+  public java.util.Optional<String> typeNamed(String written) {
+    String raw = written.replaceAll("<.*>", "").replace('.', '$');
+    return names.values().stream()
+        .filter(name -> name.endsWith("." + raw) || name.endsWith("$" + raw))
+        .findFirst();
+  }
+
   /** The binary name of a type declaration or anonymous class of this unit. */
   public String nameOf(ASTNode typeNode) {
     return names.get(typeNode);

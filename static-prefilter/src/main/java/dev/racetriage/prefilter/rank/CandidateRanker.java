@@ -62,14 +62,24 @@ public final class CandidateRanker {
         syntaxErrors.put(file.file(), file.syntaxErrors());
       }
     }
-    contexts = ThreadContexts.compute(methods, calls);
+    contexts = ThreadContexts.compute(methods, calls,
+        owner -> types.containsKey(owner) && types.get(owner).threadSafe());
   }
 
   public List<Candidate> rank() {
-    List<Candidate> candidates = new ArrayList<>();
+    Map<String, Candidate> byField = new LinkedHashMap<>();
     for (FieldDecl field : fields.values()) {
-      judge(field).ifPresent(candidates::add);
+      judge(field).ifPresent(c -> byField.put(c.field(), c));
     }
+    for (Candidate racyReference : List.copyOf(byField.values())) {
+      FieldDecl reference = fields.get(racyReference.field());
+      for (FieldDecl field : fields.values()) {
+        if (field.owner().equals(reference.valueType()) && !byField.containsKey(field.key())) {
+          judgePublished(field, racyReference).ifPresent(c -> byField.put(c.field(), c));
+        }
+      }
+    }
+    List<Candidate> candidates = new ArrayList<>(byField.values());
     candidates.sort(Comparator.comparingDouble(Candidate::confidence).reversed().thenComparing(Candidate::field));
     return candidates;
   }
@@ -131,6 +141,35 @@ public final class CandidateRanker {
         confidence.reasons(), all));
   }
 
+  /**
+   * Unsafe publication: an object reached through a racy reference can be seen before its constructor's writes, so
+   * the non-final fields it only writes in its constructor race with their reads (JUMBLE's Point: p is racy, so x and
+   * y are too).
+   */
+  private Optional<Candidate> judgePublished(FieldDecl field, Candidate racyReference) {
+    if (field.isFinal() || field.isVolatile() || field.isStatic() || field.threadConfined()) {
+      return Optional.empty();
+    }
+    List<Access> all = accessesByField.getOrDefault(field.key(), List.of());
+    boolean writtenInConstructorOnly = all.stream().anyMatch(a -> a.isWrite() && a.initialisation())
+        && all.stream().noneMatch(a -> a.isWrite() && !a.initialisation());
+    List<Access> reads = all.stream().filter(a -> !a.isWrite() && !a.initialisation()).toList();
+    if (!writtenInConstructorOnly || reads.isEmpty()) {
+      return Optional.empty();
+    }
+    Confidence confidence = new Confidence();
+    confidence.add("published unsafely through the racy field " + racyReference.field()
+        + ": another thread may see the object before its constructor's writes", 10);
+    Access read = reads.stream().filter(a -> a.locks().isEmpty()).findFirst().orElse(reads.get(0));
+    confidence.add("written only in the constructor; " + describe(read), 0);
+    if (racyReference.patterns().stream().anyMatch(p -> p.pattern() == RacePattern.DOUBLE_CHECKED_LOCKING)) {
+      confidence.add("the reference is double-checked without volatile", 10);
+    }
+    explainDegradation(all, confidence);
+    return Optional.of(new Candidate(field.key(), field.file(), field.line(), confidence.value(), List.of(),
+        confidence.reasons(), all));
+  }
+
   /** Which pairs of accesses may run at the same time, judged from the threads their bodies run on. */
   private final class Concurrency {
     private final FieldDecl field;
@@ -164,7 +203,15 @@ public final class CandidateRanker {
     }
   }
 
+  /** A common lock, or a volatile that orders the write before the read (message passing). */
   private boolean commonLock(Access a, Access b) {
+    if (a.isWrite() != b.isWrite()) {
+      for (String release : (a.isWrite() ? a : b).orderedBy()) {
+        if ((a.isWrite() ? b : a).orderedBy().contains(release)) {
+          return true;
+        }
+      }
+    }
     for (HeldLock x : a.locks()) {
       for (HeldLock y : b.locks()) {
         if (x.excludes(y)) {
@@ -194,8 +241,11 @@ public final class CandidateRanker {
           + (unguarded.size() > 1 ? " (and " + (unguarded.size() - 1) + " more)" : ""), 25);
     }
     if (!unprotected.isEmpty()) {
+      // the most telling pair: one side locked (the author forgot the other), else two different accesses
       Access[] pair = unprotected.stream()
-          .filter(p -> p[0].locks().isEmpty() != p[1].locks().isEmpty()).findFirst().orElse(unprotected.get(0));
+          .filter(p -> p[0].locks().isEmpty() != p[1].locks().isEmpty()).findFirst()
+          .or(() -> unprotected.stream().filter(p -> p[0] != p[1]).findFirst())
+          .orElse(unprotected.get(0));
       String text = pair[0] == pair[1] ? describe(pair[0]) + ", on several threads at once"
           : describe(pair[0]) + "; " + describe(pair[1]);
       confidence.add(text, pair[0].locks().isEmpty() ? 10 : 5);
@@ -246,10 +296,10 @@ public final class CandidateRanker {
         case CHECK_THEN_ACT -> confidence.add("tested then used without a local copy", 5);
         case RACY_LAZY_INIT -> {
           if (IMMUTABLE_VALUE_TYPES.contains(field.typeName())) {
-            confidence.add("racy lazy initialisation of a " + field.typeName()
+            confidence.add("racy lazy initialisation of " + article(field.typeName()) + field.typeName()
                 + ": often a benign cache (like String.hash) when recomputing gives the same value", -15);
           } else {
-            confidence.add("racy lazy initialisation of a " + field.typeName()
+            confidence.add("racy lazy initialisation of " + article(field.typeName()) + field.typeName()
                 + ": another thread may see it half-built", 10);
           }
         }
@@ -280,6 +330,10 @@ public final class CandidateRanker {
     String locks = access.locks().isEmpty() ? "without lock"
         : "under " + access.locks().stream().map(HeldLock::toString).collect(Collectors.joining(" and "));
     return verb + " in " + access.methodLabel() + " " + locks + " (line " + access.line() + ")";
+  }
+
+  private static String article(String noun) {
+    return "aeiouAEIOU".indexOf(noun.charAt(0)) >= 0 ? "an " : "a ";
   }
 
   private static String simpleName(String binaryName) {
