@@ -32,6 +32,10 @@ import java.util.function.Supplier;
  * once. Close it when done.
  */
 public final class TriageStore implements AutoCloseable {
+  /** The directory, in a project, that holds the database and the mirror file. */
+  public static final String DIRECTORY = ProjectLayout.DIRECTORY;
+  public static final String DATABASE_FILE = ProjectLayout.DATABASE_FILE;
+
   private final Database db;
   private final Path projectDir;
   private final int schemaVersion;
