@@ -1,0 +1,20 @@
+package dev.racetriage.agent.detect;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The aggregate of every race reported on one field key: how many times, how many of each kind, the first report in
+ * full, and the distinct (current site, previous site, kind) pairs seen (at most {@link RaceAggregator#MAX_PAIRS}).
+ */
+public record FieldRaces(String fieldKey, long count, Map<RaceKind, Long> countByKind, RaceReport first,
+                         List<SitePair> sitePairs, boolean sitePairsTruncated) {
+    public FieldRaces {
+        countByKind = Map.copyOf(countByKind);
+        sitePairs = List.copyOf(sitePairs);
+    }
+
+    /** A distinct pair of racing sites; {@code current} detected the race against the earlier write {@code previous}. */
+    public record SitePair(RaceKind kind, Site current, Site previous) {
+    }
+}

@@ -1,0 +1,169 @@
+package dev.racetriage.agent.detect;
+
+import dev.racetriage.agent.hb.Epoch;
+import dev.racetriage.agent.hb.ThreadState;
+
+/**
+ * The h-summary of Java RaceFinder (Figure 1) in its fast runtime form. Instead of a set h(t) per thread, each
+ * location keeps the epoch of its last write, and
+ *
+ * <pre>  x ∈ h(t)  ⇔  lastWrite(x) ⊑ C(t)   (clock(e) ≤ C(t)(tid(e)), an O(1) test)</pre>
+ *
+ * The rules of Figure 1 then fall out of the vector clocks of {@link dev.racetriage.agent.hb.HappensBefore}:
+ * release/acquire/start/join move clocks and with them every location whose last write they cover; a write by t
+ * (invalidate) sets lastWrite(x) := C(t)(t)@t, which only t covers until t's next release, because every transfer
+ * of t's clock is followed by a tick of t (RELEASE, FORK and JOIN all tick); instantiate would set lastWrite to the
+ * creator's epoch, and locations nobody hooked stay at ⊥, which everyone covers. A read or write by t of an x with
+ * x ∉ h(t) is a race: WR for a read, WW for a write ({@link RaceKind}).
+ *
+ * <p><b>Concurrency.</b> Many program threads call in at once. A thread only reads its own clock. The location's
+ * {@code lastWrite} is volatile; its three fields are only written together under the location's monitor.
+ * <ul>
+ * <li>read: one volatile read and one array read; if the epoch is covered there is no race, whatever writes are in
+ * flight — the read is linearised before them, and a read followed by an unordered write is an RW race, which
+ * h does not report. If it is not covered, the check is repeated under the monitor (linearising the read after the
+ * newest completed write) and only then reported, with the site and writer that belong to that very epoch; so a
+ * report never pairs an epoch with another write's site, and a write completed meanwhile that t does cover clears
+ * the read.</li>
+ * <li>write: check-and-set under the monitor, so two concurrent unordered writes cannot both pass the check (the
+ * second to take the monitor sees the first's epoch and reports WW). The only unlocked shortcut is a repeated write
+ * by the same thread in the same epoch from the same site, which changes nothing.</li>
+ * </ul>
+ * Neither path can report a race that the h-summary of the linearised trace would not report: every report is
+ * decided on a value read under the monitor that the write it names really stored.
+ *
+ * <p>Never throws into the program: a failing sink is swallowed and counted ({@link #internalErrors()}).
+ */
+public final class HSummaryDetector {
+    private final SiteTable sites;
+    private final RaceSink sink;
+    private final StackCapture stacks;
+    private final Object counterLock = new Object();
+    private long races;
+    private long internalErrors;
+
+    public HSummaryDetector(SiteTable sites, RaceSink sink, StackCapture stacks) {
+        this.sites = sites;
+        this.sink = sink;
+        this.stacks = stacks;
+    }
+
+    public HSummaryDetector(SiteTable sites, RaceSink sink) {
+        this(sites, sink, StackCapture.defaults());
+    }
+
+    /** norace(x, t) = x ∈ h(t), without side effects. */
+    public boolean inSummary(ThreadState t, LocationState x) {
+        return t.clock().covers(x.lastWrite);
+    }
+
+    /**
+     * Read of non-volatile x by t at a site: reports a WR race unless x ∈ h(t). Reads change nothing (Figure 1).
+     *
+     * @return true iff a race was reported
+     */
+    public boolean read(ThreadState t, LocationState x, int siteId) {
+        if (t.clock().covers(x.lastWrite)) {
+            return false;
+        }
+        int previousSite;
+        ThreadState previousWriter;
+        synchronized (x) {
+            if (t.clock().covers(x.lastWrite)) {
+                return false;
+            }
+            previousSite = x.lastSite;
+            previousWriter = x.lastWriter;
+        }
+        report(RaceKind.WR, t, x, siteId, previousSite, previousWriter);
+        return true;
+    }
+
+    /**
+     * Write of non-volatile x by t at a site: reports a WW race unless x ∈ h(t); then invalidate — x leaves every
+     * h(z), z ≠ t, and stays in h(t) — by recording t's current epoch. Inside a class initialiser the write is
+     * recorded at ⊥ and not checked (class initialisation happens-before every use of the class).
+     *
+     * @return true iff a race was reported
+     */
+    public boolean write(ThreadState t, LocationState x, int siteId) {
+        if (t.inClinit()) {
+            clinitWrite(t, x, siteId);
+            return false;
+        }
+        long now = t.epoch();
+        if (x.lastWrite == now && x.lastSite == siteId) {
+            return false;
+        }
+        int previousSite;
+        ThreadState previousWriter;
+        synchronized (x) {
+            boolean racy = !t.clock().covers(x.lastWrite);
+            previousSite = x.lastSite;
+            previousWriter = x.lastWriter;
+            x.lastSite = siteId;
+            x.lastWriter = t;
+            x.lastWrite = now;
+            if (!racy) {
+                return false;
+            }
+        }
+        report(RaceKind.WW, t, x, siteId, previousSite, previousWriter);
+        return true;
+    }
+
+    /**
+     * A write performed while t runs a class initialiser, or any write the runtime knows to be ordered before every
+     * later access: x is recorded at ⊥, i.e. put into every h(z) (JRF §5.3, h(static_initializer)).
+     */
+    public void clinitWrite(ThreadState t, LocationState x, int siteId) {
+        synchronized (x) {
+            x.lastSite = siteId;
+            x.lastWriter = t;
+            x.lastWrite = Epoch.BOTTOM;
+        }
+    }
+
+    /**
+     * instantiate(t, fields): the location of a newly created object belongs to h(t) only. The runtime does not call
+     * this (an unhooked location is at ⊥, which can only hide races, never invent one); traces do.
+     */
+    public void instantiate(ThreadState t, LocationState x) {
+        synchronized (x) {
+            x.lastSite = -1;
+            x.lastWriter = t;
+            x.lastWrite = t.epoch();
+        }
+    }
+
+    /** Races reported so far. */
+    public long raceCount() {
+        synchronized (counterLock) {
+            return races;
+        }
+    }
+
+    /** Exceptions thrown by the sink or while building a report, swallowed so the program never sees them. */
+    public long internalErrors() {
+        synchronized (counterLock) {
+            return internalErrors;
+        }
+    }
+
+    private void report(RaceKind kind, ThreadState t, LocationState x, int siteId, int previousSite,
+                        ThreadState previousWriter) {
+        try {
+            synchronized (counterLock) {
+                races++;
+            }
+            Access current = new Access(t.name(), sites.site(siteId), stacks.capture());
+            Access previous = new Access(previousWriter == null ? "?" : previousWriter.name(),
+                    sites.site(previousSite), java.util.List.of());
+            sink.race(new RaceReport(x.fieldKey(), kind, current, previous));
+        } catch (Throwable e) {
+            synchronized (counterLock) {
+                internalErrors++;
+            }
+        }
+    }
+}

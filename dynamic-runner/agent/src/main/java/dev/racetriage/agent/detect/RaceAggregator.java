@@ -1,0 +1,63 @@
+package dev.racetriage.agent.detect;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@link RaceSink} that folds repeated reports of one field into a {@link FieldRaces}: a racy field in a loop is
+ * reported once per racy access, and the report file must stay small. Thread-safe by one monitor (reports are
+ * rare compared to accesses). Memory is bounded per field by {@link #MAX_PAIRS}.
+ */
+public final class RaceAggregator implements RaceSink {
+    /** Distinct site pairs kept per field; more are counted but not listed. */
+    public static final int MAX_PAIRS = 32;
+
+    private final Map<String, Entry> byField = new LinkedHashMap<>();
+    private long total;
+
+    @Override
+    public synchronized void race(RaceReport report) {
+        total++;
+        Entry e = byField.computeIfAbsent(report.fieldKey(), k -> new Entry(report));
+        e.count++;
+        e.byKind.merge(report.kind(), 1L, Long::sum);
+        FieldRaces.SitePair pair = new FieldRaces.SitePair(report.kind(), report.current().site(),
+                report.previous().site());
+        if (e.pairs.size() < MAX_PAIRS) {
+            e.pairs.add(pair);
+        } else if (!e.pairs.contains(pair)) {
+            e.truncated = true;
+        }
+    }
+
+    /** All reports received, repeated ones included. */
+    public synchronized long totalReports() {
+        return total;
+    }
+
+    /** One aggregate per field key, in the order the fields first raced. */
+    public synchronized List<FieldRaces> fields() {
+        List<FieldRaces> out = new ArrayList<>(byField.size());
+        for (Entry e : byField.values()) {
+            out.add(new FieldRaces(e.first.fieldKey(), e.count, e.byKind, e.first, new ArrayList<>(e.pairs),
+                    e.truncated));
+        }
+        return out;
+    }
+
+    private static final class Entry {
+        final RaceReport first;
+        final Map<RaceKind, Long> byKind = new EnumMap<>(RaceKind.class);
+        final LinkedHashSet<FieldRaces.SitePair> pairs = new LinkedHashSet<>();
+        long count;
+        boolean truncated;
+
+        Entry(RaceReport first) {
+            this.first = first;
+        }
+    }
+}

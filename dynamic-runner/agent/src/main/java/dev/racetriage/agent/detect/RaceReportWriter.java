@@ -1,0 +1,101 @@
+package dev.racetriage.agent.detect;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.List;
+
+/**
+ * Writes the per-run report file as JSON lines: one {@code "type":"race"} line per raced field (an aggregated
+ * {@link FieldRaces}), then one {@code "type":"summary"} line. The summary comes last so a reader that finds it knows
+ * the file is complete. Schema (all keys always present; file/line may be null/-1):
+ *
+ * <pre>
+ * {"type":"race","field":"pkg.C.f","count":3,"wr":2,"ww":1,
+ *  "current":{"thread":"T1","class":"pkg.C","method":"run","file":"C.java","line":12,"stack":["pkg.C.run(C.java:12)"]},
+ *  "previous":{"thread":"T0","class":"pkg.C","method":"init","file":"C.java","line":7,"stack":[]},
+ *  "sitePairs":[{"kind":"WR","current":{...site},"previous":{...site}}],"sitePairsTruncated":false}
+ * {"type":"summary","classesInstrumented":12,"classesSkipped":[{"class":"pkg.Big","reason":"method too large"}],
+ *  "races":3,"raceReports":17,"internalErrors":0}
+ * </pre>
+ */
+public final class RaceReportWriter {
+    private RaceReportWriter() {
+    }
+
+    public static void write(Writer out, List<FieldRaces> races, long raceReports, RunSummary summary)
+            throws IOException {
+        for (FieldRaces r : races) {
+            out.write(raceLine(r));
+            out.write('\n');
+        }
+        out.write(summaryLine(summary, races.size(), raceReports));
+        out.write('\n');
+        out.flush();
+    }
+
+    public static String raceLine(FieldRaces r) {
+        StringBuilder sb = new StringBuilder(512);
+        JsonText j = new JsonText(sb).beginObject();
+        j.name("type").value("race");
+        j.name("field").value(r.fieldKey());
+        j.name("count").value(r.count());
+        j.name("wr").value(r.countByKind().getOrDefault(RaceKind.WR, 0L));
+        j.name("ww").value(r.countByKind().getOrDefault(RaceKind.WW, 0L));
+        j.name("kind").value(r.first().kind().name());
+        j.name("current");
+        access(j, r.first().current());
+        j.name("previous");
+        access(j, r.first().previous());
+        j.name("sitePairs").beginArray();
+        for (FieldRaces.SitePair p : r.sitePairs()) {
+            j.beginObject().name("kind").value(p.kind().name());
+            j.name("current");
+            site(j, p.current());
+            j.name("previous");
+            site(j, p.previous());
+            j.endObject();
+        }
+        j.endArray();
+        j.name("sitePairsTruncated").value(r.sitePairsTruncated());
+        j.endObject();
+        return sb.toString();
+    }
+
+    public static String summaryLine(RunSummary s, long races, long raceReports) {
+        StringBuilder sb = new StringBuilder(256);
+        JsonText j = new JsonText(sb).beginObject();
+        j.name("type").value("summary");
+        j.name("classesInstrumented").value(s.classesInstrumented());
+        j.name("classesSkipped").beginArray();
+        for (RunSummary.SkippedClass c : s.skippedClasses()) {
+            j.beginObject().name("class").value(c.className()).name("reason").value(c.reason()).endObject();
+        }
+        j.endArray();
+        j.name("races").value(races);
+        j.name("raceReports").value(raceReports);
+        j.name("internalErrors").value(s.internalErrors());
+        j.endObject();
+        return sb.toString();
+    }
+
+    private static void access(JsonText j, Access a) {
+        j.beginObject().name("thread").value(a.threadName());
+        siteMembers(j, a.site());
+        j.name("stack").beginArray();
+        for (StackTraceElement f : a.stack()) {
+            j.value(f.toString());
+        }
+        j.endArray().endObject();
+    }
+
+    private static void site(JsonText j, Site s) {
+        j.beginObject();
+        siteMembers(j, s);
+        j.endObject();
+    }
+
+    private static void siteMembers(JsonText j, Site s) {
+        j.name("class").value(s.className()).name("method").value(s.methodName()).name("file").value(s.fileName())
+                .name("line").value(s.line());
+    }
+}

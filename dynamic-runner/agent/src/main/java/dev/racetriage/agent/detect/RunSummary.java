@@ -1,0 +1,48 @@
+package dev.racetriage.agent.detect;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the runtime did in one run, for the summary record of the report file: classes instrumented, classes left
+ * alone with the reason (ARCHITECTURE: reported loudly, so that a run that instrumented nothing never passes as "no
+ * races"), and internal errors. Filled by the runtime from many threads; one monitor.
+ */
+public final class RunSummary {
+    /** A class the instrumenter could not or would not instrument. */
+    public record SkippedClass(String className, String reason) {
+    }
+
+    private long classesInstrumented;
+    private final Map<String, String> skipped = new LinkedHashMap<>();
+    private long internalErrors;
+
+    public synchronized void classInstrumented() {
+        classesInstrumented++;
+    }
+
+    /** Records why a class was left alone; the first reason for a class wins. */
+    public synchronized void classSkipped(String className, String reason) {
+        skipped.putIfAbsent(className, reason);
+    }
+
+    public synchronized void internalError() {
+        internalErrors++;
+    }
+
+    public synchronized long classesInstrumented() {
+        return classesInstrumented;
+    }
+
+    public synchronized List<SkippedClass> skippedClasses() {
+        List<SkippedClass> out = new ArrayList<>(skipped.size());
+        skipped.forEach((c, r) -> out.add(new SkippedClass(c, r)));
+        return out;
+    }
+
+    public synchronized long internalErrors() {
+        return internalErrors;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.racetriage.agent.hb;
+
+/**
+ * The happens-before engine: vector clocks for threads and synchronisation objects updated by the rules of JUMBLE's
+ * Figure 6. It is used concurrently by every thread of the program under test; each thread passes its own
+ * {@link ThreadState}. No {@code java.util.concurrent} class is used (the agent must not re-enter code it may
+ * instrument) and nothing here throws into the program.
+ */
+public final class HappensBefore {
+    private final Object idLock = new Object();
+    private int nextTid;
+
+    /**
+     * A thread appears: it gets the next thread id and the clock inc_t(⊥). For a thread about to be started by
+     * another one, call this in the parent and then {@link #fork}.
+     */
+    public ThreadState newThread(String name) {
+        int tid;
+        synchronized (idLock) {
+            tid = nextTid++;
+        }
+        return new ThreadState(tid, name);
+    }
+
+    /** How many thread ids have been handed out. */
+    public int threadCount() {
+        synchronized (idLock) {
+            return nextTid;
+        }
+    }
+
+    /**
+     * [FORK] fork(t, u): C(u) := C(u) ⊔ C(t); C(t) := inc_t(C(t)). Called by the parent before the child runs
+     * ({@code Thread.start}), so the child's clock is not being used by its owner.
+     */
+    public void fork(ThreadState parent, ThreadState child) {
+        synchronized (child) {
+            child.clock().join(parent.clock());
+        }
+        parent.clock().tick(parent.tid());
+    }
+
+    /**
+     * [JOIN] join(t, u): C(t) := C(t) ⊔ C(u); C(u) := inc_u(C(u)). Call only once the joined thread has terminated
+     * ({@code Thread.join} returned, {@code isAlive()} returned false): its clock is then final.
+     */
+    public void join(ThreadState joiner, ThreadState joined) {
+        if (joiner == joined) {
+            return;
+        }
+        synchronized (joined) {
+            joiner.clock().join(joined.clock());
+            joined.clock().tick(joined.tid());
+        }
+    }
+
+    /** [ACQUIRE] acq(t, s): C(t) := C(t) ⊔ L(s). Lock enter, volatile read, the "after" side of j.u.c edges. */
+    public void acquire(ThreadState t, SyncClock s) {
+        synchronized (s) {
+            t.clock().join(s.clock);
+        }
+    }
+
+    /**
+     * [RELEASE] rel(t, s): L(s) := L(s) ⊔ C(t); C(t) := inc_t(C(t)). Lock exit, volatile write, the "before" side of
+     * j.u.c edges. Figure 6 assigns L(m) := C(t); joining instead is the same for locks (the releaser acquired m, so
+     * L(m) ⊑ C(t)) and is what volatiles need: a volatile read is ordered after every earlier write of the variable,
+     * not only the one it sees.
+     */
+    public void release(ThreadState t, SyncClock s) {
+        synchronized (s) {
+            s.clock.join(t.clock());
+        }
+        t.clock().tick(t.tid());
+    }
+
+    /** An atomic read-modify-write (CAS, getAndSet, …): acquire then release on the same object. */
+    public void acquireRelease(ThreadState t, SyncClock s) {
+        synchronized (s) {
+            t.clock().join(s.clock);
+            s.clock.join(t.clock());
+        }
+        t.clock().tick(t.tid());
+    }
+}

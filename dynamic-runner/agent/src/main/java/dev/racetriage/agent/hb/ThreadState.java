@@ -1,0 +1,70 @@
+package dev.racetriage.agent.hb;
+
+/**
+ * Per-thread state of the happens-before engine: the thread's id, its vector clock C(t) and the depth of class
+ * initialisers it is running. Created only by {@link HappensBefore#newThread(String)}.
+ *
+ * <p>Ownership: only the thread itself mutates its clock and clinit depth, without locking. The two exceptions are
+ * FORK (the parent initialises the child's clock before {@code Thread.start}, so the child is not running yet) and
+ * JOIN (the joiner reads and ticks the joined thread's clock after it has terminated); both hold this object's
+ * monitor so that two joiners of the same thread do not interleave.
+ */
+public final class ThreadState {
+    private final int tid;
+    private final VectorClock clock = new VectorClock();
+    private volatile String name;
+    private int clinitDepth;
+
+    ThreadState(int tid, String name) {
+        this.tid = tid;
+        this.name = name;
+        // JUMBLE §4.1: each thread starts with C(t) = inc_t(⊥), so none of its accesses has clock 0 (= ⊥).
+        clock.tick(tid);
+    }
+
+    /** The small id the engine assigned when the thread first appeared; the index of its clock component. */
+    public int tid() {
+        return tid;
+    }
+
+    /** The thread's name for reports (the runtime may refresh it when the program renames the thread). */
+    public String name() {
+        return name;
+    }
+
+    public void rename(String newName) {
+        this.name = newName;
+    }
+
+    /** C(t). Owned by this thread: read it from other threads only as {@link HappensBefore} does. */
+    public VectorClock clock() {
+        return clock;
+    }
+
+    /** The epoch of this thread's current accesses: C(t)(t)@t. */
+    public long epoch() {
+        return Epoch.of(tid, clock.get(tid));
+    }
+
+    /** Called by the runtime when this thread enters a {@code <clinit>}; writes inside are recorded at ⊥. */
+    public void enterClinit() {
+        clinitDepth++;
+    }
+
+    /** Called when this thread leaves a {@code <clinit>} (normally or by an exception). Never goes below 0. */
+    public void exitClinit() {
+        if (clinitDepth > 0) {
+            clinitDepth--;
+        }
+    }
+
+    /** True while this thread runs a class initialiser (possibly nested: one clinit may trigger another). */
+    public boolean inClinit() {
+        return clinitDepth > 0;
+    }
+
+    @Override
+    public String toString() {
+        return "thread " + tid + " (" + name + ") " + clock;
+    }
+}

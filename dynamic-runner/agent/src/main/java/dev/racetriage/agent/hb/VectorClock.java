@@ -1,0 +1,141 @@
+package dev.racetriage.agent.hb;
+
+import java.util.Arrays;
+
+/**
+ * A vector clock K : Tid → Nat (JUMBLE §4.1), stored as a growable {@code int[]} indexed by the small thread ids the
+ * {@link HappensBefore} engine hands out. Components beyond the array's length are 0, so a fresh clock is ⊥.
+ *
+ * <p>Not thread-safe: a thread's clock is mutated only by its own thread (or, for fork/join, under the
+ * {@link ThreadState}'s monitor when the owner cannot run), a {@link SyncClock}'s only under its monitor.
+ */
+public final class VectorClock {
+    private static final int[] EMPTY = new int[0];
+
+    private int[] c;
+
+    /** ⊥: every component 0. */
+    public VectorClock() {
+        this.c = EMPTY;
+    }
+
+    /** A copy of {@code other}. */
+    public VectorClock(VectorClock other) {
+        this.c = other.c.length == 0 ? EMPTY : other.c.clone();
+    }
+
+    /** K(tid); 0 for a thread this clock has never heard of. */
+    public int get(int tid) {
+        int[] a = c;
+        return tid < a.length ? a[tid] : 0;
+    }
+
+    /** K := K[tid := value]. */
+    public void set(int tid, int value) {
+        ensure(tid + 1);
+        c[tid] = value;
+    }
+
+    /** inc_tid(K): increments the tid component and returns the new value. */
+    public int tick(int tid) {
+        ensure(tid + 1);
+        return ++c[tid];
+    }
+
+    /** K := K ⊔ other (point-wise max). */
+    public void join(VectorClock other) {
+        int[] o = other.c;
+        ensure(o.length);
+        int[] a = c;
+        for (int i = 0; i < o.length; i++) {
+            if (o[i] > a[i]) {
+                a[i] = o[i];
+            }
+        }
+    }
+
+    /** K := other (copy, no sharing). */
+    public void copyFrom(VectorClock other) {
+        int[] o = other.c;
+        if (c.length < o.length) {
+            c = o.clone();
+            return;
+        }
+        System.arraycopy(o, 0, c, 0, o.length);
+        Arrays.fill(c, o.length, c.length, 0);
+    }
+
+    /** K ⊑ other: every component of this is ≤ the matching one of other. */
+    public boolean leq(VectorClock other) {
+        int[] a = c;
+        int[] o = other.c;
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] != 0 && a[i] > (i < o.length ? o[i] : 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True iff the epoch (see {@link Epoch}) is ordered before or at this clock: clock(e) ≤ K(tid(e)). */
+    public boolean covers(long epoch) {
+        return Epoch.clock(epoch) <= get(Epoch.tid(epoch));
+    }
+
+    /** The number of components that may be non-zero (the array length); for diagnostics and sizing only. */
+    public int width() {
+        return c.length;
+    }
+
+    private void ensure(int length) {
+        if (c.length < length) {
+            // Exactly to the needed length: growing geometrically here lets two clocks that join each other leapfrog
+            // (each doubles past the other's length) without bound. Lengths stay ≤ 1 + the largest thread id seen,
+            // and a clock grows only when a thread id new to it appears.
+            c = Arrays.copyOf(c, length);
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof VectorClock v && leq(v) && v.leq(this);
+    }
+
+    @Override
+    public int hashCode() {
+        int last = c.length;
+        while (last > 0 && c[last - 1] == 0) {
+            last--;
+        }
+        return Arrays.hashCode(Arrays.copyOf(c, last));
+    }
+
+    /** ⟨k0,k1,…⟩ with trailing zeros dropped, ⊥ for the all-zero clock; the notation of JUMBLE Figure 7. */
+    @Override
+    public String toString() {
+        int last = c.length;
+        while (last > 0 && c[last - 1] == 0) {
+            last--;
+        }
+        if (last == 0) {
+            return "⊥";
+        }
+        StringBuilder sb = new StringBuilder("⟨");
+        for (int i = 0; i < last; i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            sb.append(c[i]);
+        }
+        return sb.append('⟩').toString();
+    }
+
+    /** A clock with the given components (tests and traces). */
+    public static VectorClock of(int... components) {
+        VectorClock v = new VectorClock();
+        if (components.length > 0) {
+            v.c = components.clone();
+        }
+        return v;
+    }
+}

@@ -1,0 +1,153 @@
+package dev.racetriage.agent.detect;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Aggregation of repeated reports, the JSON-lines report file, the site table and the stack capture. */
+class RaceReportingTest {
+    private static final Site SET = new Site("pkg.Box", "set", "Box.java", 7);
+    private static final Site GET = new Site("pkg.Box", "get", "Box.java", 12);
+    private static final Site RESET = new Site("pkg.Box", "reset", null, -1);
+
+    private static RaceReport report(String field, RaceKind kind, Site current, Site previous) {
+        return new RaceReport(field, kind,
+                new Access("reader \"1\"", current, List.of(new StackTraceElement("pkg.Box", "get", "Box.java", 12))),
+                new Access("writer", previous, List.of()));
+    }
+
+    @Test
+    void aggregatorKeepsTheFirstReportCountsAndDistinctSitePairs() {
+        RaceAggregator agg = new RaceAggregator();
+        RaceReport first = report("pkg.Box.value", RaceKind.WR, GET, SET);
+        agg.race(first);
+        agg.race(report("pkg.Box.value", RaceKind.WR, GET, SET));
+        agg.race(report("pkg.Box.value", RaceKind.WW, RESET, SET));
+        agg.race(report("pkg.Box.other", RaceKind.WW, SET, SET));
+        List<FieldRaces> fields = agg.fields();
+        assertEquals(2, fields.size());
+        FieldRaces value = fields.get(0);
+        assertEquals("pkg.Box.value", value.fieldKey());
+        assertEquals(3, value.count());
+        assertEquals(Map.of(RaceKind.WR, 2L, RaceKind.WW, 1L), value.countByKind());
+        assertEquals(first, value.first());
+        assertEquals(List.of(new FieldRaces.SitePair(RaceKind.WR, GET, SET),
+                new FieldRaces.SitePair(RaceKind.WW, RESET, SET)), value.sitePairs());
+        assertEquals(4, agg.totalReports());
+    }
+
+    @Test
+    void sitePairsAreBoundedPerField() {
+        RaceAggregator agg = new RaceAggregator();
+        for (int i = 0; i < RaceAggregator.MAX_PAIRS + 5; i++) {
+            agg.race(report("pkg.Box.value", RaceKind.WR, new Site("pkg.Box", "m" + i, "Box.java", i), SET));
+        }
+        FieldRaces f = agg.fields().get(0);
+        assertEquals(RaceAggregator.MAX_PAIRS, f.sitePairs().size());
+        assertTrue(f.sitePairsTruncated());
+        assertEquals(RaceAggregator.MAX_PAIRS + 5, f.count());
+    }
+
+    @Test
+    void reportFileIsOneParsableLinePerFieldThenTheSummary() throws IOException {
+        RaceAggregator agg = new RaceAggregator();
+        agg.race(report("pkg.Box.value", RaceKind.WR, GET, SET));
+        agg.race(report("pkg.Box.value", RaceKind.WW, RESET, SET));
+        RunSummary summary = new RunSummary();
+        summary.classInstrumented();
+        summary.classInstrumented();
+        summary.classSkipped("pkg.Huge", "method too large: pkg.Huge.run");
+        summary.classSkipped("pkg.Huge", "second reason is ignored");
+        StringWriter out = new StringWriter();
+        RaceReportWriter.write(out, agg.fields(), agg.totalReports(), summary);
+        String[] lines = out.toString().split("\n");
+        assertEquals(2, lines.length);
+
+        Map<?, ?> race = (Map<?, ?>) JsonCheck.parse(lines[0]);
+        assertEquals("race", race.get("type"));
+        assertEquals("pkg.Box.value", race.get("field"));
+        assertEquals(2L, race.get("count"));
+        assertEquals(1L, race.get("wr"));
+        assertEquals(1L, race.get("ww"));
+        assertEquals("WR", race.get("kind"));
+        Map<?, ?> current = (Map<?, ?>) race.get("current");
+        assertEquals("reader \"1\"", current.get("thread"));
+        assertEquals("pkg.Box", current.get("class"));
+        assertEquals("get", current.get("method"));
+        assertEquals("Box.java", current.get("file"));
+        assertEquals(12L, current.get("line"));
+        assertEquals(List.of("pkg.Box.get(Box.java:12)"), current.get("stack"));
+        Map<?, ?> previous = (Map<?, ?>) race.get("previous");
+        assertEquals("writer", previous.get("thread"));
+        assertEquals("set", previous.get("method"));
+        List<?> pairs = (List<?>) race.get("sitePairs");
+        assertEquals(2, pairs.size());
+        Map<?, ?> second = (Map<?, ?>) pairs.get(1);
+        assertEquals("WW", second.get("kind"));
+        assertEquals(null, ((Map<?, ?>) second.get("current")).get("file"));
+        assertEquals(-1L, ((Map<?, ?>) second.get("current")).get("line"));
+        assertEquals(false, race.get("sitePairsTruncated"));
+
+        Map<?, ?> s = (Map<?, ?>) JsonCheck.parse(lines[1]);
+        assertEquals("summary", s.get("type"));
+        assertEquals(2L, s.get("classesInstrumented"));
+        assertEquals(List.of(Map.of("class", "pkg.Huge", "reason", "method too large: pkg.Huge.run")),
+                s.get("classesSkipped"));
+        assertEquals(1L, s.get("races"));
+        assertEquals(2L, s.get("raceReports"));
+        assertEquals(0L, s.get("internalErrors"));
+    }
+
+    @Test
+    void emptyRunStillWritesTheSummary() throws IOException {
+        StringWriter out = new StringWriter();
+        RaceReportWriter.write(out, List.of(), 0, new RunSummary());
+        Map<?, ?> s = (Map<?, ?>) JsonCheck.parse(out.toString().trim());
+        assertEquals(0L, s.get("classesInstrumented"));
+        assertEquals(0L, s.get("races"));
+    }
+
+    @Test
+    void siteTableGivesDenseStableIds() {
+        SiteTable t = new SiteTable();
+        int a = t.register("pkg.A", "m", "A.java", 1);
+        int b = t.register("pkg.A", "m", "A.java", 2);
+        assertEquals(0, a);
+        assertEquals(1, b);
+        assertEquals(a, t.register("pkg.A", "m", "A.java", 1));
+        for (int i = 0; i < 1000; i++) {
+            t.register("pkg.B", "m", "B.java", i);
+        }
+        assertEquals(new Site("pkg.A", "m", "A.java", 2), t.site(b));
+        assertEquals(new Site("pkg.B", "m", "B.java", 999), t.site(1001));
+        assertEquals(Site.UNKNOWN, t.site(-1));
+        assertEquals(Site.UNKNOWN, t.site(5000));
+        assertEquals(1002, t.size());
+        assertEquals("pkg.A.m(A.java:2)", t.site(b).toString());
+        assertEquals("pkg.B.m(Unknown Source)", new Site("pkg.B", "m", null, -1).toString());
+    }
+
+    @Test
+    void stackCaptureDropsLeadingAgentFramesAndCaps() {
+        StackTraceElement agent = new StackTraceElement("dev.racetriage.agent.detect.HSummaryDetector", "read",
+                "HSummaryDetector.java", 1);
+        StackTraceElement hook = new StackTraceElement("dev.racetriage.agent.runtime.Hooks", "read", "Hooks.java", 1);
+        StackTraceElement app1 = new StackTraceElement("pkg.Box", "get", "Box.java", 12);
+        StackTraceElement app2 = new StackTraceElement("pkg.Main", "main", "Main.java", 3);
+        StackTraceElement app3 = new StackTraceElement("pkg.Main", "run", "Main.java", 4);
+        StackCapture capture = new StackCapture(2, StackCapture.AGENT_PREFIXES);
+        assertEquals(List.of(app1, app2), capture.trim(new StackTraceElement[]{agent, hook, app1, app2, app3}));
+        assertEquals(List.of(), capture.trim(new StackTraceElement[]{agent}));
+        List<StackTraceElement> live = new StackCapture(3, List.of()).capture();
+        assertFalse(live.isEmpty());
+        assertTrue(live.size() <= 3);
+        assertEquals(StackCapture.class.getName(), live.get(0).getClassName());
+    }
+}
