@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Writes small Maven projects for the runner's tests. */
-final class ProjectFixtures {
+public final class ProjectFixtures {
   private ProjectFixtures() {}
 
   private static final String PLUGINS = """
@@ -26,13 +26,13 @@ final class ProjectFixtures {
           </dependency>
       """;
 
-  static void writeSingleModuleProject(Path dir, String mainSource) throws IOException {
+  public static void writeSingleModuleProject(Path dir, String mainSource) throws IOException {
     write(dir.resolve("pom.xml"), pom("single", "jar", "", JUNIT));
     String className = mainSource.replaceAll("(?s).*public class (\\w+).*", "$1");
     write(dir.resolve("src/main/java/demo/" + className + ".java"), mainSource);
   }
 
-  static void writeTwoModuleProject(Path dir) throws IOException {
+  public static void writeTwoModuleProject(Path dir) throws IOException {
     write(dir.resolve("pom.xml"), pom("parent", "pom", "<modules><module>lib</module><module>app</module></modules>", ""));
     write(dir.resolve("lib/pom.xml"), child("lib", JUNIT));
     write(dir.resolve("lib/src/main/java/demo/lib/Counter.java"),
@@ -53,6 +53,41 @@ final class ProjectFixtures {
         import static org.junit.jupiter.api.Assertions.assertEquals;
         class AppTest { @Test void countsTwice() { assertEquals(2, App.twice()); } }
         """);
+  }
+
+  /** A single-module project whose only test class is {@code demo.BehaviourTest} with the given body. */
+  public static void writeProjectWithTests(Path dir, String testClassBody) throws IOException {
+    write(dir.resolve("pom.xml"), pom("behaviour", "jar", "", JUNIT));
+    write(dir.resolve("src/test/java/demo/BehaviourTest.java"), """
+        package demo;
+        import org.junit.jupiter.api.Test;
+        import static org.junit.jupiter.api.Assertions.*;
+        class BehaviourTest {
+        %s
+        }
+        """.formatted(testClassBody));
+  }
+
+  /** Copies the repository's examples/racy-shapes project (sources only) into {@code dir}. */
+  public static Path copyRacyShapes(Path dir) throws IOException {
+    Path source = repositoryRoot().resolve("examples/racy-shapes");
+    try (var files = Files.walk(source)) {
+      for (Path file : files.filter(Files::isRegularFile).filter(f -> !source.relativize(f).startsWith("target")).toList()) {
+        Path target = dir.resolve(source.relativize(file).toString());
+        Files.createDirectories(target.getParent());
+        Files.copy(file, target);
+      }
+    }
+    return dir;
+  }
+
+  /** The racetriage checkout: the nearest ancestor of the working directory that holds examples/. */
+  public static Path repositoryRoot() {
+    Path here = Path.of("").toAbsolutePath();
+    for (Path p = here; p != null; p = p.getParent()) {
+      if (Files.isDirectory(p.resolve("examples/racy-shapes"))) return p;
+    }
+    throw new IllegalStateException("examples/racy-shapes not found above " + here);
   }
 
   private static String pom(String artifactId, String packaging, String modules, String dependencies) {
