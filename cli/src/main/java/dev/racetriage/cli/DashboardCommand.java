@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -46,6 +47,8 @@ final class DashboardCommand implements Callable<Integer> {
 
   /** Released by the shutdown hook (Ctrl-C) or by interrupting the command's thread. */
   private final CountDownLatch stopped = new CountDownLatch(1);
+  /** Released once the server and the store are closed, so the shutdown hook lets the JVM exit only then. */
+  private final CountDownLatch closed = new CountDownLatch(1);
 
   @Override
   public Integer call() {
@@ -59,23 +62,48 @@ final class DashboardCommand implements Callable<Integer> {
       throw new UserError("the project directory " + projectDir + " does not exist (--project)", 1);
     }
     TriageStore store = open(dbFile, projectDir);
+    boolean interrupted = false;
+    try {
+      interrupted = serve(store, projectDir);
+    } finally {
+      closed.countDown();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+
+  /** Serves until Ctrl-C or an interrupt; returns whether it was interrupted. Closes the server and the store. */
+  private boolean serve(TriageStore store, Path projectDir) {
+    boolean interrupted = false;
     try (store; DashboardServer server = start(store)) {
       PrintWriter out = spec.commandLine().getOut();
       out.println("racetriage dashboard for " + projectDir + " on " + server.url()
           + (token != null ? " (changes need the token: open " + server.url() + "login)" : ""));
       out.println("Press Ctrl-C to stop.");
       out.flush();
-      Thread hook = new Thread(stopped::countDown, "racetriage-dashboard-shutdown");
+      Thread hook = new Thread(this::stopAndWait, "racetriage-dashboard-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       try {
         stopped.await();
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        // Stop serving; the flag is restored after the server has shut down (Jetty's stop would abort on it).
+        interrupted = true;
       } finally {
         removeQuietly(hook);
       }
     }
-    return 0;
+    return interrupted;
+  }
+
+  private void stopAndWait() {
+    stopped.countDown();
+    try {
+      closed.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private DashboardServer start(TriageStore store) {

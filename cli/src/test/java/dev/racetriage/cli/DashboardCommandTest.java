@@ -1,0 +1,146 @@
+package dev.racetriage.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.store.TriageStore;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code racetriage dashboard}: its errors (one line, exit code) and a real start, request and stop. */
+class DashboardCommandTest {
+
+  private record Result(int exitCode, String out, String err) {}
+
+  private static Result run(String... args) {
+    CommandLine cli = RacetriageCommand.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int code = cli.execute(args);
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  private static Path projectWithDatabase(Path dir) {
+    try (TriageStore store = TriageStore.openProject(dir)) {
+      return store.file();
+    }
+  }
+
+  @Test
+  void missingDatabaseIsAOneLineErrorWithExit1(@TempDir Path dir) {
+    Result result = run("dashboard", "--db", dir.resolve("nope.db").toString());
+    assertEquals(1, result.exitCode());
+    assertTrue(result.err().startsWith("racetriage: no triage database at "), result.err());
+    assertTrue(result.err().contains("racetriage triage"), result.err());
+    assertEquals(1, result.err().strip().lines().count(), result.err());
+  }
+
+  @Test
+  void corruptDatabaseIsAOneLineErrorWithExit1(@TempDir Path dir) throws IOException {
+    Path db = dir.resolve("triage.db");
+    Files.writeString(db, "this is not SQLite at all, just text that happens to be long enough to look like a file");
+    Result result = run("dashboard", "--db", db.toString(), "--port", "0");
+    assertEquals(1, result.exitCode(), result.err());
+    assertTrue(result.err().startsWith("racetriage: "), result.err());
+    assertTrue(result.err().contains(db.toString()), result.err());
+    assertEquals(1, result.err().strip().lines().count(), result.err());
+  }
+
+  @Test
+  void publicBindWithoutTokenIsRefused(@TempDir Path dir) {
+    Path db = projectWithDatabase(dir);
+    Result result = run("dashboard", "--db", db.toString(), "--bind", "0.0.0.0", "--port", "0");
+    assertEquals(2, result.exitCode(), result.err());
+    assertTrue(result.err().contains("--token"), result.err());
+  }
+
+  @Test
+  void portInUseIsAClearError(@TempDir Path dir) throws IOException {
+    Path db = projectWithDatabase(dir);
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Result result = run("dashboard", "--db", db.toString(), "--port", Integer.toString(taken.getLocalPort()));
+      assertEquals(1, result.exitCode(), result.err());
+      assertTrue(result.err().contains("in use") && result.err().contains("--port"), result.err());
+    }
+  }
+
+  @Test
+  void servesUntilInterruptedAndPrintsTheUrl(@TempDir Path dir) throws Exception {
+    Path db = projectWithDatabase(dir);
+    CommandLine cli = RacetriageCommand.commandLine();
+    PipedLines out = new PipedLines();
+    cli.setOut(out.writer());
+    CompletableFuture<Integer> exit = new CompletableFuture<>();
+    Thread thread = new Thread(() -> exit.complete(cli.execute("dashboard", "--db", db.toString(), "--port", "0")));
+    thread.start();
+    try {
+      String banner = out.awaitLineContaining("http://");
+      Matcher url = Pattern.compile("http://127\\.0\\.0\\.1:\\d+/").matcher(banner);
+      assertTrue(url.find(), banner);
+      assertTrue(banner.contains(dir.toRealPath().toString()) || banner.contains(dir.toString()), banner);
+      HttpResponse<String> overview = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create(url.group() + "api/overview")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, overview.statusCode(), overview.body());
+      assertTrue(overview.body().contains("\"counts\""), overview.body());
+    } finally {
+      thread.interrupt();
+    }
+    assertEquals(0, exit.get(30, TimeUnit.SECONDS), "interrupting the command stops the server and exits 0");
+    thread.join(10_000);
+    assertFalse(thread.isAlive());
+  }
+
+  /** Collects what the command prints so the test can wait for the banner line. */
+  private static final class PipedLines {
+    private final StringWriter buffer = new StringWriter();
+    private final PrintWriter writer = new PrintWriter(buffer, true) {
+      @Override
+      public void flush() {
+        super.flush();
+        synchronized (PipedLines.this) {
+          PipedLines.this.notifyAll();
+        }
+      }
+    };
+
+    PrintWriter writer() {
+      return writer;
+    }
+
+    synchronized String awaitLineContaining(String text) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (true) {
+        for (String line : buffer.toString().split("\n")) {
+          if (line.contains(text)) {
+            return line;
+          }
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError("the dashboard printed no line with " + text + ": " + buffer);
+        }
+        wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      }
+    }
+  }
+}
