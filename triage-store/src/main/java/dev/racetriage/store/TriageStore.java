@@ -5,7 +5,7 @@ import dev.racetriage.store.detail.RaceDetail;
 import dev.racetriage.store.detail.RaceDetails;
 import dev.racetriage.store.marks.MarkMirrorFile;
 import dev.racetriage.store.marks.TriageMarks;
-import dev.racetriage.store.marks.TrustedBenignMark;
+import dev.racetriage.store.marks.MirrorSync;
 import dev.racetriage.store.queue.WorkQueue;
 import dev.racetriage.store.races.RaceRepository;
 import dev.racetriage.store.runs.RunRepository;
@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -39,7 +38,7 @@ public final class TriageStore implements AutoCloseable {
   private final Database db;
   private final Path projectDir;
   private final int schemaVersion;
-  private final List<TrustedBenignMark> importedMarks;
+  private final MirrorSync mirrorSync;
   private final RunRepository runs;
   private final CandidateRepository candidates;
   private final RaceRepository races;
@@ -61,7 +60,7 @@ public final class TriageStore implements AutoCloseable {
     this.marks = new TriageMarks(db, MarkMirrorFile.inProject(projectDir));
     this.queue = new WorkQueue(db);
     this.details = new RaceDetails(db);
-    this.importedMarks = marks.importFromMirror();
+    this.mirrorSync = marks.syncFromMirror();
   }
 
   /** {@code <project>/.racetriage/triage.db}. */
@@ -119,9 +118,9 @@ public final class TriageStore implements AutoCloseable {
     return schemaVersion;
   }
 
-  /** The marks copied from the mirror file into the database when this store was opened. */
-  public List<TrustedBenignMark> importedMarks() {
-    return importedMarks;
+  /** What the mirror file changed in the database when this store was opened (imported and removed marks). */
+  public MirrorSync mirrorSync() {
+    return mirrorSync;
   }
 
   public RunRepository runs() {

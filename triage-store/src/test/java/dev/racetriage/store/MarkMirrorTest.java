@@ -78,7 +78,7 @@ class MarkMirrorTest {
     }
     clock.advance(Duration.ofDays(1));
     try (TriageStore store = open("second.db")) {
-      assertEquals(List.of(SLOTS, HASH), store.importedMarks().stream().map(TrustedBenignMark::field).toList());
+      assertEquals(List.of(SLOTS, HASH), store.mirrorSync().imported().stream().map(TrustedBenignMark::field).toList());
       TrustedBenignMark imported = store.marks().find(HASH).orElseThrow();
       assertEquals(new TrustedBenignMark(HASH, "ada", "idempotent", Instant.parse("2026-01-02T03:04:05Z")), imported);
       List<AuditEntry> log = store.marks().auditLog(HASH);
@@ -87,7 +87,7 @@ class MarkMirrorTest {
       assertEquals("ada", log.get(0).author());
     }
     try (TriageStore store = open("second.db")) {
-      assertTrue(store.importedMarks().isEmpty(), "marks already present are not imported twice");
+      assertFalse(store.mirrorSync().changedAnything(), "marks already present are not imported twice");
       assertEquals(1, store.marks().auditLog(HASH).size());
     }
   }
@@ -112,6 +112,49 @@ class MarkMirrorTest {
     try (TriageStore fresh = open("b.db")) {
       assertEquals(List.of(SLOTS), fresh.marks().all().stream().map(TrustedBenignMark::field).toList());
     }
+  }
+
+  @Test
+  void aMarkATeammateReopenedIsRemovedInsteadOfWrittenBack() throws Exception {
+    try (TriageStore store = open("mine.db")) {
+      store.marks().markTrustedBenign(HASH, "ada", "idempotent");
+      store.marks().markTrustedBenign(SLOTS, "bob", "stats");
+    }
+    // The teammate reopened HASH and edited SLOTS's note in their database; git pull brings their file here.
+    try (TriageStore teammate = open("theirs.db")) {
+      teammate.marks().reopen(HASH, "cy", "saw a failure");
+      teammate.marks().markTrustedBenign(SLOTS, "cy", "stats, reviewed");
+    }
+    clock.advance(Duration.ofMinutes(1));
+    try (TriageStore store = open("mine.db")) {
+      assertEquals(List.of(HASH), store.mirrorSync().removed());
+      assertEquals(List.of(SLOTS), store.mirrorSync().imported().stream().map(TrustedBenignMark::field).toList());
+      assertTrue(store.marks().find(HASH).isEmpty());
+      assertEquals("stats, reviewed", store.marks().find(SLOTS).orElseThrow().note());
+      AuditEntry reopen = store.marks().auditLog(HASH).get(1);
+      assertEquals(AuditAction.REOPEN, reopen.action());
+      assertTrue(reopen.note().contains("trusted-benign.json"), reopen.note());
+
+      store.marks().markTrustedBenign(INNER, "ada", "new");
+    }
+    String file = Files.readString(mirror());
+    assertFalse(file.contains(HASH.toString()), "the reopened mark is not resurrected:\n" + file);
+    assertTrue(file.contains(INNER.toString()) && file.contains("stats, reviewed"), file);
+  }
+
+  @Test
+  void aDeletedMirrorFileRemovesNothingAndIsRewrittenByTheNextMark() throws Exception {
+    try (TriageStore store = open("a.db")) {
+      store.marks().markTrustedBenign(HASH, "ada", "idempotent");
+    }
+    Files.delete(mirror());
+    try (TriageStore store = open("a.db")) {
+      assertFalse(store.mirrorSync().changedAnything());
+      assertTrue(store.marks().find(HASH).isPresent());
+      store.marks().markTrustedBenign(SLOTS, "bob", "stats");
+    }
+    String file = Files.readString(mirror());
+    assertTrue(file.contains(HASH.toString()) && file.contains(SLOTS.toString()), file);
   }
 
   @Test

@@ -37,7 +37,7 @@ class SchemaMigrationTest {
     assertEquals(latest, pragma(file, "user_version"));
     assertEquals(SchemaIdentity.APPLICATION_ID, pragma(file, "application_id"));
     assertEquals(
-        List.of("audit_log", "candidate", "field", "race", "race_access", "race_test", "run",
+        List.of("audit_log", "candidate", "field", "mirror_base", "race", "race_access", "race_test", "run",
             "trial", "trusted_benign_mark", "verdict", "work_item"),
         tables(file));
     assertEquals("wal", text(file, "PRAGMA journal_mode"));
@@ -116,6 +116,24 @@ class SchemaMigrationTest {
       assertTrue(error.getMessage().contains("FOREIGN KEY"), error.getMessage());
       assertTrue(error.getMessage().contains(file.toString()), error.getMessage());
     }
+  }
+
+  @Test
+  void aVersionOneFileIsUpgradedKeepingItsData() throws Exception {
+    Path file = project.resolve("v1.db");
+    Migrations bundled = Migrations.bundled();
+    try (Database db = Database.open(file, Clock.systemUTC())) {
+      new Migrator(new Migrations(bundled.steps().subList(0, 1))).migrate(db);
+      db.write("seed version 1", tx -> tx.update(
+          "INSERT INTO run(kind, started_at, status) VALUES ('triage', 0, 'SUCCEEDED')"));
+    }
+    assertEquals(1, pragma(file, "user_version"));
+    try (TriageStore store = TriageStore.open(file, project)) {
+      assertEquals(bundled.latestVersion(), store.schemaVersion());
+      assertEquals("triage", store.runs().recent(1).get(0).kind());
+    }
+    assertEquals(bundled.latestVersion(), pragma(file, "user_version"));
+    assertTrue(tables(file).contains("mirror_base"));
   }
 
   @Test

@@ -58,6 +58,10 @@ public final class MarkMirrorFile {
     return file;
   }
 
+  public boolean exists() {
+    return Files.exists(file);
+  }
+
   /** The marks in the file; none if it does not exist. */
   public List<TrustedBenignMark> read() {
     if (!Files.exists(file)) {

@@ -7,9 +7,13 @@ import dev.racetriage.store.sqlite.RowMapper;
 import dev.racetriage.store.sqlite.Tx;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Team triage actions: mark trusted-benign, reopen, comment. Each writes the audit log in the same transaction; marks
@@ -17,6 +21,9 @@ import java.util.Optional;
  * their file writes and the file always matches a committed database state.
  */
 public final class TriageMarks {
+  /** The author recorded for a reopen that came from the mirror file, whose committer the store cannot know. */
+  public static final String MIRROR_AUTHOR = "trusted-benign.json";
+
   private static final RowMapper<TrustedBenignMark> MARK =
       row -> new TrustedBenignMark(
           FieldKey.parse(row.getString("field_key")),
@@ -61,7 +68,7 @@ public final class TriageMarks {
               + " marked_at = excluded.marked_at",
           fieldId, author, note, mark.markedAt());
       audit(tx, fieldId, AuditAction.MARK_TRUSTED_BENIGN, author, note);
-      mirror.write(all(tx));
+      writeMirror(tx);
       return mark;
     });
   }
@@ -75,7 +82,7 @@ public final class TriageMarks {
         return false;
       }
       audit(tx, fieldId.get(), AuditAction.REOPEN, author, note);
-      mirror.write(all(tx));
+      writeMirror(tx);
       return true;
     });
   }
@@ -123,30 +130,87 @@ public final class TriageMarks {
   }
 
   /**
-   * Copies into the database the marks of the mirror file that it lacks (a teammate's committed marks, or a new
-   * database next to an old file); each import is audited with the mark's author. Marks the database already has are
-   * left alone, and marks the file lacks are not removed. Returns the imported marks.
+   * Brings the database's marks in line with the mirror file, which is the team's truth once committed: marks the
+   * file has and the database lacks (or holds with another author or note) are imported, audited as
+   * {@code IMPORT_MARK} under the mark's author; marks the database has that the file held when this database last
+   * read or wrote it, but no longer holds, were reopened by a teammate and are removed, audited as {@code REOPEN}.
+   * A database mark the file never held is kept (it reaches the file with the next mark or reopen). Nothing happens
+   * if the file does not exist. Runs when the store opens; call it again when the file changes (e.g. after a pull).
    */
-  public List<TrustedBenignMark> importFromMirror() {
+  public MirrorSync syncFromMirror() {
+    if (!mirror.exists()) {
+      return MirrorSync.none();
+    }
     List<TrustedBenignMark> inFile = mirror.read();
-    if (inFile.isEmpty()) {
-      return List.of();
+    if (!db.read("compare the marks with " + mirror.file(), tx -> plan(tx, inFile).needsWrite())) {
+      return MirrorSync.none();
     }
     return db.write("import the marks of " + mirror.file(), tx -> {
-      List<TrustedBenignMark> imported = new ArrayList<>();
-      for (TrustedBenignMark mark : inFile) {
+      SyncPlan plan = plan(tx, inFile);
+      for (TrustedBenignMark mark : plan.toImport()) {
         long fieldId = FieldTable.ensure(tx, mark.field());
-        int inserted = tx.update(
+        tx.update(
             "INSERT INTO trusted_benign_mark(field_id, author, note, marked_at) VALUES (?, ?, ?, ?)"
-                + " ON CONFLICT(field_id) DO NOTHING",
+                + " ON CONFLICT(field_id) DO UPDATE SET author = excluded.author, note = excluded.note,"
+                + " marked_at = excluded.marked_at",
             fieldId, mark.author(), mark.note(), mark.markedAt());
-        if (inserted > 0) {
-          audit(tx, fieldId, AuditAction.IMPORT_MARK, mark.author(), "imported from " + mirror.file());
-          imported.add(mark);
-        }
+        audit(tx, fieldId, AuditAction.IMPORT_MARK, mark.author(), "imported from " + mirror.file());
       }
-      return imported;
+      for (FieldKey field : plan.toRemove()) {
+        long fieldId = FieldTable.find(tx, field).orElseThrow();
+        tx.update("DELETE FROM trusted_benign_mark WHERE field_id = ?", fieldId);
+        audit(tx, fieldId, AuditAction.REOPEN, MIRROR_AUTHOR,
+            "no longer in " + mirror.file() + " (reopened in a committed change)");
+      }
+      setBase(tx, inFile.stream().map(TrustedBenignMark::field).toList());
+      return new MirrorSync(plan.toImport(), plan.toRemove());
     });
+  }
+
+  private record SyncPlan(List<TrustedBenignMark> toImport, List<FieldKey> toRemove, boolean baseOutdated) {
+    boolean needsWrite() {
+      return !toImport.isEmpty() || !toRemove.isEmpty() || baseOutdated;
+    }
+  }
+
+  private static SyncPlan plan(Tx tx, List<TrustedBenignMark> inFile) throws SQLException {
+    Map<FieldKey, TrustedBenignMark> inDb = new HashMap<>();
+    for (TrustedBenignMark mark : all(tx)) {
+      inDb.put(mark.field(), mark);
+    }
+    Set<FieldKey> fileKeys = new HashSet<>();
+    List<TrustedBenignMark> toImport = new ArrayList<>();
+    for (TrustedBenignMark mark : inFile) {
+      fileKeys.add(mark.field());
+      TrustedBenignMark current = inDb.get(mark.field());
+      if (current == null || !current.author().equals(mark.author()) || !current.note().equals(mark.note())) {
+        toImport.add(mark);
+      }
+    }
+    Set<FieldKey> base = base(tx);
+    List<FieldKey> toRemove = inDb.keySet().stream()
+        .filter(field -> !fileKeys.contains(field) && base.contains(field))
+        .sorted()
+        .toList();
+    return new SyncPlan(toImport, toRemove, !base.equals(fileKeys));
+  }
+
+  /** Rewrites the mirror file from the database and remembers what it now holds. */
+  private void writeMirror(Tx tx) throws SQLException {
+    List<TrustedBenignMark> marks = all(tx);
+    mirror.write(marks);
+    setBase(tx, marks.stream().map(TrustedBenignMark::field).toList());
+  }
+
+  private static Set<FieldKey> base(Tx tx) throws SQLException {
+    return new HashSet<>(tx.query("SELECT field_key FROM mirror_base", row -> FieldKey.parse(row.getString(1))));
+  }
+
+  private static void setBase(Tx tx, List<FieldKey> fields) throws SQLException {
+    tx.update("DELETE FROM mirror_base");
+    for (FieldKey field : fields) {
+      tx.update("INSERT OR IGNORE INTO mirror_base(field_key) VALUES (?)", field.toString());
+    }
   }
 
   private static long audit(Tx tx, long fieldId, AuditAction action, String author, String note)
