@@ -1,0 +1,210 @@
+package dev.racetriage.agent;
+
+import dev.racetriage.agent.detect.RaceAggregator;
+import dev.racetriage.agent.detect.RunSummary;
+import dev.racetriage.agent.detect.SiteTable;
+import dev.racetriage.agent.instrument.ClassFilter;
+import dev.racetriage.agent.instrument.ClassInstrumenter;
+import dev.racetriage.agent.instrument.ClassKind;
+import dev.racetriage.agent.instrument.InstrumentingTransformer;
+import dev.racetriage.agent.instrument.TransformListener;
+import dev.racetriage.agent.options.AgentOptions;
+import dev.racetriage.agent.options.AgentOptionsParser;
+import dev.racetriage.agent.options.InvalidAgentOptionException;
+import dev.racetriage.agent.runtime.DetectRuntime;
+import dev.racetriage.agent.runtime.FieldRegistry;
+import dev.racetriage.agent.runtime.Hooks;
+import dev.racetriage.agent.runtime.RunReport;
+import dev.racetriage.agent.runtime.ThreadShadow;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts detect mode inside the JVM (loaded from the boot class path, see {@link AgentMain}): parses the options,
+ * installs the transformer, retransforms the JDK classes that were loaded before the agent (java.util.concurrent,
+ * java.lang.Thread), installs the hooks and arranges for the report to be written at exit.
+ */
+public final class AgentBootstrap {
+  private static final PrintStream ERR = System.err;
+
+  private AgentBootstrap() {
+  }
+
+  public static void start(String argument, Instrumentation inst) {
+    AgentOptions options;
+    try {
+      options = AgentOptionsParser.parse(argument);
+    } catch (InvalidAgentOptionException e) {
+      ERR.println("racetriage agent: ERROR: " + e.getMessage() + " in -javaagent argument '" + argument
+          + "'. The program runs uninstrumented and the run is reported as an error.");
+      reportAtExit(Path.of(outOrDefault(argument)), new RunSummary(), new RaceAggregator(),
+          "invalid agent options: " + e.getMessage() + "; the program ran uninstrumented", new long[1]);
+      return;
+    }
+    try {
+      install(options, inst);
+    } catch (Throwable e) {
+      ERR.println("racetriage agent: ERROR: could not start (" + e + "). The program runs uninstrumented.");
+      reportAtExit(Path.of(options.out()), new RunSummary(), new RaceAggregator(), "the agent could not start (" + e + "); the program ran uninstrumented",
+          new long[1]);
+    }
+  }
+
+  private static void install(AgentOptions options, Instrumentation inst) throws IOException {
+    RunSummary summary = new RunSummary();
+    SiteTable sites = new SiteTable();
+    FieldRegistry fields = new FieldRegistry();
+    DetectRuntime runtime = new DetectRuntime(sites, fields, summary, options.stackDepth());
+    long[] trusted = new long[1];
+    TransformListener listener = new TransformListener() {
+      @Override
+      public void instrumented(String className, ClassKind kind) {
+        if (kind == ClassKind.APPLICATION) {
+          summary.classInstrumented();
+        } else {
+          synchronized (trusted) {
+            trusted[0]++;
+          }
+        }
+      }
+
+      @Override
+      public void skipped(String className, String reason) {
+        summary.classSkipped(className, reason);
+        ERR.println("racetriage agent: WARNING: " + className + " left uninstrumented: " + reason);
+      }
+    };
+    ClassFilter filter = new ClassFilter(options.includes(), options.excludes());
+    ClassInstrumenter instrumenter = new ClassInstrumenter(sites, fields);
+    InstrumentingTransformer transformer = new InstrumentingTransformer(filter, instrumenter, listener,
+        options.dumpDir() == null ? null : Path.of(options.dumpDir()));
+    warmUp(runtime);
+    warmUp(filter, instrumenter);
+    inst.addTransformer(transformer, true);
+    retransformLoaded(inst, filter, listener);
+    Hooks.install(runtime);
+    reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, trusted);
+    if (options.verbose()) {
+      ERR.println("racetriage agent: detect mode, report " + Path.of(options.out()).toAbsolutePath());
+    }
+  }
+
+  /**
+   * Runs every hook path once on agent-private objects before the hooks go live, so the classes they use are
+   * loaded and initialised outside of any program event.
+   */
+  private static void warmUp(DetectRuntime runtime) {
+    Object lock = new Object();
+    int[] array = new int[1];
+    Hooks.install(runtime);
+    try {
+      Hooks.acquire(lock);
+      Hooks.release(lock);
+      Hooks.writeField(lock, 0, -1);
+      Hooks.readField(lock, 0, -1);
+      Hooks.arrayInField(array, 0);
+      Hooks.writeElement(array, 0, -1);
+      Hooks.readElement(array, 0, -1);
+      Hooks.atomicBefore(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
+      Hooks.atomicAfter(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
+      Hooks.clinitEnter();
+      Hooks.clinitExit();
+    } finally {
+      Hooks.install(null);
+    }
+  }
+
+  /** Loads every class the transformer needs by instrumenting a sample (see {@code WarmUpSample}). */
+  private static void warmUp(ClassFilter filter, ClassInstrumenter instrumenter) throws IOException {
+    ThreadShadow thread = ThreadShadow.current();
+    boolean previous = thread.enterAgent();
+    try (InputStream in = AgentBootstrap.class.getResourceAsStream(
+        "/dev/racetriage/agent/instrument/WarmUpSample.class")) {
+      if (in == null) {
+        throw new IOException("the agent jar lacks dev/racetriage/agent/instrument/WarmUpSample.class");
+      }
+      byte[] sample = in.readAllBytes();
+      filter.kindOf("java/lang/Thread");
+      filter.kindOf("java/util/concurrent/ConcurrentHashMap");
+      filter.kindOf("warm/Up");
+      ClassInstrumenter.Outcome outcome = instrumenter.instrument(ClassKind.APPLICATION, null, sample);
+      if (outcome.bytes() == null) {
+        throw new IOException("the agent cannot instrument its own sample: " + outcome.skipReason());
+      }
+      instrumenter.instrument(ClassKind.TRUSTED_JDK, null, sample);
+    } finally {
+      thread.exitAgent(previous);
+    }
+  }
+
+  private static void retransformLoaded(Instrumentation inst, ClassFilter filter, TransformListener listener) {
+    List<Class<?>> targets = new ArrayList<>();
+    for (Class<?> c : inst.getAllLoadedClasses()) {
+      ClassKind kind = filter.kindOf(c.getName().replace('.', '/'));
+      if (kind != ClassKind.IGNORED && !c.isArray() && inst.isModifiableClass(c)) {
+        targets.add(c);
+      }
+    }
+    ThreadShadow thread = ThreadShadow.current();
+    boolean previous = thread.enterAgent();
+    try {
+      inst.retransformClasses(targets.toArray(new Class<?>[0]));
+    } catch (Throwable batchFailure) {
+      for (Class<?> c : targets) { // find the one that failed; keep the others
+        try {
+          inst.retransformClasses(c);
+        } catch (Throwable e) {
+          listener.skipped(c.getName(), "retransformation failed: " + e);
+        }
+      }
+    } finally {
+      thread.exitAgent(previous);
+    }
+  }
+
+  private static void reportAtExit(Path out, RunSummary summary, RaceAggregator races, String startError,
+                                   long[] trusted) {
+    Thread writer = new Thread(() -> {
+      ThreadShadow thread = ThreadShadow.current();
+      thread.enterAgent();
+      DetectRuntime runtime = Hooks.installed();
+      Hooks.install(null); // late events of other shutdown hooks would race with the report
+      RunReport.Status status = RunReport.statusOf(summary, startError);
+      long trustedCount;
+      synchronized (trusted) {
+        trustedCount = trusted[0];
+      }
+      try {
+        RunReport.write(out, status, trustedCount, races, summary);
+      } catch (Throwable e) {
+        ERR.println("racetriage agent: ERROR: could not write the report " + out.toAbsolutePath() + ": " + e);
+      }
+      if (!status.ok()) {
+        ERR.println("racetriage agent: ERROR: " + status.message() + " (report: " + out.toAbsolutePath() + ")");
+      } else if (runtime != null && (races.totalReports() > 0 || !summary.skippedClasses().isEmpty())) {
+        ERR.println("racetriage agent: " + races.fields().size() + " racy field(s), " + summary.classesInstrumented()
+            + " class(es) instrumented, " + summary.skippedClasses().size() + " left uninstrumented (report: "
+            + out.toAbsolutePath() + ")");
+      }
+    }, "racetriage-report");
+    Runtime.getRuntime().addShutdownHook(writer);
+  }
+
+  /** The out= value of an argument that failed to parse, so even that error lands where the runner looks. */
+  private static String outOrDefault(String argument) {
+    if (argument != null) {
+      for (String pair : argument.split(";")) {
+        String p = pair.strip();
+        if (p.startsWith("out=") && p.length() > 4) {
+          return p.substring(4).strip();
+        }
+      }
+    }
+    return AgentOptions.DEFAULT_OUT;
+  }
+}

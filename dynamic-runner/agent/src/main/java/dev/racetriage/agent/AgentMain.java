@@ -1,0 +1,42 @@
+package dev.racetriage.agent;
+
+import java.io.File;
+import java.lang.instrument.Instrumentation;
+import java.net.URL;
+import java.util.jar.JarFile;
+
+/**
+ * The {@code Premain-Class}. Puts the agent's own jar on the boot class path first, so that the hooks are one set of
+ * classes visible from every class loader — including the boot loader, whose java.util.concurrent and Thread
+ * classes are retransformed to call them — and then starts the boot-loaded {@link AgentBootstrap}. This class itself
+ * touches nothing but the JDK before that, so no other agent class is loaded by the application class loader.
+ */
+public final class AgentMain {
+  private AgentMain() {
+  }
+
+  public static void premain(String argument, Instrumentation inst) {
+    try {
+      Class<?> bootstrap = bootstrapClass(inst);
+      bootstrap.getMethod("start", String.class, Instrumentation.class).invoke(null, argument, inst);
+    } catch (Throwable e) {
+      System.err.println("racetriage agent: ERROR: could not start (" + e + "). The program runs uninstrumented.");
+    }
+  }
+
+  /** Attach-time entry: the same as premain. */
+  public static void agentmain(String argument, Instrumentation inst) {
+    premain(argument, inst);
+  }
+
+  private static Class<?> bootstrapClass(Instrumentation inst) throws Exception {
+    URL location = AgentMain.class.getProtectionDomain().getCodeSource().getLocation();
+    File jar = new File(location.toURI());
+    if (jar.isFile()) {
+      inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
+      return Class.forName("dev.racetriage.agent.AgentBootstrap", true, null);
+    }
+    // running from a classes directory (tests): one class loader sees everything already
+    return Class.forName("dev.racetriage.agent.AgentBootstrap");
+  }
+}

@@ -1,0 +1,100 @@
+package dev.racetriage.agent.instrument;
+
+import java.util.List;
+
+/**
+ * Decides from an internal class name ({@code pkg/Cls$Inner}) what the transformer does with the class.
+ *
+ * <p>Application classes are everything outside the JDK namespaces and the agent, minus user excludes and the test
+ * infrastructure the agent's users run under (JUnit, Surefire, Mockito/ByteBuddy), which is not theirs to triage and
+ * is expensive to instrument. A user {@code include} prefix wins over every default exclusion except the JDK and the
+ * agent itself.
+ */
+public final class ClassFilter {
+
+  static final List<String> JDK_PREFIXES = List.of("java/", "javax/", "jdk/", "sun/", "com/sun/");
+  static final String AGENT_PREFIX = "dev/racetriage/agent/";
+  static final List<String> TEST_INFRASTRUCTURE = List.of(
+      "org/junit/", "junit/", "org/opentest4j/", "org/apiguardian/", "org/apache/maven/surefire/",
+      "org/mockito/", "net/bytebuddy/", "org/objenesis/");
+
+  /**
+   * JDK classes whose synchronisation hands application objects from thread to thread. ThreadLocalRandom is left
+   * out on purpose: its shared seed state would order every thread that draws a random number.
+   */
+  static final List<String> TRUSTED_PREFIXES = List.of(
+      "java/util/concurrent/", "java/util/Vector", "java/util/Stack", "java/util/Hashtable",
+      "java/util/Collections$Synchronized", "java/util/Timer", "java/util/TaskQueue", "java/util/TimerThread");
+  static final List<String> UNTRUSTED_IN_TRUSTED = List.of(
+      "java/util/concurrent/ThreadLocalRandom", "java/util/concurrent/locks/LockSupport");
+
+  static final String THREAD = "java/lang/Thread";
+
+  private final List<String> includes;
+  private final List<String> excludes;
+
+  /** @param includes/excludes binary-name prefixes with dots, as the user writes them */
+  public ClassFilter(List<String> includes, List<String> excludes) {
+    this.includes = internal(includes);
+    this.excludes = internal(excludes);
+  }
+
+  public ClassKind kindOf(String internalName) {
+    if (internalName == null) {
+      return ClassKind.IGNORED; // hidden classes have no name to decide on
+    }
+    if (internalName.equals(THREAD)) {
+      return ClassKind.THREAD;
+    }
+    if (startsWithAny(internalName, JDK_PREFIXES)) {
+      return isTrusted(internalName) ? ClassKind.TRUSTED_JDK : ClassKind.IGNORED;
+    }
+    if (internalName.startsWith(AGENT_PREFIX)) {
+      return ClassKind.IGNORED;
+    }
+    if (startsWithAny(internalName, excludes)) {
+      return ClassKind.IGNORED;
+    }
+    if (startsWithAny(internalName, includes)) {
+      return ClassKind.APPLICATION;
+    }
+    if (startsWithAny(internalName, TEST_INFRASTRUCTURE) || internalName.contains("$$Lambda")) {
+      return ClassKind.IGNORED;
+    }
+    return ClassKind.APPLICATION;
+  }
+
+  /** Why a class of kind {@link ClassKind#IGNORED} is not instrumented, for the verbose log. */
+  public String whyIgnored(String internalName) {
+    if (internalName == null) {
+      return "hidden class";
+    }
+    if (startsWithAny(internalName, JDK_PREFIXES)) {
+      return "JDK class";
+    }
+    if (internalName.startsWith(AGENT_PREFIX)) {
+      return "the agent's own class";
+    }
+    if (startsWithAny(internalName, excludes)) {
+      return "excluded by option 'exclude'";
+    }
+    return "test infrastructure (add it to 'include' to check it)";
+  }
+
+  static boolean isTrusted(String internalName) {
+    return startsWithAny(internalName, TRUSTED_PREFIXES) && !startsWithAny(internalName, UNTRUSTED_IN_TRUSTED);
+  }
+
+  private static boolean startsWithAny(String name, List<String> prefixes) {
+    for (String prefix : prefixes) {
+      if (name.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static List<String> internal(List<String> binaryPrefixes) {
+    return binaryPrefixes.stream().map(p -> p.replace('.', '/')).toList();
+  }
+}

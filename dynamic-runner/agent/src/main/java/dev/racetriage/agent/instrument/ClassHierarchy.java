@@ -1,0 +1,164 @@
+package dev.racetriage.agent.instrument;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Reads class files as resources of the defining loader (never loading the classes: a transformer that loads
+ * classes deadlocks or recurses) to answer two questions: where a referenced field is declared and with which flags,
+ * and what the common superclass of two types is (for ASM's frame computation).
+ *
+ * <p>Caches per class loader, weakly, so unloaded loaders are not kept alive. Not a j.u.c map: this code runs inside
+ * the transformer, which may be entered while j.u.c classes are being retransformed.
+ */
+public final class ClassHierarchy {
+
+  /** A field reference resolved to its declaration (JVMS §5.4.3.2). */
+  public record ResolvedField(String declaringClass, int access) {
+    public boolean isVolatile() {
+      return (access & Opcodes.ACC_VOLATILE) != 0;
+    }
+
+    public boolean isFinal() {
+      return (access & Opcodes.ACC_FINAL) != 0;
+    }
+
+    public boolean isStatic() {
+      return (access & Opcodes.ACC_STATIC) != 0;
+    }
+  }
+
+  private static final ClassInfo MISSING = new ClassInfo("", null, List.of(), false, Map.of());
+  private static final Object BOOT_KEY = new Object();
+
+  private final Map<Object, Map<String, ClassInfo>> cache = new WeakHashMap<>();
+
+  /** Resolves owner.name as the JVM would: declared fields, then superinterfaces, then the superclass. */
+  public ResolvedField resolveField(ClassLoader loader, String owner, String name) {
+    Set<String> visited = new HashSet<>();
+    return resolveField(loader, owner, name, visited);
+  }
+
+  private ResolvedField resolveField(ClassLoader loader, String owner, String name, Set<String> visited) {
+    if (owner == null || !visited.add(owner)) {
+      return null;
+    }
+    ClassInfo info = info(loader, owner);
+    if (info == null) {
+      return null;
+    }
+    Integer access = info.fieldAccess().get(name);
+    if (access != null) {
+      return new ResolvedField(owner, access);
+    }
+    for (String itf : info.interfaces()) {
+      ResolvedField found = resolveField(loader, itf, name, visited);
+      if (found != null) {
+        return found;
+      }
+    }
+    return resolveField(loader, info.superName(), name, visited);
+  }
+
+  /** True when {@code type} is {@code ancestor} or a subclass of it (interfaces are not followed). */
+  public boolean isSubclassOf(ClassLoader loader, String type, String ancestor) {
+    String current = type;
+    for (int depth = 0; current != null && depth < 64; depth++) {
+      if (current.equals(ancestor)) {
+        return true;
+      }
+      ClassInfo info = info(loader, current);
+      current = info == null ? null : info.superName();
+    }
+    return false;
+  }
+
+  /** The nearest common superclass, {@code java/lang/Object} when unknown or when either is an interface. */
+  public String commonSuperClass(ClassLoader loader, String type1, String type2) {
+    if (type1.equals(type2)) {
+      return type1;
+    }
+    ClassInfo info1 = info(loader, type1);
+    ClassInfo info2 = info(loader, type2);
+    if (info1 == null || info2 == null || info1.isInterface() || info2.isInterface()) {
+      return "java/lang/Object";
+    }
+    List<String> ancestors = new ArrayList<>();
+    for (String t = type1; t != null; ) {
+      ancestors.add(t);
+      ClassInfo info = info(loader, t);
+      t = info == null ? null : info.superName();
+    }
+    for (String t = type2; t != null; ) {
+      if (ancestors.contains(t)) {
+        return t;
+      }
+      ClassInfo info = info(loader, t);
+      t = info == null ? null : info.superName();
+    }
+    return "java/lang/Object";
+  }
+
+  /** Registers the class being transformed, whose bytes may not be readable as a resource yet. */
+  public void remember(ClassLoader loader, ClassReader reader) {
+    ClassInfo info = read(reader);
+    synchronized (cache) {
+      loaderCache(loader).put(info.name(), info);
+    }
+  }
+
+  ClassInfo info(ClassLoader loader, String internalName) {
+    synchronized (cache) {
+      ClassInfo cached = loaderCache(loader).get(internalName);
+      if (cached != null) {
+        return cached == MISSING ? null : cached;
+      }
+    }
+    ClassInfo info = load(loader, internalName);
+    synchronized (cache) {
+      loaderCache(loader).put(internalName, info == null ? MISSING : info);
+    }
+    return info;
+  }
+
+  private Map<String, ClassInfo> loaderCache(ClassLoader loader) {
+    return cache.computeIfAbsent(loader == null ? BOOT_KEY : loader, k -> new HashMap<>());
+  }
+
+  private static ClassInfo load(ClassLoader loader, String internalName) {
+    String resource = internalName + ".class";
+    try (InputStream in = loader != null ? loader.getResourceAsStream(resource)
+        : ClassLoader.getSystemResourceAsStream(resource)) {
+      if (in == null) {
+        return null;
+      }
+      return read(new ClassReader(in.readAllBytes()));
+    } catch (IOException | RuntimeException e) {
+      return null; // an unreadable class file is treated as unknown: callers fall back to safe defaults
+    }
+  }
+
+  private static ClassInfo read(ClassReader reader) {
+    Map<String, Integer> fields = new HashMap<>();
+    reader.accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+        fields.put(name, access);
+        return null;
+      }
+    }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return new ClassInfo(reader.getClassName(), reader.getSuperName(), List.of(reader.getInterfaces()),
+        (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0, fields);
+  }
+}

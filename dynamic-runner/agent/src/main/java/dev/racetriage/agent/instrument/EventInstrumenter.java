@@ -1,0 +1,358 @@
+package dev.racetriage.agent.instrument;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.commons.AdviceAdapter;
+
+/**
+ * Inserts hook calls into one method. For application code ({@code checkAccesses}) that is every event the detector
+ * needs: non-final field reads and writes, array element loads and stores, the array→field naming, monitors,
+ * synchronized methods (also on exceptional exit), volatile accesses, atomic calls, {@code Object.wait},
+ * {@code Thread.isAlive} and class initialisation. For trusted JDK code it is only the synchronisation: trusted
+ * classes are never checked for races (Java RaceFinder §5.4), but their edges order the application.
+ *
+ * <p>Hooks for accesses are inserted before the instruction using only stack shuffles, so the instruction sees the
+ * operand stack it expected; frames are recomputed by the ClassWriter. The catch-all handler for exceptional exits
+ * is added last to the exception table (via {@link HandlerLastMethodNode}), so the method's own handlers still catch
+ * first.
+ */
+final class EventInstrumenter extends AdviceAdapter {
+  private final ClassContext ctx;
+  private final String methodName;
+  private final boolean checkAccesses;
+  private final boolean synchronizedMethod;
+  private final boolean staticMethod;
+  private final boolean classInitializer;
+  private final Map<Integer, Integer> siteByLine = new HashMap<>();
+  private final Label bodyStart = new Label();
+  private final Label handler = new Label();
+  private boolean receiverReady;
+  private int line = -1;
+
+  EventInstrumenter(MethodVisitor next, int access, String name, String descriptor, ClassContext ctx,
+                    boolean checkAccesses) {
+    super(Opcodes.ASM9, next, access, name, descriptor);
+    this.ctx = ctx;
+    this.methodName = name;
+    this.checkAccesses = checkAccesses;
+    this.synchronizedMethod = (access & ACC_SYNCHRONIZED) != 0
+        && (ctx.version() >= Opcodes.V1_5 || (access & ACC_STATIC) == 0);
+    this.staticMethod = (access & ACC_STATIC) != 0;
+    this.classInitializer = checkAccesses && name.equals("<clinit>");
+  }
+
+  private boolean wrapsExits() {
+    return synchronizedMethod || classInitializer;
+  }
+
+  @Override
+  public void visitLineNumber(int lineNumber, Label start) {
+    line = lineNumber;
+    super.visitLineNumber(lineNumber, start);
+  }
+
+  @Override
+  protected void onMethodEnter() {
+    receiverReady = true; // after super(...) in a constructor; at the start of any other method
+    if (!wrapsExits()) {
+      return;
+    }
+    if (classInitializer) {
+      HookMethod.CLINIT_ENTER.call(mv);
+    }
+    if (synchronizedMethod) {
+      pushMethodLock();
+      HookMethod.ACQUIRE.call(mv);
+    }
+    mv.visitLabel(bodyStart);
+  }
+
+  @Override
+  protected void onMethodExit(int opcode) {
+    if (wrapsExits() && opcode != ATHROW) {
+      emitExit(); // ATHROW leaves through the catch-all handler below
+    }
+  }
+
+  private void emitExit() {
+    if (synchronizedMethod) {
+      pushMethodLock();
+      HookMethod.RELEASE.call(mv);
+    }
+    if (classInitializer) {
+      HookMethod.CLINIT_EXIT.call(mv);
+    }
+  }
+
+  private void pushMethodLock() {
+    if (staticMethod) {
+      mv.visitLdcInsn(Type.getObjectType(ctx.internalName()));
+    } else {
+      mv.visitVarInsn(ALOAD, 0);
+    }
+  }
+
+  @Override
+  public void visitMaxs(int maxStack, int maxLocals) {
+    if (wrapsExits()) {
+      Label bodyEnd = new Label();
+      mv.visitLabel(bodyEnd);
+      mv.visitTryCatchBlock(bodyStart, bodyEnd, handler, null);
+      mv.visitLabel(handler);
+      emitExit();
+      mv.visitInsn(ATHROW);
+    }
+    super.visitMaxs(maxStack, maxLocals);
+  }
+
+  // ---- fields ----
+
+  @Override
+  public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+    if (!receiverReady) {
+      super.visitFieldInsn(opcode, owner, name, descriptor); // `this` is not initialised yet: nothing to pass
+      return;
+    }
+    ClassHierarchy.ResolvedField field = ctx.hierarchy().resolveField(ctx.loader(), owner, name);
+    String declaring = field != null ? field.declaringClass() : owner;
+    boolean isVolatile = field != null && field.isVolatile();
+    boolean isFinal = field != null && field.isFinal();
+    boolean isArray = descriptor.charAt(0) == '[';
+    boolean wide = descriptor.equals("J") || descriptor.equals("D");
+    if (!checkAccesses && !isVolatile) {
+      super.visitFieldInsn(opcode, owner, name, descriptor); // trusted code: only volatile fields order anything
+      return;
+    }
+    int fieldId = ctx.fields().id(declaring, name);
+    switch (opcode) {
+      case GETFIELD -> {
+        if (isVolatile) {
+          mv.visitInsn(DUP);
+          super.visitFieldInsn(opcode, owner, name, descriptor);
+          if (wide) {
+            mv.visitInsn(DUP2_X1);
+            mv.visitInsn(POP2);
+          } else {
+            mv.visitInsn(SWAP);
+          }
+          HookMethod.ACQUIRE.call(mv);
+        } else {
+          if (!isFinal) {
+            mv.visitInsn(DUP);
+            pushInt(fieldId);
+            pushInt(site());
+            HookMethod.READ_FIELD.call(mv);
+          }
+          super.visitFieldInsn(opcode, owner, name, descriptor);
+        }
+        nameArray(isArray, fieldId);
+      }
+      case PUTFIELD -> {
+        if (isVolatile || !isFinal) {
+          copyReceiverUnderValue(wide);
+          if (isVolatile) {
+            HookMethod.RELEASE.call(mv);
+          } else {
+            pushInt(fieldId);
+            pushInt(site());
+            HookMethod.WRITE_FIELD.call(mv);
+          }
+        }
+        nameArray(isArray, fieldId);
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+      }
+      case GETSTATIC -> {
+        if (isVolatile) {
+          super.visitFieldInsn(opcode, owner, name, descriptor);
+          pushInt(fieldId);
+          HookMethod.ACQUIRE_STATIC.call(mv);
+        } else {
+          if (!isFinal) {
+            pushInt(fieldId);
+            pushInt(site());
+            HookMethod.READ_STATIC.call(mv);
+          }
+          super.visitFieldInsn(opcode, owner, name, descriptor);
+        }
+        nameArray(isArray, fieldId);
+      }
+      case PUTSTATIC -> {
+        if (isVolatile) {
+          pushInt(fieldId);
+          HookMethod.RELEASE_STATIC.call(mv);
+        } else if (!isFinal) {
+          pushInt(fieldId);
+          pushInt(site());
+          HookMethod.WRITE_STATIC.call(mv);
+        }
+        nameArray(isArray, fieldId);
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+      }
+      default -> super.visitFieldInsn(opcode, owner, name, descriptor);
+    }
+  }
+
+  /** [obj, value] → [obj, value, obj], for a value of one or two slots. */
+  private void copyReceiverUnderValue(boolean wide) {
+    if (wide) {
+      mv.visitInsn(DUP2_X1); // [v, obj, v]
+      mv.visitInsn(POP2);    // [v, obj]
+      mv.visitInsn(DUP_X2);  // [obj, v, obj]
+    } else {
+      mv.visitInsn(DUP2);    // [obj, v, obj, v]
+      mv.visitInsn(POP);     // [obj, v, obj]
+    }
+  }
+
+  /** With an array reference on top of the stack: name the array after the field (application code only). */
+  private void nameArray(boolean isArray, int fieldId) {
+    if (isArray && checkAccesses) {
+      mv.visitInsn(DUP);
+      pushInt(fieldId);
+      HookMethod.ARRAY_IN_FIELD.call(mv);
+    }
+  }
+
+  // ---- arrays, monitors ----
+
+  @Override
+  public void visitInsn(int opcode) {
+    if (checkAccesses && isArrayLoad(opcode)) {
+      mv.visitInsn(DUP2);
+      pushInt(site());
+      HookMethod.READ_ELEMENT.call(mv);
+    } else if (checkAccesses && isArrayStore(opcode)) {
+      if (opcode == LASTORE || opcode == DASTORE) {
+        mv.visitInsn(DUP2_X2); // [v, arr, i, v]
+        mv.visitInsn(POP2);    // [v, arr, i]
+        mv.visitInsn(DUP2_X2); // [arr, i, v, arr, i]
+      } else {
+        mv.visitInsn(DUP_X2);  // [v, arr, i, v]
+        mv.visitInsn(POP);     // [v, arr, i]
+        mv.visitInsn(DUP2_X1); // [arr, i, v, arr, i]
+      }
+      pushInt(site());
+      HookMethod.WRITE_ELEMENT.call(mv);
+    } else if (opcode == MONITORENTER) {
+      mv.visitInsn(DUP);
+      super.visitInsn(opcode);
+      HookMethod.ACQUIRE.call(mv);
+      return;
+    } else if (opcode == MONITOREXIT) {
+      mv.visitInsn(DUP);
+      HookMethod.RELEASE.call(mv);
+    }
+    super.visitInsn(opcode);
+  }
+
+  private static boolean isArrayLoad(int opcode) {
+    return opcode >= IALOAD && opcode <= SALOAD;
+  }
+
+  private static boolean isArrayStore(int opcode) {
+    return opcode >= IASTORE && opcode <= SASTORE;
+  }
+
+  // ---- calls ----
+
+  @Override
+  public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+    if (!receiverReady) {
+      // before super(...) the constructor's stack is tracked by AdviceAdapter from the original instructions
+      super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+      return;
+    }
+    if (opcode == INVOKEVIRTUAL && name.equals("wait") && !isInterface) {
+      HookMethod hook = switch (descriptor) {
+        case "()V" -> HookMethod.WAIT;
+        case "(J)V" -> HookMethod.WAIT_MILLIS;
+        case "(JI)V" -> HookMethod.WAIT_MILLIS_NANOS;
+        default -> null;
+      };
+      if (hook != null) {
+        hook.call(mv); // Object.wait is final: every such call is Object.wait
+        return;
+      }
+    }
+    if (checkAccesses && opcode == INVOKEVIRTUAL && name.equals("isAlive") && descriptor.equals("()Z")
+        && isThread(owner)) {
+      HookMethod.IS_ALIVE.call(mv);
+      return;
+    }
+    int mode = opcode == INVOKEVIRTUAL ? AtomicCall.mode(owner, name) : 0;
+    if (mode != 0) {
+      atomicCall(owner, name, descriptor, mode);
+      return;
+    }
+    super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+  }
+
+  private boolean isThread(String owner) {
+    return owner.equals("java/lang/Thread") || ctx.hierarchy().isSubclassOf(ctx.loader(), owner, "java/lang/Thread");
+  }
+
+  /**
+   * A VarHandle or Unsafe operation: spill its receiver and arguments to fresh locals so the hooks can see the
+   * first argument (the object or array operated on), then release before and acquire after the call.
+   */
+  private void atomicCall(String owner, String name, String descriptor, int mode) {
+    Type[] args = Type.getArgumentTypes(descriptor);
+    int[] locals = new int[args.length];
+    for (int i = args.length - 1; i >= 0; i--) {
+      locals[i] = newLocal(args[i]);
+      storeLocal(locals[i], args[i]);
+    }
+    Type receiverType = Type.getObjectType(owner);
+    int receiver = newLocal(receiverType);
+    storeLocal(receiver, receiverType);
+    boolean varHandle = owner.equals(AtomicCall.VAR_HANDLE);
+    pushAtomicArguments(varHandle, receiver, receiverType, args, locals, mode);
+    HookMethod.ATOMIC_BEFORE.call(mv);
+    loadLocal(receiver, receiverType);
+    for (int i = 0; i < args.length; i++) {
+      loadLocal(locals[i], args[i]);
+    }
+    mv.visitMethodInsn(INVOKEVIRTUAL, owner, name, descriptor, false);
+    pushAtomicArguments(varHandle, receiver, receiverType, args, locals, mode);
+    HookMethod.ATOMIC_AFTER.call(mv);
+  }
+
+  private void pushAtomicArguments(boolean varHandle, int receiver, Type receiverType, Type[] args, int[] locals,
+                                   int mode) {
+    if (varHandle) {
+      loadLocal(receiver, receiverType); // a static-field handle stands for its field
+    } else {
+      mv.visitInsn(ACONST_NULL); // Unsafe with a null base is an absolute address: no object to order on
+    }
+    int sort = args.length > 0 ? args[0].getSort() : Type.VOID;
+    if (sort == Type.OBJECT || sort == Type.ARRAY) {
+      loadLocal(locals[0], args[0]);
+    } else {
+      mv.visitInsn(ACONST_NULL);
+    }
+    pushInt(mode);
+  }
+
+  // ---- helpers ----
+
+  private int site() {
+    return siteByLine.computeIfAbsent(line,
+        l -> ctx.sites().register(ctx.binaryName(), methodName, ctx.sourceFile(), l));
+  }
+
+  private void pushInt(int value) {
+    if (value >= -1 && value <= 5) {
+      mv.visitInsn(ICONST_0 + value);
+    } else if (value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE) {
+      mv.visitIntInsn(BIPUSH, value);
+    } else if (value >= Short.MIN_VALUE && value <= Short.MAX_VALUE) {
+      mv.visitIntInsn(SIPUSH, value);
+    } else {
+      mv.visitLdcInsn(value);
+    }
+  }
+}

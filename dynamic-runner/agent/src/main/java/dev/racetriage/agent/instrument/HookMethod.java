@@ -1,0 +1,58 @@
+package dev.racetriage.agent.instrument;
+
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * The static methods of {@code dev.racetriage.agent.runtime.Hooks} that instrumented code calls, by name and
+ * descriptor. Named here as strings (not class literals) because the instrumented code must link against the hooks
+ * from any class loader: they are found on the boot class path.
+ */
+public enum HookMethod {
+  READ_FIELD("readField", "(Ljava/lang/Object;II)V"),
+  WRITE_FIELD("writeField", "(Ljava/lang/Object;II)V"),
+  READ_STATIC("readStatic", "(II)V"),
+  WRITE_STATIC("writeStatic", "(II)V"),
+  READ_ELEMENT("readElement", "(Ljava/lang/Object;II)V"),
+  WRITE_ELEMENT("writeElement", "(Ljava/lang/Object;II)V"),
+  ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I)V"),
+  ACQUIRE("acquire", "(Ljava/lang/Object;)V"),
+  RELEASE("release", "(Ljava/lang/Object;)V"),
+  ACQUIRE_STATIC("acquireStatic", "(I)V"),
+  RELEASE_STATIC("releaseStatic", "(I)V"),
+  ATOMIC_BEFORE("atomicBefore", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
+  ATOMIC_AFTER("atomicAfter", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
+  WAIT("waitOn", "(Ljava/lang/Object;)V"),
+  WAIT_MILLIS("waitOn", "(Ljava/lang/Object;J)V"),
+  WAIT_MILLIS_NANOS("waitOn", "(Ljava/lang/Object;JI)V"),
+  THREAD_STARTING("threadStarting", "(Ljava/lang/Thread;)V"),
+  JOIN_RETURNED("joinReturned", "(Ljava/lang/Thread;)V"),
+  IS_ALIVE("isAlive", "(Ljava/lang/Thread;)Z"),
+  CLINIT_ENTER("clinitEnter", "()V"),
+  CLINIT_EXIT("clinitExit", "()V");
+
+  public static final String OWNER = "dev/racetriage/agent/runtime/Hooks";
+  /** Mirrors {@code Hooks.SYNC_ACQUIRE} / {@code Hooks.SYNC_RELEASE}. */
+  public static final int SYNC_ACQUIRE = 1;
+  public static final int SYNC_RELEASE = 2;
+
+  private final String methodName;
+  private final String descriptor;
+
+  HookMethod(String methodName, String descriptor) {
+    this.methodName = methodName;
+    this.descriptor = descriptor;
+  }
+
+  public String methodName() {
+    return methodName;
+  }
+
+  public String descriptor() {
+    return descriptor;
+  }
+
+  void call(MethodVisitor mv) {
+    mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, methodName, descriptor, false);
+  }
+}

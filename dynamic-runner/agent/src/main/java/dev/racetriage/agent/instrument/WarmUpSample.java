@@ -1,0 +1,49 @@
+package dev.racetriage.agent.instrument;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Never run: a class with one of each instruction shape the instrumenter rewrites. The agent instruments its bytes
+ * once at start-up, before registering the transformer, so every class the transformer needs is loaded then — a
+ * transformer that first loads its own classes while transforming another class fails with
+ * ClassCircularityError.
+ */
+@SuppressWarnings("unused")
+final class WarmUpSample {
+  private static final VarHandle COUNT;
+  private static int shared;
+  private static volatile int published;
+  private int count;
+  private long wide;
+  private volatile Object ref;
+  private final int[] slots = new int[2];
+
+  static {
+    try {
+      COUNT = MethodHandles.lookup().findVarHandle(WarmUpSample.class, "count", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  synchronized void everything(Thread thread, long[] longs) throws InterruptedException {
+    count = count + slots[0];
+    wide = wide + longs[0];
+    longs[1] = wide;
+    slots[1] = shared;
+    shared = published;
+    published = count;
+    ref = ref == null ? this : null;
+    synchronized (slots) {
+      slots.wait(1);
+    }
+    if (!thread.isAlive()) {
+      COUNT.compareAndSet(this, 0, 1);
+    }
+  }
+
+  static synchronized void statics() {
+    shared++;
+  }
+}

@@ -1,0 +1,157 @@
+package dev.racetriage.agent.runtime;
+
+import dev.racetriage.agent.detect.HSummaryDetector;
+import dev.racetriage.agent.detect.LocationState;
+import dev.racetriage.agent.detect.RaceAggregator;
+import dev.racetriage.agent.detect.RunSummary;
+import dev.racetriage.agent.detect.SiteTable;
+import dev.racetriage.agent.detect.StackCapture;
+import dev.racetriage.agent.hb.HappensBefore;
+import dev.racetriage.agent.hb.SyncClock;
+import dev.racetriage.agent.hb.ThreadState;
+
+/**
+ * Detect mode: turns hook events into happens-before updates ({@link HappensBefore}) and h-summary checks
+ * ({@link HSummaryDetector}), keeping the shadow memory those need. Every method runs on the program thread that
+ * produced the event, with that thread's {@link ThreadShadow} marked busy by {@link Hooks}.
+ */
+public final class DetectRuntime {
+  private final HappensBefore hb = new HappensBefore();
+  private final SiteTable sites;
+  private final FieldRegistry fields;
+  private final RaceAggregator aggregator = new RaceAggregator();
+  private final RunSummary summary;
+  private final HSummaryDetector detector;
+  private final ShadowMemory shadow;
+  private final ThreadRegistry threads = new ThreadRegistry(hb);
+
+  public DetectRuntime(SiteTable sites, FieldRegistry fields, RunSummary summary, int stackDepth) {
+    this.sites = sites;
+    this.fields = fields;
+    this.summary = summary;
+    this.detector = new HSummaryDetector(sites, aggregator,
+        new StackCapture(stackDepth, StackCapture.AGENT_PREFIXES));
+    this.shadow = new ShadowMemory(fields);
+  }
+
+  public SiteTable sites() {
+    return sites;
+  }
+
+  public FieldRegistry fields() {
+    return fields;
+  }
+
+  public RaceAggregator aggregator() {
+    return aggregator;
+  }
+
+  public RunSummary summary() {
+    return summary;
+  }
+
+  public HSummaryDetector detector() {
+    return detector;
+  }
+
+  // ---- accesses ----
+
+  void readField(ThreadShadow t, Object object, int fieldId, int site) {
+    LocationState x = t.shadowOf(object, shadow).field(fieldId, fields);
+    detector.read(t.state(threads), x, site);
+  }
+
+  void writeField(ThreadShadow t, Object object, int fieldId, int site) {
+    LocationState x = t.shadowOf(object, shadow).field(fieldId, fields);
+    detector.write(t.state(threads), x, site);
+  }
+
+  void readStatic(ThreadShadow t, int fieldId, int site) {
+    detector.read(t.state(threads), shadow.staticField(fieldId), site);
+  }
+
+  void writeStatic(ThreadShadow t, int fieldId, int site) {
+    detector.write(t.state(threads), shadow.staticField(fieldId), site);
+  }
+
+  void readElement(ThreadShadow t, Object array, int index, int site) {
+    LocationState x = element(t, array, index, site);
+    if (x != null) {
+      detector.read(t.state(threads), x, site);
+    }
+  }
+
+  void writeElement(ThreadShadow t, Object array, int index, int site) {
+    LocationState x = element(t, array, index, site);
+    if (x != null) {
+      detector.write(t.state(threads), x, site);
+    }
+  }
+
+  private LocationState element(ThreadShadow t, Object array, int index, int site) {
+    ObjectShadow s = t.shadowOf(array, shadow);
+    LocationState x = s.element(array, index);
+    if (x != null || !s.inBounds(index)) {
+      return x;
+    }
+    return s.addElement(index, s.arrayKey() != null ? null : unnamedArrayKey(site));
+  }
+
+  /** An array no field was seen to hold is named after the method that first touched it. */
+  private String unnamedArrayKey(int site) {
+    var where = sites.site(site);
+    return where.className() + "." + where.methodName() + "()[]";
+  }
+
+  void noteArrayField(ThreadShadow t, Object array, int fieldId) {
+    t.shadowOf(array, shadow).noteArrayKey(fields.key(fieldId) + "[]");
+  }
+
+  // ---- synchronisation ----
+
+  void acquire(ThreadShadow t, Object object) {
+    hb.acquire(t.state(threads), syncOf(t, object));
+  }
+
+  void release(ThreadShadow t, Object object) {
+    hb.release(t.state(threads), syncOf(t, object));
+  }
+
+  void acquireStatic(ThreadShadow t, int fieldId) {
+    hb.acquire(t.state(threads), shadow.staticSync(fieldId));
+  }
+
+  void releaseStatic(ThreadShadow t, int fieldId) {
+    hb.release(t.state(threads), shadow.staticSync(fieldId));
+  }
+
+  private SyncClock syncOf(ThreadShadow t, Object object) {
+    return t.shadowOf(object, shadow).sync();
+  }
+
+  void fork(ThreadShadow t, Thread child) {
+    ThreadState childState = threads.stateOf(child);
+    childState.rename(child.getName());
+    hb.fork(t.state(threads), childState);
+  }
+
+  void join(ThreadShadow t, Thread joined) {
+    hb.join(t.state(threads), threads.stateOf(joined));
+  }
+
+  void enterClinit(ThreadShadow t) {
+    t.state(threads).enterClinit();
+  }
+
+  void exitClinit(ThreadShadow t) {
+    t.state(threads).exitClinit();
+  }
+
+  void internalError() {
+    summary.internalError();
+  }
+
+  int trackedObjects() {
+    return shadow.trackedObjects();
+  }
+}

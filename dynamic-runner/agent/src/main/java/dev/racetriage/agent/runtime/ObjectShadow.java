@@ -1,0 +1,116 @@
+package dev.racetriage.agent.runtime;
+
+import dev.racetriage.agent.detect.LocationState;
+import dev.racetriage.agent.hb.SyncClock;
+
+/**
+ * The shadow of one program object: the detector's state for each of its checked fields (or, for an array, each
+ * element), and the one {@link SyncClock} that all of its synchronisation shares — its monitor, its volatile fields,
+ * atomic operations on it. Sharing one clock per object over-approximates happens-before (it can hide a race, never
+ * invent one) and keeps monitors, volatile fields and the VarHandle/Unsafe/field-updater operations that reach the
+ * same fields consistent with each other.
+ *
+ * <p>Lookups are lock-free: slots and elements are published with volatile writes of freshly built arrays (slots)
+ * or after construction (elements); creation takes this object's monitor.
+ */
+final class ObjectShadow {
+  private static final int[] NO_IDS = new int[0];
+  private static final LocationState[] NO_STATES = new LocationState[0];
+
+  private volatile SyncClock sync;
+  private volatile int[] fieldIds = NO_IDS;
+  private volatile LocationState[] fieldStates = NO_STATES;
+  private volatile LocationState[] elements;
+  /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
+  private volatile String arrayKey;
+
+  SyncClock sync() {
+    SyncClock clock = sync;
+    if (clock != null) {
+      return clock;
+    }
+    synchronized (this) {
+      if (sync == null) {
+        sync = new SyncClock();
+      }
+      return sync;
+    }
+  }
+
+  LocationState field(int fieldId, FieldRegistry registry) {
+    LocationState[] states = fieldStates;
+    int[] ids = fieldIds;
+    // states is read before ids; both grow together under the monitor, so every id seen has its state
+    int n = Math.min(ids.length, states.length);
+    for (int i = 0; i < n; i++) {
+      if (ids[i] == fieldId) {
+        return states[i];
+      }
+    }
+    return addField(fieldId, registry);
+  }
+
+  private synchronized LocationState addField(int fieldId, FieldRegistry registry) {
+    int[] ids = fieldIds;
+    for (int i = 0; i < ids.length; i++) {
+      if (ids[i] == fieldId) {
+        return fieldStates[i];
+      }
+    }
+    int n = ids.length;
+    int[] newIds = java.util.Arrays.copyOf(ids, n + 1);
+    LocationState[] newStates = java.util.Arrays.copyOf(fieldStates, n + 1);
+    newIds[n] = fieldId;
+    LocationState state = new LocationState(registry.key(fieldId));
+    newStates[n] = state;
+    fieldStates = newStates;
+    fieldIds = newIds;
+    return state;
+  }
+
+  /**
+   * The state of element {@code index}, or null when the index is out of bounds (the program is about to get an
+   * ArrayIndexOutOfBoundsException; nothing to check) or the element has no state yet ({@link #addElement}).
+   */
+  LocationState element(Object array, int index) {
+    LocationState[] states = elements;
+    if (states == null) {
+      states = allocateElements(array);
+    }
+    return index >= 0 && index < states.length ? states[index] : null;
+  }
+
+  boolean inBounds(int index) {
+    LocationState[] states = elements;
+    return states != null && index >= 0 && index < states.length;
+  }
+
+  private synchronized LocationState[] allocateElements(Object array) {
+    if (elements == null) {
+      elements = new LocationState[java.lang.reflect.Array.getLength(array)];
+    }
+    return elements;
+  }
+
+  /** Creates element {@code index}'s state, keyed by the array's field or, failing that, by {@code unnamedKey}. */
+  synchronized LocationState addElement(int index, String unnamedKey) {
+    LocationState[] states = elements;
+    LocationState state = states[index];
+    if (state == null) {
+      String key = arrayKey;
+      state = new LocationState(key != null ? key : unnamedKey);
+      states[index] = state; // racy readers see null (and come here) or the constructed state (final key)
+    }
+    return state;
+  }
+
+  void noteArrayKey(String key) {
+    if (arrayKey == null) {
+      arrayKey = key; // the first field an array is seen in names it; a benign race between two namers
+    }
+  }
+
+  String arrayKey() {
+    return arrayKey;
+  }
+}

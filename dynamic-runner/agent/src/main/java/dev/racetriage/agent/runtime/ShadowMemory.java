@@ -1,0 +1,82 @@
+package dev.racetriage.agent.runtime;
+
+import dev.racetriage.agent.detect.LocationState;
+import dev.racetriage.agent.hb.SyncClock;
+import java.util.Arrays;
+
+/**
+ * Where the detector's per-location state and the per-object synchronisation clocks live: a weak identity table of
+ * {@link ObjectShadow}s for objects and arrays, and arrays indexed by field id for static fields.
+ */
+final class ShadowMemory {
+  private final FieldRegistry fields;
+  private final WeakIdentityTable<ObjectShadow> objects = new WeakIdentityTable<>();
+  private volatile LocationState[] statics = new LocationState[256];
+  private volatile SyncClock[] staticSync = new SyncClock[256];
+
+  ShadowMemory(FieldRegistry fields) {
+    this.fields = fields;
+  }
+
+  ObjectShadow of(Object object) {
+    return entry(object).value;
+  }
+
+  WeakIdentityTable.Entry<ObjectShadow> entry(Object object) {
+    return objects.entry(object, NEW_SHADOW);
+  }
+
+  /** Not a lambda: the agent avoids invokedynamic linkage (and the JDK caches behind it) inside hooks. */
+  private static final java.util.function.Function<Object, ObjectShadow> NEW_SHADOW =
+      new java.util.function.Function<>() {
+        @Override
+        public ObjectShadow apply(Object ignored) {
+          return new ObjectShadow();
+        }
+      };
+
+  LocationState staticField(int fieldId) {
+    LocationState[] current = statics;
+    LocationState state = fieldId < current.length ? current[fieldId] : null;
+    return state != null ? state : addStatic(fieldId);
+  }
+
+  private synchronized LocationState addStatic(int fieldId) {
+    LocationState[] current = statics;
+    if (fieldId >= current.length) {
+      current = Arrays.copyOf(current, Math.max(fieldId + 1, current.length * 2));
+    }
+    LocationState state = current[fieldId];
+    if (state == null) {
+      state = new LocationState(fields.key(fieldId));
+      current[fieldId] = state;
+    }
+    statics = current;
+    return state;
+  }
+
+  /** The clock of a static volatile field (one per field: there is no object to share it with). */
+  SyncClock staticSync(int fieldId) {
+    SyncClock[] current = staticSync;
+    SyncClock clock = fieldId < current.length ? current[fieldId] : null;
+    return clock != null ? clock : addStaticSync(fieldId);
+  }
+
+  private synchronized SyncClock addStaticSync(int fieldId) {
+    SyncClock[] current = staticSync;
+    if (fieldId >= current.length) {
+      current = Arrays.copyOf(current, Math.max(fieldId + 1, current.length * 2));
+    }
+    SyncClock clock = current[fieldId];
+    if (clock == null) {
+      clock = new SyncClock();
+      current[fieldId] = clock;
+    }
+    staticSync = current;
+    return clock;
+  }
+
+  int trackedObjects() {
+    return objects.size();
+  }
+}

@@ -1,0 +1,29 @@
+package dev.racetriage.agent.runtime;
+
+import dev.racetriage.agent.hb.HappensBefore;
+import dev.racetriage.agent.hb.ThreadState;
+import java.util.WeakHashMap;
+
+/**
+ * Thread → its happens-before state. A parent creates the child's state when it starts the child (FORK happens
+ * before the child runs); the child finds it here on its first event. A joiner finds the joined thread's state here.
+ * Weak keys: a finished, unreferenced thread's state goes away with it. Thread does not override equals, so the
+ * WeakHashMap compares by identity.
+ */
+final class ThreadRegistry {
+  private final HappensBefore hb;
+  private final WeakHashMap<Thread, ThreadState> states = new WeakHashMap<>();
+
+  ThreadRegistry(HappensBefore hb) {
+    this.hb = hb;
+  }
+
+  synchronized ThreadState stateOf(Thread thread) {
+    ThreadState state = states.get(thread);
+    if (state == null) {
+      state = hb.newThread(thread.getName());
+      states.put(thread, state);
+    }
+    return state;
+  }
+}

@@ -1,0 +1,169 @@
+package dev.racetriage.agent.runtime;
+
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.function.Function;
+
+/**
+ * Object → value by identity, holding keys weakly: the shadow memory of program objects, which must neither keep
+ * them alive nor confuse an object with a later one that reuses its identity hash.
+ *
+ * <p>Reads take no lock: chains are immutable linked entries, so a racy read sees either an older chain (a miss,
+ * repeated under the segment's monitor) or a complete entry. Writes lock one of 64 segments. Cleared keys are
+ * expunged on later inserts into their segment. Deliberately not a {@code java.util.concurrent} map: the agent's
+ * hooks run inside j.u.c code and must not re-enter it.
+ */
+final class WeakIdentityTable<V> {
+  private static final int SEGMENTS = 64;
+
+  /** One mapping; also what callers may cache, since it holds the key only weakly. */
+  static final class Entry<V> extends WeakReference<Object> {
+    final int hash;
+    final V value;
+    final Entry<V> next;
+
+    Entry(Object key, int hash, V value, Entry<V> next, ReferenceQueue<Object> queue) {
+      super(key, queue);
+      this.hash = hash;
+      this.value = value;
+      this.next = next;
+    }
+  }
+
+  private static final class Segment<V> {
+    volatile Entry<V>[] table = newTable(16);
+    int count;
+  }
+
+  private final Segment<V>[] segments;
+  private final ReferenceQueue<Object> queue = new ReferenceQueue<>();
+
+  @SuppressWarnings("unchecked")
+  WeakIdentityTable() {
+    segments = new Segment[SEGMENTS];
+    for (int i = 0; i < SEGMENTS; i++) {
+      segments[i] = new Segment<>();
+    }
+  }
+
+  /** The value for {@code key}, or null. */
+  V get(Object key) {
+    Entry<V> e = find(key, spread(System.identityHashCode(key)));
+    return e == null ? null : e.value;
+  }
+
+  private Entry<V> find(Object key, int hash) {
+    Entry<V>[] table = segments[hash & (SEGMENTS - 1)].table;
+    for (Entry<V> e = table[(hash >>> 6) & (table.length - 1)]; e != null; e = e.next) {
+      if (e.hash == hash && e.get() == key) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  /** The value for {@code key}, created once by {@code create} (called under a segment monitor: keep it cheap). */
+  V getOrCreate(Object key, Function<Object, V> create) {
+    return entry(key, create).value;
+  }
+
+  /** The entry for {@code key}, created once by {@code create}; {@code entry.get() == key} while key lives. */
+  Entry<V> entry(Object key, Function<Object, V> create) {
+    int hash = spread(System.identityHashCode(key));
+    Entry<V> found = find(key, hash);
+    if (found != null) {
+      return found;
+    }
+    Segment<V> segment = segments[hash & (SEGMENTS - 1)];
+    expungeStale();
+    synchronized (segment) {
+      Entry<V>[] table = segment.table;
+      int index = (hash >>> 6) & (table.length - 1);
+      for (Entry<V> e = table[index]; e != null; e = e.next) {
+        if (e.hash == hash && e.get() == key) {
+          return e;
+        }
+      }
+      V value = create.apply(key);
+      if (segment.count + 1 > table.length * 3 / 4) {
+        table = resize(segment, table);
+        index = (hash >>> 6) & (table.length - 1);
+      }
+      Entry<V> created = new Entry<>(key, hash, value, table[index], queue);
+      table[index] = created;
+      segment.count++;
+      segment.table = table; // volatile write publishes the new head
+      return created;
+    }
+  }
+
+  /** Number of live-or-not-yet-expunged entries (tests and diagnostics). */
+  int size() {
+    int total = 0;
+    for (Segment<V> segment : segments) {
+      synchronized (segment) {
+        total += segment.count;
+      }
+    }
+    return total;
+  }
+
+  private Entry<V>[] resize(Segment<V> segment, Entry<V>[] old) {
+    Entry<V>[] table = newTable(old.length * 2);
+    int live = 0;
+    for (Entry<V> head : old) {
+      for (Entry<V> e = head; e != null; e = e.next) {
+        Object key = e.get();
+        if (key != null) {
+          int index = (e.hash >>> 6) & (table.length - 1);
+          table[index] = new Entry<>(key, e.hash, e.value, table[index], queue);
+          live++;
+        }
+      }
+    }
+    segment.count = live;
+    return table;
+  }
+
+  /** Removes entries whose key was collected. Takes one segment monitor at a time, never nested. */
+  private void expungeStale() {
+    for (int i = 0; i < 32; i++) {
+      Reference<?> ref = queue.poll();
+      if (ref == null) {
+        return;
+      }
+      @SuppressWarnings("unchecked")
+      Entry<V> stale = (Entry<V>) ref;
+      Segment<V> segment = segments[stale.hash & (SEGMENTS - 1)];
+      synchronized (segment) {
+        Entry<V>[] table = segment.table;
+        int index = (stale.hash >>> 6) & (table.length - 1);
+        Entry<V> rebuilt = null;
+        boolean removed = false;
+        for (Entry<V> e = table[index]; e != null; e = e.next) {
+          Object key = e.get();
+          if (e == stale) {
+            removed = true;
+          } else if (key != null) {
+            rebuilt = new Entry<>(key, e.hash, e.value, rebuilt, queue);
+          }
+        }
+        if (removed) {
+          table[index] = rebuilt;
+          segment.count--;
+          segment.table = table;
+        }
+      }
+    }
+  }
+
+  private static int spread(int h) {
+    return h ^ (h >>> 16);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <V> Entry<V>[] newTable(int size) {
+    return (Entry<V>[]) new Entry[size];
+  }
+}

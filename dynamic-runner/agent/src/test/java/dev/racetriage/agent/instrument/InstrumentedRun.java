@@ -1,0 +1,102 @@
+package dev.racetriage.agent.instrument;
+
+import dev.racetriage.agent.detect.FieldRaces;
+import dev.racetriage.agent.detect.RunSummary;
+import dev.racetriage.agent.detect.SiteTable;
+import dev.racetriage.agent.runtime.DetectRuntime;
+import dev.racetriage.agent.runtime.FieldRegistry;
+import dev.racetriage.agent.runtime.Hooks;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One detect-mode runtime installed in the hooks, plus a loader that instruments the fixture package with the same
+ * site and field tables. Threads are started and joined through {@link #start}/{@link #join}, which do what the
+ * agent's instrumented {@code Thread.start}/{@code Thread.join} do (there is no agent in a unit test; the forked-JVM
+ * tests cover the real thing).
+ */
+final class InstrumentedRun implements AutoCloseable {
+  static final String FIXTURES = "dev.racetriage.agent.instrument.fixtures.";
+
+  private final DetectRuntime runtime;
+  private final InstrumentingLoader loader;
+
+  InstrumentedRun() {
+    SiteTable sites = new SiteTable();
+    FieldRegistry fields = new FieldRegistry();
+    runtime = new DetectRuntime(sites, fields, new RunSummary(), 4);
+    loader = new InstrumentingLoader(getClass().getClassLoader(), FIXTURES, new ClassInstrumenter(sites, fields));
+    Hooks.install(runtime);
+  }
+
+  Class<?> load(Class<?> fixture) throws ClassNotFoundException {
+    return loader.loadClass(fixture.getName());
+  }
+
+  /** A fresh, uninstrumented copy of the fixture (its own static state), to compare with. */
+  Class<?> loadPlain(Class<?> fixture) throws ClassNotFoundException {
+    return new InstrumentingLoader(getClass().getClassLoader(), FIXTURES, null).loadClass(fixture.getName());
+  }
+
+  static Object call(Class<?> owner, String method, Object... args) throws Throwable {
+    for (Method m : owner.getDeclaredMethods()) {
+      if (m.getName().equals(method) && m.getParameterCount() == args.length) {
+        m.setAccessible(true);
+        try {
+          return m.invoke(null, args);
+        } catch (InvocationTargetException e) {
+          throw e.getCause();
+        }
+      }
+    }
+    throw new NoSuchMethodException(owner.getName() + "." + method);
+  }
+
+  Thread start(ThrowingRunnable body) {
+    Thread t = new Thread(() -> {
+      try {
+        body.run();
+      } catch (Throwable e) {
+        // expected by some fixtures (they leave monitors by exceptions); the trace is what is checked
+      }
+    });
+    Hooks.threadStarting(t);
+    t.start();
+    return t;
+  }
+
+  void join(Thread t) throws InterruptedException {
+    t.join();
+    Hooks.joinReturned(t);
+  }
+
+  /** Waits for a thread to end without creating a happens-before edge (Thread.getState is not a hook). */
+  static void awaitEndWithoutEdge(Thread t) {
+    while (t.getState() != Thread.State.TERMINATED) {
+      Thread.onSpinWait();
+    }
+  }
+
+  Set<String> racyFields() {
+    Set<String> keys = new TreeSet<>();
+    for (FieldRaces r : runtime.aggregator().fields()) {
+      keys.add(r.fieldKey());
+    }
+    return keys;
+  }
+
+  long internalErrors() {
+    return runtime.summary().internalErrors() + runtime.detector().internalErrors();
+  }
+
+  @Override
+  public void close() {
+    Hooks.install(null);
+  }
+
+  interface ThrowingRunnable {
+    void run() throws Throwable;
+  }
+}
