@@ -43,6 +43,26 @@ final class Fixtures {
     return Prefilter.open(project(tempDir, fixtures), Classpath.given(List.of())).scan();
   }
 
+  /** The facts of one fixture file, parsed alone in a project of the given fixtures. */
+  static dev.racetriage.prefilter.facts.FileFacts facts(Path tempDir, String fixture, String... others) {
+    Path project = project(tempDir, concatOne(fixture, others));
+    Path file = fileOf(project, fixture);
+    dev.racetriage.prefilter.parse.JavaParser parser = new dev.racetriage.prefilter.parse.JavaParser(
+        List.of(project.resolve("src/main/java")), Classpath.given(List.of()));
+    try {
+      return FileAnalyzer.analyze(file.toString(), parser.parseOne(file, Files.readString(file)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String[] concatOne(String first, String... rest) {
+    String[] all = new String[rest.length + 1];
+    all[0] = first;
+    System.arraycopy(rest, 0, all, 1, rest.length);
+    return all;
+  }
+
   static Path fileOf(Path project, String fixture) {
     return project.resolve("src/main/java/fixtures/" + fixture + ".java").toAbsolutePath().normalize();
   }
