@@ -143,6 +143,23 @@ class MarkMirrorTest {
   }
 
   @Test
+  void markingWhileTheFileChangedUnderneathMergesInsteadOfOverwriting() throws Exception {
+    try (TriageStore editor = open("mine.db")) {
+      editor.marks().markTrustedBenign(HASH, "ada", "idempotent");
+      // While the editor stays open, a pull brings a teammate's file: SLOTS marked, HASH reopened.
+      try (TriageStore teammate = open("theirs.db")) {
+        teammate.marks().markTrustedBenign(SLOTS, "bob", "stats");
+        teammate.marks().reopen(HASH, "bob", "not benign");
+      }
+      editor.marks().markTrustedBenign(INNER, "ada", "approximate");
+      assertEquals(List.of(SLOTS, INNER), editor.marks().all().stream().map(TrustedBenignMark::field).toList());
+    }
+    String file = Files.readString(mirror());
+    assertTrue(file.contains(SLOTS.toString()) && file.contains(INNER.toString()), file);
+    assertFalse(file.contains(HASH.toString()), file);
+  }
+
+  @Test
   void aDeletedMirrorFileRemovesNothingAndIsRewrittenByTheNextMark() throws Exception {
     try (TriageStore store = open("a.db")) {
       store.marks().markTrustedBenign(HASH, "ada", "idempotent");

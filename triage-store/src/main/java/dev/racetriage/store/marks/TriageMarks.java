@@ -60,6 +60,7 @@ public final class TriageMarks {
     requireText(author, "author");
     requireText(note, "note (why the race is harmless)");
     return db.write("mark " + field + " trusted-benign", tx -> {
+      sync(tx);
       TrustedBenignMark mark = new TrustedBenignMark(field, author, note, tx.now());
       long fieldId = FieldTable.ensure(tx, field);
       tx.update(
@@ -77,6 +78,7 @@ public final class TriageMarks {
   public boolean reopen(FieldKey field, String author, String note) {
     requireText(author, "author");
     return db.write("reopen " + field, tx -> {
+      sync(tx);
       Optional<Long> fieldId = FieldTable.find(tx, field);
       if (fieldId.isEmpty() || tx.update("DELETE FROM trusted_benign_mark WHERE field_id = ?", fieldId.get()) == 0) {
         return false;
@@ -145,26 +147,39 @@ public final class TriageMarks {
     if (!db.read("compare the marks with " + mirror.file(), tx -> plan(tx, inFile).needsWrite())) {
       return MirrorSync.none();
     }
-    return db.write("import the marks of " + mirror.file(), tx -> {
-      SyncPlan plan = plan(tx, inFile);
-      for (TrustedBenignMark mark : plan.toImport()) {
-        long fieldId = FieldTable.ensure(tx, mark.field());
-        tx.update(
-            "INSERT INTO trusted_benign_mark(field_id, author, note, marked_at) VALUES (?, ?, ?, ?)"
-                + " ON CONFLICT(field_id) DO UPDATE SET author = excluded.author, note = excluded.note,"
-                + " marked_at = excluded.marked_at",
-            fieldId, mark.author(), mark.note(), mark.markedAt());
-        audit(tx, fieldId, AuditAction.IMPORT_MARK, mark.author(), "imported from " + mirror.file());
-      }
-      for (FieldKey field : plan.toRemove()) {
-        long fieldId = FieldTable.find(tx, field).orElseThrow();
-        tx.update("DELETE FROM trusted_benign_mark WHERE field_id = ?", fieldId);
-        audit(tx, fieldId, AuditAction.REOPEN, MIRROR_AUTHOR,
-            "no longer in " + mirror.file() + " (reopened in a committed change)");
-      }
-      setBase(tx, inFile.stream().map(TrustedBenignMark::field).toList());
-      return new MirrorSync(plan.toImport(), plan.toRemove());
-    });
+    return db.write("import the marks of " + mirror.file(), this::sync);
+  }
+
+  /**
+   * The sync inside a write transaction. Marking and reopening run it first, so a file that changed since this
+   * store last looked (a pull while the editor stayed open) is merged, not overwritten.
+   */
+  private MirrorSync sync(Tx tx) throws SQLException {
+    if (!mirror.exists()) {
+      return MirrorSync.none();
+    }
+    List<TrustedBenignMark> inFile = mirror.read();
+    SyncPlan plan = plan(tx, inFile);
+    if (!plan.needsWrite()) {
+      return MirrorSync.none();
+    }
+    for (TrustedBenignMark mark : plan.toImport()) {
+      long fieldId = FieldTable.ensure(tx, mark.field());
+      tx.update(
+          "INSERT INTO trusted_benign_mark(field_id, author, note, marked_at) VALUES (?, ?, ?, ?)"
+              + " ON CONFLICT(field_id) DO UPDATE SET author = excluded.author, note = excluded.note,"
+              + " marked_at = excluded.marked_at",
+          fieldId, mark.author(), mark.note(), mark.markedAt());
+      audit(tx, fieldId, AuditAction.IMPORT_MARK, mark.author(), "imported from " + mirror.file());
+    }
+    for (FieldKey field : plan.toRemove()) {
+      long fieldId = FieldTable.find(tx, field).orElseThrow();
+      tx.update("DELETE FROM trusted_benign_mark WHERE field_id = ?", fieldId);
+      audit(tx, fieldId, AuditAction.REOPEN, MIRROR_AUTHOR,
+          "no longer in " + mirror.file() + " (reopened in a committed change)");
+    }
+    setBase(tx, inFile.stream().map(TrustedBenignMark::field).toList());
+    return new MirrorSync(plan.toImport(), plan.toRemove());
   }
 
   private record SyncPlan(List<TrustedBenignMark> toImport, List<FieldKey> toRemove, boolean baseOutdated) {
