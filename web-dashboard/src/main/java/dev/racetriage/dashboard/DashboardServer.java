@@ -60,7 +60,7 @@ public final class DashboardServer implements AutoCloseable {
     ObjectMapper json = HtmlSafeJson.mapper();
     AccessSources sources = new AccessSources(new ProjectFiles(store.projectDir()));
     ProgressReader progress = new ProgressReader(store);
-    ProgressFeed feed = new ProgressFeed(progress::read, json, options.pollInterval());
+    ProgressFeed feed = new ProgressFeed(progress::read, store::dataVersion, json, options.pollInterval());
     WebSecurity security = new WebSecurity(policy);
 
     Javalin app = Javalin.create(config -> {

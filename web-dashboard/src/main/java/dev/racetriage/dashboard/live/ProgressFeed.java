@@ -10,15 +10,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Server-sent events for live progress. One poller serves every open page: while at least one client listens it
- * reads a {@link Progress} snapshot each {@code interval} and pushes it as a {@code progress} event only when it
- * differs from the last one; a new client gets the current snapshot at once. The daemon is another process writing
- * the same SQLite file, so polling the store (WAL readers never block it) is the way to see its changes.
+ * asks the store each {@code interval} for its data version (one PRAGMA, which changes whenever any process commits)
+ * and only when that moved reads a {@link Progress} snapshot, pushed as a {@code progress} event if it differs from
+ * the last one; a new client gets the current snapshot at once. The daemon is another process writing the same
+ * SQLite file, so polling the store (WAL readers never block it) is the way to see its changes.
  */
 public final class ProgressFeed implements AutoCloseable {
   public static final String EVENT = "progress";
@@ -27,14 +29,17 @@ public final class ProgressFeed implements AutoCloseable {
   private static final int HEARTBEAT_POLLS = 15;
 
   private final Supplier<Progress> reader;
+  private final LongSupplier dataVersion;
   private final ObjectMapper json;
   private final Set<SseClient> clients = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService poller;
   private Progress last;
+  private long lastVersion;
   private int pollsSinceHeartbeat;
 
-  public ProgressFeed(Supplier<Progress> reader, ObjectMapper json, Duration interval) {
+  public ProgressFeed(Supplier<Progress> reader, LongSupplier dataVersion, ObjectMapper json, Duration interval) {
     this.reader = reader;
+    this.dataVersion = dataVersion;
     this.json = json;
     this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread thread = new Thread(r, "racetriage-dashboard-progress");
@@ -66,7 +71,7 @@ public final class ProgressFeed implements AutoCloseable {
       last = null;
       return;
     }
-    Progress now = safeRead();
+    Progress now = changedSinceLastPoll() ? safeRead() : null;
     if (now != null && !Objects.equals(now, last)) {
       last = now;
       clients.forEach(client -> send(client, now));
@@ -74,6 +79,19 @@ public final class ProgressFeed implements AutoCloseable {
     } else if (++pollsSinceHeartbeat >= HEARTBEAT_POLLS) {
       pollsSinceHeartbeat = 0;
       clients.forEach(client -> client.sendComment("still here"));
+    }
+  }
+
+  /** True on the first poll after clients arrived, and whenever some process committed since the last poll. */
+  private boolean changedSinceLastPoll() {
+    try {
+      long version = dataVersion.getAsLong();
+      boolean changed = last == null || version != lastVersion;
+      lastVersion = version;
+      return changed;
+    } catch (RuntimeException e) {
+      LOG.warn("cannot read the triage database's data version: {}", e.getMessage());
+      return false;
     }
   }
 
