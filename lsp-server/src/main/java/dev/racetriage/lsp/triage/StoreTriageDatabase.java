@@ -55,7 +55,7 @@ public final class StoreTriageDatabase implements TriageDatabase {
 
   @Override
   public long dataVersion() {
-    return StoreSignature.of(store.file());
+    return store.dataVersion();
   }
 
   @Override
@@ -108,8 +108,7 @@ public final class StoreTriageDatabase implements TriageDatabase {
     List<HeuristicRow> rows = store.trials().summaries(field).stream().map(StoreTriageDatabase::row).toList();
     Optional<String> markNote = Optional.ofNullable(summary.mark())
         .map(mark -> mark.note() + " (" + mark.author() + ", " + mark.markedAt() + ")");
-    String code = status == FieldStatus.TRUSTED_BENIGN ? FieldStatus.TRUSTED_BENIGN.id() : summary.verdict().label();
-    return new FieldFinding(field.toString(), status, code, evidence.summary(), reasons, 1.0, accesses,
+    return new FieldFinding(field.toString(), status, status.id(), evidence.summary(), reasons, 1.0, accesses,
         new VerdictEvidence(rows, Optional.ofNullable(evidence.firstFailure()).filter(s -> !s.isBlank()),
             Optional.ofNullable(evidence.replayCommand()).filter(s -> !s.isBlank()), markNote));
   }

@@ -1,0 +1,93 @@
+package dev.racetriage.lsp;
+
+import static dev.racetriage.lsp.DiagnosticsTest.forField;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.lsp4j.CodeAction;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.Position;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.Range;
+import org.eclipse.lsp4j.TextEdit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CodeActionTest {
+  @TempDir Path project;
+
+  private static CodeAction titled(List<CodeAction> actions, String title) {
+    return actions.stream().filter(a -> a.getTitle().equals(title)).findFirst()
+        .orElseThrow(() -> new AssertionError("no action '" + title + "' among "
+            + actions.stream().map(CodeAction::getTitle).toList()));
+  }
+
+  private static String applied(CodeAction action, String uri, String text) {
+    Map<String, List<TextEdit>> changes = action.getEdit().getChanges();
+    assertEquals(List.of(uri), List.copyOf(changes.keySet()));
+    return LspSession.apply(text, changes.get(uri));
+  }
+
+  @Test
+  void addVolatileRewritesTheDeclaration() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String text = Fixtures.text(Fixtures.SINGLETON);
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      PublishDiagnosticsParams published =
+          session.client.awaitDiagnostics(uri, p -> forField(p, "demo.LazySingletonBad.instance").isPresent());
+      Diagnostic diagnostic = forField(published, "demo.LazySingletonBad.instance").orElseThrow();
+
+      List<CodeAction> actions = session.codeActions(uri, diagnostic.getRange(), List.of(diagnostic));
+      CodeAction addVolatile = titled(actions, "Add volatile to `instance`");
+      assertEquals("quickfix", addVolatile.getKind());
+      assertTrue(addVolatile.getIsPreferred(), "volatile is the fix for double-checked locking");
+      assertEquals(List.of(diagnostic), addVolatile.getDiagnostics());
+      assertEquals(text.replace("private static LazySingletonBad instance;",
+              "private static volatile LazySingletonBad instance;"),
+          applied(addVolatile, uri, text));
+      titled(actions, "Mark `instance` as trusted-benign");
+      titled(actions, "Triage `instance` now");
+    }
+  }
+
+  @Test
+  void makeLocalCopyReadsTheFieldOnceWhereItIsTestedThenUsed() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String text = Fixtures.text(Fixtures.WORKER);
+      String uri = session.open(Fixtures.source(project, Fixtures.WORKER));
+      PublishDiagnosticsParams published =
+          session.client.awaitDiagnostics(uri, p -> forField(p, "demo.WorkerBad.task").isPresent());
+
+      // the cursor on "if (task != null) {" in runOnce()
+      int line = (int) text.lines().takeWhile(l -> !l.contains("public void runOnce()")).count() + 1;
+      Range cursor = new Range(new Position(line, 10), new Position(line, 10));
+      CodeAction localCopy = titled(session.codeActions(uri, cursor, List.of()), "Make local copy of `task`");
+      String expected = text.replace(
+          "  public void runOnce() {\n    if (task != null) {",
+          "  public void runOnce() {\n    Runnable task = this.task;\n    if (task != null) {");
+      assertTrue(!expected.equals(text));
+      assertEquals(expected, applied(localCopy, uri, text));
+    }
+  }
+
+  @Test
+  void makeLocalCopyIsNotOfferedInABusyWaitLoop() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String text = Fixtures.text(Fixtures.WORKER);
+      String uri = session.open(Fixtures.source(project, Fixtures.WORKER));
+      session.client.awaitDiagnostics(uri, p -> forField(p, "demo.WorkerBad.task").isPresent());
+      // drain() re-reads task in its loop condition: a local copy would make the loop spin on a stale value
+      int line = (int) text.lines().takeWhile(l -> !l.contains("while (task != null) {")).count();
+      Range cursor = new Range(new Position(line, 12), new Position(line, 12));
+      List<String> titles = session.codeActions(uri, cursor, List.of()).stream().map(CodeAction::getTitle).toList();
+      assertTrue(titles.contains("Add volatile to `task`"), titles.toString());
+      assertTrue(!titles.contains("Make local copy of `task`"), titles.toString());
+    }
+  }
+}

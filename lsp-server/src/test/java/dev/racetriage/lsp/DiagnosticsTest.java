@@ -1,0 +1,108 @@
+package dev.racetriage.lsp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import dev.racetriage.lsp.diagnostics.DiagnosticFactory;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.DiagnosticSeverity;
+import org.eclipse.lsp4j.Position;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.Range;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DiagnosticsTest {
+  @TempDir Path project;
+
+  static Optional<Diagnostic> forField(PublishDiagnosticsParams published, String fieldKey) {
+    return published.getDiagnostics().stream()
+        .filter(d -> d.getData() instanceof JsonObject data
+            && fieldKey.equals(data.get(DiagnosticFactory.DATA_FIELD_KEY).getAsString()))
+        .findFirst();
+  }
+
+  @Test
+  void openingAFilePublishesItsStaticCandidates() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      PublishDiagnosticsParams published =
+          session.client.awaitDiagnostics(uri, p -> forField(p, "demo.LazySingletonBad.instance").isPresent());
+      Diagnostic diagnostic = forField(published, "demo.LazySingletonBad.instance").orElseThrow();
+      assertEquals("racetriage", diagnostic.getSource());
+      assertEquals("double-checked-locking", diagnostic.getCode().getLeft());
+      assertTrue(diagnostic.getSeverity() == DiagnosticSeverity.Information
+          || diagnostic.getSeverity() == DiagnosticSeverity.Hint);
+      // the anchor is the field's name in its declaration
+      assertEquals(new Range(new Position(4, 34), new Position(4, 42)), diagnostic.getRange());
+      assertFalse(diagnostic.getRelatedInformation().isEmpty(), "related information points at the accesses");
+      assertTrue(diagnostic.getRelatedInformation().stream()
+          .allMatch(info -> info.getLocation().getUri().equals(uri)));
+      assertEquals(1, published.getVersion());
+    }
+  }
+
+  @Test
+  void changingTheFileRepublishesForTheNewVersion() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> forField(p, "demo.LazySingletonBad.instance").isPresent());
+
+      // an incremental edit: "private static LazySingletonBad" -> "private static volatile LazySingletonBad"
+      int version = session.edit(uri, new Range(new Position(4, 17), new Position(4, 17)), "volatile ");
+      PublishDiagnosticsParams updated = session.client.awaitDiagnostics(uri, p -> p.getVersion() == version);
+      assertTrue(forField(updated, "demo.LazySingletonBad.instance").isEmpty(),
+          "a volatile field is no candidate: " + updated.getDiagnostics());
+
+      // and back, by a full-text change
+      int reverted = session.replaceText(uri, Fixtures.text(Fixtures.SINGLETON));
+      PublishDiagnosticsParams again = session.client.awaitDiagnostics(uri, p -> p.getVersion() == reverted);
+      assertTrue(forField(again, "demo.LazySingletonBad.instance").isPresent());
+    }
+  }
+
+  @Test
+  void aFileWithSyntaxErrorsStillGetsDiagnostics() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String broken = Fixtures.text(Fixtures.SINGLETON).replace("return instance;", "return instance +;")
+          .replace("public int slot(int i) {", "public int slot(int i {");
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON), broken);
+      PublishDiagnosticsParams published = session.client.awaitDiagnostics(uri, p -> true);
+      assertEquals(1, published.getVersion());
+      // the server keeps answering
+      assertEquals(List.of(), session.codeActions(uri, new Range(new Position(0, 0), new Position(0, 0)), List.of()));
+    }
+  }
+
+  @Test
+  void closingAFileClearsItsDiagnostics() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> !p.getDiagnostics().isEmpty());
+      session.server.getTextDocumentService().didClose(
+          new org.eclipse.lsp4j.DidCloseTextDocumentParams(new org.eclipse.lsp4j.TextDocumentIdentifier(uri)));
+      session.client.awaitDiagnostics(uri, p -> p.getDiagnostics().isEmpty());
+    }
+  }
+
+  @Test
+  void aProjectWithoutPomStillGetsCandidatesAndIsToldOnce() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      Fixtures.mavenProject(project);
+      java.nio.file.Files.delete(project.resolve("pom.xml"));
+      session.initialize(project);
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> forField(p, "demo.LazySingletonBad.instance").isPresent());
+      assertEquals(1, session.client.shown.stream().filter(m -> m.getMessage().contains("not a Maven project")).count());
+    }
+  }
+}
