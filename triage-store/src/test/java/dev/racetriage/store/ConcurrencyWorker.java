@@ -36,6 +36,7 @@ public final class ConcurrencyWorker {
       case "writer" -> write(db, project, Integer.parseInt(args[3]));
       case "reader" -> read(db, project, Integer.parseInt(args[3]));
       case "claimer" -> claim(db, project, args[3]);
+      case "marker" -> mark(db, project, args[3]);
       default -> throw new IllegalArgumentException(role);
     }
   }
@@ -107,6 +108,25 @@ public final class ConcurrencyWorker {
       }
     }
     System.out.println("snapshots " + snapshots);
+  }
+
+  /** Marks and reopens fields of its own; the mirror file must end up with exactly the surviving marks of both. */
+  private static void mark(Path db, Path project, String who) {
+    try (TriageStore store = TriageStore.open(db, project)) {
+      for (int i = 0; i < MARKS_PER_MARKER; i++) {
+        store.marks().markTrustedBenign(markedField(who, i), who, "note " + i);
+      }
+      for (int i = 0; i < MARKS_PER_MARKER; i += 2) {
+        store.marks().reopen(markedField(who, i), who, "reopened " + i);
+      }
+    }
+    System.out.println("marked");
+  }
+
+  static final int MARKS_PER_MARKER = 30;
+
+  static FieldKey markedField(String who, int i) {
+    return FieldKey.parse("com.example." + who + ".f" + i);
   }
 
   private static void claim(Path db, Path project, String claimer) {

@@ -75,6 +75,28 @@ class ConcurrentProcessesTest {
     }
   }
 
+  @Test
+  void twoProcessesMarkingAtOnceKeepTheMirrorFileEqualToTheDatabase() throws Exception {
+    Path db = project.resolve(".racetriage/triage.db");
+    Child first = start("marker", db, "Alice");
+    Child second = start("marker", db, "Bob");
+    first.awaitSuccess();
+    second.awaitSuccess();
+    Set<String> expected = new HashSet<>();
+    for (String who : List.of("Alice", "Bob")) {
+      for (int i = 1; i < ConcurrencyWorker.MARKS_PER_MARKER; i += 2) {
+        expected.add(ConcurrencyWorker.markedField(who, i).toString());
+      }
+    }
+    try (TriageStore store = TriageStore.open(db, project)) {
+      assertEquals(expected, store.marks().all().stream().map(m -> m.field().toString()).collect(Collectors.toSet()));
+      Set<String> inFile = store.marks().mirror().read().stream()
+          .map(m -> m.field().toString()).collect(Collectors.toSet());
+      assertEquals(expected, inFile);
+      assertTrue(!store.mirrorSync().changedAnything(), "the file already matched the database");
+    }
+  }
+
   private static Set<Long> claimed(Child child) throws IOException {
     String line = child.stdout().strip();
     assertTrue(line.startsWith("claimed"), line);
