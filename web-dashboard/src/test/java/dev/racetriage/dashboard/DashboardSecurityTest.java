@@ -234,6 +234,9 @@ class DashboardSecurityTest {
       assertEquals(401, http.get("/api/races").statusCode());
       assertEquals(302, http.get("/races").statusCode());
       assertEquals(200, http.get("/api/races", "Authorization", "Bearer " + TOKEN).statusCode());
+      assertEquals(401, http.get("/races?token=wrong-token-value").statusCode());
+      assertEquals(302, http.get("/races?token=" + TOKEN).statusCode());
+      assertEquals(200, http.get("/api/races").statusCode(), "the ?token= link logged this browser in");
     }
   }
 

@@ -54,7 +54,7 @@ public final class WebSecurity {
     if (mutation && !sameOriginOrNone(ctx)) {
       throw new ForbiddenResponse("cross-origin request refused (Origin " + ctx.header("Origin") + ")");
     }
-    if (isOpenPath(ctx.path())) {
+    if (isOpenPath(ctx.path()) || !mutation && carriesLoginToken(ctx)) {
       return;
     }
     if (mutation) {
@@ -72,6 +72,11 @@ public final class WebSecurity {
   private static boolean isOpenPath(String path) {
     return path.equals("/login") || path.equals("/api/session") || path.startsWith("/assets/")
         || path.startsWith("/vendor/");
+  }
+
+  /** A page link with {@code ?token=}: {@link LoginRoutes} checks it next and answers with a redirect or a 401. */
+  private static boolean carriesLoginToken(Context ctx) {
+    return ctx.queryParam("token") != null && !ctx.path().startsWith("/api/");
   }
 
   private void requireMutationProof(Context ctx) {

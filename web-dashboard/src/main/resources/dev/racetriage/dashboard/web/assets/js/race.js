@@ -1,4 +1,4 @@
-import {api, el, fill, setText, showError, clearError, showSession, formatTime, raceHref, verdictBadge, stateBadge, VERDICT_COLORS} from './common.js';
+import {api, el, fill, setText, showError, clearError, showSession, formatTime} from './common.js';
 
 const raceId = decodeURIComponent(location.pathname.substring('/races/'.length));
 const charts = {};
