@@ -197,6 +197,12 @@ final class LspSession implements AutoCloseable {
       server.exit();
     }
     try {
+      // the server has closed the database when exit completes: the test may delete its directory
+      connection.exitCode().get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("the server did not stop after exit", e);
+    }
+    try {
       toServer.close();
     } catch (IOException ignored) {
       // already closed

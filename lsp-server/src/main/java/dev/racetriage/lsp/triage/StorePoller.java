@@ -60,8 +60,14 @@ public final class StorePoller implements AutoCloseable {
     }
   }
 
+  /** Stops polling and waits (briefly) for a poll in flight, so nothing touches the database afterwards. */
   @Override
   public void close() {
     executor.shutdownNow();
+    try {
+      executor.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

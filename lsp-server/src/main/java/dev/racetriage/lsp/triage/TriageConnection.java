@@ -18,6 +18,7 @@ public final class TriageConnection implements AutoCloseable {
   private Path workspaceRoot;
   private Path location;
   private TriageDatabase open;
+  private boolean closed;
 
   public TriageConnection(TriageDatabaseOpener opener, ClientLog log) {
     this.opener = opener;
@@ -43,6 +44,9 @@ public final class TriageConnection implements AutoCloseable {
   public synchronized TriageDatabase forWriting() {
     if (location == null) {
       throw new IllegalStateException("no workspace folder is open, so there is no triage database to write to");
+    }
+    if (closed) {
+      throw new IllegalStateException("the server is shutting down");
     }
     if (open == null) {
       open = opener.open(location, workspaceRoot, true);
@@ -73,7 +77,7 @@ public final class TriageConnection implements AutoCloseable {
     if (open != null) {
       return Optional.of(open);
     }
-    if (location == null || (!create && !Files.exists(location))) {
+    if (closed || location == null || (!create && !Files.exists(location))) {
       return Optional.empty();
     }
     try {
@@ -104,8 +108,10 @@ public final class TriageConnection implements AutoCloseable {
     }
   }
 
+  /** Closes the database for good: a poll still in flight must not open it again. */
   @Override
   public synchronized void close() {
+    closed = true;
     closeQuietly();
   }
 }
