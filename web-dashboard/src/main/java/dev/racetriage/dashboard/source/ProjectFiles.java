@@ -7,10 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The only way the dashboard reads files: source files inside the project directory. A request path is relative;
@@ -24,7 +26,11 @@ public final class ProjectFiles {
   private static final List<String> SOURCE_ROOTS =
       List.of("src/main/java", "src/test/java", "src/main/kotlin", "src/test/kotlin", "src");
 
+  static final int MAX_MODULES = 200;
+
   private final Path root;
+  /** Computed on first use; the module layout of a project does not change while the dashboard runs. */
+  private volatile List<String> modules;
 
   public ProjectFiles(Path projectDir) {
     try {
@@ -51,7 +57,8 @@ public final class ProjectFiles {
 
   /**
    * Finds the source file of a class as the agent reports it ({@code pkg.Outer$Inner} and the file name from the
-   * class file's SourceFile attribute) under the usual source roots; the result is relative to the project.
+   * class file's SourceFile attribute) under the usual source roots of the project and of its modules (directories
+   * one level down, as in a Maven multi-module build); the result is relative to the project.
    */
   public Optional<String> locate(String className, String fileName) {
     if (fileName == null || fileName.isBlank() || className == null) {
@@ -59,18 +66,42 @@ public final class ProjectFiles {
     }
     int lastDot = className.lastIndexOf('.');
     String packagePath = lastDot < 0 ? "" : className.substring(0, lastDot).replace('.', '/') + "/";
-    for (String sourceRoot : SOURCE_ROOTS) {
-      String candidate = sourceRoot + "/" + packagePath + fileName;
-      try {
-        Path file = resolve(candidate);
-        if (Files.isRegularFile(file)) {
-          return Optional.of(candidate);
+    for (String module : modules()) {
+      for (String sourceRoot : SOURCE_ROOTS) {
+        String candidate = module + sourceRoot + "/" + packagePath + fileName;
+        try {
+          if (Files.isRegularFile(resolve(candidate))) {
+            return Optional.of(candidate);
+          }
+        } catch (SourceAccessDenied | NoSuchSourceFile e) {
+          // Not under this root; try the next.
         }
-      } catch (SourceAccessDenied | NoSuchSourceFile e) {
-        // Not under this root; try the next.
       }
     }
     return Optional.empty();
+  }
+
+  /** "" (the project itself) then each visible subdirectory holding a {@code src} directory, as path prefixes. */
+  private List<String> modules() {
+    List<String> cached = modules;
+    if (cached != null) {
+      return cached;
+    }
+    List<String> found = new ArrayList<>();
+    found.add("");
+    try (Stream<Path> children = Files.list(root)) {
+      children
+          .filter(child -> !child.getFileName().toString().startsWith("."))
+          .filter(child -> Files.isDirectory(child.resolve("src"), LinkOption.NOFOLLOW_LINKS))
+          .map(child -> child.getFileName().toString() + "/")
+          .sorted()
+          .limit(MAX_MODULES)
+          .forEach(found::add);
+    } catch (IOException e) {
+      // An unreadable project directory just means no module sources are shown.
+    }
+    modules = List.copyOf(found);
+    return modules;
   }
 
   Path resolve(String relativePath) {

@@ -77,6 +77,16 @@ class ProjectFilesTest {
   }
 
   @Test
+  void locatesSourcesOfMavenModules() throws IOException {
+    Path module = project.resolve("core/src/main/java/org/acme");
+    Files.createDirectories(module);
+    Files.writeString(module.resolve("Counter.java"), "class Counter {}\n");
+    ProjectFiles fresh = new ProjectFiles(project);
+    assertEquals(Optional.of("core/src/main/java/org/acme/Counter.java"), fresh.locate("org.acme.Counter", "Counter.java"));
+    assertEquals(List.of("class Counter {}"), fresh.excerpt("core/src/main/java/org/acme/Counter.java", 1, 0).lines());
+  }
+
+  @Test
   void aLinkEscapingTheProjectIsNeverLocated() {
     AccessSite site = new AccessSite(AccessType.READ, "t", "Escape.java", 1, List.of());
     assertEquals(Optional.empty(), new AccessSources(files).excerpt(FieldKey.parse("com.example.Escape.f"), site, 1));
