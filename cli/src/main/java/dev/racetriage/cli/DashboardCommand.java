@@ -41,8 +41,9 @@ final class DashboardCommand implements Callable<Integer> {
   @Option(names = "--bind", paramLabel = "ADDRESS", description = "Address to bind (default: ${DEFAULT-VALUE})")
   String bind = "127.0.0.1";
 
-  @Option(names = "--token", paramLabel = "TOKEN",
-      description = "Require this token for every change (required when --bind is not a loopback address)")
+  @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:RACETRIAGE_DASHBOARD_TOKEN}",
+      description = {"Require this token for every change (required when --bind is not a loopback address).",
+        "Default: $RACETRIAGE_DASHBOARD_TOKEN, which keeps the token out of the process list."})
   String token;
 
   /** Released by the shutdown hook (Ctrl-C) or by interrupting the command's thread. */

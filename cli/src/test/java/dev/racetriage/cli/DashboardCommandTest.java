@@ -74,6 +74,13 @@ class DashboardCommandTest {
   }
 
   @Test
+  void helpNamesTheTokenVariable() {
+    Result result = run("dashboard", "--help");
+    assertEquals(0, result.exitCode());
+    assertTrue(result.out().contains("RACETRIAGE_DASHBOARD_TOKEN"), result.out());
+  }
+
+  @Test
   void portInUseIsAClearError(@TempDir Path dir) throws IOException {
     Path db = projectWithDatabase(dir);
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
