@@ -75,6 +75,7 @@ try {
   check(sourceLine.includes('hash = h;'), 'the write access shows its source line, got ' + sourceLine);
   check(await page.locator('#rate-chart').evaluate(c => c.width > 0), 'the observation-rate chart is drawn');
   check((await page.locator('#state').textContent()) === 'open', 'the race starts open');
+  check(await page.locator('#candidate-section').isVisible(), 'the static prefilter finding is shown');
   await page.screenshot({path: path.join(shotsDir, '3-race.png'), fullPage: true});
   findings.steps.push('race');
 

@@ -123,6 +123,7 @@ class DashboardApiTest {
     assertTrue(view.get("firstFailure").asText().startsWith("org.opentest4j.AssertionFailedError"));
     assertTrue(view.get("replayCommand").asText().contains("--heuristic oldest --seed 0"));
     assertEquals("destructive", view.get("verdictHistory").get(0).get("verdict").asText());
+    assertEquals(List.of("racy-lazy-init"), texts(view.at("/candidate/patterns")));
   }
 
   @Test

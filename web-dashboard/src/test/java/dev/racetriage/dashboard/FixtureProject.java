@@ -2,6 +2,7 @@ package dev.racetriage.dashboard;
 
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.candidates.StaticCandidate;
 import dev.racetriage.store.races.AccessSite;
 import dev.racetriage.store.races.AccessType;
 import dev.racetriage.store.races.Race;
@@ -115,6 +116,9 @@ final class FixtureProject implements AutoCloseable {
           fails ? "org.opentest4j.AssertionFailedError: expected <42> but was " + XSS + "\n\tat com.example.CacheTest" : null));
     }
     store.trials().addAll(trials, runId);
+    store.candidates().replaceForFile("src/main/java/com/example/Cache.java", List.of(new StaticCandidate(
+        CACHE_HASH, "src/main/java/com/example/Cache.java", 4, 0.8, List.of("racy-lazy-init"),
+        List.of("written in hashCode() without a lock; read in hashCode() without a lock"))));
     store.verdicts().set(CACHE_HASH, Verdict.DESTRUCTIVE, new Evidence(
         "2/4 runs failed under oldest, 0/4 under sc " + XSS,
         "racetriage triage --replay com.example.Cache.hash --heuristic oldest --seed 0",

@@ -98,6 +98,17 @@ function renderEvidence(view) {
       a.note ? el('q', {}, a.note) : null)));
 }
 
+function renderCandidate(candidate) {
+  const section = document.getElementById('candidate-section');
+  section.hidden = !candidate;
+  if (!candidate) return;
+  fill('candidate',
+    el('p', {}, 'Flagged at ', el('code', {}, `${candidate.file}:${candidate.line}`),
+      ` with confidence ${(candidate.confidence * 100).toFixed(0)} %`,
+      candidate.patterns.length ? ` (${candidate.patterns.join(', ')})` : ''),
+    el('ul', {}, candidate.reasons.map(reason => el('li', {}, reason))));
+}
+
 async function load() {
   try {
     const view = await api('/api/races/' + encodeURIComponent(raceId));
@@ -106,6 +117,7 @@ async function load() {
     renderAccesses(view.accesses);
     renderTrials(view);
     renderEvidence(view);
+    renderCandidate(view.candidate);
   } catch (error) {
     showError(error);
   }
