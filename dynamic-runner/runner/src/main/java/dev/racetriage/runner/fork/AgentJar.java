@@ -1,31 +1,44 @@
 package dev.racetriage.runner.fork;
 
-import dev.racetriage.agent.launch.TestLauncherMain;
+import dev.racetriage.agent.detect.RaceReportWriter;
+import dev.racetriage.launcher.TestLauncherMain;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Finds the racetriage agent jar: the same jar serves as {@code -javaagent} and holds the in-JVM test launcher. */
+/**
+ * Finds racetriage's own jars for the test JVMs: the agent ({@code -javaagent}, and on the class path for the
+ * launcher's JSON writer) and the in-JVM test launcher (a jar of its own: the agent jar joins the bootstrap class
+ * path, where the project's JUnit Platform is not visible).
+ */
 public final class AgentJar {
   private AgentJar() {}
 
   public static Path locate() {
-    Path location;
-    try {
-      location = Path.of(TestLauncherMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (URISyntaxException | NullPointerException e) {
-      throw new IllegalStateException("Cannot tell where the racetriage agent jar is: " + e, e);
-    }
-    if (!Files.isRegularFile(location)) {
-      throw new IllegalStateException(
-          "The racetriage agent must be a packaged jar, but its classes come from " + location
-              + ". Build it with 'mvn -pl dynamic-runner/agent package' (./racetriage does this for you).");
-    }
-    return location;
+    return jarOf(RaceReportWriter.class, "dynamic-runner/agent");
+  }
+
+  public static Path launcher() {
+    return jarOf(TestLauncherMain.class, "dynamic-runner/launcher");
   }
 
   /** The launcher's main class, started in every test JVM. */
   public static String launcherMainClass() {
     return TestLauncherMain.class.getName();
+  }
+
+  private static Path jarOf(Class<?> type, String module) {
+    Path location;
+    try {
+      location = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException | NullPointerException e) {
+      throw new IllegalStateException("Cannot tell which jar holds " + type.getName() + ": " + e, e);
+    }
+    if (!Files.isRegularFile(location)) {
+      throw new IllegalStateException(
+          "racetriage's " + module + " must be a packaged jar, but " + type.getName() + " comes from " + location
+              + ". Build it with 'mvn -pl " + module + " package' (./racetriage does this for you).");
+    }
+    return location;
   }
 }

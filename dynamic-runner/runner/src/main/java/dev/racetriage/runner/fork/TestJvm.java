@@ -30,6 +30,7 @@ public final class TestJvm {
     this.module = module;
     this.agentJar = agentJar;
     List<Path> extra = new ArrayList<>(launcherJars);
+    extra.add(AgentJar.launcher());
     extra.add(agentJar);
     this.extraClasspath = List.copyOf(extra);
   }

@@ -36,12 +36,17 @@ public final class ExternalCommand {
 
     /** The last {@code lines} lines of the output, for error messages. */
     public String tail(int lines) {
-      try {
-        List<String> all = Files.readAllLines(log);
-        return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
-      } catch (IOException e) {
-        return "(output unavailable: " + e.getMessage() + ")";
-      }
+      return ExternalCommand.tail(log, lines);
+    }
+  }
+
+  /** The last {@code lines} lines of a log file, for error messages. */
+  public static String tail(Path log, int lines) {
+    try {
+      List<String> all = Files.readAllLines(log);
+      return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(output unavailable: " + e.getMessage() + ")";
     }
   }
 

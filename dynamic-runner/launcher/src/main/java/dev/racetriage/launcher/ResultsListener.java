@@ -1,4 +1,4 @@
-package dev.racetriage.agent.launch;
+package dev.racetriage.launcher;
 
 import dev.racetriage.agent.detect.JsonText;
 import java.util.HashMap;

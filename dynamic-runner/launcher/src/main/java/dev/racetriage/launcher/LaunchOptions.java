@@ -1,4 +1,4 @@
-package dev.racetriage.agent.launch;
+package dev.racetriage.launcher;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -8,4 +8,4 @@
  * matching the project's {@code junit-platform-engine} version on the class path. Only API present since Platform 1.0
  * is used, so any 1.x or 6.x launcher works.
  */
-package dev.racetriage.agent.launch;
+package dev.racetriage.launcher;

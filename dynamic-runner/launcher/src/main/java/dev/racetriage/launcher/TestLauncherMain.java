@@ -1,4 +1,4 @@
-package dev.racetriage.agent.launch;
+package dev.racetriage.launcher;
 
 import static org.junit.platform.engine.discovery.ClassNameFilter.STANDARD_INCLUDE_PATTERN;
 import static org.junit.platform.engine.discovery.ClassNameFilter.includeClassNamePatterns;
