@@ -90,4 +90,14 @@ class AccessPolicyTest {
     assertFalse(authenticated.id().equals(anonymous.id()));
     assertEquals(Optional.empty(), sessions.find(anonymous.id()));
   }
+
+  @Test
+  void aFloodOfAnonymousSessionsDoesNotEvictALogin() {
+    Sessions sessions = new Sessions();
+    Session login = sessions.authenticate(Optional.empty());
+    for (int i = 0; i < Sessions.MAX_ANONYMOUS + 10; i++) {
+      sessions.create();
+    }
+    assertEquals(Optional.of(login), sessions.find(login.id()));
+  }
 }
