@@ -9,17 +9,51 @@ package dev.racetriage.agent.hb;
 public final class HappensBefore {
     private final Object idLock = new Object();
     private int nextTid;
+    /** Every thread handed out, indexed by tid; guarded by idLock. Terminated ones are skipped by liveThreads(). */
+    private ThreadState[] all = new ThreadState[16];
 
     /**
      * A thread appears: it gets the next thread id and the clock inc_t(⊥). For a thread about to be started by
      * another one, call this in the parent and then {@link #fork}.
      */
     public ThreadState newThread(String name) {
-        int tid;
         synchronized (idLock) {
-            tid = nextTid++;
+            ThreadState t = new ThreadState(nextTid, name);
+            if (nextTid == all.length) {
+                all = java.util.Arrays.copyOf(all, all.length * 2);
+            }
+            all[nextTid++] = t;
+            return t;
         }
-        return new ThreadState(tid, name);
+    }
+
+    /**
+     * The threads that may still run: handed out and not terminated. A snapshot; allocation per call, so for rare
+     * work only (adversarial memory's GC1). Their clocks belong to their owners: read them only as a conservative
+     * lower bound (clocks only grow).
+     */
+    public ThreadState[] liveThreads() {
+        synchronized (idLock) {
+            int n = 0;
+            for (int i = 0; i < nextTid; i++) {
+                if (!all[i].isTerminated()) {
+                    n++;
+                }
+            }
+            ThreadState[] out = new ThreadState[n];
+            n = 0;
+            for (int i = 0; i < nextTid; i++) {
+                if (!all[i].isTerminated()) {
+                    out[n++] = all[i];
+                }
+            }
+            return out;
+        }
+    }
+
+    /** The thread has ended (the runtime saw it exit, or it was joined): it no longer reads memory. */
+    public void terminated(ThreadState t) {
+        t.markTerminated();
     }
 
     /** How many thread ids have been handed out. */
@@ -52,6 +86,7 @@ public final class HappensBefore {
             joiner.clock().join(joined.clock());
             joined.clock().tick(joined.tid());
         }
+        joined.markTerminated();
     }
 
     /** [ACQUIRE] acq(t, s): C(t) := C(t) ⊔ L(s). Lock enter, volatile read, the "after" side of j.u.c edges. */

@@ -14,6 +14,7 @@ public final class ThreadState {
     private final VectorClock clock = new VectorClock();
     private volatile String name;
     private int clinitDepth;
+    private volatile boolean terminated;
 
     ThreadState(int tid, String name) {
         this.tid = tid;
@@ -61,6 +62,15 @@ public final class ThreadState {
     /** True while this thread runs a class initialiser (possibly nested: one clinit may trigger another). */
     public boolean inClinit() {
         return clinitDepth > 0;
+    }
+
+    /** True once the thread was joined or reported ended; it performs no more accesses. */
+    public boolean isTerminated() {
+        return terminated;
+    }
+
+    void markTerminated() {
+        terminated = true;
     }
 
     @Override

@@ -107,6 +107,23 @@ class HappensBeforeTest {
     }
 
     @Test
+    void liveThreadsExcludeJoinedAndTerminatedOnes() {
+        ThreadState main = hb.newThread("main");
+        ThreadState joined = hb.newThread("joined");
+        ThreadState exited = hb.newThread("exited");
+        ThreadState running = hb.newThread("running");
+        assertEquals(List.of(main, joined, exited, running), List.of(hb.liveThreads()));
+        hb.join(main, joined);
+        hb.terminated(exited);
+        assertTrue(joined.isTerminated());
+        assertEquals(List.of(main, running), List.of(hb.liveThreads()));
+        for (int i = 0; i < 40; i++) {
+            hb.newThread("more" + i);
+        }
+        assertEquals(42, hb.liveThreads().length, "the registry grows past its initial capacity");
+    }
+
+    @Test
     void clinitDepthNestsAndNeverGoesNegative() {
         ThreadState t = hb.newThread("t");
         assertFalse(t.inClinit());

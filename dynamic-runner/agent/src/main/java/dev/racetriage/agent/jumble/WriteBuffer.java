@@ -1,0 +1,373 @@
+package dev.racetriage.agent.jumble;
+
+import dev.racetriage.agent.hb.HappensBefore;
+import dev.racetriage.agent.hb.ThreadState;
+import dev.racetriage.agent.hb.VectorClock;
+
+import java.util.Arrays;
+
+/**
+ * The write buffer of one jumbled location (JUMBLE §4.1, Operational PJMM): the sequence v1@K1 · … · vn@Kn of values
+ * written with the writer's vector clock at the time, oldest first, initially the single entry default@⊥.
+ *
+ * <p>Rules, where they are coded: [WRITE] {@link #append}; [READ] {@link #visibleTo} — a read by t may return entry i
+ * iff no later entry j has K_i ⊑ K_j ⊑ C(t), so the last entry is always visible; [GC2] in {@link #append} (the same
+ * thread wrote the same value at the same clock: the earlier entry is redundant); [GC1] {@link #gc1} (drop entries no
+ * live thread can see), run when the buffer is full; [REMOVE OLDEST] only when GC1 could not make room.
+ *
+ * <p>Values are stored as {@code long} bits (the runtime passes ints, floats' and doubles' raw bits, longs) or, for a
+ * reference field, as object references compared by identity. For each entry, {@code dominatedBy[i]} has bit j set iff
+ * j &gt; i and K_i ⊑ K_j, computed once at write time, so a read costs one clock comparison per entry.
+ *
+ * <p>Thread-safe by this object's monitor; no {@code java.util.concurrent}. A read allocates nothing; a write
+ * allocates the copy of the writer's clock that stamps the entry. GC1 reads the clocks of other live threads without
+ * their owners' cooperation: clocks only grow, so a stale read of C(u) is a lower bound, which can only make an entry
+ * look visible to u — GC1 then keeps it. Dropping entries only ever removes choices, never makes an illegal value
+ * visible (the last entry is never dropped), so every rule here is sound in the sense of Theorem 1.
+ */
+public final class WriteBuffer {
+    /** How the stored bits are read. */
+    public enum Kind {
+        /** int, short, char, byte, boolean, float (raw bits): read atomically. */
+        NARROW,
+        /** long, double (raw bits): read non-atomically when the configuration says so (JMM §17.7). */
+        WIDE,
+        /** an object reference, compared by identity. */
+        REFERENCE
+    }
+
+    private static final VectorClock BOTTOM = new VectorClock();
+
+    private final Kind kind;
+    private final JumbleConfig config;
+    private final SeededRandom random;
+    private final HappensBefore liveThreads;
+    private final FieldStats stats;
+    private final long[] bits;
+    private final Object[] refs;
+    private final VectorClock[] stamps;
+    private final int[] writers;
+    private final long[] dominatedBy;
+    private int size;
+
+    private boolean hasLastRead;
+    private long lastReadBits;
+    private Object lastReadRef;
+    /** Consecutive reads that served something other than the latest write's value (fairness). */
+    private int staleRun;
+    /** Whether the read in progress was forced to the latest write by fairness. */
+    private boolean forcedLatest;
+    private long reads;
+    private long staleReads;
+    private final Choice choice = new Choice();
+
+    /**
+     * @param liveThreads the engine whose live threads GC1 consults; null disables GC1 (then only GC2 and
+     *                    REMOVE OLDEST compress)
+     * @param stats       the field's shared counters, or null
+     * @param seed        this location's seed (derive it from the run's seed, see {@link AdversarialMemory})
+     */
+    public WriteBuffer(Kind kind, long initialBits, Object initialRef, JumbleConfig config, long seed,
+                       HappensBefore liveThreads, FieldStats stats) {
+        this.kind = kind;
+        this.config = config;
+        this.random = new SeededRandom(seed);
+        this.liveThreads = liveThreads;
+        this.stats = stats;
+        int cap = config.bound();
+        bits = new long[cap];
+        refs = kind == Kind.REFERENCE ? new Object[cap] : null;
+        stamps = new VectorClock[cap];
+        writers = new int[cap];
+        dominatedBy = new long[cap];
+        // σ0: W(x) = default@⊥ (the runtime passes the field's value when the buffer is created)
+        bits[0] = initialBits;
+        if (refs != null) {
+            refs[0] = initialRef;
+        }
+        stamps[0] = BOTTOM;
+        writers[0] = -1;
+        size = 1;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** [WRITE] of a primitive value (raw bits) by t. Inside a class initialiser the entry is stamped ⊥. */
+    public synchronized void write(ThreadState t, long value) {
+        append(t, value, null);
+    }
+
+    /** [WRITE] of a reference by t. */
+    public synchronized void writeRef(ThreadState t, Object value) {
+        append(t, 0, value);
+    }
+
+    /** A read of a primitive location by t: the bits of a visible write chosen by the heuristic (or two, if wide). */
+    public synchronized long read(ThreadState t) {
+        return serve(t);
+    }
+
+    /** A read of a reference location by t. */
+    public synchronized Object readRef(ThreadState t) {
+        long vis = visibleTo(t.clock());
+        Object v = refs[pick(vis)];
+        finishRead(0, v, Long.bitCount(vis) > 1);
+        return v;
+    }
+
+    private long serve(ThreadState t) {
+        long vis = visibleTo(t.clock());
+        int first = pick(vis);
+        long value = bits[first];
+        if (kind == Kind.WIDE && config.splitWide() && !config.heuristic().sequentiallyConsistent() && !forcedLatest
+                && Long.bitCount(vis) > 1) {
+            value = splitWide(vis, first);
+        }
+        finishRead(value, null, Long.bitCount(vis) > 1);
+        return value;
+    }
+
+    /**
+     * Non-atomic long/double (JUMBLE §5.2): the top 32 bits of one visible write and the bottom 32 of another distinct
+     * visible one — preferring one whose value differs — in a random order.
+     */
+    private long splitWide(long vis, int first) {
+        long others = vis & ~(1L << first);
+        long differing = 0;
+        for (long m = others; m != 0; m &= m - 1) {
+            int i = Long.numberOfTrailingZeros(m);
+            if (bits[i] != bits[first]) {
+                differing |= 1L << i;
+            }
+        }
+        int second = choice.randomIndex(differing != 0 ? differing : others);
+        long a = bits[first];
+        long b = bits[second];
+        return random.nextBoolean() ? (a & 0xFFFF_FFFF_0000_0000L) | (b & 0xFFFF_FFFFL)
+                : (b & 0xFFFF_FFFF_0000_0000L) | (a & 0xFFFF_FFFFL);
+    }
+
+    /** The heuristic's choice among the visible entries, or the latest write when fairness says so. */
+    private int pick(long vis) {
+        choice.visible = vis;
+        forcedLatest = staleRun >= config.fairnessLimit();
+        if (forcedLatest) {
+            return size - 1;
+        }
+        int i = config.heuristic().choose(choice);
+        if (i < 0 || i >= size || (vis & (1L << i)) == 0) {
+            // a heuristic bug must not serve an illegal value
+            return size - 1;
+        }
+        return i;
+    }
+
+    private void finishRead(long valueBits, Object valueRef, boolean hadChoice) {
+        boolean stale = kind == Kind.REFERENCE ? valueRef != refs[size - 1] : valueBits != bits[size - 1];
+        staleRun = stale ? staleRun + 1 : 0;
+        reads++;
+        if (stale) {
+            staleReads++;
+        }
+        hasLastRead = true;
+        lastReadBits = valueBits;
+        lastReadRef = valueRef;
+        if (stats != null) {
+            stats.countRead(hadChoice, stale);
+        }
+    }
+
+    /** [READ]: bit i set iff entry i may be returned to a reader at clock c. */
+    public synchronized long visibleTo(VectorClock c) {
+        long hb = happenedBefore(c);
+        long vis = 0;
+        for (int i = 0; i < size; i++) {
+            if ((dominatedBy[i] & hb) == 0) {
+                vis |= 1L << i;
+            }
+        }
+        return vis;
+    }
+
+    /** Bit j set iff K_j ⊑ c. */
+    private long happenedBefore(VectorClock c) {
+        long hb = 0;
+        for (int j = 0; j < size; j++) {
+            if (stamps[j].leq(c)) {
+                hb |= 1L << j;
+            }
+        }
+        return hb;
+    }
+
+    /** [WRITE] with [GC2], then [GC1] and [REMOVE OLDEST] if the buffer is full. */
+    private void append(ThreadState t, long value, Object ref) {
+        VectorClock stamp = t.inClinit() ? BOTTOM : new VectorClock(t.clock());
+        int writer = t.inClinit() ? -1 : t.tid();
+        // [GC2] same thread, same value, same clock: the earlier write is hidden wherever the later one is not.
+        for (int i = 0; i < size; i++) {
+            if (writers[i] == writer && sameValue(i, value, ref) && stamps[i].equals(stamp)) {
+                remove(i);
+                break;
+            }
+        }
+        if (size == bits.length && liveThreads != null) {
+            ThreadState[] live = liveThreads.liveThreads();
+            VectorClock[] clocks = new VectorClock[live.length];
+            for (int k = 0; k < live.length; k++) {
+                clocks[k] = live[k].clock();
+            }
+            gc1(clocks);
+        }
+        if (size == bits.length) {
+            remove(0); // [REMOVE OLDEST]: sound, but costs adversarial freedom, so only at the bound
+        }
+        for (int i = 0; i < size; i++) {
+            if (stamps[i].leq(stamp)) {
+                dominatedBy[i] |= 1L << size;
+            }
+        }
+        bits[size] = value;
+        if (refs != null) {
+            refs[size] = ref;
+        }
+        stamps[size] = stamp;
+        writers[size] = writer;
+        dominatedBy[size] = 0;
+        size++;
+        if (stats != null) {
+            stats.countWrite();
+        }
+    }
+
+    /**
+     * [GC1]: drops every entry i such that for each reader clock C there is a later j with K_i ⊑ K_j ⊑ C — no reader
+     * can see it now, and (clocks only grow) none ever will. Pass the clocks of every thread that may still read.
+     *
+     * @return how many entries were dropped
+     */
+    public synchronized int gc1(VectorClock... readers) {
+        long hidden = (1L << (size - 1)) - 1; // every entry but the last, until a reader can see it
+        for (VectorClock c : readers) {
+            long hb = happenedBefore(c);
+            for (long m = hidden; m != 0; m &= m - 1) {
+                int i = Long.numberOfTrailingZeros(m);
+                if ((dominatedBy[i] & hb) == 0) {
+                    hidden &= ~(1L << i);
+                }
+            }
+        }
+        int dropped = Long.bitCount(hidden);
+        for (int i = size - 2; i >= 0; i--) {
+            if ((hidden & (1L << i)) != 0) {
+                remove(i);
+            }
+        }
+        return dropped;
+    }
+
+    private boolean sameValue(int i, long value, Object ref) {
+        return kind == Kind.REFERENCE ? refs[i] == ref : bits[i] == value;
+    }
+
+    private void remove(int k) {
+        int tail = size - k - 1;
+        System.arraycopy(bits, k + 1, bits, k, tail);
+        if (refs != null) {
+            System.arraycopy(refs, k + 1, refs, k, tail);
+            refs[size - 1] = null;
+        }
+        System.arraycopy(stamps, k + 1, stamps, k, tail);
+        System.arraycopy(writers, k + 1, writers, k, tail);
+        System.arraycopy(dominatedBy, k + 1, dominatedBy, k, tail);
+        size--;
+        stamps[size] = null;
+        long low = (1L << k) - 1;
+        for (int i = 0; i < size; i++) {
+            long d = dominatedBy[i];
+            dominatedBy[i] = (d & low) | ((d >>> 1) & ~low);
+        }
+    }
+
+    public synchronized int size() {
+        return size;
+    }
+
+    public synchronized long bitsAt(int i) {
+        check(i);
+        return bits[i];
+    }
+
+    public synchronized Object refAt(int i) {
+        check(i);
+        return refs == null ? null : refs[i];
+    }
+
+    /** A copy of K_i. */
+    public synchronized VectorClock stampAt(int i) {
+        check(i);
+        return new VectorClock(stamps[i]);
+    }
+
+    /** The values, oldest first (tests, diagnostics). */
+    public synchronized long[] values() {
+        return Arrays.copyOf(bits, size);
+    }
+
+    public synchronized long reads() {
+        return reads;
+    }
+
+    public synchronized long staleReads() {
+        return staleReads;
+    }
+
+    private void check(int i) {
+        if (i < 0 || i >= size) {
+            throw new IndexOutOfBoundsException("entry " + i + " of a write buffer with " + size + " entries");
+        }
+    }
+
+    /** v1@K1 · v2@K2 · …, the notation of JUMBLE Figure 7. */
+    @Override
+    public synchronized String toString() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < size; i++) {
+            if (i > 0) {
+                sb.append(" · ");
+            }
+            sb.append(refs != null ? String.valueOf(refs[i]) : Long.toString(bits[i])).append('@').append(stamps[i]);
+        }
+        return sb.toString();
+    }
+
+    /** The heuristics' view of the read in progress; one per buffer, used under the buffer's monitor. */
+    private final class Choice implements ReadChoice {
+        long visible;
+
+        @Override
+        public int size() {
+            return size;
+        }
+
+        @Override
+        public long visible() {
+            return visible;
+        }
+
+        @Override
+        public boolean differsFromLastRead(int i) {
+            if (!hasLastRead) {
+                return true;
+            }
+            return kind == Kind.REFERENCE ? refs[i] != lastReadRef : bits[i] != lastReadBits;
+        }
+
+        @Override
+        public SeededRandom random() {
+            return random;
+        }
+    }
+}
