@@ -16,5 +16,21 @@ public record FieldRaces(String fieldKey, long count, Map<RaceKind, Long> countB
 
     /** A distinct pair of racing sites; {@code current} detected the race against the earlier write {@code previous}. */
     public record SitePair(RaceKind kind, Site current, Site previous) {
+        // Written out (not generated): generated record methods are bootstrapped by invokedynamic on first use,
+        // which would happen on a program thread inside the agent (see RaceAggregator).
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SitePair p && kind == p.kind && current.equals(p.current) && previous.equals(p.previous);
+        }
+
+        @Override
+        public int hashCode() {
+            return (kind.ordinal() * 31 + current.hashCode()) * 31 + previous.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return kind.name().concat(" ").concat(current.toString()).concat(" after ").concat(previous.toString());
+        }
     }
 }

@@ -22,9 +22,16 @@ public final class RaceAggregator implements RaceSink {
     @Override
     public synchronized void race(RaceReport report) {
         total++;
-        Entry e = byField.computeIfAbsent(report.fieldKey(), k -> new Entry(report));
+        // No lambdas or record hashCodes bootstrapped here: this runs on a program thread, and invokedynamic
+        // bootstrapping would call into java.lang.invoke (and j.u.c) from inside the agent.
+        Entry e = byField.get(report.fieldKey());
+        if (e == null) {
+            e = new Entry(report);
+            byField.put(report.fieldKey(), e);
+        }
         e.count++;
-        e.byKind.merge(report.kind(), 1L, Long::sum);
+        Long before = e.byKind.get(report.kind());
+        e.byKind.put(report.kind(), before == null ? 1L : before + 1);
         FieldRaces.SitePair pair = new FieldRaces.SitePair(report.kind(), report.current().site(),
                 report.previous().site());
         if (e.pairs.size() < MAX_PAIRS) {

@@ -9,8 +9,13 @@ package dev.racetriage.agent.hb;
 public final class HappensBefore {
     private final Object idLock = new Object();
     private int nextTid;
-    /** Every thread handed out, indexed by tid; guarded by idLock. Terminated ones are skipped by liveThreads(). */
-    private ThreadState[] all = new ThreadState[16];
+    /**
+     * The threads that may still read, for GC1; guarded by idLock. Weak, so that the runtime's own per-thread map
+     * decides when a finished thread's state goes away; terminated and collected ones are compacted out whenever the
+     * array fills up.
+     */
+    private java.lang.ref.WeakReference<?>[] registered = new java.lang.ref.WeakReference<?>[16];
+    private int registeredCount;
 
     /**
      * A thread appears: it gets the next thread id and the clock inc_t(⊥). For a thread about to be started by
@@ -18,42 +23,29 @@ public final class HappensBefore {
      */
     public ThreadState newThread(String name) {
         synchronized (idLock) {
-            ThreadState t = new ThreadState(nextTid, name);
-            if (nextTid == all.length) {
-                all = java.util.Arrays.copyOf(all, all.length * 2);
+            ThreadState t = new ThreadState(nextTid++, name);
+            if (registeredCount == registered.length) {
+                compact();
+                if (registeredCount * 2 > registered.length) {
+                    registered = java.util.Arrays.copyOf(registered, registered.length * 2);
+                }
             }
-            all[nextTid++] = t;
+            registered[registeredCount++] = new java.lang.ref.WeakReference<>(t);
             return t;
         }
     }
 
-    /**
-     * The threads that may still run: handed out and not terminated. A snapshot; allocation per call, so for rare
-     * work only (adversarial memory's GC1). Their clocks belong to their owners: read them only as a conservative
-     * lower bound (clocks only grow).
-     */
-    public ThreadState[] liveThreads() {
-        synchronized (idLock) {
-            int n = 0;
-            for (int i = 0; i < nextTid; i++) {
-                if (!all[i].isTerminated()) {
-                    n++;
-                }
+    /** Drops collected and terminated threads from the registry. Holds idLock. */
+    private void compact() {
+        int kept = 0;
+        for (int i = 0; i < registeredCount; i++) {
+            ThreadState t = (ThreadState) registered[i].get();
+            if (t != null && !t.isTerminated()) {
+                registered[kept++] = registered[i];
             }
-            ThreadState[] out = new ThreadState[n];
-            n = 0;
-            for (int i = 0; i < nextTid; i++) {
-                if (!all[i].isTerminated()) {
-                    out[n++] = all[i];
-                }
-            }
-            return out;
         }
-    }
-
-    /** The thread has ended (the runtime saw it exit, or it was joined): it no longer reads memory. */
-    public void terminated(ThreadState t) {
-        t.markTerminated();
+        java.util.Arrays.fill(registered, kept, registeredCount, null);
+        registeredCount = kept;
     }
 
     /** How many thread ids have been handed out. */
@@ -61,6 +53,31 @@ public final class HappensBefore {
         synchronized (idLock) {
             return nextTid;
         }
+    }
+
+    /**
+     * The threads that may still run: handed out, not terminated, still referenced by the runtime. A snapshot;
+     * allocation per call, so for rare work only (adversarial memory's GC1). Their clocks belong to their owners:
+     * read them only as a conservative lower bound (clocks only grow).
+     */
+    public ThreadState[] liveThreads() {
+        synchronized (idLock) {
+            compact();
+            ThreadState[] out = new ThreadState[registeredCount];
+            int n = 0;
+            for (int i = 0; i < registeredCount; i++) {
+                ThreadState t = (ThreadState) registered[i].get();
+                if (t != null) {
+                    out[n++] = t;
+                }
+            }
+            return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+        }
+    }
+
+    /** The thread has ended (the runtime saw it exit, or it was joined): it no longer reads memory. */
+    public void terminated(ThreadState t) {
+        t.markTerminated();
     }
 
     /**

@@ -45,7 +45,11 @@ public final class AdversarialMemory {
         FieldStats stats;
         long seed;
         synchronized (fields) {
-            Field f = fields.computeIfAbsent(fieldKey, k -> new Field(new FieldStats(k)));
+            Field f = fields.get(fieldKey); // no lambda: this runs on a program thread (see RaceAggregator)
+            if (f == null) {
+                f = new Field(new FieldStats(fieldKey));
+                fields.put(fieldKey, f);
+            }
             stats = f.stats;
             seed = SeededRandom.mix(SeededRandom.mix(config.seed(), fieldKey.hashCode()), f.locations++);
         }
