@@ -71,10 +71,12 @@ public final class CandidateRanker {
     for (FieldDecl field : fields.values()) {
       judge(field).ifPresent(c -> byField.put(c.field(), c));
     }
+    Map<String, List<FieldDecl>> fieldsByOwner = new HashMap<>();
+    fields.values().forEach(f -> fieldsByOwner.computeIfAbsent(f.owner(), k -> new ArrayList<>()).add(f));
     for (Candidate racyReference : List.copyOf(byField.values())) {
       FieldDecl reference = fields.get(racyReference.field());
-      for (FieldDecl field : fields.values()) {
-        if (field.owner().equals(reference.valueType()) && !byField.containsKey(field.key())) {
+      for (FieldDecl field : fieldsByOwner.getOrDefault(reference.valueType(), List.of())) {
+        if (!byField.containsKey(field.key())) {
           judgePublished(field, racyReference).ifPresent(c -> byField.put(c.field(), c));
         }
       }
