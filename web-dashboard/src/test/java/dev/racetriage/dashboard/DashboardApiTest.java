@@ -230,6 +230,9 @@ class DashboardApiTest {
       project.store.queue().enqueue(dev.racetriage.store.FieldKey.parse("com.example.New.field"), "changed: New.java", 5);
       JsonNode changed = nextProgress(events);
       assertEquals(pending + 1, changed.at("/queue/pending").asLong());
+      long activity = changed.get("lastActivityId").asLong();
+      project.store.marks().comment(FixtureProject.CACHE_HASH, "dana", "a teammate's comment");
+      assertTrue(nextProgress(events).get("lastActivityId").asLong() > activity, "a triage action is an event");
     }
   }
 

@@ -3,6 +3,7 @@ package dev.racetriage.dashboard.live;
 import dev.racetriage.dashboard.api.CountsView;
 import dev.racetriage.dashboard.api.RunRow;
 import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.marks.AuditEntry;
 import dev.racetriage.store.queue.WorkState;
 import dev.racetriage.store.runs.RunStatus;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.Map;
 
 /**
  * Reads a {@link Progress} snapshot with a handful of indexed queries (queue counts, claimed items, the last runs,
- * verdict counts): cheap enough to run every second while someone watches the overview.
+ * verdict counts, the newest audit entry): cheap, and run only after the store's data version moved.
  */
 public final class ProgressReader {
   static final int MAX_WORKING_SHOWN = 20;
@@ -38,6 +39,7 @@ public final class ProgressReader {
         working,
         recent.stream().filter(r -> r.status().equals(running)).toList(),
         recent.isEmpty() ? null : recent.get(0),
-        CountsView.of(store.races().counts()));
+        CountsView.of(store.races().counts()),
+        store.marks().recentActivity(1).stream().mapToLong(AuditEntry::id).findFirst().orElse(0));
   }
 }

@@ -75,6 +75,20 @@ function renderActivity(activity) {
         el('a', {href: raceHref(a.race)}, a.race), a.note ? el('q', {}, a.note) : null)));
 }
 
+let shownActivityId = null;
+let shownRunId = null;
+
+/** Runs and triage actions are not in the event itself: reload them when the event says they changed. */
+async function refreshListsIfChanged(progress) {
+  const runId = progress.latestRun ? `${progress.latestRun.id}:${progress.latestRun.status}` : null;
+  if (progress.lastActivityId === shownActivityId && runId === shownRunId) return;
+  shownActivityId = progress.lastActivityId;
+  shownRunId = runId;
+  const overview = await api('/api/overview');
+  renderRuns(overview.recentRuns);
+  renderActivity(overview.recentActivity);
+}
+
 function listen() {
   const live = document.getElementById('live');
   const events = new EventSource('/api/events');
@@ -82,6 +96,7 @@ function listen() {
     const progress = JSON.parse(e.data);
     renderProgress(progress);
     renderCounts(progress.counts);
+    refreshListsIfChanged(progress).catch(showError);
     live.textContent = '● live';
     live.className = 'live on';
   });
@@ -100,6 +115,9 @@ async function main() {
     renderProgress(overview.progress);
     renderRuns(overview.recentRuns);
     renderActivity(overview.recentActivity);
+    shownActivityId = overview.progress.lastActivityId;
+    const latest = overview.progress.latestRun;
+    shownRunId = latest ? `${latest.id}:${latest.status}` : null;
     listen();
   } catch (error) {
     showError(error);
