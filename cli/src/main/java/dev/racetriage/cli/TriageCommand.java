@@ -1,11 +1,24 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.runner.report.SourceLocator;
+import dev.racetriage.runner.report.TriageJson;
+import dev.racetriage.runner.report.TriageSarif;
+import dev.racetriage.runner.triage.TriageException;
+import dev.racetriage.runner.triage.TriageOptions;
+import dev.racetriage.runner.triage.TriagePipeline;
+import dev.racetriage.runner.triage.TriageResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 @Command(
     name = "triage",
@@ -14,9 +27,12 @@ import picocli.CommandLine.Parameters;
       "Find the races a project's tests exercise and classify each one.",
       "Builds the Maven project, runs its tests under the agent, replays them with adversarial memory and gives",
       "every race a verdict (destructive, qos, benign, unexercised or flaky) with its evidence, stored in the",
-      "triage database."
+      "triage database.",
+      "Exit code: 0 nothing destructive, 1 a destructive race (not marked trusted-benign), 2 error."
     })
 final class TriageCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "Maven project directory (default: .)")
   Path project = Path.of(".");
@@ -50,7 +66,58 @@ final class TriageCommand implements Callable<Integer> {
   String budget;
 
   @Override
-  public Integer call() {
-    throw NotBuiltYet.of("racetriage triage", "the dynamic runner");
+  public Integer call() throws InterruptedException {
+    if (!List.of("table", "json", "sarif").contains(format)) {
+      throw new UserError("--format must be table, json or sarif, not '" + format + "'", 2);
+    }
+    TriageOptions options;
+    try {
+      options = new TriageOptions(project, db, detectOnly, trials,
+          heuristics == null ? TriageOptions.ALL_HEURISTICS : heuristics,
+          jobs == null ? Runtime.getRuntime().availableProcessors() : jobs,
+          budget == null ? null : DurationOption.parse("--budget", budget),
+          Duration.ofMinutes(10), Duration.ofMinutes(10));
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage(), 2);
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    TerminalProgress progress = new TerminalProgress(err, System.console() != null);
+    TriageResult result;
+    try {
+      result = new TriagePipeline().run(options, progress);
+    } catch (TriageException e) {
+      progress.finishLine();
+      throw new UserError(e.getMessage(), 2, e);
+    }
+    progress.finishLine();
+    SourceLocator sources = new SourceLocator(project);
+    String report = switch (format) {
+      case "json" -> TriageJson.render(result, sources);
+      case "sarif" -> TriageSarif.render(result, sources);
+      default -> TriageTable.render(result);
+    };
+    write(report);
+    result.warnings().forEach(w -> err.println("racetriage: " + w));
+    if (!detectOnly) {
+      err.println("racetriage: verdicts need the adversarial trials, which are not built yet in this version; "
+          + "the races above are detected and stored as pending.");
+      return 2;
+    }
+    return result.hasDestructive() ? 1 : 0;
+  }
+
+  private void write(String report) {
+    if (out == null) {
+      spec.commandLine().getOut().print(report);
+      spec.commandLine().getOut().flush();
+      return;
+    }
+    try {
+      Path parent = out.toAbsolutePath().getParent();
+      if (parent != null) Files.createDirectories(parent);
+      Files.writeString(out, report);
+    } catch (IOException e) {
+      throw new UserError("Cannot write the report to " + out + ": " + e.getMessage(), 2, e);
+    }
   }
 }

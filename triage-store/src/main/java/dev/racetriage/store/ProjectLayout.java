@@ -15,7 +15,9 @@ public final class ProjectLayout {
   static final String GITIGNORE =
       "# Written by racetriage. The database is local (rebuilt by 'racetriage triage');\n"
           + "# commit trusted-benign.json, the team's marks.\n"
-          + "*.db\n*.db-wal\n*.db-shm\n*.db-journal\n*.tmp\n";
+          + "*.db\n*.db-wal\n*.db-shm\n*.db-journal\n*.tmp\n"
+          + "# the logs and reports of the last run's test JVMs\n"
+          + "work/\n";
 
   private ProjectLayout() {}
 

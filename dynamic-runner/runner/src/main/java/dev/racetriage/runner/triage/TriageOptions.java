@@ -1,0 +1,48 @@
+package dev.racetriage.runner.triage;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a triage run does. {@code database} null means the project's default ({@code .racetriage/triage.db});
+ * {@code budget} null means no limit.
+ */
+public record TriageOptions(
+    Path project,
+    Path database,
+    boolean detectOnly,
+    int trials,
+    List<String> heuristics,
+    int jobs,
+    Duration budget,
+    Duration buildTimeout,
+    Duration baselineTimeout) {
+
+  public static final List<String> ALL_HEURISTICS =
+      List.of("sc", "oldest", "oldest-but-different", "random", "random-but-different");
+
+  public TriageOptions {
+    heuristics = List.copyOf(heuristics);
+    if (trials < 1) throw new IllegalArgumentException("--trials must be at least 1, not " + trials);
+    if (jobs < 1) throw new IllegalArgumentException("--jobs must be at least 1, not " + jobs);
+    for (String h : heuristics) {
+      if (!ALL_HEURISTICS.contains(h)) {
+        throw new IllegalArgumentException("unknown heuristic '" + h + "' (known: " + String.join(", ", ALL_HEURISTICS) + ")");
+      }
+    }
+  }
+
+  public static TriageOptions defaults(Path project) {
+    return new TriageOptions(project, null, false, 20, ALL_HEURISTICS, Runtime.getRuntime().availableProcessors(),
+        null, Duration.ofMinutes(10), Duration.ofMinutes(10));
+  }
+
+  public TriageOptions withDetectOnly(boolean only) {
+    return new TriageOptions(project, database, only, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout);
+  }
+
+  public TriageOptions withDatabase(Path db) {
+    return new TriageOptions(project, db, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout);
+  }
+}

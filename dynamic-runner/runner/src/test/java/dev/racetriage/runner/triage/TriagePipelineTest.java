@@ -1,0 +1,76 @@
+package dev.racetriage.runner.triage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.runner.project.ProjectFixtures;
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.races.RaceSummary;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The whole detect pipeline on real projects: Maven build, baseline JVM, agent JVM, store. */
+class TriagePipelineTest {
+  @TempDir Path dir;
+
+  @Test
+  void detectsExactlyTheRacyFieldsOfTheExamplesAndStoresThem() throws Exception {
+    Path root = ProjectFixtures.copyRacyShapes(dir.resolve("racy-shapes"));
+
+    TriageResult result = new TriagePipeline().run(TriageOptions.defaults(root).withDetectOnly(true), TriageProgress.silent());
+
+    Set<String> fields = new TreeSet<>();
+    result.races().forEach(r -> fields.add(r.race().fieldKey()));
+    assertEquals(new TreeSet<>(List.of(
+        "dev.racetriage.examples.BusyWait.done",
+        "dev.racetriage.examples.BusyWait.result",
+        "dev.racetriage.examples.HashCache.hash",
+        "dev.racetriage.examples.Point.p",
+        "dev.racetriage.examples.Point.x",
+        "dev.racetriage.examples.Point.y",
+        "dev.racetriage.examples.RacyInitLoop.x")), fields);
+    assertEquals(8, result.stats().tests());
+    assertFalse(result.hasDestructive(), "nothing is classified in detect-only mode");
+    assertTrue(result.warnings().isEmpty(), result.warnings()::toString);
+
+    try (TriageStore store = TriageStore.openProject(root)) {
+      Optional<RaceSummary> point = store.races().find(FieldKey.parse("dev.racetriage.examples.Point.x"));
+      assertTrue(point.isPresent());
+      assertEquals(1, store.runs().recent(10).size());
+    }
+    assertTrue(Files.isRegularFile(root.resolve(".racetriage/triage.db")));
+  }
+
+  @Test
+  void aProjectWithNoTestsIsAClearError() throws Exception {
+    ProjectFixtures.writeSingleModuleProject(dir, "package demo; public class Lonely { int x; }");
+    TriageException error = assertThrows(TriageException.class,
+        () -> new TriagePipeline().run(TriageOptions.defaults(dir).withDetectOnly(true), TriageProgress.silent()));
+    assertTrue(error.getMessage().contains("No compiled tests"), error.getMessage());
+  }
+
+  @Test
+  void aTestThatFailsWithoutTheAgentMakesItsRacesFlaky() throws Exception {
+    ProjectFixtures.writeProjectWithTests(dir, """
+          int shared;
+          @Test void racesAndFails() throws Exception {
+            Thread a = new Thread(() -> shared = 1);
+            Thread b = new Thread(() -> shared = 2);
+            a.start(); b.start(); a.join(); b.join();
+            fail("broken on purpose");
+          }
+        """);
+    TriageResult result = new TriagePipeline().run(TriageOptions.defaults(dir).withDetectOnly(true), TriageProgress.silent());
+    assertEquals(1, result.warnings().size(), result.warnings()::toString);
+    assertTrue(result.warnings().get(0).contains("demo.BehaviourTest#racesAndFails"), result.warnings().get(0));
+  }
+}
