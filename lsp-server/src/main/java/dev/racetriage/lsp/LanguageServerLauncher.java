@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.lsp4j.jsonrpc.Launcher;
-import org.eclipse.lsp4j.launch.LSPLauncher;
+import dev.racetriage.lsp.jsonrpc.RobustLauncherBuilder;
 import org.eclipse.lsp4j.services.LanguageClient;
 
 /**
@@ -37,7 +37,7 @@ public final class LanguageServerLauncher {
       thread.setDaemon(true);
       return thread;
     });
-    Launcher<LanguageClient> launcher = new LSPLauncher.Builder<LanguageClient>()
+    Launcher<LanguageClient> launcher = new RobustLauncherBuilder()
         .setLocalService(server)
         .setRemoteInterface(LanguageClient.class)
         .setInput(in)

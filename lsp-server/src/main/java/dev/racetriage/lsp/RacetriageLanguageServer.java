@@ -14,6 +14,7 @@ import dev.racetriage.lsp.documents.OpenDocuments;
 import dev.racetriage.lsp.hover.HoverHandler;
 import dev.racetriage.lsp.lifecycle.ClientLog;
 import dev.racetriage.lsp.lifecycle.ClientSupport;
+import dev.racetriage.lsp.lifecycle.QuietExecutors;
 import dev.racetriage.lsp.lifecycle.RequestRunner;
 import dev.racetriage.lsp.lifecycle.ServerLifecycle;
 import dev.racetriage.lsp.progress.DaemonProgressReporter;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.lsp4j.CodeActionKind;
 import org.eclipse.lsp4j.CodeActionOptions;
@@ -70,11 +70,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
   private final AtomicReference<ClientSupport> clientSupport = new AtomicReference<>(ClientSupport.from(null));
   private final AtomicReference<WorkspaceLayout> workspace = new AtomicReference<>();
   private final StaticCandidatesFactory staticCandidatesFactory;
-  private final ExecutorService requests = Executors.newFixedThreadPool(2, runnable -> {
-    Thread thread = new Thread(runnable, "racetriage-request");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ExecutorService requests = QuietExecutors.fixed("racetriage-request", 2);
   private final RequestRunner runner = new RequestRunner(lifecycle, requests, log);
   private final TriageConnection triage;
   private final DaemonStarter daemon = new DaemonStarter(log);
@@ -247,7 +243,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
     diagnostics.close();
     daemon.close();
     triage.close();
-    requests.shutdownNow();
+    requests.shutdown();
   }
 
   @Override

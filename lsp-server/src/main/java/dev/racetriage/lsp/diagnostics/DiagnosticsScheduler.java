@@ -4,14 +4,14 @@ import dev.racetriage.lsp.documents.DocumentSnapshot;
 import dev.racetriage.lsp.documents.OpenDocuments;
 import dev.racetriage.lsp.lifecycle.ClientLog;
 import dev.racetriage.lsp.lifecycle.ClientSupport;
+import dev.racetriage.lsp.lifecycle.QuietExecutors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -33,11 +33,8 @@ public final class DiagnosticsScheduler implements AutoCloseable {
   private final Supplier<ClientSupport> clientSupport;
   private final LongSupplier debounceMillis;
   private final ClientLog log;
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "racetriage-analysis");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledThreadPoolExecutor executor = QuietExecutors.scheduled("racetriage-analysis");
+  private volatile boolean closed;
   private final Map<String, ScheduledFuture<?>> pending = new ConcurrentHashMap<>();
   private final Map<String, FileFindings> published = new ConcurrentHashMap<>();
 
@@ -77,6 +74,9 @@ public final class DiagnosticsScheduler implements AutoCloseable {
   }
 
   private void schedule(String uri, long delayMillis) {
+    if (closed) {
+      return;
+    }
     pending.compute(uri, (key, previous) -> {
       if (previous != null) {
         previous.cancel(false);
@@ -113,7 +113,7 @@ public final class DiagnosticsScheduler implements AutoCloseable {
 
   private void publish(FileFindings findings) {
     LanguageClient c = client.get();
-    if (c == null) {
+    if (c == null || closed) {
       return;
     }
     ClientSupport support = clientSupport.get();
@@ -141,8 +141,10 @@ public final class DiagnosticsScheduler implements AutoCloseable {
     return Optional.of(computer.compute(snapshot.get(), cancel));
   }
 
+  /** Stops analysing; an analysis in flight finishes unpublished (see {@link QuietExecutors} for why no interrupt). */
   @Override
   public void close() {
-    executor.shutdownNow();
+    closed = true;
+    executor.shutdown();
   }
 }

@@ -1,9 +1,9 @@
 package dev.racetriage.lsp.triage;
 
 import dev.racetriage.lsp.lifecycle.ClientLog;
+import dev.racetriage.lsp.lifecycle.QuietExecutors;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -17,11 +17,7 @@ public final class StorePoller implements AutoCloseable {
   private final Runnable onNewData;
   private final Consumer<Optional<DaemonActivity>> onActivity;
   private final ClientLog log;
-  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "racetriage-store-poll");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledThreadPoolExecutor executor = QuietExecutors.scheduled("racetriage-store-poll");
   private ScheduledFuture<?> task;
   private long lastVersion = Long.MIN_VALUE;
 
@@ -63,7 +59,7 @@ public final class StorePoller implements AutoCloseable {
   /** Stops polling and waits (briefly) for a poll in flight, so nothing touches the database afterwards. */
   @Override
   public void close() {
-    executor.shutdownNow();
+    executor.shutdown();
     try {
       executor.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

@@ -1,0 +1,182 @@
+package dev.racetriage.lsp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import dev.racetriage.lsp.analysis.StaticCandidates;
+import dev.racetriage.lsp.documents.DocumentUris;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.lsp4j.CodeLensParams;
+import org.eclipse.lsp4j.DidChangeConfigurationParams;
+import org.eclipse.lsp4j.Hover;
+import org.eclipse.lsp4j.HoverParams;
+import org.eclipse.lsp4j.MessageType;
+import org.eclipse.lsp4j.Position;
+import org.eclipse.lsp4j.Range;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
+import org.eclipse.lsp4j.jsonrpc.ResponseErrorException;
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseErrorCode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RobustnessTest {
+  @TempDir Path project;
+
+  private static Hover hover(LspSession session, String uri) throws Exception {
+    return session.server.getTextDocumentService()
+        .hover(new HoverParams(new TextDocumentIdentifier(uri), new Position(4, 36)))
+        .get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void malformedMessagesAreSkippedAndTheServerKeepsAnswering() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      session.writeRaw("Content-Length: 5\r\n\r\n{oops");
+      session.writeRaw("Content-Length: 2\r\n\r\n[]");
+      session.writeRaw("Content-Length: 9\r\nContent-Type: nonsense\r\n\r\nnot json!");
+      // declares 20 bytes, has 11: the reader eats "Content-L" of the next message, which is lost, and resyncs
+      session.writeRaw("Content-Length: 20\r\n\r\n{\"short\":1}");
+      session.writeRaw("Content-Length: 2\r\n\r\n{}");
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> !p.getDiagnostics().isEmpty());
+      assertTrue(hover(session, uri).getContents().getRight().getValue().contains("double-checked-locking"));
+      assertEquals(0, session.shutdownAndExit());
+    }
+  }
+
+  @Test
+  void requestsWithWrongParametersGetAnErrorResponse() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(project);
+      CompletableFuture<Object> wrong = session.launcher.getRemoteEndpoint()
+          .request("textDocument/hover", List.of("not", "a", "hover"));
+      ExecutionException failure = assertThrows(ExecutionException.class,
+          () -> wrong.get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS));
+      assertInstanceOf(ResponseErrorException.class, failure.getCause());
+      CompletableFuture<Object> unknown = session.launcher.getRemoteEndpoint().request("racetriage/nothing", null);
+      ExecutionException notFound = assertThrows(ExecutionException.class,
+          () -> unknown.get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS));
+      assertEquals(ResponseErrorCode.MethodNotFound.getValue(),
+          ((ResponseErrorException) notFound.getCause()).getResponseError().getCode());
+      assertEquals(0, session.shutdownAndExit());
+    }
+  }
+
+  @Test
+  void requestsForUnopenedOrNonJavaFilesGetEmptyResults() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String unopened = DocumentUris.toUri(Fixtures.source(project, Fixtures.SINGLETON));
+      assertNull(hover(session, unopened));
+      assertEquals(List.of(), session.codeActions(unopened, new Range(new Position(4, 36), new Position(4, 36)),
+          List.of()));
+      assertEquals(List.of(), session.server.getTextDocumentService()
+          .codeLens(new CodeLensParams(new TextDocumentIdentifier(unopened)))
+          .get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS));
+      assertTrue(session.client.logged.stream().anyMatch(m -> m.getMessage().contains("which is not open")));
+
+      Path notes = project.resolve("NOTES.md");
+      Files.writeString(notes, "private static Foo instance;");
+      String notesUri = session.open(notes, Files.readString(notes));
+      assertNull(hover(session, notesUri));
+      assertEquals(List.of(), session.codeActions(notesUri, new Range(new Position(0, 0), new Position(0, 5)),
+          List.of()));
+      // an untitled buffer, which has no file at all
+      session.open(Path.of("/nonexistent/untitled/Scratch.java"), "class Scratch { int x; }");
+      assertEquals(0, session.shutdownAndExit());
+    }
+  }
+
+  @Test
+  void aDaemonThatCannotStartIsReportedOnceAndTheServerCarriesOn() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      JsonObject options = LspSession.testSettings();
+      options.getAsJsonObject("racetriage").addProperty("startDaemon", true);
+      options.getAsJsonObject("racetriage").addProperty("daemonCommand", "/nonexistent/bin/racetriage daemon");
+      session.initialize(Fixtures.mavenProject(project), options, LspSession.fullCapabilities());
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> !p.getDiagnostics().isEmpty());
+      assertEquals(1, session.client.shown.stream()
+          .filter(m -> m.getType() == MessageType.Warning && m.getMessage().contains("could not start the daemon"))
+          .count(), session.client.shown.toString());
+      assertEquals(0, session.shutdownAndExit());
+    }
+  }
+
+  @Test
+  void settingsChangeAppliesAndBadValuesKeepThePreviousOne() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> !p.getDiagnostics().isEmpty());
+
+      JsonObject off = new JsonObject();
+      off.addProperty("staticCandidates", false);
+      off.addProperty("debounceMillis", "soon");
+      JsonObject settings = new JsonObject();
+      settings.add("racetriage", off);
+      session.server.getWorkspaceService().didChangeConfiguration(new DidChangeConfigurationParams(settings));
+      session.client.awaitDiagnostics(uri, p -> p.getDiagnostics().isEmpty());
+      assertTrue(session.client.logged.stream()
+          .anyMatch(m -> m.getMessage().contains("racetriage.debounceMillis must be a number")));
+    }
+  }
+
+  /** A prefilter that only ever finishes by being cancelled, when asked from a request thread. */
+  private static final class EndlessAnalysis implements StaticCandidates {
+    final CountDownLatch started = new CountDownLatch(1);
+    final CountDownLatch cancelled = new CountDownLatch(1);
+
+    @Override
+    public List<dev.racetriage.lsp.findings.FieldFinding> analyse(
+        dev.racetriage.lsp.documents.DocumentSnapshot document, org.eclipse.lsp4j.jsonrpc.CancelChecker cancel) {
+      if (!Thread.currentThread().getName().startsWith("racetriage-request")) {
+        return List.of();
+      }
+      started.countDown();
+      try {
+        while (true) {
+          cancel.checkCanceled();
+          Thread.onSpinWait();
+        }
+      } catch (java.util.concurrent.CancellationException e) {
+        cancelled.countDown();
+        throw e;
+      }
+    }
+  }
+
+  @Test
+  void cancelRequestStopsALongRequest() throws Exception {
+    EndlessAnalysis analysis = new EndlessAnalysis();
+    try (LspSession session = LspSession.start((workspace, settings, log) -> analysis)) {
+      session.initialize(Fixtures.mavenProject(project));
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      // a change the debounced analysis has not caught up with: the hover must analyse the new text itself
+      JsonObject slow = new JsonObject();
+      JsonObject inner = new JsonObject();
+      inner.addProperty("debounceMillis", 3_600_000);
+      slow.add("racetriage", inner);
+      session.server.getWorkspaceService().didChangeConfiguration(new DidChangeConfigurationParams(slow));
+      session.replaceText(uri, Fixtures.text(Fixtures.SINGLETON) + "\n");
+      CompletableFuture<Hover> pending = session.server.getTextDocumentService()
+          .hover(new HoverParams(new TextDocumentIdentifier(uri), new Position(4, 36)));
+      assertTrue(analysis.started.await(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS));
+      pending.cancel(true); // LSP4J sends $/cancelRequest
+      assertTrue(analysis.cancelled.await(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS),
+          "the server stopped the work when the client cancelled");
+      assertEquals(0, session.shutdownAndExit());
+    }
+  }
+}
