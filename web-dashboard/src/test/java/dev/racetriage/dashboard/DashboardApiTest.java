@@ -2,12 +2,15 @@ package dev.racetriage.dashboard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.racetriage.store.FieldKey;
 import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -219,7 +222,7 @@ class DashboardApiTest {
   void eventsStreamPushesTheCurrentStateThenChanges() throws Exception {
     HttpRequest request = HttpRequest.newBuilder(server.url().resolve("/api/events"))
         .header("Accept", "text/event-stream").GET().build();
-    HttpResponse<java.io.InputStream> response =
+    HttpResponse<InputStream> response =
         http.client.send(request, HttpResponse.BodyHandlers.ofInputStream());
     assertEquals(200, response.statusCode());
     assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"),
@@ -227,7 +230,7 @@ class DashboardApiTest {
     try (BufferedReader events = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       JsonNode first = nextProgress(events);
       long pending = first.at("/queue/pending").asLong();
-      project.store.queue().enqueue(dev.racetriage.store.FieldKey.parse("com.example.New.field"), "changed: New.java", 5);
+      project.store.queue().enqueue(FieldKey.parse("com.example.New.field"), "changed: New.java", 5);
       JsonNode changed = nextProgress(events);
       assertEquals(pending + 1, changed.at("/queue/pending").asLong());
       long activity = changed.get("lastActivityId").asLong();
@@ -249,8 +252,8 @@ class DashboardApiTest {
           }
         }
         throw new AssertionError("the event stream ended");
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     }).get(30, TimeUnit.SECONDS);
   }

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.races.TriageState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -230,7 +232,7 @@ class DashboardSecurityTest {
   void nonLoopbackBindNeedsTheTokenForReadsToo() {
     try (DashboardServer wide = DashboardServer.start(project.store,
         DashboardOptions.defaults().withPort(0).withBind("0.0.0.0").withToken(TOKEN))) {
-      HttpSession http = new HttpSession(java.net.URI.create("http://127.0.0.1:" + wide.port() + "/"));
+      HttpSession http = new HttpSession(URI.create("http://127.0.0.1:" + wide.port() + "/"));
       assertEquals(401, http.get("/api/races").statusCode());
       assertEquals(302, http.get("/races").statusCode());
       assertEquals(200, http.get("/api/races", "Authorization", "Bearer " + TOKEN).statusCode());
@@ -283,7 +285,7 @@ class DashboardSecurityTest {
 
   private void assertOpen(String field) {
     assertEquals(TriageState.OPEN,
-        project.store.races().find(dev.racetriage.store.FieldKey.parse(field)).orElseThrow().triageState());
+        project.store.races().find(FieldKey.parse(field)).orElseThrow().triageState());
   }
 
   private static Map<String, String> mark() {

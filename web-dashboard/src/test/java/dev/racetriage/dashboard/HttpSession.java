@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.CookieManager;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
@@ -92,7 +94,7 @@ final class HttpSession {
   }
 
   static String race(String fieldKey) {
-    return "/api/races/" + java.net.URLEncoder.encode(fieldKey, java.nio.charset.StandardCharsets.UTF_8)
+    return "/api/races/" + URLEncoder.encode(fieldKey, StandardCharsets.UTF_8)
         .replace("+", "%20");
   }
 }
