@@ -11,7 +11,9 @@ import java.util.Locale;
 /**
  * SARIF 2.1.0: one rule per verdict, one result per race located at its first access (the others are related
  * locations). A trusted-benign race is reported with an accepted external suppression carrying the team's note, so
- * code-scanning tools hide it without losing it. Paths found in the project are relative to {@code %SRCROOT%}.
+ * code-scanning tools hide it without losing it. Paths found in the project are relative to {@code %SRCROOT%}, which
+ * is left for the consumer to bind (the checkout root in code-scanning services), so no local path leaks into a
+ * shared report.
  */
 public final class SarifExport {
   public static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -35,7 +37,6 @@ public final class SarifExport {
       rule.putObject("shortDescription").put("text", description(verdict));
       rule.putObject("defaultConfiguration").put("level", level(verdict));
     }
-    run.putObject("originalUriBaseIds").putObject("%SRCROOT%").put("uri", "file:///");
     ArrayNode results = run.putArray("results");
     for (ExportedRace race : races) {
       results.add(result(race, json));
