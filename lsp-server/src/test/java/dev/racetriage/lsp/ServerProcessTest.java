@@ -1,0 +1,101 @@
+package dev.racetriage.lsp;
+
+import static dev.racetriage.lsp.DiagnosticsTest.forField;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.lsp.documents.DocumentUris;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.lsp4j.DidOpenTextDocumentParams;
+import org.eclipse.lsp4j.InitializeParams;
+import org.eclipse.lsp4j.InitializedParams;
+import org.eclipse.lsp4j.TextDocumentItem;
+import org.eclipse.lsp4j.WorkspaceFolder;
+import org.eclipse.lsp4j.jsonrpc.Launcher;
+import org.eclipse.lsp4j.launch.LSPLauncher;
+import org.eclipse.lsp4j.services.LanguageServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server as a separate process on stdio, as an editor starts it: framing, stdout hygiene and exit codes. */
+class ServerProcessTest {
+  @TempDir Path project;
+
+  private static Process startServer(Path log) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        LanguageServerMain.class.getName())
+        .redirectError(log.toFile())
+        .start();
+  }
+
+  private static InitializeParams initializeParams(Path root) {
+    InitializeParams params = new InitializeParams();
+    params.setWorkspaceFolders(List.of(new WorkspaceFolder(DocumentUris.toUri(root), "demo")));
+    params.setInitializationOptions(LspSession.testSettings());
+    params.setCapabilities(LspSession.fullCapabilities());
+    return params;
+  }
+
+  @Test
+  void anEditorSessionOverStdioEndsWithExitCodeZero() throws Exception {
+    Fixtures.mavenProject(project);
+    Path log = project.resolve("server.log");
+    Process process = startServer(log);
+    try {
+      RecordingClient client = new RecordingClient();
+      OutputStream toServer = process.getOutputStream();
+      Launcher<LanguageServer> launcher =
+          LSPLauncher.createClientLauncher(client, process.getInputStream(), toServer);
+      launcher.startListening();
+      LanguageServer server = launcher.getRemoteProxy();
+
+      // garbage before the first message: the server skips it and answers what follows
+      toServer.write("Content-Length: 5\r\n\r\n{oops".getBytes(StandardCharsets.UTF_8));
+      toServer.flush();
+      server.initialize(initializeParams(project)).get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
+      server.initialized(new InitializedParams());
+      Path file = Fixtures.source(project, Fixtures.SINGLETON);
+      String uri = DocumentUris.toUri(file);
+      server.getTextDocumentService().didOpen(
+          new DidOpenTextDocumentParams(new TextDocumentItem(uri, "java", 1, Files.readString(file))));
+      client.awaitDiagnostics(uri, p -> forField(p, StoreFixture.INSTANCE).isPresent());
+
+      server.shutdown().get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
+      server.exit();
+      assertTrue(process.waitFor(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS), "the server exits after 'exit'");
+      assertEquals(0, process.exitValue(), Files.readString(log));
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  @Test
+  void exitWithoutShutdownOrAClosedPipeEndsWithExitCodeOne() throws Exception {
+    Path log = project.resolve("server.log");
+    Process exitOnly = startServer(log);
+    Process closed = startServer(project.resolve("server2.log"));
+    try {
+      Launcher<LanguageServer> launcher = LSPLauncher.createClientLauncher(
+          new RecordingClient(), exitOnly.getInputStream(), exitOnly.getOutputStream());
+      launcher.startListening();
+      launcher.getRemoteProxy().initialize(initializeParams(project)).get(RecordingClient.WAIT_SECONDS,
+          TimeUnit.SECONDS);
+      launcher.getRemoteProxy().exit();
+      assertTrue(exitOnly.waitFor(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS));
+      assertEquals(1, exitOnly.exitValue(), Files.readString(log));
+
+      closed.getOutputStream().close(); // the editor died
+      assertTrue(closed.waitFor(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS));
+      assertEquals(1, closed.exitValue());
+    } finally {
+      exitOnly.destroyForcibly();
+      closed.destroyForcibly();
+    }
+  }
+}
