@@ -27,40 +27,72 @@ public final class JavaParser {
     this.sourceEncodings = sourceRoots.stream().map(root -> "UTF-8").toArray(String[]::new);
   }
 
-  /** Batch mode: parses every file in one JDT environment and hands each unit over as soon as it is resolved. */
+  /**
+   * Batch mode: parses every file in one JDT environment and hands each unit over as soon as it is resolved. JDT's
+   * compiler can fail on code it cannot resolve (an internal exception aborts the whole batch): the files not handed
+   * over yet are then parsed one by one, and a file that still fails is parsed without bindings.
+   */
   public void parseAll(List<Path> files, BiConsumer<Path, CompilationUnit> sink) {
     if (files.isEmpty()) {
       return;
     }
-    ASTParser parser = newParser();
+    java.util.Set<Path> done = new java.util.HashSet<>();
+    ASTParser parser = newParser(true);
     String[] paths = files.stream().map(Path::toString).toArray(String[]::new);
     String[] encodings = files.stream().map(f -> "UTF-8").toArray(String[]::new);
-    parser.createASTs(paths, encodings, new String[0], new FileASTRequestor() {
-      @Override
-      public void acceptAST(String sourceFilePath, CompilationUnit ast) {
-        sink.accept(Path.of(sourceFilePath), ast);
+    try {
+      parser.createASTs(paths, encodings, new String[0], new FileASTRequestor() {
+        @Override
+        public void acceptAST(String sourceFilePath, CompilationUnit ast) {
+          Path path = Path.of(sourceFilePath);
+          done.add(path);
+          sink.accept(path, ast);
+        }
+      }, null);
+    } catch (RuntimeException | StackOverflowError e) {
+      for (Path file : files) {
+        if (!done.contains(file)) {
+          sink.accept(file, parseOne(file, read(file)));
+        }
       }
-    }, null);
+    }
   }
 
   /** Incremental mode: parses one file from the text an editor holds; other files are read from the source path. */
   public CompilationUnit parseOne(Path file, String text) {
-    ASTParser parser = newParser();
+    try {
+      return parse(file, text, true);
+    } catch (RuntimeException | StackOverflowError e) {
+      // JDT's resolver failed on this text: keep the syntax; fields are then matched by name
+      return parse(file, text, false);
+    }
+  }
+
+  private CompilationUnit parse(Path file, String text, boolean bindings) {
+    ASTParser parser = newParser(bindings);
     parser.setSource(text.toCharArray());
     // the unit name tells JDT which type the text declares, and so where it sits in the source path
     parser.setUnitName(file.toString());
     return (CompilationUnit) parser.createAST(null);
   }
 
-  private ASTParser newParser() {
+  private static String read(Path file) {
+    try {
+      return java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      return ""; // vanished or unreadable since it was listed: analysed as empty
+    }
+  }
+
+  private ASTParser newParser(boolean bindings) {
     ASTParser parser = ASTParser.newParser(AST.getJLSLatest());
     parser.setKind(ASTParser.K_COMPILATION_UNIT);
     Map<String, String> options = JavaCore.getOptions();
     JavaCore.setComplianceOptions(JavaCore.VERSION_17, options);
     parser.setCompilerOptions(options);
     parser.setEnvironment(classpath, sourcepath, sourceEncodings, true);
-    parser.setResolveBindings(true);
-    parser.setBindingsRecovery(true);
+    parser.setResolveBindings(bindings);
+    parser.setBindingsRecovery(bindings);
     parser.setStatementsRecovery(true);
     return parser;
   }
