@@ -1,0 +1,120 @@
+package dev.racetriage.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code racetriage triage} as a user runs it, on a real (tiny) Maven project. */
+class TriageCommandTest {
+  @TempDir Path dir;
+
+  private record Result(int exitCode, String out, String err) {}
+
+  private static Result run(String... args) {
+    CommandLine cli = RacetriageCommand.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return new Result(cli.execute(args), out.toString(), err.toString());
+  }
+
+  @Test
+  void anUnknownFormatIsAUsageError() {
+    Result r = run("triage", dir.toString(), "--format", "xml");
+    assertEquals(2, r.exitCode());
+    assertTrue(r.err().contains("--format must be table, json or sarif"), r.err());
+  }
+
+  @Test
+  void anUnknownHeuristicIsAUsageError() {
+    Result r = run("triage", dir.toString(), "--heuristics", "oldest,newest");
+    assertEquals(2, r.exitCode());
+    assertTrue(r.err().contains("unknown heuristic 'newest'"), r.err());
+  }
+
+  @Test
+  void aDirectoryThatIsNotAMavenProjectIsAClearError() {
+    Result r = run("triage", dir.toString(), "--detect-only");
+    assertEquals(2, r.exitCode());
+    assertTrue(r.err().contains("is not a Maven project (no pom.xml)"), r.err());
+  }
+
+  @Test
+  void detectOnlyWritesTheJsonReport() throws Exception {
+    writeRacyProject(dir);
+    Path report = dir.resolve("report.json");
+
+    Result r = run("triage", dir.toString(), "--detect-only", "--format", "json", "--out", report.toString());
+
+    assertEquals(0, r.exitCode(), r.err());
+    JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+    assertEquals(1, json.path("races").size(), json::toPrettyString);
+    JsonNode race = json.path("races").get(0);
+    assertEquals("demo.Counter.hits", race.path("field").asText());
+    assertEquals("pending", race.path("verdict").asText());
+    // which kind is seen first depends on the schedule: a read of the other thread's write (WR) or two writes (WW)
+    assertTrue(race.path("kinds").size() >= 1 && race.path("kinds").get(0).asText().matches("WR|WW"), race::toString);
+    assertEquals("src/main/java/demo/Counter.java", race.path("accesses").get(0).path("file").asText());
+    assertTrue(json.path("stats").path("detectMillis").asLong() > 0);
+    assertTrue(json.path("candidates").isArray());
+  }
+
+  @Test
+  void durationsReadTheWayPeopleTypeThem() {
+    assertEquals(java.time.Duration.ofMinutes(90), DurationOption.parse("--budget", "1h30m"));
+    assertEquals(java.time.Duration.ofSeconds(45), DurationOption.parse("--budget", "45s"));
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> DurationOption.parse("--budget", "ten minutes"));
+    assertTrue(e.getMessage().contains("such as 90s, 10m or 1h30m"));
+  }
+
+  private static void writeRacyProject(Path dir) throws Exception {
+    Files.writeString(dir.resolve("pom.xml"), """
+        <project xmlns="http://maven.apache.org/POM/4.0.0">
+          <modelVersion>4.0.0</modelVersion>
+          <groupId>demo</groupId><artifactId>counter</artifactId><version>1.0</version>
+          <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
+          <dependencies>
+            <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.14.1</version><scope>test</scope></dependency>
+          </dependencies>
+          <build><pluginManagement><plugins>
+            <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
+            <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
+          </plugins></pluginManagement></build>
+        </project>
+        """);
+    Path main = Files.createDirectories(dir.resolve("src/main/java/demo"));
+    Files.writeString(main.resolve("Counter.java"), """
+        package demo;
+        public class Counter {
+          int hits;
+          public void hit() { hits = hits + 1; }
+        }
+        """);
+    Path test = Files.createDirectories(dir.resolve("src/test/java/demo"));
+    Files.writeString(test.resolve("CounterTest.java"), """
+        package demo;
+        import org.junit.jupiter.api.Test;
+        import static org.junit.jupiter.api.Assertions.assertTrue;
+        class CounterTest {
+          @Test void twoThreadsCount() throws Exception {
+            Counter c = new Counter();
+            Thread a = new Thread(c::hit);
+            Thread b = new Thread(c::hit);
+            a.start(); b.start(); a.join(); b.join();
+            assertTrue(c.hits >= 1);
+          }
+        }
+        """);
+  }
+}
