@@ -10,12 +10,14 @@ import org.eclipse.lsp4j.Range;
  * a client that is one edit behind must not make the server throw.
  */
 public final class LineIndex {
+  private final String text;
   private final int[] lineStarts;
   private final int length;
 
-  private LineIndex(int[] lineStarts, int length) {
+  private LineIndex(String text, int[] lineStarts) {
+    this.text = text;
     this.lineStarts = lineStarts;
-    this.length = length;
+    this.length = text.length();
   }
 
   public static LineIndex of(String text) {
@@ -31,7 +33,7 @@ public final class LineIndex {
         starts[count++] = i + 1;
       }
     }
-    return new LineIndex(Arrays.copyOf(starts, count), text.length());
+    return new LineIndex(text, Arrays.copyOf(starts, count));
   }
 
   public int lineCount() {
@@ -44,8 +46,16 @@ public final class LineIndex {
       return length;
     }
     int start = lineStarts[line];
+    return Math.min(start + Math.max(0, position.getCharacter()), contentEnd(line));
+  }
+
+  /** Where a line's text ends, before its \n, \r\n or \r. */
+  private int contentEnd(int line) {
     int end = line + 1 < lineStarts.length ? lineStarts[line + 1] : length;
-    return Math.min(start + Math.max(0, position.getCharacter()), end);
+    while (end > lineStarts[line] && (text.charAt(end - 1) == '\n' || text.charAt(end - 1) == '\r')) {
+      end--;
+    }
+    return end;
   }
 
   public Position position(int offset) {
@@ -64,8 +74,6 @@ public final class LineIndex {
   /** The whole of a 1-based line, as the prefilter and the store report lines. */
   public Range lineRange(int oneBasedLine) {
     int line = Math.max(0, Math.min(oneBasedLine - 1, lineStarts.length - 1));
-    int start = lineStarts[line];
-    int end = line + 1 < lineStarts.length ? lineStarts[line + 1] - 1 : length;
-    return new Range(position(start), position(Math.max(start, end)));
+    return new Range(position(lineStarts[line]), position(contentEnd(line)));
   }
 }
