@@ -74,6 +74,8 @@ try {
   const sourceLine = await page.locator('.source .line.focus code').first().textContent();
   check(sourceLine.includes('hash = h;'), 'the write access shows its source line, got ' + sourceLine);
   check(await page.locator('#rate-chart').evaluate(c => c.width > 0), 'the observation-rate chart is drawn');
+  const durationPoints = await page.evaluate(() => window.Chart.getChart('duration-chart').data.datasets[1].data.length);
+  check(durationPoints === 8, 'the duration chart shows every trial, got ' + durationPoints);
   check((await page.locator('#state').textContent()) === 'open', 'the race starts open');
   check(await page.locator('#candidate-section').isVisible(), 'the static prefilter finding is shown');
   await page.screenshot({path: path.join(shotsDir, '3-race.png'), fullPage: true});

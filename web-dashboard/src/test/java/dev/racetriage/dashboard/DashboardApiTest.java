@@ -127,6 +127,8 @@ class DashboardApiTest {
     assertTrue(view.get("replayCommand").asText().contains("--heuristic oldest --seed 0"));
     assertEquals("destructive", view.get("verdictHistory").get(0).get("verdict").asText());
     assertEquals(List.of("racy-lazy-init"), texts(view.at("/candidate/patterns")));
+    assertEquals(List.of("100", "101", "102", "103"), texts(view.at("/durationsMs/sc")));
+    assertEquals(4, view.at("/durationsMs/oldest").size());
   }
 
   @Test

@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * Everything the race page shows: the race, its accesses with the source lines around each (when the file is in
  * the project), the tests, the trial matrix and per-heuristic aggregates, the first failure, the replay command,
- * the verdict history and the audit log.
+ * each trial's duration per heuristic (for the duration chart: a QoS verdict is a shift of this distribution), the
+ * verdict history and the audit log.
  */
 public record RaceView(
     RaceRow race,
@@ -19,6 +20,7 @@ public record RaceView(
     List<String> tests,
     List<HeuristicRow> heuristics,
     TrialMatrix matrix,
+    Map<String, List<Long>> durationsMs,
     String summary,
     String firstFailure,
     String replayCommand,

@@ -10,6 +10,7 @@ import dev.racetriage.store.trials.TrialOutcome;
 import dev.racetriage.store.trials.TrialRecord;
 import dev.racetriage.store.verdicts.VerdictRecord;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,6 +34,7 @@ final class RaceViewBuilder {
         detail.tests(),
         summaries.stream().map(RaceViewBuilder::heuristic).toList(),
         matrix(detail.trialsByHeuristic()),
+        durations(detail.trialsByHeuristic()),
         evidence.summary(),
         evidence.firstFailure(),
         evidence.replayCommand(),
@@ -51,6 +53,14 @@ final class RaceViewBuilder {
     return new RaceView.HeuristicRow(
         s.heuristic(), s.runs(), s.failures(), s.timeouts(), s.reads(), s.staleReads(), s.observationRate(),
         s.meanDuration().toMillis(), s.maxDuration().toMillis());
+  }
+
+  /** Each heuristic's trial durations in milliseconds, in the store's order ({@code sc} first). */
+  static Map<String, List<Long>> durations(Map<String, List<TrialRecord>> byHeuristic) {
+    Map<String, List<Long>> durations = new LinkedHashMap<>();
+    byHeuristic.forEach((heuristic, trials) ->
+        durations.put(heuristic, trials.stream().map(t -> t.trial().duration().toMillis()).toList()));
+    return durations;
   }
 
   static RaceView.TrialMatrix matrix(Map<String, List<TrialRecord>> byHeuristic) {

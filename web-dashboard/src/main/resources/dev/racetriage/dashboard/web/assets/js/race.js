@@ -58,10 +58,10 @@ function renderTrials(view) {
   fill('matrix', m.rows.map(r => el('tr', {}, el('td', {class: 'test'}, r.test), r.cells.map(c =>
     el('td', {class: c.runs === 0 ? 'num muted' : (c.failures + c.timeouts > 0 ? 'num failing' : 'num')},
       c.runs === 0 ? '—' : `${c.failures + c.timeouts}/${c.runs}`)))));
-  renderCharts(view.heuristics);
+  renderCharts(view.heuristics, view.durationsMs);
 }
 
-function renderCharts(heuristics) {
+function renderCharts(heuristics, durations) {
   if (!window.Chart || heuristics.length === 0) return;
   const labels = heuristics.map(h => h.heuristic);
   const draw = (id, config) => {
@@ -74,12 +74,14 @@ function renderCharts(heuristics) {
       data: heuristics.map(h => +(h.observationRate * 100).toFixed(2)), backgroundColor: '#1565c0'}]},
     options: {animation: false, scales: {y: {beginAtZero: true, max: 100}}}
   });
+  // Bars: mean per heuristic; dots: every trial, so a slowdown (qos) shows as a shifted cloud, not just a taller bar.
+  const dots = Object.entries(durations).flatMap(([heuristic, values]) => values.map(ms => ({x: heuristic, y: ms})));
   draw('duration-chart', {
     type: 'bar',
     data: {labels, datasets: [
-      {label: 'mean duration (ms)', data: heuristics.map(h => h.meanDurationMs), backgroundColor: '#00897b'},
-      {label: 'max duration (ms)', data: heuristics.map(h => h.maxDurationMs), backgroundColor: '#b0bec5'}]},
-    options: {animation: false, scales: {y: {beginAtZero: true}}}
+      {label: 'mean duration (ms)', data: heuristics.map(h => h.meanDurationMs), backgroundColor: '#b2dfdb'},
+      {type: 'scatter', label: 'trial duration (ms)', data: dots, backgroundColor: '#00695c', pointRadius: 3}]},
+    options: {animation: false, scales: {x: {type: 'category', labels}, y: {beginAtZero: true}}}
   });
 }
 
