@@ -5,13 +5,21 @@ import java.util.Map;
 
 /**
  * The aggregate of every race reported on one field key: how many times, how many of each kind, the first report in
- * full, and the distinct (current site, previous site, kind) pairs seen (at most {@link RaceAggregator#MAX_PAIRS}).
+ * full, the distinct (current site, previous site, kind) pairs seen (at most {@link RaceAggregator#MAX_PAIRS}) and
+ * the tests that were running when it raced (at most {@link RaceAggregator#MAX_TESTS}; empty outside tests).
  */
 public record FieldRaces(String fieldKey, long count, Map<RaceKind, Long> countByKind, RaceReport first,
-                         List<SitePair> sitePairs, boolean sitePairsTruncated) {
+                         List<SitePair> sitePairs, boolean sitePairsTruncated, List<String> tests) {
     public FieldRaces {
         countByKind = Map.copyOf(countByKind);
         sitePairs = List.copyOf(sitePairs);
+        tests = List.copyOf(tests);
+    }
+
+    /** Without test attribution. */
+    public FieldRaces(String fieldKey, long count, Map<RaceKind, Long> countByKind, RaceReport first,
+                      List<SitePair> sitePairs, boolean sitePairsTruncated) {
+        this(fieldKey, count, countByKind, first, sitePairs, sitePairsTruncated, List.of());
     }
 
     /** A distinct pair of racing sites; {@code current} detected the race against the earlier write {@code previous}. */

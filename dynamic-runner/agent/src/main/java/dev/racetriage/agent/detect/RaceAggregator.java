@@ -15,9 +15,27 @@ import java.util.Map;
 public final class RaceAggregator implements RaceSink {
     /** Distinct site pairs kept per field; more are counted but not listed. */
     public static final int MAX_PAIRS = 32;
+    /** Distinct tests kept per field. */
+    public static final int MAX_TESTS = 64;
 
     private final Map<String, Entry> byField = new LinkedHashMap<>();
     private long total;
+    /** The test running now, as the runtime's test-launcher glue reports it; null between tests. */
+    private volatile String currentTest;
+
+    /**
+     * The test launcher started a test ({@code pkg.FooTest#method()} or any stable id): races from now on are
+     * attributed to it, so the runner replays only the tests in which a field raced. Tests of one JVM run one at a
+     * time; a race on a thread that outlives its test is attributed to the test running when it is reported.
+     */
+    public void testStarted(String testId) {
+        currentTest = testId;
+    }
+
+    /** The test finished: races until the next {@link #testStarted} belong to no test. */
+    public void testFinished() {
+        currentTest = null;
+    }
 
     @Override
     public synchronized void race(RaceReport report) {
@@ -32,6 +50,10 @@ public final class RaceAggregator implements RaceSink {
         e.count++;
         Long before = e.byKind.get(report.kind());
         e.byKind.put(report.kind(), before == null ? 1L : before + 1);
+        String test = currentTest;
+        if (test != null && e.tests.size() < MAX_TESTS) {
+            e.tests.add(test);
+        }
         FieldRaces.SitePair pair = new FieldRaces.SitePair(report.kind(), report.current().site(),
                 report.previous().site());
         if (e.pairs.size() < MAX_PAIRS) {
@@ -51,7 +73,7 @@ public final class RaceAggregator implements RaceSink {
         List<FieldRaces> out = new ArrayList<>(byField.size());
         for (Entry e : byField.values()) {
             out.add(new FieldRaces(e.first.fieldKey(), e.count, e.byKind, e.first, new ArrayList<>(e.pairs),
-                    e.truncated));
+                    e.truncated, new ArrayList<>(e.tests)));
         }
         return out;
     }
@@ -60,6 +82,7 @@ public final class RaceAggregator implements RaceSink {
         final RaceReport first;
         final Map<RaceKind, Long> byKind = new EnumMap<>(RaceKind.class);
         final LinkedHashSet<FieldRaces.SitePair> pairs = new LinkedHashSet<>();
+        final LinkedHashSet<String> tests = new LinkedHashSet<>();
         long count;
         boolean truncated;
 

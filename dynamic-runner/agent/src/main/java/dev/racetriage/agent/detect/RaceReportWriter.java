@@ -13,7 +13,8 @@ import java.util.List;
  * {"type":"race","field":"pkg.C.f","count":3,"wr":2,"ww":1,
  *  "current":{"thread":"T1","class":"pkg.C","method":"run","file":"C.java","line":12,"stack":["pkg.C.run(C.java:12)"]},
  *  "previous":{"thread":"T0","class":"pkg.C","method":"init","file":"C.java","line":7,"stack":[]},
- *  "sitePairs":[{"kind":"WR","current":{...site},"previous":{...site}}],"sitePairsTruncated":false}
+ *  "sitePairs":[{"kind":"WR","current":{...site},"previous":{...site}}],"sitePairsTruncated":false,
+ *  "tests":["pkg.BoxTest#concurrentGet()"]}
  * {"type":"summary","classesInstrumented":12,"classesSkipped":[{"class":"pkg.Big","reason":"method too large"}],
  *  "races":3,"raceReports":17,"internalErrors":0}
  * </pre>
@@ -57,6 +58,11 @@ public final class RaceReportWriter {
         }
         j.endArray();
         j.name("sitePairsTruncated").value(r.sitePairsTruncated());
+        j.name("tests").beginArray();
+        for (String t : r.tests()) {
+            j.value(t);
+        }
+        j.endArray();
         j.endObject();
         return sb.toString();
     }

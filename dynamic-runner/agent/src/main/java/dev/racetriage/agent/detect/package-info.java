@@ -20,6 +20,8 @@
  * race they allocate nothing and take no lock (a write takes the location's monitor unless it repeats the same
  * thread's same-epoch same-site write). Writes while {@code threadState.inClinit()} are recorded at ⊥ unchecked.
  * Volatile accesses are not locations: they are acquire/release on a SyncClock.</li>
+ * <li>Test launcher glue: {@code aggregator.testStarted(testId)} / {@code aggregator.testFinished()} around each
+ * test, so each raced field lists the tests it raced in ({@code "tests"} in the report, read by the runner).</li>
  * <li>At exit: {@code RaceReportWriter.write(writer, aggregator.fields(), aggregator.totalReports(), summary)}
  * writes the JSON-lines report (schema in {@link dev.racetriage.agent.detect.RaceReportWriter}).</li>
  * </ul>

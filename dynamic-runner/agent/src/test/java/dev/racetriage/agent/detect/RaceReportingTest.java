@@ -44,6 +44,23 @@ class RaceReportingTest {
     }
 
     @Test
+    void racesAreAttributedToTheTestRunningWhenTheyAreReported() {
+        RaceAggregator agg = new RaceAggregator();
+        agg.race(report("pkg.Box.value", RaceKind.WR, GET, SET));
+        agg.testStarted("pkg.BoxTest#first()");
+        agg.race(report("pkg.Box.value", RaceKind.WR, GET, SET));
+        agg.race(report("pkg.Box.value", RaceKind.WR, GET, SET));
+        agg.testFinished();
+        agg.testStarted("pkg.BoxTest#second()");
+        agg.race(report("pkg.Box.value", RaceKind.WW, RESET, SET));
+        agg.race(report("pkg.Box.other", RaceKind.WW, SET, SET));
+        agg.testFinished();
+        agg.race(report("pkg.Box.other", RaceKind.WW, SET, SET));
+        assertEquals(List.of("pkg.BoxTest#first()", "pkg.BoxTest#second()"), agg.fields().get(0).tests());
+        assertEquals(List.of("pkg.BoxTest#second()"), agg.fields().get(1).tests());
+    }
+
+    @Test
     void sitePairsAreBoundedPerField() {
         RaceAggregator agg = new RaceAggregator();
         for (int i = 0; i < RaceAggregator.MAX_PAIRS + 5; i++) {
@@ -59,6 +76,7 @@ class RaceReportingTest {
     void reportFileIsOneParsableLinePerFieldThenTheSummary() throws IOException {
         RaceAggregator agg = new RaceAggregator();
         agg.race(report("pkg.Box.value", RaceKind.WR, GET, SET));
+        agg.testStarted("pkg.BoxTest#get()");
         agg.race(report("pkg.Box.value", RaceKind.WW, RESET, SET));
         RunSummary summary = new RunSummary();
         summary.classInstrumented();
@@ -94,6 +112,7 @@ class RaceReportingTest {
         assertEquals(null, ((Map<?, ?>) second.get("current")).get("file"));
         assertEquals(-1L, ((Map<?, ?>) second.get("current")).get("line"));
         assertEquals(false, race.get("sitePairsTruncated"));
+        assertEquals(List.of("pkg.BoxTest#get()"), race.get("tests"));
 
         Map<?, ?> s = (Map<?, ?>) JsonCheck.parse(lines[1]);
         assertEquals("summary", s.get("type"));
