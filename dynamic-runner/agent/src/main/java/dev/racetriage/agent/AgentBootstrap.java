@@ -103,8 +103,10 @@ public final class AgentBootstrap {
     int[] array = new int[1];
     Hooks.install(runtime);
     try {
-      Hooks.acquire(lock);
-      Hooks.release(lock);
+      Hooks.monitorEnter(lock);
+      Hooks.monitorExit(lock);
+      Hooks.volatileWrite(lock, 0);
+      Hooks.volatileRead(lock, 0);
       Hooks.writeField(lock, 0, -1);
       Hooks.readField(lock, 0, -1);
       Hooks.arrayInField(array, 0);

@@ -66,7 +66,7 @@ final class EventInstrumenter extends AdviceAdapter {
     }
     if (synchronizedMethod) {
       pushMethodLock();
-      HookMethod.ACQUIRE.call(mv);
+      HookMethod.MONITOR_ENTER.call(mv);
     }
     mv.visitLabel(bodyStart);
   }
@@ -81,7 +81,7 @@ final class EventInstrumenter extends AdviceAdapter {
   private void emitExit() {
     if (synchronizedMethod) {
       pushMethodLock();
-      HookMethod.RELEASE.call(mv);
+      HookMethod.MONITOR_EXIT.call(mv);
     }
     if (classInitializer) {
       HookMethod.CLINIT_EXIT.call(mv);
@@ -139,7 +139,8 @@ final class EventInstrumenter extends AdviceAdapter {
           } else {
             mv.visitInsn(SWAP);
           }
-          HookMethod.ACQUIRE.call(mv);
+          pushInt(fieldId);
+          HookMethod.VOLATILE_READ.call(mv);
         } else {
           if (!isFinal) {
             mv.visitInsn(DUP);
@@ -155,7 +156,8 @@ final class EventInstrumenter extends AdviceAdapter {
         if (isVolatile || !isFinal) {
           copyReceiverUnderValue(wide);
           if (isVolatile) {
-            HookMethod.RELEASE.call(mv);
+            pushInt(fieldId);
+            HookMethod.VOLATILE_WRITE.call(mv);
           } else {
             pushInt(fieldId);
             pushInt(site());
@@ -169,7 +171,7 @@ final class EventInstrumenter extends AdviceAdapter {
         if (isVolatile) {
           super.visitFieldInsn(opcode, owner, name, descriptor);
           pushInt(fieldId);
-          HookMethod.ACQUIRE_STATIC.call(mv);
+          HookMethod.VOLATILE_READ_STATIC.call(mv);
         } else {
           if (!isFinal) {
             pushInt(fieldId);
@@ -183,7 +185,7 @@ final class EventInstrumenter extends AdviceAdapter {
       case PUTSTATIC -> {
         if (isVolatile) {
           pushInt(fieldId);
-          HookMethod.RELEASE_STATIC.call(mv);
+          HookMethod.VOLATILE_WRITE_STATIC.call(mv);
         } else if (!isFinal) {
           pushInt(fieldId);
           pushInt(site());
@@ -240,11 +242,11 @@ final class EventInstrumenter extends AdviceAdapter {
     } else if (opcode == MONITORENTER) {
       mv.visitInsn(DUP);
       super.visitInsn(opcode);
-      HookMethod.ACQUIRE.call(mv);
+      HookMethod.MONITOR_ENTER.call(mv);
       return;
     } else if (opcode == MONITOREXIT) {
       mv.visitInsn(DUP);
-      HookMethod.RELEASE.call(mv);
+      HookMethod.MONITOR_EXIT.call(mv);
     }
     super.visitInsn(opcode);
   }

@@ -109,24 +109,50 @@ public final class DetectRuntime {
 
   // ---- synchronisation ----
 
-  void acquire(ThreadShadow t, Object object) {
-    hb.acquire(t.state(threads), syncOf(t, object));
+  /** After monitorenter (and after Object.wait returns): ACQUIRE the object's monitor. */
+  void monitorEnter(ThreadShadow t, Object object) {
+    hb.acquire(t.state(threads), t.shadowOf(object, shadow).monitor());
   }
 
-  void release(ThreadShadow t, Object object) {
-    hb.release(t.state(threads), syncOf(t, object));
+  /** Before monitorexit (and before Object.wait): RELEASE the object's monitor. */
+  void monitorExit(ThreadShadow t, Object object) {
+    hb.release(t.state(threads), t.shadowOf(object, shadow).monitor());
   }
 
-  void acquireStatic(ThreadShadow t, int fieldId) {
+  /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
+  void volatileRead(ThreadShadow t, Object object, int fieldId) {
+    ObjectShadow s = t.shadowOf(object, shadow);
+    ThreadState state = t.state(threads);
+    hb.acquire(state, s.volatileField(fieldId));
+    hb.acquire(state, s.atomic());
+  }
+
+  /** Before a volatile write: RELEASE to the field's clock. */
+  void volatileWrite(ThreadShadow t, Object object, int fieldId) {
+    hb.release(t.state(threads), t.shadowOf(object, shadow).volatileField(fieldId));
+  }
+
+  /** After an atomic operation that reads: ACQUIRE the atomic clock and every volatile field clock. */
+  void atomicAcquire(ThreadShadow t, Object object) {
+    ObjectShadow s = t.shadowOf(object, shadow);
+    ThreadState state = t.state(threads);
+    hb.acquire(state, s.atomic());
+    for (SyncClock clock : s.volatileClocks()) {
+      hb.acquire(state, clock);
+    }
+  }
+
+  /** Before an atomic operation that writes: RELEASE to the atomic clock (volatile readers acquire it too). */
+  void atomicRelease(ThreadShadow t, Object object) {
+    hb.release(t.state(threads), t.shadowOf(object, shadow).atomic());
+  }
+
+  void volatileReadStatic(ThreadShadow t, int fieldId) {
     hb.acquire(t.state(threads), shadow.staticSync(fieldId));
   }
 
-  void releaseStatic(ThreadShadow t, int fieldId) {
+  void volatileWriteStatic(ThreadShadow t, int fieldId) {
     hb.release(t.state(threads), shadow.staticSync(fieldId));
-  }
-
-  private SyncClock syncOf(ThreadShadow t, Object object) {
-    return t.shadowOf(object, shadow).sync();
   }
 
   void fork(ThreadShadow t, Thread child) {

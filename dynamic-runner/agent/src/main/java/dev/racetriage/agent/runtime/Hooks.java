@@ -4,12 +4,16 @@ package dev.racetriage.agent.runtime;
  * The static methods instrumented code calls. Each one: returns at once when the agent is not running or the thread
  * is already inside the agent (the agent's own work, and JDK code it calls, must not produce events); otherwise marks
  * the thread busy, forwards to the {@link DetectRuntime}, and swallows and counts anything thrown — the program under
- * test never sees an exception from the agent.
+ * test never sees an exception from the agent. The guard is spelled out in every hook rather than factored into a
+ * lambda: these are the agent's hottest paths and must stay small enough to inline.
  *
  * <p>The names and descriptors are bound by {@code dev.racetriage.agent.instrument.HookMethod}; a unit test checks
  * that both agree.
  */
 public final class Hooks {
+  public static final int SYNC_ACQUIRE = 1;
+  public static final int SYNC_RELEASE = 2;
+
   /** Set once at start-up, after everything the hooks use is initialised; null means "not running". */
   private static DetectRuntime runtime;
 
@@ -24,18 +28,26 @@ public final class Hooks {
     return runtime;
   }
 
-  // ---- accesses (called before the access; arrays with the index) ----
+  /** The calling thread's shadow marked busy, or null if it already is (the agent is working on this thread). */
+  private static ThreadShadow enter() {
+    ThreadShadow t = ThreadShadow.current();
+    if (t.busy) {
+      return null;
+    }
+    t.busy = true;
+    return t;
+  }
 
+  /** Before a read of a non-final, non-volatile instance field. */
   public static void readField(Object object, int fieldId, int site) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
       rt.readField(t, object, fieldId, site);
     } catch (Throwable e) {
@@ -45,16 +57,16 @@ public final class Hooks {
     }
   }
 
+  /** Before a write of a non-final, non-volatile instance field. */
   public static void writeField(Object object, int fieldId, int site) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
       rt.writeField(t, object, fieldId, site);
     } catch (Throwable e) {
@@ -64,16 +76,16 @@ public final class Hooks {
     }
   }
 
+  /** Before a read of a non-final, non-volatile static field. */
   public static void readStatic(int fieldId, int site) {
     DetectRuntime rt = runtime;
     if (rt == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
       rt.readStatic(t, fieldId, site);
     } catch (Throwable e) {
@@ -83,16 +95,16 @@ public final class Hooks {
     }
   }
 
+  /** Before a write of a non-final, non-volatile static field. */
   public static void writeStatic(int fieldId, int site) {
     DetectRuntime rt = runtime;
     if (rt == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
       rt.writeStatic(t, fieldId, site);
     } catch (Throwable e) {
@@ -102,16 +114,16 @@ public final class Hooks {
     }
   }
 
+  /** Before an array element load. */
   public static void readElement(Object array, int index, int site) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
       rt.readElement(t, array, index, site);
     } catch (Throwable e) {
@@ -121,16 +133,16 @@ public final class Hooks {
     }
   }
 
+  /** Before an array element store. */
   public static void writeElement(Object array, int index, int site) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
       rt.writeElement(t, array, index, site);
     } catch (Throwable e) {
@@ -146,11 +158,10 @@ public final class Hooks {
     if (rt == null || array == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
       rt.noteArrayField(t, array, fieldId);
     } catch (Throwable e) {
@@ -160,21 +171,56 @@ public final class Hooks {
     }
   }
 
-  // ---- synchronisation on an object: monitors, volatile fields, atomics, trusted JDK objects ----
+  /** After monitorenter, at the entry of a synchronized method, after Object.wait: ACQUIRE the monitor. */
+  public static void monitorEnter(Object monitor) {
+    DetectRuntime rt = runtime;
+    if (rt == null || monitor == null) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.monitorEnter(t, monitor);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
 
-  /** After a monitorenter, a volatile read, the "read" half of an atomic operation: ACQUIRE. */
-  public static void acquire(Object object) {
+  /** Before monitorexit, at every exit of a synchronized method, before Object.wait: RELEASE the monitor. */
+  public static void monitorExit(Object monitor) {
+    DetectRuntime rt = runtime;
+    if (rt == null || monitor == null) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.monitorExit(t, monitor);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** After a read of a volatile instance field: ACQUIRE. */
+  public static void volatileRead(Object object, int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
-      rt.acquire(t, object);
+      rt.volatileRead(t, object, fieldId);
     } catch (Throwable e) {
       rt.internalError();
     } finally {
@@ -182,19 +228,18 @@ public final class Hooks {
     }
   }
 
-  /** Before a monitorexit, a volatile write, the "write" half of an atomic operation: RELEASE. */
-  public static void release(Object object) {
+  /** Before a write of a volatile instance field: RELEASE. */
+  public static void volatileWrite(Object object, int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
-      rt.release(t, object);
+      rt.volatileWrite(t, object, fieldId);
     } catch (Throwable e) {
       rt.internalError();
     } finally {
@@ -202,19 +247,18 @@ public final class Hooks {
     }
   }
 
-  /** After a read of a static volatile field. */
-  public static void acquireStatic(int fieldId) {
+  /** After a read of a volatile static field: ACQUIRE. */
+  public static void volatileReadStatic(int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
-      rt.acquireStatic(t, fieldId);
+      rt.volatileReadStatic(t, fieldId);
     } catch (Throwable e) {
       rt.internalError();
     } finally {
@@ -222,73 +266,22 @@ public final class Hooks {
     }
   }
 
-  /** Before a write of a static volatile field. */
-  public static void releaseStatic(int fieldId) {
+  /** Before a write of a volatile static field: RELEASE. */
+  public static void volatileWriteStatic(int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
-      rt.releaseStatic(t, fieldId);
+      rt.volatileWriteStatic(t, fieldId);
     } catch (Throwable e) {
       rt.internalError();
     } finally {
       t.busy = false;
-    }
-  }
-
-  /**
-   * An atomic operation (VarHandle, Unsafe, field updater) about to run: {@code target} is its first argument (the
-   * object or array it updates), or null for static-field handles, in which case the handle itself stands for the
-   * field. {@code mode} says which halves apply ({@link #SYNC_ACQUIRE}, {@link #SYNC_RELEASE}, both).
-   */
-  public static void atomicBefore(Object handle, Object target, int mode) {
-    if ((mode & SYNC_RELEASE) != 0) {
-      release(target != null ? target : handle);
-    }
-  }
-
-  /** The same atomic operation has returned. */
-  public static void atomicAfter(Object handle, Object target, int mode) {
-    if ((mode & SYNC_ACQUIRE) != 0) {
-      acquire(target != null ? target : handle);
-    }
-  }
-
-  public static final int SYNC_ACQUIRE = 1;
-  public static final int SYNC_RELEASE = 2;
-
-  // ---- Object.wait, threads ----
-
-  public static void waitOn(Object monitor) throws InterruptedException {
-    release(monitor);
-    try {
-      monitor.wait();
-    } finally {
-      acquire(monitor);
-    }
-  }
-
-  public static void waitOn(Object monitor, long millis) throws InterruptedException {
-    release(monitor);
-    try {
-      monitor.wait(millis);
-    } finally {
-      acquire(monitor);
-    }
-  }
-
-  public static void waitOn(Object monitor, long millis, int nanos) throws InterruptedException {
-    release(monitor);
-    try {
-      monitor.wait(millis, nanos);
-    } finally {
-      acquire(monitor);
     }
   }
 
@@ -298,17 +291,128 @@ public final class Hooks {
     if (rt == null || child == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
       rt.fork(t, child);
     } catch (Throwable e) {
       rt.internalError();
     } finally {
       t.busy = false;
+    }
+  }
+
+  /** At the entry of a class initialiser: its writes are recorded at ⊥ (they happen-before every use of the class). */
+  public static void clinitEnter() {
+    DetectRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.enterClinit(t);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** At every exit of a class initialiser, normal or exceptional. */
+  public static void clinitExit() {
+    DetectRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.exitClinit(t);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /**
+   * An atomic operation (VarHandle, Unsafe, field updater) is about to run: {@code target} is its first argument
+   * (the object or array it updates), or null for a static-field handle, which then stands for its field itself.
+   * {@code mode} says which halves apply; the release half happens here, before the operation.
+   */
+  public static void atomicBefore(Object handle, Object target, int mode) {
+    Object key = target != null ? target : handle;
+    DetectRuntime rt = runtime;
+    if (rt == null || key == null || (mode & SYNC_RELEASE) == 0) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.atomicRelease(t, key);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** The same atomic operation has returned: its acquire half. */
+  public static void atomicAfter(Object handle, Object target, int mode) {
+    Object key = target != null ? target : handle;
+    DetectRuntime rt = runtime;
+    if (rt == null || key == null || (mode & SYNC_ACQUIRE) == 0) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.atomicAcquire(t, key);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Replaces {@code monitor.wait()}: the monitor is released while waiting and acquired again after. */
+  public static void waitOn(Object monitor) throws InterruptedException {
+    monitorExit(monitor);
+    try {
+      monitor.wait();
+    } finally {
+      monitorEnter(monitor);
+    }
+  }
+
+  /** Replaces {@code monitor.wait(millis)}. */
+  public static void waitOn(Object monitor, long millis) throws InterruptedException {
+    monitorExit(monitor);
+    try {
+      monitor.wait(millis);
+    } finally {
+      monitorEnter(monitor);
+    }
+  }
+
+  /** Replaces {@code monitor.wait(millis, nanos)}. */
+  public static void waitOn(Object monitor, long millis, int nanos) throws InterruptedException {
+    monitorExit(monitor);
+    try {
+      monitor.wait(millis, nanos);
+    } finally {
+      monitorEnter(monitor);
     }
   }
 
@@ -333,53 +437,12 @@ public final class Hooks {
     if (rt == null) {
       return;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
+    ThreadShadow t = enter();
+    if (t == null) {
       return;
     }
-    t.busy = true;
     try {
       rt.join(t, joined);
-    } catch (Throwable e) {
-      rt.internalError();
-    } finally {
-      t.busy = false;
-    }
-  }
-
-  // ---- class initialisation ----
-
-  public static void clinitEnter() {
-    DetectRuntime rt = runtime;
-    if (rt == null) {
-      return;
-    }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
-      return;
-    }
-    t.busy = true;
-    try {
-      rt.enterClinit(t);
-    } catch (Throwable e) {
-      rt.internalError();
-    } finally {
-      t.busy = false;
-    }
-  }
-
-  public static void clinitExit() {
-    DetectRuntime rt = runtime;
-    if (rt == null) {
-      return;
-    }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
-      return;
-    }
-    t.busy = true;
-    try {
-      rt.exitClinit(t);
     } catch (Throwable e) {
       rt.internalError();
     } finally {

@@ -5,10 +5,11 @@ import dev.racetriage.agent.hb.SyncClock;
 
 /**
  * The shadow of one program object: the detector's state for each of its checked fields (or, for an array, each
- * element), and the one {@link SyncClock} that all of its synchronisation shares — its monitor, its volatile fields,
- * atomic operations on it. Sharing one clock per object over-approximates happens-before (it can hide a race, never
- * invent one) and keeps monitors, volatile fields and the VarHandle/Unsafe/field-updater operations that reach the
- * same fields consistent with each other.
+ * element), and its synchronisation clocks: one for its monitor, one per volatile field, and one for atomic
+ * operations on it (VarHandle, Unsafe, field updaters — which name no field the agent can see). A volatile read
+ * acquires its field's clock and the atomic clock; an atomic acquire takes the atomic clock and every volatile
+ * field clock; so plain and atomic accesses to the same volatile field stay ordered, while a volatile read is not
+ * ordered after an unrelated monitor exit or volatile write (the JMM does not order those either).
  *
  * <p>Lookups are lock-free: slots and elements are published with volatile writes of freshly built arrays (slots)
  * or after construction (elements); creation takes this object's monitor.
@@ -16,25 +17,76 @@ import dev.racetriage.agent.hb.SyncClock;
 final class ObjectShadow {
   private static final int[] NO_IDS = new int[0];
   private static final LocationState[] NO_STATES = new LocationState[0];
+  private static final SyncClock[] NO_CLOCKS = new SyncClock[0];
 
-  private volatile SyncClock sync;
+  private volatile SyncClock monitor;
+  private volatile SyncClock atomic;
+  private volatile int[] volatileIds = NO_IDS;
+  private volatile SyncClock[] volatileClocks = NO_CLOCKS;
   private volatile int[] fieldIds = NO_IDS;
   private volatile LocationState[] fieldStates = NO_STATES;
   private volatile LocationState[] elements;
   /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
   private volatile String arrayKey;
 
-  SyncClock sync() {
-    SyncClock clock = sync;
-    if (clock != null) {
-      return clock;
+  SyncClock monitor() {
+    SyncClock clock = monitor;
+    return clock != null ? clock : createMonitor();
+  }
+
+  private synchronized SyncClock createMonitor() {
+    if (monitor == null) {
+      monitor = new SyncClock();
     }
-    synchronized (this) {
-      if (sync == null) {
-        sync = new SyncClock();
+    return monitor;
+  }
+
+  SyncClock atomic() {
+    SyncClock clock = atomic;
+    return clock != null ? clock : createAtomic();
+  }
+
+  private synchronized SyncClock createAtomic() {
+    if (atomic == null) {
+      atomic = new SyncClock();
+    }
+    return atomic;
+  }
+
+  /** The clock of volatile field {@code fieldId} of this object. */
+  SyncClock volatileField(int fieldId) {
+    SyncClock[] clocks = volatileClocks;
+    int[] ids = volatileIds;
+    int n = Math.min(ids.length, clocks.length);
+    for (int i = 0; i < n; i++) {
+      if (ids[i] == fieldId) {
+        return clocks[i];
       }
-      return sync;
     }
+    return addVolatile(fieldId);
+  }
+
+  private synchronized SyncClock addVolatile(int fieldId) {
+    int[] ids = volatileIds;
+    for (int i = 0; i < ids.length; i++) {
+      if (ids[i] == fieldId) {
+        return volatileClocks[i];
+      }
+    }
+    int n = ids.length;
+    SyncClock clock = new SyncClock();
+    SyncClock[] newClocks = java.util.Arrays.copyOf(volatileClocks, n + 1);
+    newClocks[n] = clock;
+    int[] newIds = java.util.Arrays.copyOf(ids, n + 1);
+    newIds[n] = fieldId;
+    volatileClocks = newClocks;
+    volatileIds = newIds;
+    return clock;
+  }
+
+  /** The volatile field clocks created so far (an atomic acquire takes them all). */
+  SyncClock[] volatileClocks() {
+    return volatileClocks;
   }
 
   LocationState field(int fieldId, FieldRegistry registry) {

@@ -1,0 +1,66 @@
+package dev.racetriage.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Launches {@code java -javaagent:<shaded agent jar>=<options> -cp <class path> <main> <args>} the way a user (or
+ * the runner) would, and collects its exit code, output and report file. The jar and the test class path come from
+ * failsafe system properties (see the module's pom).
+ */
+final class AgentJvm {
+  static final Path AGENT_JAR = Path.of(required("racetriage.agent.jar"));
+  static final String TEST_CLASSPATH = required("racetriage.it.classpath");
+  static final Path WORK = Path.of(required("racetriage.it.work"));
+
+  /** What a finished JVM left behind. */
+  record Result(int exitCode, String stdout, String stderr, AgentReport report) {
+    String describe() {
+      return "exit " + exitCode + "\n--- stdout\n" + stdout + "\n--- stderr\n" + stderr;
+    }
+  }
+
+  private AgentJvm() {
+  }
+
+  static Result run(String name, String agentOptions, String classPath, String mainClass, String... args)
+      throws IOException, InterruptedException {
+    assertTrue(Files.isRegularFile(AGENT_JAR), "the shaded agent jar is missing: " + AGENT_JAR
+        + " (run the integration tests with mvn verify, after package)");
+    Path dir = Files.createDirectories(WORK.resolve(name));
+    Path report = dir.resolve("report.jsonl");
+    Files.deleteIfExists(report);
+    String options = agentOptions.isEmpty() ? "out=" + report : agentOptions + ";out=" + report;
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-javaagent:" + AGENT_JAR + "=" + options, "-Xshare:auto", "-cp", classPath, mainClass));
+    command.addAll(List.of(args));
+    Path stdout = dir.resolve("stdout.txt");
+    Path stderr = dir.resolve("stderr.txt");
+    Process process = new ProcessBuilder(command).directory(dir.toFile())
+        .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+      fail(name + ": the JVM under the agent did not finish in 120 s; output in " + dir);
+    }
+    return new Result(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
+        Files.readString(stderr, StandardCharsets.UTF_8), AgentReport.read(report));
+  }
+
+  private static String required(String property) {
+    String value = System.getProperty(property);
+    if (value == null || value.isBlank()) {
+      throw new IllegalStateException("system property " + property
+          + " is not set: run the integration tests through failsafe (mvn verify)");
+    }
+    return value;
+  }
+}

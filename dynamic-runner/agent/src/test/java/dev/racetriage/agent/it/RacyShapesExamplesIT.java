@@ -1,0 +1,61 @@
+package dev.racetriage.agent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The examples project (examples/racy-shapes, outside the reactor): its sources are compiled here with javax.tools
+ * against the JUnit jars of this module's test class path, and its JUnit suite is run under the agent in a forked
+ * JVM. The agent must report exactly the racy fields its README lists — none of the synchronised counterparts.
+ */
+class RacyShapesExamplesIT {
+  static final String PKG = "dev.racetriage.examples.";
+  static final Set<String> EXPECTED = Set.of(
+      PKG + "RacyInitLoop.x", PKG + "Point.p", PKG + "Point.x", PKG + "Point.y", PKG + "HashCache.hash",
+      PKG + "BusyWait.done", PKG + "BusyWait.result");
+
+  @Test
+  void theExamplesSuiteReportsExactlyTheRacyFieldsOfTheReadme() throws Exception {
+    Path examples = Path.of(System.getProperty("racetriage.examples.dir")).toAbsolutePath().normalize();
+    assertTrue(Files.isDirectory(examples.resolve("src/main/java")), "examples project not found at " + examples);
+    Path classes = compile(examples);
+    AgentJvm.Result result = AgentJvm.run("racy-shapes", "mode=detect",
+        classes + File.pathSeparator + AgentJvm.TEST_CLASSPATH, "dev.racetriage.agent.it.JUnitRunMain",
+        "dev.racetriage.examples");
+    assertEquals(0, result.exitCode(), "the examples' tests must pass under the agent: " + result.describe());
+    assertEquals("ok", result.report().status(), result.report().lines().toString());
+    assertEquals(EXPECTED, result.report().racyFields(), result.describe());
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
+  private static Path compile(Path project) throws IOException {
+    Path out = Files.createDirectories(AgentJvm.WORK.resolve("racy-shapes-classes"));
+    List<String> sources = new ArrayList<>();
+    for (String root : List.of("src/main/java", "src/test/java")) {
+      try (Stream<Path> files = Files.walk(project.resolve(root))) {
+        files.filter(p -> p.toString().endsWith(".java")).forEach(p -> sources.add(p.toString()));
+      }
+    }
+    JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+    List<String> args = new ArrayList<>(List.of("-g", "--release", "17", "-d", out.toString(),
+        "-cp", AgentJvm.TEST_CLASSPATH));
+    args.addAll(sources);
+    StringWriter messages = new StringWriter();
+    int status = compiler.run(null, null, null, args.toArray(new String[0]));
+    assertEquals(0, status, "compiling " + project + " failed: " + messages);
+    return out;
+  }
+}
