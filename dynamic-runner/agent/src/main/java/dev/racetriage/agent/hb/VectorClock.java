@@ -36,10 +36,15 @@ public final class VectorClock {
         c[tid] = value;
     }
 
-    /** inc_tid(K): increments the tid component and returns the new value. */
+    /**
+     * inc_tid(K): increments the tid component and returns the new value. Saturates at {@link Integer#MAX_VALUE}
+     * (2^31 releases by one thread): a stuck clock can only hide races after that point, while wrapping to negative
+     * values would corrupt every comparison.
+     */
     public int tick(int tid) {
         ensure(tid + 1);
-        return ++c[tid];
+        int v = c[tid];
+        return v == Integer.MAX_VALUE ? v : (c[tid] = v + 1);
     }
 
     /** K := K ⊔ other (point-wise max). */

@@ -44,6 +44,15 @@ class VectorClockTest {
     }
 
     @Test
+    void tickSaturatesInsteadOfWrapping() {
+        VectorClock a = new VectorClock();
+        a.set(1, Integer.MAX_VALUE - 1);
+        assertEquals(Integer.MAX_VALUE, a.tick(1));
+        assertEquals(Integer.MAX_VALUE, a.tick(1));
+        assertTrue(VectorClock.of(0, 5).leq(a));
+    }
+
+    @Test
     void copiesAreIndependent() {
         VectorClock a = VectorClock.of(1, 2, 3);
         VectorClock b = new VectorClock(a);
