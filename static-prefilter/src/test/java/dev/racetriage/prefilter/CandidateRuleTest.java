@@ -87,4 +87,22 @@ class CandidateRuleTest {
     Expect.candidate(analysis, "fixtures.NestedWorkerBad$Worker.stop");
     Expect.candidate(analysis, "fixtures.NestedWorkerBad$1.runs");
   }
+
+  @Test
+  void writesBeforeTheThreadIsCreatedAndReadsAfterJoinAreOrdered() {
+    Analysis analysis = Fixtures.scan(dir, "FP_ForkJoinOrdered");
+    Expect.noCandidate(analysis, "fixtures.FP_ForkJoinOrdered.data");
+    Expect.noCandidate(analysis, "fixtures.FP_ForkJoinOrdered.sum");
+  }
+
+  @Test
+  void aReadWithoutJoinIsNotOrdered() {
+    Candidate sum = Expect.candidate(Fixtures.scan(dir, "ForkWithoutJoinBad"), "fixtures.ForkWithoutJoinBad.sum");
+    Expect.hasReason(sum, "read in compute() without lock");
+  }
+
+  @Test
+  void aWriteInTheLoopThatStartsThreadsIsNotOrderedWithThem() {
+    Expect.candidate(Fixtures.scan(dir, "ForkInLoopBad"), "fixtures.ForkInLoopBad.current");
+  }
 }

@@ -19,6 +19,11 @@ import java.util.List;
  * @param viaBinding whether JDT resolved the field; false when it was matched by name in a declaring class only
  * @param orderedBy volatile fields that order this access with others in the same body: for a write, the volatile
  *     fields written after it (release); for a read, the volatile fields read before it (acquire)
+ * @param taskOrder the tasks (lambdas, method references, anonymous classes handed to threads, by body key) this
+ *     access is ordered with by fork or join: {@code before:KEY} when the access comes before the task is created in
+ *     the same body, {@code after:KEY} after a join-like call ({@code join}, {@code awaitTermination}, a future's
+ *     {@code get}) that follows the task, {@code after-call:CALLEE:KEY} after the project method the task was handed
+ *     to returns (ordered when that method joins)
  */
 public record Access(
     String fieldKey,
@@ -32,11 +37,13 @@ public record Access(
     String method,
     String methodLabel,
     boolean viaBinding,
-    List<String> orderedBy) {
+    List<String> orderedBy,
+    List<String> taskOrder) {
 
   public Access {
     locks = List.copyOf(locks);
     orderedBy = List.copyOf(orderedBy);
+    taskOrder = List.copyOf(taskOrder);
   }
 
   public boolean isWrite() {
@@ -45,11 +52,16 @@ public record Access(
 
   public Access withLocks(List<HeldLock> newLocks) {
     return new Access(fieldKey, file, line, offset, kind, readModifyWrite, newLocks, initialisation, method,
-        methodLabel, viaBinding, orderedBy);
+        methodLabel, viaBinding, orderedBy, taskOrder);
   }
 
   public Access withOrderedBy(List<String> volatileFields) {
     return new Access(fieldKey, file, line, offset, kind, readModifyWrite, locks, initialisation, method,
-        methodLabel, viaBinding, volatileFields);
+        methodLabel, viaBinding, volatileFields, taskOrder);
+  }
+
+  public Access withTaskOrder(List<String> tasks) {
+    return new Access(fieldKey, file, line, offset, kind, readModifyWrite, locks, initialisation, method,
+        methodLabel, viaBinding, orderedBy, tasks);
   }
 }

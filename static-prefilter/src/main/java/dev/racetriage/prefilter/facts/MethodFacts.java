@@ -10,8 +10,11 @@ package dev.racetriage.prefilter.facts;
  * @param kind what kind of body this is
  * @param isPrivate private methods are reached only through calls inside their class
  * @param entry whether, and how, the body is a thread entry
+ * @param joins whether the body waits for threads or tasks ({@code join}, {@code awaitTermination}, a future's
+ *     {@code get}): a helper that starts tasks and joins them orders its caller's later accesses after the tasks
  */
-public record MethodFacts(String key, String label, String owner, BodyKind kind, boolean isPrivate, ThreadEntry entry) {
+public record MethodFacts(String key, String label, String owner, BodyKind kind, boolean isPrivate, ThreadEntry entry,
+    boolean joins) {
 
   public enum BodyKind {
     METHOD,

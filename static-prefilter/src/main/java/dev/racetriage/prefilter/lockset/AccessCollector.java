@@ -77,6 +77,16 @@ public final class AccessCollector extends ASTVisitor {
 
   private record Body(String key, String label, String owner, BodyKind kind, boolean isStatic) {}
 
+  /**
+   * Where a body creates a task that may run on another thread: the task's body key, its source range, the loop
+   * around it (accesses in the same loop are not ordered with it), and the project method it was handed to.
+   */
+  private record TaskSite(String body, String task, int start, int end, int loopStart, int loopEnd, String callee,
+      int callEnd) {}
+
+  private static final java.util.Set<String> JOINS = java.util.Set.of("join", "awaitTermination", "invokeAll",
+      "await");
+
   private static final class TypeState {
     final String binaryName;
     final boolean threadSafe;
@@ -107,6 +117,9 @@ public final class AccessCollector extends ASTVisitor {
   /** Lambdas, method references and anonymous classes handed to a thread, and how they run there. */
   private final Map<ASTNode, ThreadEntry> handedToThreads = new HashMap<>();
 
+  private final List<TaskSite> taskSites = new ArrayList<>();
+  private final Map<String, List<Integer>> joinCalls = new HashMap<>();
+
   /** Accesses of volatile fields: they order the plain accesses around them (release after a write, acquire before a read). */
   private final List<Access> volatileAccesses = new ArrayList<>();
 
@@ -124,6 +137,85 @@ public final class AccessCollector extends ASTVisitor {
   public void collect() {
     unit.accept(this);
     orderByVolatiles();
+    orderByTasks();
+    methods.replaceAll((key, m) -> joinCalls.containsKey(key)
+        ? new MethodFacts(m.key(), m.label(), m.owner(), m.kind(), m.isPrivate(), m.entry(), true) : m);
+  }
+
+  /**
+   * Fork and join: an access made before a task is created happens before the task runs; one made after a join-like
+   * call that follows the task (or after the project method the task was handed to returns, if that method joins)
+   * happens after it. Not within a loop around the task: the next iteration runs alongside the previous task.
+   */
+  private void orderByTasks() {
+    if (taskSites.isEmpty()) {
+      return;
+    }
+    for (int i = 0; i < accesses.size(); i++) {
+      Access access = accesses.get(i);
+      List<String> tokens = new ArrayList<>();
+      int at = access.offset();
+      for (TaskSite site : taskSites) {
+        if (!site.body().equals(access.method()) || (at >= site.loopStart() && at < site.loopEnd())) {
+          continue;
+        }
+        if (at < site.start()) {
+          tokens.add("before:" + site.task());
+        } else if (at >= site.end()) {
+          boolean joined = joinCalls.getOrDefault(site.body(), List.of()).stream()
+              .anyMatch(j -> j >= site.end() && j < at);
+          if (joined) {
+            tokens.add("after:" + site.task());
+          } else if (site.callee() != null && at >= site.callEnd()) {
+            tokens.add("after-call:" + site.callee() + ":" + site.task());
+          }
+        }
+      }
+      if (!tokens.isEmpty()) {
+        accesses.set(i, access.withTaskOrder(tokens));
+      }
+    }
+  }
+
+  private void recordTaskSite(ASTNode task, String taskKey) {
+    Body enclosing = bodies.peek();
+    if (enclosing == null) {
+      return;
+    }
+    int loopStart = -1;
+    int loopEnd = -1;
+    for (ASTNode n = task.getParent(); n != null; n = n.getParent()) {
+      if (n instanceof org.eclipse.jdt.core.dom.BodyDeclaration || n instanceof LambdaExpression) {
+        break;
+      }
+      if (n instanceof org.eclipse.jdt.core.dom.ForStatement || n instanceof org.eclipse.jdt.core.dom.WhileStatement
+          || n instanceof org.eclipse.jdt.core.dom.DoStatement
+          || n instanceof org.eclipse.jdt.core.dom.EnhancedForStatement) {
+        loopStart = n.getStartPosition();
+        loopEnd = n.getStartPosition() + n.getLength();
+      }
+    }
+    String callee = null;
+    int callEnd = -1;
+    if (task.getLocationInParent() == MethodInvocation.ARGUMENTS_PROPERTY && passedToProjectMethod((Expression) task)) {
+      MethodInvocation call = (MethodInvocation) task.getParent();
+      callee = methodKey(call.resolveMethodBinding());
+      callEnd = call.getStartPosition() + call.getLength();
+    }
+    taskSites.add(new TaskSite(enclosing.key(), taskKey, task.getStartPosition(),
+        task.getStartPosition() + task.getLength(), loopStart, loopEnd, callee, callEnd));
+  }
+
+  private static boolean isJoin(MethodInvocation call) {
+    String name = call.getName().getIdentifier();
+    if (JOINS.contains(name)) {
+      return true;
+    }
+    if ((name.equals("get") || name.equals("close")) && call.getExpression() != null) {
+      ITypeBinding type = call.getExpression().resolveTypeBinding();
+      return type != null && (type.getName().contains("Future") || type.getName().contains("Executor"));
+    }
+    return false;
   }
 
   /**
@@ -242,6 +334,10 @@ public final class AccessCollector extends ASTVisitor {
     ThreadEntry entry = ThreadEntry.NONE;
     if (ThreadEntries.isThreadBody(node)) {
       entry = handedToThreads.getOrDefault(node.getParent(), ThreadEntry.ONE_THREAD);
+      if (node.getParent() instanceof AnonymousClassDeclaration anonymous
+          && anonymous.getParent() instanceof ClassInstanceCreation creation) {
+        recordTaskSite(creation, key);
+      }
     }
     HeldLockSet start = HeldLockSet.EMPTY;
     if (Modifier.isSynchronized(modifiers)) {
@@ -281,6 +377,9 @@ public final class AccessCollector extends ASTVisitor {
     // a lambda not handed to a thread runs where its caller runs (forEach, computeIfAbsent), under the caller's locks
     HeldLockSet start = entry == ThreadEntry.NONE ? held : HeldLockSet.EMPTY;
     linkTask(node, node.resolveTypeBinding(), key, entry, enclosing);
+    if (entry != ThreadEntry.NONE || passedToProjectMethod(node)) {
+      recordTaskSite(node, key);
+    }
     Body body = new Body(key, "lambda at " + fileName() + ":" + line, owner, BodyKind.LAMBDA, false);
     runIn(body, start, entry, true, () -> node.getBody().accept(this));
     return false;
@@ -324,9 +423,10 @@ public final class AccessCollector extends ASTVisitor {
     int line = Expressions.lineOf(node);
     String key = owner + "#ref@" + line + ":" + unit.getColumnNumber(node.getStartPosition());
     methods.put(key, new MethodFacts(key, node + " at " + fileName() + ":" + line, owner, BodyKind.LAMBDA, true,
-        entry));
+        entry, false));
     calls.add(new CallEdge(key, callee));
     linkTask(node, node.resolveTypeBinding(), key, entry, null);
+    recordTaskSite(node, key);
   }
 
   /**
@@ -360,7 +460,7 @@ public final class AccessCollector extends ASTVisitor {
 
   private void runIn(Body body, HeldLockSet start, ThreadEntry entry, boolean isPrivate, Runnable walk) {
     methods.putIfAbsent(body.key(), new MethodFacts(body.key(), body.label(), body.owner(), body.kind(), isPrivate,
-        entry));
+        entry, false));
     HeldLockSet saved = held;
     held = start;
     bodies.push(body);
@@ -379,6 +479,9 @@ public final class AccessCollector extends ASTVisitor {
     markTasks(node.arguments(), ThreadEntries.forArgumentOf(node));
     Body body = bodies.peek();
     if (body != null) {
+      if (isJoin(node)) {
+        joinCalls.computeIfAbsent(body.key(), k -> new ArrayList<>()).add(node.getStartPosition());
+      }
       if (lockExpressions.lockCall(node, body.owner()).isPresent()) {
         markSynchronizes(body.owner());
       }
@@ -570,7 +673,8 @@ public final class AccessCollector extends ASTVisitor {
     boolean initialisation = body.kind() != BodyKind.METHOD && body.kind() != BodyKind.LAMBDA
         && field.owner().equals(body.owner()) && field.isStatic() == body.isStatic() && onOwnObject(node, field);
     Access recorded = new Access(field.key(), file, Expressions.lineOf(node), node.getStartPosition(), kind,
-        readModifyWrite, held.locks(), initialisation, body.key(), body.label(), field.viaBinding(), List.of());
+        readModifyWrite, held.locks(), initialisation, body.key(), body.label(), field.viaBinding(), List.of(),
+        List.of());
     if (field.isVolatile()) {
       volatileAccesses.add(recorded);
     } else {

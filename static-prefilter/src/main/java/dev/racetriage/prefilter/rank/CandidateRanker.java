@@ -43,6 +43,7 @@ public final class CandidateRanker {
   private final Map<String, List<PatternHit>> patternsByField = new HashMap<>();
   private final Map<String, LockAlias> aliases = new HashMap<>();
   private final Map<String, Integer> syntaxErrors = new HashMap<>();
+  private final Map<String, MethodFacts> methodsByKey = new HashMap<>();
   private final ThreadContexts contexts;
   private final Classpath classpath;
 
@@ -62,6 +63,7 @@ public final class CandidateRanker {
         syntaxErrors.put(file.file(), file.syntaxErrors());
       }
     }
+    methods.forEach(m -> methodsByKey.put(m.key(), m));
     contexts = ThreadContexts.compute(methods, calls,
         owner -> types.containsKey(owner) && types.get(owner).threadSafe());
   }
@@ -205,8 +207,44 @@ public final class CandidateRanker {
     }
   }
 
-  /** A common lock, or a volatile that orders the write before the read (message passing). */
+  /**
+   * Fork/join: {@code a} comes before the creation of (or after the join of) every task that {@code b} can run in.
+   */
+  private boolean orderedByTasks(Access a, Access b) {
+    if (a.taskOrder().isEmpty()) {
+      return false;
+    }
+    Set<String> tasks = new java.util.HashSet<>();
+    for (String token : a.taskOrder()) {
+      if (token.startsWith("after-call:")) {
+        String rest = token.substring("after-call:".length());
+        int cut = rest.lastIndexOf(':');
+        MethodFacts helper = methodsByKey.get(rest.substring(0, cut));
+        if (helper != null && helper.joins()) {
+          tasks.add(rest.substring(cut + 1));
+        }
+      } else {
+        tasks.add(token.substring(token.indexOf(':') + 1));
+      }
+    }
+    if (tasks.isEmpty()) {
+      return false;
+    }
+    for (Context context : contexts.of(b.method())) {
+      String id = context.id();
+      String task = id.contains("->") ? id.substring(id.lastIndexOf("->") + 2) : id;
+      if (!context.isEntry() || !tasks.contains(task)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A common lock, a volatile that orders the write before the read (message passing), or fork/join order. */
   private boolean commonLock(Access a, Access b) {
+    if (orderedByTasks(a, b) || orderedByTasks(b, a)) {
+      return true;
+    }
     if (a.isWrite() != b.isWrite()) {
       for (String release : (a.isWrite() ? a : b).orderedBy()) {
         if ((a.isWrite() ? b : a).orderedBy().contains(release)) {
