@@ -50,7 +50,8 @@ public final class TestJvm {
     return read(results, outcome);
   }
 
-  List<String> command(TestSelection selection, Optional<String> agentOptions, Path results) {
+  /** The full command line of a test JVM, also shown to users as the replay command of a trial. */
+  public List<String> command(TestSelection selection, Optional<String> agentOptions, Path results) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     agentOptions.ifPresent(options -> command.add("-javaagent:" + agentJar + "=" + options));

@@ -1,0 +1,96 @@
+package dev.racetriage.runner.trial;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.racetriage.runner.fork.TestJvm;
+import dev.racetriage.runner.fork.TestOutcome;
+import dev.racetriage.runner.fork.TestRunResult;
+import dev.racetriage.runner.fork.TestSelection;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * Runs a trial in a fresh JVM: the one test, the agent in jumble mode on the one field. The agent's report gives
+ * the reads and stale reads of the field ({@code {"type":"jumble","field":…,"reads":N,"staleReads":M}} lines).
+ */
+public final class JvmTrialExecutor implements TrialExecutor {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Function<String, TestJvm> jvmForTest;
+  private final Function<String, Duration> timeoutForTest;
+  private final Path workDir;
+  private final AtomicLong counter = new AtomicLong();
+
+  /**
+   * @param jvmForTest     the test JVM of the module that holds a test (by unique id)
+   * @param timeoutForTest each test's deadline, from its baseline duration
+   */
+  public JvmTrialExecutor(Function<String, TestJvm> jvmForTest, Function<String, Duration> timeoutForTest, Path workDir) {
+    this.jvmForTest = jvmForTest;
+    this.timeoutForTest = timeoutForTest;
+    this.workDir = workDir;
+  }
+
+  @Override
+  public TrialOutcome run(TrialSpec spec) throws InterruptedException {
+    Path dir = workDir.resolve("trial-" + counter.incrementAndGet());
+    Path report = dir.resolve("jumble.jsonl");
+    TestJvm jvm = jvmForTest.apply(spec.testId());
+    TestSelection selection = TestSelection.of(spec.testId());
+    Optional<String> agent = Optional.of(spec.agentOptions(report.toString()));
+    String replay = String.join(" ", jvm.command(selection, agent, dir.resolve("results.jsonl")));
+    TestRunResult run;
+    try {
+      run = jvm.run(selection, agent, timeoutForTest.apply(spec.testId()), dir);
+    } catch (IOException e) {
+      return new TrialOutcome(spec, TrialOutcome.Result.FAIL, 0, 0, 0, "the trial JVM could not start: " + e.getMessage(), replay);
+    }
+    long[] reads = readCounts(report, spec.fieldKey());
+    TestOutcome test = run.outcomes().stream().filter(o -> spec.testId().equals(o.id())).findFirst().orElse(null);
+    TrialOutcome.Result result;
+    String failure = null;
+    if (run.timedOut() || (test != null && test.status() == TestOutcome.Status.TIMED_OUT)) {
+      result = TrialOutcome.Result.TIMEOUT;
+      failure = "the test did not finish within " + timeoutForTest.apply(spec.testId()).toSeconds() + " s (a hang)";
+    } else if (test == null) {
+      result = TrialOutcome.Result.FAIL;
+      failure = "the test JVM ended without running the test (exit code " + run.exitCode() + "); see " + run.log();
+    } else if (test.failed()) {
+      result = TrialOutcome.Result.FAIL;
+      failure = test.failure() == null ? test.status().name() : test.failure().stack();
+    } else {
+      result = TrialOutcome.Result.PASS;
+    }
+    long millis = test == null ? run.elapsed().toMillis() : test.millis();
+    return new TrialOutcome(spec, result, millis, reads[0], reads[1], failure, replay);
+  }
+
+  /** {reads, staleReads} of the field from the agent's report; zeros when the report is missing (JVM killed). */
+  static long[] readCounts(Path report, String field) {
+    long[] counts = new long[2];
+    if (!Files.isRegularFile(report)) return counts;
+    try {
+      for (String line : Files.readAllLines(report)) {
+        if (line.isBlank()) continue;
+        JsonNode node;
+        try {
+          node = JSON.readTree(line);
+        } catch (IOException torn) {
+          continue;
+        }
+        if ("jumble".equals(node.path("type").asText()) && field.equals(node.path("field").asText())) {
+          counts[0] += node.path("reads").asLong();
+          counts[1] += node.path("staleReads").asLong();
+        }
+      }
+    } catch (IOException e) {
+      // unreadable report: no evidence of stale reads
+    }
+    return counts;
+  }
+}
