@@ -67,7 +67,7 @@ public final class HSummaryDetector {
             return false;
         }
         int previousSite;
-        ThreadState previousWriter;
+        String previousWriter;
         synchronized (x) {
             if (t.clock().covers(x.lastWrite)) {
                 return false;
@@ -96,13 +96,13 @@ public final class HSummaryDetector {
             return false;
         }
         int previousSite;
-        ThreadState previousWriter;
+        String previousWriter;
         synchronized (x) {
             boolean racy = !t.clock().covers(x.lastWrite);
             previousSite = x.lastSite;
             previousWriter = x.lastWriter;
             x.lastSite = siteId;
-            x.lastWriter = t;
+            x.lastWriter = t.name();
             x.lastWrite = now;
             if (!racy) {
                 return false;
@@ -119,7 +119,7 @@ public final class HSummaryDetector {
     public void clinitWrite(ThreadState t, LocationState x, int siteId) {
         synchronized (x) {
             x.lastSite = siteId;
-            x.lastWriter = t;
+            x.lastWriter = t.name();
             x.lastWrite = Epoch.BOTTOM;
         }
     }
@@ -131,7 +131,7 @@ public final class HSummaryDetector {
     public void instantiate(ThreadState t, LocationState x) {
         synchronized (x) {
             x.lastSite = -1;
-            x.lastWriter = t;
+            x.lastWriter = t.name();
             x.lastWrite = t.epoch();
         }
     }
@@ -151,13 +151,13 @@ public final class HSummaryDetector {
     }
 
     private void report(RaceKind kind, ThreadState t, LocationState x, int siteId, int previousSite,
-                        ThreadState previousWriter) {
+                        String previousWriter) {
         try {
             synchronized (counterLock) {
                 races++;
             }
             Access current = new Access(t.name(), sites.site(siteId), stacks.capture());
-            Access previous = new Access(previousWriter == null ? "?" : previousWriter.name(),
+            Access previous = new Access(previousWriter == null ? "?" : previousWriter,
                     sites.site(previousSite), java.util.List.of());
             sink.race(new RaceReport(x.fieldKey(), kind, current, previous));
         } catch (Throwable e) {

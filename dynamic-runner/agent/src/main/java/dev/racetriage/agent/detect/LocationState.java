@@ -1,7 +1,6 @@
 package dev.racetriage.agent.detect;
 
 import dev.racetriage.agent.hb.Epoch;
-import dev.racetriage.agent.hb.ThreadState;
 
 /**
  * Shadow state of one memory location — one (object, field), one static field, or one (array, index) — for the
@@ -21,8 +20,11 @@ public final class LocationState {
     volatile long lastWrite = Epoch.BOTTOM;
     /** Guarded by this; read racily only as a hint in the write fast path. */
     int lastSite = -1;
-    /** Guarded by this. */
-    ThreadState lastWriter;
+    /**
+     * Guarded by this. The name, not the ThreadState: holding the state would keep a finished thread's clock (as wide
+     * as the number of threads seen) alive for as long as any location it wrote last.
+     */
+    String lastWriter;
 
     /** @param fieldKey the field key the races of this location are reported under, e.g. {@code pkg.Cls.f} */
     public LocationState(String fieldKey) {
