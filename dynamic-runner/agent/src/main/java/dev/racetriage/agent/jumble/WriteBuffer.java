@@ -22,8 +22,14 @@ import java.util.Arrays;
  * <p>Thread-safe by this object's monitor; no {@code java.util.concurrent}. A read allocates nothing; a write
  * allocates the copy of the writer's clock that stamps the entry. GC1 reads the clocks of other live threads without
  * their owners' cooperation: clocks only grow, so a stale read of C(u) is a lower bound, which can only make an entry
- * look visible to u — GC1 then keeps it. Dropping entries only ever removes choices, never makes an illegal value
- * visible (the last entry is never dropped), so every rule here is sound in the sense of Theorem 1.
+ * look visible to u — GC1 then keeps it.
+ *
+ * <p>No compression makes a hidden value visible, to any thread, known or not: REMOVE OLDEST drops entry 0, which
+ * hides nothing (it has no earlier entries); GC2 drops i only for a later m with K_m = K_i, which hides whatever i hid;
+ * GC1 drops, in one pass, every entry hidden from all the given readers — and if it drops i it also drops every
+ * earlier k with K_k ⊑ K_i (the j that hides i from a reader hides k too), so no remaining entry was hidden only by
+ * a dropped one. An incomplete reader set (a thread the runtime has not seen yet) therefore costs that thread
+ * stale choices, never legality.
  */
 public final class WriteBuffer {
     /** How the stored bits are read. */
@@ -244,7 +250,8 @@ public final class WriteBuffer {
 
     /**
      * [GC1]: drops every entry i such that for each reader clock C there is a later j with K_i ⊑ K_j ⊑ C — no reader
-     * can see it now, and (clocks only grow) none ever will. Pass the clocks of every thread that may still read.
+     * can see it now, and (clocks only grow) none ever will. Pass the clocks of every thread that may still read;
+     * the entries are dropped all at once, which is what keeps a partial reader set sound (see the class comment).
      *
      * @return how many entries were dropped
      */
