@@ -90,8 +90,9 @@ public final class JsonText {
 
     /**
      * Appends s as a JSON string literal (RFC 8259 §7): quote, backslash and every control character below U+0020
-     * are escaped; U+2028/U+2029 too, so a line of the file is a line for every reader. Other characters, lone
-     * surrogates included, are written as they are.
+     * are escaped; U+2028/U+2029 too, so a line of the file is a line for every reader; and lone surrogates (a
+     * thread may be named anything), which a UTF-8 writer would otherwise turn into '?'. Other characters are written
+     * as they are.
      */
     public static void quote(StringBuilder out, String s) {
         out.append('"');
@@ -106,7 +107,7 @@ public final class JsonText {
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
                 default -> {
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+                    if (c < 0x20 || c == '\u2028' || c == '\u2029' || isLoneSurrogate(s, i)) {
                         out.append("\\u");
                         String hex = Integer.toHexString(c);
                         out.append("0000", hex.length(), 4).append(hex);
@@ -117,6 +118,14 @@ public final class JsonText {
             }
         }
         out.append('"');
+    }
+
+    private static boolean isLoneSurrogate(String s, int i) {
+        char c = s.charAt(i);
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1));
+        }
+        return Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(s.charAt(i - 1)));
     }
 
     public static String quote(String s) {

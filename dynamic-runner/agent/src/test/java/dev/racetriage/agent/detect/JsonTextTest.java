@@ -29,6 +29,13 @@ class JsonTextTest {
     }
 
     @Test
+    void loneSurrogatesAreEscapedAndPairsKept() {
+        assertEquals("\"a\\ud800b\\udc00\"", JsonText.quote("a\ud800b\udc00"));
+        assertEquals("\"\ud83d\ude00\"", JsonText.quote("\ud83d\ude00"));
+        assertEquals("x\ud800", JsonCheck.parse(JsonText.quote("x\ud800")));
+    }
+
+    @Test
     void buildsNestedValuesWithCommasInTheRightPlaces() {
         StringBuilder sb = new StringBuilder();
         JsonText j = new JsonText(sb).beginObject();
