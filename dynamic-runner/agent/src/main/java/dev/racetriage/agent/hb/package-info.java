@@ -20,6 +20,8 @@
  * acquire after. CAS/RMW: {@code acquireRelease(t, s)}.</li>
  * <li>{@code <clinit>} entry/exit (also exceptional exit): {@code t.enterClinit()} / {@code t.exitClinit()} on the
  * running thread's state.</li>
+ * <li>Thread exit, if hooked: {@code terminated(t)} (join does it too), so adversarial memory's GC1 stops keeping
+ * entries for it; never for a thread that may still run (a timed-out {@code join(millis)} is not a join).</li>
  * </ul>
  * <p>Threading: a ThreadState is used only by its own thread (fork and join, which touch another thread's state,
  * lock it). A SyncClock is locked by the engine for each acquire/release; no {@code java.util.concurrent} is used
