@@ -98,10 +98,8 @@ final class TriageCommand implements Callable<Integer> {
     };
     write(report);
     result.warnings().forEach(w -> err.println("racetriage: " + w));
-    if (!detectOnly) {
-      err.println("racetriage: verdicts need the adversarial trials, which are not built yet in this version; "
-          + "the races above are detected and stored as pending.");
-      return 2;
+    if (!result.classified()) {
+      return 2; // the warning above says why no verdict could be given
     }
     return result.hasDestructive() ? 1 : 0;
   }

@@ -35,7 +35,17 @@ final class ResultsListener implements TestExecutionListener {
     }
     if (id.isTest()) {
       results.write(line("started", id));
+      AgentGlue.testStarted(testName(id));
     }
+  }
+
+  /** {@code pkg.Class#method}, the name the triage store gives a test; the display name for other sources. */
+  static String testName(TestIdentifier id) {
+    TestSource source = id.getSource().orElse(null);
+    if (source instanceof MethodSource method) {
+      return method.getClassName() + "#" + method.getMethodName();
+    }
+    return id.getDisplayName();
   }
 
   @Override
@@ -54,6 +64,9 @@ final class ResultsListener implements TestExecutionListener {
 
   @Override
   public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+    if (id.isTest()) {
+      AgentGlue.testFinished();
+    }
     boolean failure = result.getStatus() != TestExecutionResult.Status.SUCCESSFUL;
     if (!id.isTest() && !failure) {
       return;

@@ -2,9 +2,13 @@ package dev.racetriage.runner.fork;
 
 import dev.racetriage.agent.detect.RaceReportWriter;
 import dev.racetriage.launcher.TestLauncherMain;
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 
 /**
  * Finds racetriage's own jars for the test JVMs: the agent ({@code -javaagent}, and on the class path for the
@@ -20,6 +24,20 @@ public final class AgentJar {
 
   public static Path launcher() {
     return jarOf(TestLauncherMain.class, "dynamic-runner/launcher");
+  }
+
+  /**
+   * The modes this agent jar implements, from its manifest ({@code Racetriage-Modes: detect,jumble}); a jar that
+   * does not say implements detection only.
+   */
+  public static Set<String> modes(Path agentJar) {
+    try (JarFile jar = new JarFile(agentJar.toFile())) {
+      Manifest manifest = jar.getManifest();
+      String modes = manifest == null ? null : manifest.getMainAttributes().getValue("Racetriage-Modes");
+      return modes == null ? Set.of("detect") : Set.of(modes.strip().split("\\s*,\\s*"));
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot read the agent jar " + agentJar + ": " + e.getMessage(), e);
+    }
   }
 
   /** The launcher's main class, started in every test JVM. */

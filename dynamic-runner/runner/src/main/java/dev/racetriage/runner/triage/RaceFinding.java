@@ -21,6 +21,10 @@ public record RaceFinding(
     trials = List.copyOf(trials);
   }
 
+  public RaceFinding withTrustedBenign(String note) {
+    return new RaceFinding(race, verdict, reason, bestHeuristic, bestObservationRate, trials, note);
+  }
+
   public boolean trustedBenign() {
     return trustedBenignNote != null;
   }

@@ -23,13 +23,26 @@ import dev.racetriage.store.races.Race;
 import dev.racetriage.store.races.RaceKind;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunStatus;
+import dev.racetriage.runner.trial.JvmTrialExecutor;
+import dev.racetriage.runner.trial.StoppingRule;
+import dev.racetriage.runner.trial.TrialCell;
+import dev.racetriage.runner.trial.TrialEvidence;
+import dev.racetriage.runner.trial.TrialOutcome;
+import dev.racetriage.runner.trial.TrialScheduler;
+import dev.racetriage.runner.verdict.Classification;
+import dev.racetriage.runner.verdict.HeuristicTrials;
+import dev.racetriage.runner.verdict.VerdictClassifier;
+import dev.racetriage.store.trials.Trial;
+import dev.racetriage.store.verdicts.Evidence;
 import dev.racetriage.store.verdicts.Verdict;
 import dev.racetriage.store.verdicts.VerdictRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -38,6 +51,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
@@ -46,12 +60,14 @@ import java.util.stream.Stream;
  * then store the races and report them with their verdicts.
  */
 public final class TriagePipeline {
-  /** Test frameworks and mocking libraries: their races are not the project's. */
-  static final List<String> TEST_LIBRARIES = List.of(
+  /** racetriage's own launcher, test frameworks and mocking libraries: their races are not the project's. */
+  static final List<String> TEST_LIBRARIES = List.of("dev.racetriage.launcher.",
       "org.junit.", "junit.", "org.opentest4j.", "org.apiguardian.", "org.hamcrest.", "org.assertj.",
       "org.mockito.", "net.bytebuddy.", "org.objenesis.", "org.apache.maven.surefire.");
 
   private static final Duration MIN_DETECT_TIMEOUT = Duration.ofMinutes(2);
+  private static final Duration MIN_TRIAL_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration JVM_STARTUP_ALLOWANCE = Duration.ofSeconds(20);
   private static final int DETECT_TIMEOUT_FACTOR = 10;
   private static final int LOG_TAIL = 30;
 
@@ -128,41 +144,123 @@ public final class TriagePipeline {
       progress.step(++done, project.modules().size(), module.name(root));
     }
     long detectMillis = millisSince(detectStart);
-    if (!options.detectOnly()) {
-      warnings.add("Adversarial trials are not built yet in this version, so every race keeps the verdict 'pending'. "
-          + "Use --detect-only to only detect races.");
-    }
     Set<String> baselineFailures = new LinkedHashSet<>();
-    baselines.values().forEach(b -> b.outcomes().stream().filter(TestOutcome::failed).forEach(o -> baselineFailures.add(testName(o))));
+    Map<String, TestRef> testsByName = new LinkedHashMap<>();
+    baselines.forEach((module, b) -> b.outcomes().forEach(o -> {
+      if (o.failed()) baselineFailures.add(testName(o));
+      else if (o.status() == TestOutcome.Status.PASSED) testsByName.put(testName(o), new TestRef(o.id(), module, o.millis()));
+    }));
+
+    // Trials: each race's tests, one field jumbled, under each heuristic.
+    List<TrialOutcome> trials = List.of();
+    long trialStart = System.nanoTime();
+    boolean classified = true;
+    if (!options.detectOnly()) {
+      if (!AgentJar.modes(agentJar).contains("jumble")) {
+        classified = false;
+        warnings.add("This agent has no adversarial-memory (jumble) mode yet, so no trial ran and every race keeps the "
+            + "verdict 'pending'. Use --detect-only to only detect races.");
+      } else {
+        trials = runTrials(options, progress, races.values(), testsByName, jvms, work);
+      }
+    }
+    long trialMillis = trials.isEmpty() ? 0 : millisSince(trialStart);
 
     progress.phase("store", races.size() + " race(s)");
-    List<RaceFinding> findings = store(options, root, races.values(), baselineFailures);
-    TriageStats stats = new TriageStats(buildMillis, baselineMillis, detectMillis, 0, 0, millisSince(start), tests, skipped);
-    return new TriageResult(findings, warnings, stats);
+    List<RaceFinding> findings = store(options, root, races.values(), baselineFailures, trials);
+    TriageStats stats = new TriageStats(buildMillis, baselineMillis, detectMillis, trials.size(), trialMillis,
+        millisSince(start), tests, skipped);
+    return new TriageResult(findings, warnings, stats, classified);
   }
 
-  private List<RaceFinding> store(TriageOptions options, Path root, java.util.Collection<DetectedRace> races,
-      Set<String> baselineFailures) throws TriageException {
+  /** A test that passed its baseline: how to select it, which module's JVM runs it, and how long it took. */
+  record TestRef(String id, TestModule module, long baselineMillis) {}
+
+  private List<TrialOutcome> runTrials(TriageOptions options, TriageProgress progress, Collection<DetectedRace> races,
+      Map<String, TestRef> testsByName, Map<TestModule, TestJvm> jvms, Path work) throws InterruptedException {
+    List<TrialCell> cells = new ArrayList<>();
+    Map<String, TestRef> byId = new LinkedHashMap<>();
+    for (DetectedRace race : races) {
+      for (String test : race.tests()) {
+        TestRef ref = testsByName.get(test);
+        if (ref == null) continue; // failed its baseline: flaky, nothing to learn from trials
+        byId.put(ref.id(), ref);
+        for (String heuristic : options.heuristics()) {
+          cells.add(new TrialCell(race.fieldKey(), ref.id(), test, heuristic));
+        }
+      }
+    }
+    progress.phase("trials", cells.size() + " cell(s), up to " + options.trials() + " run(s) each");
+    JvmTrialExecutor executor = new JvmTrialExecutor(
+        id -> jvms.get(byId.get(id).module()),
+        id -> trialTimeout(byId.get(id).baselineMillis()),
+        work.resolve("trials"));
+    Instant deadline = options.budget() == null ? null : Instant.now().plus(options.budget());
+    AtomicInteger done = new AtomicInteger();
+    int estimate = cells.size() * options.trials();
+    return new TrialScheduler(executor, StoppingRule.standard(options.trials()), options.jobs(), deadline)
+        .run(cells, o -> progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic()));
+  }
+
+  /** A trial may take ten times its baseline plus the JVM's start-up, and never less than {@link #MIN_TRIAL_TIMEOUT}. */
+  static Duration trialTimeout(long baselineMillis) {
+    return max(MIN_TRIAL_TIMEOUT, Duration.ofMillis(10 * baselineMillis).plus(JVM_STARTUP_ALLOWANCE));
+  }
+
+  private List<RaceFinding> store(TriageOptions options, Path root, Collection<DetectedRace> races,
+      Set<String> baselineFailures, List<TrialOutcome> trials) throws TriageException {
+    Map<String, List<TrialOutcome>> trialsByField = new LinkedHashMap<>();
+    trials.forEach(t -> trialsByField.computeIfAbsent(t.spec().fieldKey(), f -> new ArrayList<>()).add(t));
+    VerdictClassifier classifier = VerdictClassifier.standard();
     try (TriageStore store = options.database() == null ? TriageStore.openProject(root) : TriageStore.open(options.database(), root)) {
       Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", null, null);
       List<RaceFinding> findings = new ArrayList<>();
       for (DetectedRace race : races) {
         FieldKey field = FieldKey.parse(race.fieldKey());
         store.races().upsert(toStoreRace(field, race), run.id());
-        Optional<VerdictRecord> verdict = store.verdicts().current(field);
+        boolean failsWithoutAgent = race.tests().stream().anyMatch(baselineFailures::contains);
+        List<TrialOutcome> fieldTrials = trialsByField.getOrDefault(race.fieldKey(), List.of());
+        RaceFinding finding;
+        if (!fieldTrials.isEmpty() || failsWithoutAgent) {
+          store.trials().addAll(fieldTrials.stream().map(t -> toStoreTrial(field, t)).toList(), run.id());
+          List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
+          Classification c = classifier.classify(evidence, failsWithoutAgent);
+          TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
+          store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
+              decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(), c.facts()), run.id());
+          double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
+              .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
+          finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null);
+        } else {
+          Optional<VerdictRecord> verdict = store.verdicts().current(field);
+          finding = new RaceFinding(race, verdict.map(VerdictRecord::verdict).orElse(Verdict.PENDING),
+              verdict.map(r -> r.evidence().summary()).orElse("detected; not classified yet"), null, 0, List.of(), null);
+        }
         Optional<TrustedBenignMark> mark = store.marks().find(field);
-        boolean flaky = race.tests().stream().anyMatch(baselineFailures::contains);
-        Verdict v = flaky ? Verdict.FLAKY : verdict.map(VerdictRecord::verdict).orElse(Verdict.PENDING);
-        String reason = flaky ? "a test that touches it fails without the agent"
-            : verdict.map(r -> r.evidence().summary()).orElse("detected; not classified yet");
-        findings.add(new RaceFinding(race, v, reason, null, 0, List.of(), mark.map(TrustedBenignMark::note).orElse(null)));
+        findings.add(mark.isPresent() ? finding.withTrustedBenign(mark.get().note()) : finding);
       }
-      store.runs().finish(run.id(), RunStatus.SUCCEEDED, races.size() + " race(s) detected", null);
+      store.runs().finish(run.id(), RunStatus.SUCCEEDED,
+          races.size() + " race(s) detected, " + trials.size() + " trial(s)", null);
       findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
       return findings;
     } catch (StoreException e) {
       throw new TriageException(e.getMessage(), e);
     }
+  }
+
+  private static List<RaceFinding.TrialSummary> summaries(List<HeuristicTrials> evidence) {
+    return evidence.stream().map(t -> new RaceFinding.TrialSummary(t.heuristic(), t.runs(), t.failures(), t.staleReads(),
+        VerdictClassifier.median(t.durationsMillis()))).toList();
+  }
+
+  private static Trial toStoreTrial(FieldKey field, TrialOutcome t) {
+    dev.racetriage.store.trials.TrialOutcome outcome = switch (t.result()) {
+      case PASS -> dev.racetriage.store.trials.TrialOutcome.PASS;
+      case FAIL -> dev.racetriage.store.trials.TrialOutcome.FAIL;
+      case TIMEOUT -> dev.racetriage.store.trials.TrialOutcome.TIMEOUT;
+    };
+    return new Trial(field, t.spec().testName(), t.spec().heuristic(), t.spec().seed(), outcome,
+        Duration.ofMillis(t.millis()), t.reads(), t.staleReads(), t.failure());
   }
 
   static Race toStoreRace(FieldKey field, DetectedRace race) {

@@ -3,8 +3,11 @@ package dev.racetriage.runner.triage;
 import dev.racetriage.store.verdicts.Verdict;
 import java.util.List;
 
-/** Everything a triage run found, in the order the report shows it (most severe verdict first). */
-public record TriageResult(List<RaceFinding> races, List<String> warnings, TriageStats stats) {
+/**
+ * Everything a triage run found, in the order the report shows it (most severe verdict first). {@code classified}
+ * is false when adversarial trials were asked for but could not run (the agent has no jumble mode).
+ */
+public record TriageResult(List<RaceFinding> races, List<String> warnings, TriageStats stats, boolean classified) {
   public TriageResult {
     races = List.copyOf(races);
     warnings = List.copyOf(warnings);

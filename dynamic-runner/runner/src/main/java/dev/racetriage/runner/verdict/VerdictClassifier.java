@@ -93,7 +93,7 @@ public final class VerdictClassifier {
     return base <= 0 ? (slow > 0 ? Double.POSITIVE_INFINITY : 1) : slow / base;
   }
 
-  static double median(List<Long> values) {
+  public static double median(List<Long> values) {
     if (values.isEmpty()) return 0;
     List<Long> sorted = new ArrayList<>(values);
     sorted.sort(null);

@@ -9,6 +9,7 @@ import dev.racetriage.runner.project.ProjectFixtures;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.races.RaceSummary;
+import dev.racetriage.store.verdicts.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,6 +40,10 @@ class TriagePipelineTest {
         "dev.racetriage.examples.Point.y",
         "dev.racetriage.examples.RacyInitLoop.x")), fields);
     assertEquals(8, result.stats().tests());
+    RaceFinding pointX = result.races().stream()
+        .filter(r -> r.race().fieldKey().equals("dev.racetriage.examples.Point.x")).findFirst().orElseThrow();
+    assertEquals(List.of("dev.racetriage.examples.PointTest#bothThreadsSeeSlopeOne"), pointX.race().tests(),
+        "each race names the tests during which it happened");
     assertFalse(result.hasDestructive(), "nothing is classified in detect-only mode");
     assertTrue(result.warnings().isEmpty(), result.warnings()::toString);
 
@@ -72,5 +77,8 @@ class TriagePipelineTest {
     TriageResult result = new TriagePipeline().run(TriageOptions.defaults(dir).withDetectOnly(true), TriageProgress.silent());
     assertEquals(1, result.warnings().size(), result.warnings()::toString);
     assertTrue(result.warnings().get(0).contains("demo.BehaviourTest#racesAndFails"), result.warnings().get(0));
+    assertEquals(1, result.races().size());
+    assertEquals(Verdict.FLAKY, result.races().get(0).verdict());
+    assertFalse(result.hasDestructive());
   }
 }
