@@ -105,4 +105,14 @@ class CandidateRuleTest {
   void aWriteInTheLoopThatStartsThreadsIsNotOrderedWithThem() {
     Expect.candidate(Fixtures.scan(dir, "ForkInLoopBad"), "fixtures.ForkInLoopBad.current");
   }
+
+  @Test
+  void anUnlockedGetterIsACandidateWithLowerConfidence() {
+    Analysis analysis = Fixtures.scan(dir, "UnsyncGetterBad", "InconsistentSyncBad");
+    Candidate level = Expect.candidate(analysis, "fixtures.UnsyncGetterBad.level");
+    Expect.hasReason(level, "the only unlocked accesses are reads in getters");
+    Expect.hasReason(level, "inconsistent synchronisation: 3 of 4 accesses hold a lock");
+    Candidate setter = Expect.candidate(analysis, "fixtures.InconsistentSyncBad.name");
+    assertTrue(level.confidence() < setter.confidence(), level.confidence() + " vs " + setter.confidence());
+  }
 }

@@ -99,4 +99,10 @@ class LockKindsTest {
     everySharedAccessLocked("GuardedByMethodOk", "fixtures.GuardedByMethodOk.pending");
     Expect.noCandidate(Fixtures.scan(dir, "GuardedByMethodOk"), "fixtures.GuardedByMethodOk.pending");
   }
+
+  @Test
+  void aLockedReadAndALockedWriteWithACallbackUnderTheLock() {
+    everySharedAccessLocked("FP_LockedClockWithCallback", "fixtures.FP_LockedClockWithCallback.time");
+    Expect.noCandidate(Fixtures.scan(dir, "FP_LockedClockWithCallback"), "fixtures.FP_LockedClockWithCallback.time");
+  }
 }

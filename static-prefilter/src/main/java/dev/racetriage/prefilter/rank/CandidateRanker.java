@@ -292,8 +292,19 @@ public final class CandidateRanker {
     }
     long locked = shared.stream().filter(a -> !a.locks().isEmpty()).count();
     if (locked > 0 && locked < shared.size()) {
-      // SpotBugs IS2_INCONSISTENT_SYNC: the author locks some accesses, so the unlocked ones are likely a mistake
-      confidence.add("inconsistent synchronisation: " + locked + " of " + shared.size() + " accesses hold a lock", 15);
+      if (locked * 2 >= shared.size()) {
+        // SpotBugs IS2_INCONSISTENT_SYNC: the author locks most accesses, so the unlocked ones are likely a mistake
+        confidence.add("inconsistent synchronisation: " + locked + " of " + shared.size() + " accesses hold a lock",
+            15);
+      } else {
+        // SpotBugs MANY_BIASED_UNLOCKED: mostly unlocked, perhaps never meant to be shared
+        confidence.add("mostly unlocked: only " + locked + " of " + shared.size() + " accesses hold a lock", 5);
+      }
+      List<Access> unlocked = shared.stream().filter(a -> a.locks().isEmpty()).toList();
+      if (unlocked.stream().allMatch(a -> !a.isWrite() && isGetter(a.methodLabel()))) {
+        // SpotBugs ONLY_UNSYNC_IN_GETTERS: a stale read through a getter is often tolerated
+        confidence.add("the only unlocked accesses are reads in getters", -10);
+      }
     } else if (locked == 0) {
       confidence.add("no access holds a lock", 0);
     }
@@ -370,6 +381,10 @@ public final class CandidateRanker {
     String locks = access.locks().isEmpty() ? "without lock"
         : "under " + access.locks().stream().map(HeldLock::toString).collect(Collectors.joining(" and "));
     return verb + " in " + access.methodLabel() + " " + locks + " (line " + access.line() + ")";
+  }
+
+  private static boolean isGetter(String methodLabel) {
+    return methodLabel.matches("(get|is)[A-Z]\\w*\\(\\)");
   }
 
   private static String article(String noun) {
