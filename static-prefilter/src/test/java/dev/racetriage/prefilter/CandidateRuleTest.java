@@ -115,4 +115,14 @@ class CandidateRuleTest {
     Candidate setter = Expect.candidate(analysis, "fixtures.InconsistentSyncBad.name");
     assertTrue(level.confidence() < setter.confidence(), level.confidence() + " vs " + setter.confidence());
   }
+
+  @Test
+  void aLambdaPassedToAHelperThatStartsThreadsIsAThreadEntry() {
+    Analysis analysis = Fixtures.scan(dir, "HelperStartsThreadsBad");
+    Candidate hits = Expect.candidate(analysis, "fixtures.HelperStartsThreadsBad.hits");
+    Expect.hasReason(hits, "on several threads at once");
+    Expect.hasPattern(hits, dev.racetriage.prefilter.facts.RacePattern.LOSSY_COUNTER);
+    // written before the task is created, read by the task only: ordered by the fork
+    Expect.noCandidate(analysis, "fixtures.HelperStartsThreadsBad.setup");
+  }
 }

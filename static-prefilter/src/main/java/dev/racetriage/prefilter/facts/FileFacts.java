@@ -16,6 +16,7 @@ import java.util.List;
  * @param lockAliases read/write lock halves stored in fields
  * @param syntaxErrors how many syntax problems JDT reported (the file was analysed as far as it recovered)
  * @param unresolvedAccesses how many accesses were matched by name because a binding was missing
+ * @param handoffs parameters of the file's methods that reach threads, and tasks the file passes to project methods
  */
 public record FileFacts(
     String file,
@@ -27,7 +28,8 @@ public record FileFacts(
     List<PatternHit> patterns,
     List<LockAlias> lockAliases,
     int syntaxErrors,
-    int unresolvedAccesses) {
+    int unresolvedAccesses,
+    List<TaskHandoff> handoffs) {
 
   public FileFacts {
     fields = List.copyOf(fields);
@@ -37,5 +39,6 @@ public record FileFacts(
     accesses = List.copyOf(accesses);
     patterns = List.copyOf(patterns);
     lockAliases = List.copyOf(lockAliases);
+    handoffs = List.copyOf(handoffs);
   }
 }

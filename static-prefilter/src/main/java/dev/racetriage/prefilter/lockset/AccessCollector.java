@@ -118,6 +118,7 @@ public final class AccessCollector extends ASTVisitor {
   private final Map<ASTNode, ThreadEntry> handedToThreads = new HashMap<>();
 
   private final List<TaskSite> taskSites = new ArrayList<>();
+  private final List<dev.racetriage.prefilter.facts.TaskHandoff> handoffs = new ArrayList<>();
   private final Map<String, List<Integer>> joinCalls = new HashMap<>();
 
   /** Accesses of volatile fields: they order the plain accesses around them (release after a write, acquire before a read). */
@@ -261,6 +262,10 @@ public final class AccessCollector extends ASTVisitor {
     return accesses;
   }
 
+  public List<dev.racetriage.prefilter.facts.TaskHandoff> handoffs() {
+    return handoffs;
+  }
+
   public List<LockAlias> lockAliases() {
     return aliases;
   }
@@ -379,6 +384,7 @@ public final class AccessCollector extends ASTVisitor {
     linkTask(node, node.resolveTypeBinding(), key, entry, enclosing);
     if (entry != ThreadEntry.NONE || passedToProjectMethod(node)) {
       recordTaskSite(node, key);
+      recordTaskArgument(node, key);
     }
     Body body = new Body(key, "lambda at " + fileName() + ":" + line, owner, BodyKind.LAMBDA, false);
     runIn(body, start, entry, true, () -> node.getBody().accept(this));
@@ -427,6 +433,7 @@ public final class AccessCollector extends ASTVisitor {
     calls.add(new CallEdge(key, callee));
     linkTask(node, node.resolveTypeBinding(), key, entry, null);
     recordTaskSite(node, key);
+    recordTaskArgument(node, key);
   }
 
   /**
@@ -523,6 +530,43 @@ public final class AccessCollector extends ASTVisitor {
         handedToThreads.put(e, entry);
       } else if (e instanceof ClassInstanceCreation creation && creation.getAnonymousClassDeclaration() != null) {
         handedToThreads.put(creation.getAnonymousClassDeclaration(), entry);
+      } else if (e instanceof SimpleName name) {
+        recordTaskParameter(name, entry);
+      }
+    }
+  }
+
+  /** {@code new Thread(task)} where {@code task} is a parameter: the method hands that parameter to a thread. */
+  private void recordTaskParameter(SimpleName name, ThreadEntry entry) {
+    if (!(name.resolveBinding() instanceof org.eclipse.jdt.core.dom.IVariableBinding variable)
+        || !variable.isParameter()) {
+      return;
+    }
+    for (ASTNode n = name.getParent(); n != null; n = n.getParent()) {
+      if (n instanceof MethodDeclaration method) {
+        for (int i = 0; i < method.parameters().size(); i++) {
+          org.eclipse.jdt.core.dom.SingleVariableDeclaration parameter =
+              (org.eclipse.jdt.core.dom.SingleVariableDeclaration) method.parameters().get(i);
+          if (parameter.getName().getIdentifier().equals(name.getIdentifier())) {
+            String key = types.enclosingTypeOf(method) + "#"
+                + (method.isConstructor() ? "<init>" : method.getName().getIdentifier()) + "/"
+                + method.parameters().size();
+            handoffs.add(dev.racetriage.prefilter.facts.TaskHandoff.parameter(key, i, entry));
+          }
+        }
+        return;
+      }
+    }
+  }
+
+  /** A lambda or method reference passed to a project method, which may hand it to a thread. */
+  private void recordTaskArgument(Expression task, String taskKey) {
+    if (task.getLocationInParent() == MethodInvocation.ARGUMENTS_PROPERTY) {
+      MethodInvocation call = (MethodInvocation) task.getParent();
+      String callee = methodKey(call.resolveMethodBinding());
+      if (callee != null) {
+        handoffs.add(dev.racetriage.prefilter.facts.TaskHandoff.argument(callee, call.arguments().indexOf(task),
+            taskKey));
       }
     }
   }

@@ -51,6 +51,7 @@ public final class CandidateRanker {
     this.classpath = classpath;
     List<MethodFacts> methods = new ArrayList<>();
     List<CallEdge> calls = new ArrayList<>();
+    List<dev.racetriage.prefilter.facts.TaskHandoff> handoffs = new ArrayList<>();
     for (FileFacts file : files) {
       file.fields().forEach(f -> fields.put(f.key(), f));
       file.types().forEach(t -> types.put(t.binaryName(), t));
@@ -58,14 +59,42 @@ public final class CandidateRanker {
       file.patterns().forEach(p -> patternsByField.computeIfAbsent(p.fieldKey(), k -> new ArrayList<>()).add(p));
       file.lockAliases().forEach(a -> aliases.put(a.lockFieldKey(), a));
       methods.addAll(file.methods());
+      handoffs.addAll(file.handoffs());
       calls.addAll(file.calls());
       if (file.syntaxErrors() > 0) {
         syntaxErrors.put(file.file(), file.syntaxErrors());
       }
     }
+    methods = handedToThreads(methods, handoffs);
     methods.forEach(m -> methodsByKey.put(m.key(), m));
     contexts = ThreadContexts.compute(methods, calls,
         owner -> types.containsKey(owner) && types.get(owner).threadSafe());
+  }
+
+  /** Tasks passed to a project method that hands that parameter to a thread are thread entries themselves. */
+  private static List<MethodFacts> handedToThreads(List<MethodFacts> methods,
+      List<dev.racetriage.prefilter.facts.TaskHandoff> handoffs) {
+    Map<String, MethodFacts.ThreadEntry> parameters = new HashMap<>();
+    for (var handoff : handoffs) {
+      if (handoff.isParameter()) {
+        parameters.merge(handoff.method() + "@" + handoff.index(), handoff.entry(),
+            (a, b) -> MethodFacts.ThreadEntry.MANY_THREADS); // handed to two threads
+      }
+    }
+    if (parameters.isEmpty()) {
+      return methods;
+    }
+    Map<String, MethodFacts.ThreadEntry> tasks = new HashMap<>();
+    for (var handoff : handoffs) {
+      MethodFacts.ThreadEntry entry = handoff.isParameter() ? null
+          : parameters.get(handoff.method() + "@" + handoff.index());
+      if (entry != null) {
+        tasks.put(handoff.task(), entry);
+      }
+    }
+    return methods.stream().map(m -> tasks.containsKey(m.key()) && m.entry() == MethodFacts.ThreadEntry.NONE
+        ? new MethodFacts(m.key(), m.label(), m.owner(), m.kind(), m.isPrivate(), tasks.get(m.key()), m.joins())
+        : m).toList();
   }
 
   public List<Candidate> rank() {
