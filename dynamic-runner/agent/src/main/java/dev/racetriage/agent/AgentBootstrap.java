@@ -56,6 +56,7 @@ public final class AgentBootstrap {
   }
 
   private static void install(AgentOptions options, Instrumentation inst) throws IOException {
+    long started = System.nanoTime();
     RunSummary summary = new RunSummary();
     SiteTable sites = new SiteTable();
     FieldRegistry fields = new FieldRegistry();
@@ -85,12 +86,16 @@ public final class AgentBootstrap {
         options.dumpDir() == null ? null : Path.of(options.dumpDir()));
     warmUp(runtime);
     warmUp(filter, instrumenter);
+    long warm = System.nanoTime();
     inst.addTransformer(transformer, true);
-    retransformLoaded(inst, filter, listener);
+    int retransformed = retransformLoaded(inst, filter, listener);
     Hooks.install(runtime);
     reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, trusted);
     if (options.verbose()) {
-      ERR.println("racetriage agent: detect mode, report " + Path.of(options.out()).toAbsolutePath());
+      long done = System.nanoTime();
+      ERR.println("racetriage agent: detect mode, report " + Path.of(options.out()).toAbsolutePath()
+          + "; started in " + (done - started) / 1_000_000 + " ms (warm-up " + (warm - started) / 1_000_000
+          + " ms, " + retransformed + " loaded JDK classes retransformed in " + (done - warm) / 1_000_000 + " ms)");
     }
   }
 
@@ -144,7 +149,8 @@ public final class AgentBootstrap {
     }
   }
 
-  private static void retransformLoaded(Instrumentation inst, ClassFilter filter, TransformListener listener) {
+  /** Retransforms the trusted JDK classes (and Thread) loaded before the agent; returns how many. */
+  private static int retransformLoaded(Instrumentation inst, ClassFilter filter, TransformListener listener) {
     List<Class<?>> targets = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
       ClassKind kind = filter.kindOf(c.getName().replace('.', '/'));
@@ -167,6 +173,7 @@ public final class AgentBootstrap {
     } finally {
       thread.exitAgent(previous);
     }
+    return targets.size();
   }
 
   private static void reportAtExit(Path out, RunSummary summary, RaceAggregator races, String startError,

@@ -97,11 +97,27 @@ public final class DetectRuntime {
     return s.addElement(index, s.arrayKey() != null ? null : unnamedArrayKey(site));
   }
 
-  /** An array no field was seen to hold is named after the method that first touched it. */
+  /** An array no field was seen to hold is named after the method that first touched it (cached per site). */
   private String unnamedArrayKey(int site) {
+    String[] cache = unnamedKeys;
+    String key = site >= 0 && site < cache.length ? cache[site] : null;
+    if (key != null) {
+      return key;
+    }
     var where = sites.site(site);
-    return where.className() + "." + where.methodName() + "()[]";
+    key = where.className() + "." + where.methodName() + "()[]";
+    synchronized (this) {
+      if (site >= 0) {
+        if (site >= unnamedKeys.length) {
+          unnamedKeys = java.util.Arrays.copyOf(unnamedKeys, Math.max(site + 1, unnamedKeys.length * 2));
+        }
+        unnamedKeys[site] = key;
+      }
+    }
+    return key;
   }
+
+  private volatile String[] unnamedKeys = new String[64];
 
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
     t.shadowOf(array, shadow).noteArrayKey(fields.key(fieldId) + "[]");
@@ -111,7 +127,10 @@ public final class DetectRuntime {
 
   /** After monitorenter (and after Object.wait returns): ACQUIRE the object's monitor. */
   void monitorEnter(ThreadShadow t, Object object) {
-    hb.acquire(t.state(threads), t.shadowOf(object, shadow).monitor());
+    SyncClock released = t.shadowOf(object, shadow).monitorIfReleased();
+    if (released != null) { // a monitor never released has nothing to give
+      hb.acquire(t.state(threads), released);
+    }
   }
 
   /** Before monitorexit (and before Object.wait): RELEASE the object's monitor. */
@@ -122,9 +141,14 @@ public final class DetectRuntime {
   /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
   void volatileRead(ThreadShadow t, Object object, int fieldId) {
     ObjectShadow s = t.shadowOf(object, shadow);
-    ThreadState state = t.state(threads);
-    hb.acquire(state, s.volatileField(fieldId));
-    hb.acquire(state, s.atomic());
+    SyncClock field = s.volatileFieldIfReleased(fieldId);
+    SyncClock atomic = s.atomicIfReleased();
+    if (field != null) {
+      hb.acquire(t.state(threads), field);
+    }
+    if (atomic != null) {
+      hb.acquire(t.state(threads), atomic);
+    }
   }
 
   /** Before a volatile write: RELEASE to the field's clock. */
@@ -136,7 +160,10 @@ public final class DetectRuntime {
   void atomicAcquire(ThreadShadow t, Object object) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
-    hb.acquire(state, s.atomic());
+    SyncClock atomic = s.atomicIfReleased();
+    if (atomic != null) {
+      hb.acquire(state, atomic);
+    }
     for (SyncClock clock : s.volatileClocks()) {
       hb.acquire(state, clock);
     }

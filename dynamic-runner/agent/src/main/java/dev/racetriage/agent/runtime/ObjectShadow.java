@@ -34,6 +34,10 @@ final class ObjectShadow {
     return clock != null ? clock : createMonitor();
   }
 
+  SyncClock monitorIfReleased() {
+    return monitor;
+  }
+
   private synchronized SyncClock createMonitor() {
     if (monitor == null) {
       monitor = new SyncClock();
@@ -51,6 +55,24 @@ final class ObjectShadow {
       atomic = new SyncClock();
     }
     return atomic;
+  }
+
+  /** The atomic clock, or null if no atomic operation released on this object yet (nothing to acquire). */
+  SyncClock atomicIfReleased() {
+    return atomic;
+  }
+
+  /** The clock of volatile field {@code fieldId}, or null if it was never released (nothing to acquire). */
+  SyncClock volatileFieldIfReleased(int fieldId) {
+    SyncClock[] clocks = volatileClocks;
+    int[] ids = volatileIds;
+    int n = Math.min(ids.length, clocks.length);
+    for (int i = 0; i < n; i++) {
+      if (ids[i] == fieldId) {
+        return clocks[i];
+      }
+    }
+    return null;
   }
 
   /** The clock of volatile field {@code fieldId} of this object. */

@@ -4,8 +4,8 @@ import dev.racetriage.agent.hb.ThreadState;
 
 /**
  * The runtime's per-thread record: the re-entrancy flag that keeps the agent's own work (and the JDK code it calls)
- * from producing events, the thread's happens-before state, and a two-entry cache of the objects it touched last
- * (a loop over two arrays then costs no table lookup).
+ * from producing events, the thread's happens-before state, and a small cache of the objects it touched last (a
+ * loop over an array, or over a few locks, then costs no shared-table lookup).
  *
  * <p>Used only by its own thread, so nothing here is synchronised.
  */
@@ -24,8 +24,11 @@ public final class ThreadShadow {
   private ThreadRegistry stateRegistry;
   /** The shadow memory the cached entries belong to. */
   private ShadowMemory cacheMemory;
-  private WeakIdentityTable.Entry<ObjectShadow> entry0;
-  private WeakIdentityTable.Entry<ObjectShadow> entry1;
+  private static final int RECENT = 64;
+  private WeakIdentityTable.Entry<ObjectShadow> last;
+  private WeakIdentityTable.Entry<ObjectShadow> previous;
+  /** Direct-mapped by identity hash: the objects (locks, stripes, queues) this thread touched recently. */
+  private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
 
   public static ThreadShadow current() {
     return CURRENT.get();
@@ -57,22 +60,32 @@ public final class ThreadShadow {
   }
 
   ObjectShadow shadowOf(Object object, ShadowMemory memory) {
-    // the cache holds table entries, which reference the objects weakly: the agent must not keep them alive
+    // the caches hold table entries, which reference the objects weakly: the agent must not keep them alive
     if (cacheMemory != memory) {
-      entry0 = null;
-      entry1 = null;
+      last = null;
+      previous = null;
+      recent = new WeakIdentityTable.Entry[RECENT];
       cacheMemory = memory;
     }
-    WeakIdentityTable.Entry<ObjectShadow> e = entry0;
+    WeakIdentityTable.Entry<ObjectShadow> e = last;
     if (e != null && e.get() == object) {
-      return e.value;
+      return e.value; // loops over one or two arrays or objects: no hashing at all
     }
-    WeakIdentityTable.Entry<ObjectShadow> other = entry1;
-    if (other == null || other.get() != object) {
-      other = memory.entry(object);
+    WeakIdentityTable.Entry<ObjectShadow> p = previous;
+    if (p != null && p.get() == object) {
+      previous = e;
+      last = p;
+      return p.value;
     }
-    entry1 = e;
-    entry0 = other;
-    return other.value;
+    int slot = System.identityHashCode(object) & (RECENT - 1);
+    @SuppressWarnings("unchecked")
+    WeakIdentityTable.Entry<ObjectShadow> cached = (WeakIdentityTable.Entry<ObjectShadow>) recent[slot];
+    if (cached == null || cached.get() != object) {
+      cached = memory.entry(object);
+      recent[slot] = cached;
+    }
+    previous = e;
+    last = cached;
+    return cached.value;
   }
 }
