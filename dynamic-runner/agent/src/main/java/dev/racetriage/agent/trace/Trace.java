@@ -20,13 +20,15 @@ public record Trace(List<Event> events) {
         }
     }
 
+    /** The trace in the papers' notation ({@link TraceNotation}), one indexed operation per line. */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < events.size(); i++) {
-            sb.append(i).append(": ").append(events.get(i)).append('\n');
-        }
-        return sb.toString();
+        return TraceNotation.format(this);
+    }
+
+    /** Parses the papers' notation, e.g. {@code acq(0,m) wr(0,x,13) rel(0,m) rd(1,x)}; see {@link TraceNotation}. */
+    public static Trace parse(String text) {
+        return TraceNotation.parse(text);
     }
 
     public static final class Builder {
