@@ -48,6 +48,7 @@ final class ScanCommand implements Callable<Integer> {
           + "; scanning without a classpath, confidence lowered");
     }
     Analysis analysis = prefilter.scan();
+    analysis.problems().forEach(problem -> spec.commandLine().getErr().println("racetriage: warning: " + problem));
     String version = new VersionProvider().getVersion()[0].replaceFirst("^racetriage ", "");
     spec.commandLine().getOut().print(reportFormat.render(analysis, dir, version));
     spec.commandLine().getOut().flush();

@@ -11,11 +11,17 @@ import java.util.List;
  * @param files how many source files the project's facts come from
  * @param millis how long this scan or update took
  * @param classpath the classpath bindings were resolved against
+ * @param problems files the analysis could not handle, each with what went wrong (their candidates may be missing)
  */
-public record Analysis(List<Candidate> candidates, int files, long millis, Classpath classpath) {
+public record Analysis(List<Candidate> candidates, int files, long millis, Classpath classpath, List<String> problems) {
 
   public Analysis {
     candidates = List.copyOf(candidates);
+    problems = List.copyOf(problems);
+  }
+
+  public Analysis(List<Candidate> candidates, int files, long millis, Classpath classpath) {
+    this(candidates, files, millis, classpath, List.of());
   }
 
   /** The candidates declared in or accessed from {@code file} (what an editor shows for that file). */

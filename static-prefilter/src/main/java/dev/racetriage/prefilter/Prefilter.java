@@ -29,6 +29,7 @@ public final class Prefilter {
   private final Classpath classpath;
   private final JavaParser parser;
   private final Map<String, FileFacts> facts = new LinkedHashMap<>();
+  private final Map<String, String> problems = new LinkedHashMap<>();
 
   private Prefilter(Path projectDir, SourceRoots sources, Classpath classpath) {
     this.projectDir = projectDir;
@@ -88,10 +89,8 @@ public final class Prefilter {
   public synchronized Analysis scan() {
     long start = System.nanoTime();
     facts.clear();
-    parser.parseAll(sources.files(), (path, unit) -> {
-      String file = path.toAbsolutePath().normalize().toString();
-      facts.put(file, FileAnalyzer.analyze(file, unit));
-    });
+    problems.clear();
+    parser.parseAll(sources.files(), (path, unit) -> analyze(path.toAbsolutePath().normalize().toString(), unit));
     return rank(start);
   }
 
@@ -102,7 +101,7 @@ public final class Prefilter {
   public synchronized Analysis update(Path file, String text) {
     long start = System.nanoTime();
     String name = file.toAbsolutePath().normalize().toString();
-    facts.put(name, FileAnalyzer.analyze(name, parser.parseOne(Path.of(name), text)));
+    analyze(name, parser.parseOne(Path.of(name), text));
     return rank(start);
   }
 
@@ -119,6 +118,7 @@ public final class Prefilter {
   public synchronized Analysis remove(Path file) {
     long start = System.nanoTime();
     facts.remove(file.toAbsolutePath().normalize().toString());
+    problems.remove(file.toAbsolutePath().normalize().toString());
     return rank(start);
   }
 
@@ -127,8 +127,23 @@ public final class Prefilter {
     return rank(System.nanoTime());
   }
 
+  /**
+   * Extracts a file's facts. A failure of the analysis itself is a bug, but it must not cost the user the rest of the
+   * project: the file keeps its previous facts (none in a fresh scan) and the problem is reported with the analysis.
+   */
+  private void analyze(String file, org.eclipse.jdt.core.dom.CompilationUnit unit) {
+    try {
+      facts.put(file, FileAnalyzer.analyze(file, unit));
+      problems.remove(file);
+    } catch (RuntimeException | StackOverflowError e) {
+      problems.put(file, file + ": analysis failed (" + e + "); its fields may be missing from the candidates."
+          + " Please report it with the file.");
+    }
+  }
+
   private Analysis rank(long startNanos) {
     List<Candidate> candidates = new CandidateRanker(new ArrayList<>(facts.values()), classpath).rank();
-    return new Analysis(candidates, facts.size(), (System.nanoTime() - startNanos) / 1_000_000, classpath);
+    return new Analysis(candidates, facts.size(), (System.nanoTime() - startNanos) / 1_000_000, classpath,
+        new ArrayList<>(problems.values()));
   }
 }

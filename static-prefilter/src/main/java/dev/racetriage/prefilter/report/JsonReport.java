@@ -56,6 +56,8 @@ public final class JsonReport {
         a.put("initialisation", access.initialisation());
       }
     }
+    ArrayNode problems = root.putArray("problems");
+    analysis.problems().forEach(problems::add);
     ObjectNode stats = root.putObject("stats");
     stats.put("files", analysis.files());
     stats.put("millis", analysis.millis());

@@ -45,6 +45,9 @@ public final class TextReport {
       out.append("; no classpath (").append(analysis.classpath().detail()).append("): confidence lowered");
     }
     out.append('\n');
+    for (String problem : analysis.problems()) {
+      out.append("problem: ").append(problem).append('\n');
+    }
     return out.toString();
   }
 }
