@@ -39,7 +39,7 @@ public final class ClassInstrumenter {
     ClassReader reader;
     try {
       reader = new ClassReader(classFile);
-    } catch (IllegalArgumentException e) {
+    } catch (RuntimeException e) { // IllegalArgumentException for a version, anything for a truncated file
       if (major > LATEST_SUPPORTED_MAJOR) {
         return Outcome.skipped(SkipReason.versionTooNew(major));
       }

@@ -1,0 +1,130 @@
+package dev.racetriage.agent.instrument;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.agent.detect.SiteTable;
+import dev.racetriage.agent.instrument.fixtures.MonitorExits;
+import dev.racetriage.agent.runtime.FieldRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+class ClassInstrumenterTest {
+  private final ClassInstrumenter instrumenter = new ClassInstrumenter(new SiteTable(), new FieldRegistry());
+
+  @Test
+  void aClassFileNewerThanAsmReadsIsLeftAloneWithItsVersionInTheReason() throws IOException {
+    byte[] bytes = bytesOf("dev/racetriage/agent/instrument/fixtures/MonitorExits");
+    bytes[6] = 0;
+    bytes[7] = 80;
+    ClassInstrumenter.Outcome outcome = instrumenter.instrument(ClassKind.APPLICATION, null, bytes);
+    assertNull(outcome.bytes());
+    assertTrue(outcome.skipReason().startsWith("class-file version 80 (Java 36) is newer"), outcome.skipReason());
+  }
+
+  @Test
+  void aMethodThatOutgrows64KiBLeavesTheClassAloneAndNamesTheMethod() {
+    ClassInstrumenter.Outcome outcome = instrumenter.instrument(ClassKind.APPLICATION, null, hugeReader(11_000));
+    assertNull(outcome.bytes());
+    assertTrue(outcome.skipReason().startsWith("method sum()I is larger than 64 KiB after instrumentation"),
+        outcome.skipReason());
+    assertNotNull(instrumenter.instrument(ClassKind.APPLICATION, null, hugeReader(100)).bytes());
+  }
+
+  @Test
+  void garbageIsReportedNotThrown() {
+    ClassInstrumenter.Outcome outcome = instrumenter.instrument(ClassKind.APPLICATION, null, new byte[] {1, 2, 3});
+    assertNull(outcome.bytes());
+    assertTrue(outcome.skipReason().contains("could not be instrumented"), outcome.skipReason());
+  }
+
+  @Test
+  void applicationCodeGetsAccessChecksAndMonitorEvents() throws IOException {
+    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(),
+        bytesOf(MonitorExits.class.getName().replace('.', '/'))).bytes();
+    List<String> hooks = hookCalls(out);
+    assertTrue(hooks.contains("writeStatic"), hooks.toString());
+    assertTrue(hooks.contains("readStatic"), hooks.toString());
+    assertTrue(hooks.contains("monitorEnter") && hooks.contains("monitorExit"), hooks.toString());
+    assertTrue(hooks.contains("clinitEnter") && hooks.contains("clinitExit"), hooks.toString());
+  }
+
+  @Test
+  void trustedJdkCodeGetsSynchronisationEventsButNoAccessChecks() throws IOException {
+    List<String> atomic = hookCalls(instrumenter.instrument(ClassKind.TRUSTED_JDK, null,
+        bytesOf("java/util/concurrent/atomic/AtomicInteger")).bytes());
+    assertTrue(atomic.contains("atomicBefore") && atomic.contains("atomicAfter"), atomic.toString());
+    assertTrue(atomic.contains("volatileRead") && atomic.contains("volatileWrite"), atomic.toString());
+    List<String> vector = hookCalls(instrumenter.instrument(ClassKind.TRUSTED_JDK, null,
+        bytesOf("java/util/Vector")).bytes());
+    assertTrue(vector.contains("monitorEnter") && vector.contains("monitorExit"), vector.toString());
+    for (List<String> hooks : List.of(atomic, vector)) {
+      assertFalse(hooks.contains("readField") || hooks.contains("writeField") || hooks.contains("readElement")
+          || hooks.contains("writeElement") || hooks.contains("clinitEnter"), hooks.toString());
+    }
+  }
+
+  @Test
+  void threadForksAtStartAndJoinsWhenJoinReturns() throws IOException {
+    byte[] out = instrumenter.instrument(ClassKind.THREAD, null, bytesOf("java/lang/Thread")).bytes();
+    List<String> hooks = hookCalls(out);
+    assertEquals(List.of("threadStarting", "joinReturned"), hooks.stream().distinct().toList());
+  }
+
+  /** The names of the Hooks methods the class calls, in order of appearance. */
+  static List<String> hookCalls(byte[] classFile) {
+    List<String> calls = new ArrayList<>();
+    new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exceptions) {
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitMethodInsn(int opcode, String owner, String method, String d, boolean itf) {
+            if (owner.equals(HookMethod.OWNER)) {
+              calls.add(method);
+            }
+          }
+        };
+      }
+    }, 0);
+    return calls;
+  }
+
+  private static byte[] bytesOf(String internalName) throws IOException {
+    try (InputStream in = ClassLoader.getSystemResourceAsStream(internalName + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** A class whose one method reads an int field {@code reads} times. */
+  private static byte[] hugeReader(int reads) {
+    String name = "test/Huge";
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, name, null, "java/lang/Object", null);
+    cw.visitField(Opcodes.ACC_PUBLIC, "one", "I", null, null).visitEnd();
+    MethodVisitor sum = cw.visitMethod(Opcodes.ACC_PUBLIC, "sum", "()I", null, null);
+    sum.visitCode();
+    sum.visitInsn(Opcodes.ICONST_0);
+    for (int i = 0; i < reads; i++) {
+      sum.visitVarInsn(Opcodes.ALOAD, 0);
+      sum.visitFieldInsn(Opcodes.GETFIELD, name, "one", "I");
+      sum.visitInsn(Opcodes.IADD);
+    }
+    sum.visitInsn(Opcodes.IRETURN);
+    sum.visitMaxs(0, 0);
+    sum.visitEnd();
+    cw.visitEnd();
+    return cw.toByteArray();
+  }
+}
