@@ -125,4 +125,14 @@ class CandidateRuleTest {
     // written before the task is created, read by the task only: ordered by the fork
     Expect.noCandidate(analysis, "fixtures.HelperStartsThreadsBad.setup");
   }
+
+  @Test
+  void arrayElementsAreKeyedLikeTheAgentKeysThem() {
+    Analysis analysis = Fixtures.scan(dir, "ArraySlotsBad", "ArraySlotsLockedOk");
+    Candidate slots = Expect.candidate(analysis, "fixtures.ArraySlotsBad.slots[]");
+    Expect.hasPattern(slots, dev.racetriage.prefilter.facts.RacePattern.LOSSY_COUNTER);
+    assertEquals(7, slots.line());
+    Expect.noCandidate(analysis, "fixtures.ArraySlotsBad.slots");
+    Expect.noCandidate(analysis, "fixtures.ArraySlotsLockedOk.totals[]");
+  }
 }

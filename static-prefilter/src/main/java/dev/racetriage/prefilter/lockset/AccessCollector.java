@@ -31,6 +31,7 @@ import org.eclipse.jdt.core.dom.ASTNode;
 import org.eclipse.jdt.core.dom.ASTVisitor;
 import org.eclipse.jdt.core.dom.AbstractTypeDeclaration;
 import org.eclipse.jdt.core.dom.AnonymousClassDeclaration;
+import org.eclipse.jdt.core.dom.ArrayAccess;
 import org.eclipse.jdt.core.dom.Assignment;
 import org.eclipse.jdt.core.dom.Block;
 import org.eclipse.jdt.core.dom.ClassInstanceCreation;
@@ -724,7 +725,42 @@ public final class AccessCollector extends ASTVisitor {
     } else {
       accesses.add(recorded);
     }
+    if (context instanceof ArrayAccess element && element.getArray() == access) {
+      recordElementAccess(node, field, element, initialisation, body);
+    }
     return false;
+  }
+
+  /**
+   * {@code slots[i] = v} reads the field {@code slots} and writes an element of the array it holds: the element is
+   * keyed {@code pkg.Cls.slots[]}, as the agent keys array races. A volatile array's elements are not volatile.
+   */
+  private void recordElementAccess(SimpleName node, ResolvedField field, ArrayAccess element, boolean initialisation,
+      Body body) {
+    ASTNode outer = element;
+    while (outer.getParent() instanceof ArrayAccess parent && parent.getArray() == outer) {
+      outer = parent; // slots[i][j]: an element of an element
+    }
+    ASTNode context = outer.getParent();
+    while (context instanceof org.eclipse.jdt.core.dom.ParenthesizedExpression) {
+      outer = context;
+      context = context.getParent();
+    }
+    AccessKind kind = AccessKind.READ;
+    boolean readModifyWrite = false;
+    if (context instanceof Assignment assignment && assignment.getLeftHandSide() == outer) {
+      kind = AccessKind.WRITE;
+      readModifyWrite = assignment.getOperator() != Assignment.Operator.ASSIGN;
+    } else if (context instanceof PostfixExpression
+        || (context instanceof PrefixExpression prefix
+            && (prefix.getOperator() == PrefixExpression.Operator.INCREMENT
+                || prefix.getOperator() == PrefixExpression.Operator.DECREMENT))) {
+      kind = AccessKind.WRITE;
+      readModifyWrite = true;
+    }
+    accesses.add(new Access(field.key() + "[]", file, Expressions.lineOf(node), node.getStartPosition() + 1, kind,
+        readModifyWrite, held.locks(), initialisation, body.key(), body.label(), field.viaBinding(), List.of(),
+        List.of()));
   }
 
   /** {@code f}, {@code this.f}, {@code C.f}: the object (or class) being initialised, not some other one. */

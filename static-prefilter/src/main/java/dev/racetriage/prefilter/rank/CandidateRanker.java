@@ -65,10 +65,24 @@ public final class CandidateRanker {
         syntaxErrors.put(file.file(), file.syntaxErrors());
       }
     }
+    addArrayElements();
     methods = handedToThreads(methods, handoffs);
     methods.forEach(m -> methodsByKey.put(m.key(), m));
     contexts = ThreadContexts.compute(methods, calls,
         owner -> types.containsKey(owner) && types.get(owner).threadSafe());
+  }
+
+  /** {@code pkg.Cls.slots[]}: the elements of an array field, judged like a field that is never final or volatile. */
+  private void addArrayElements() {
+    for (String key : accessesByField.keySet()) {
+      FieldDecl array = key.endsWith("[]") ? fields.get(key.substring(0, key.length() - 2)) : null;
+      if (array != null && !fields.containsKey(key)) {
+        String elementType = array.typeName().endsWith("[]")
+            ? array.typeName().substring(0, array.typeName().length() - 2) : array.typeName();
+        fields.put(key, new FieldDecl(key, array.file(), array.line(), array.isStatic(), false, false, elementType,
+            array.guardedBy(), array.threadConfined(), ""));
+      }
+    }
   }
 
   /** Tasks passed to a project method that hands that parameter to a thread are thread entries themselves. */
