@@ -33,8 +33,4 @@ public record FieldDecl(
   public String owner() {
     return key.substring(0, key.lastIndexOf('.'));
   }
-
-  public String simpleName() {
-    return key.substring(key.lastIndexOf('.') + 1);
-  }
 }

@@ -34,10 +34,6 @@ public final class HeldLockSet {
     return new HeldLockSet(next);
   }
 
-  public boolean isEmpty() {
-    return locks.isEmpty();
-  }
-
   public List<HeldLock> locks() {
     return locks;
   }

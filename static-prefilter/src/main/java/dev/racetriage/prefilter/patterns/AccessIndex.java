@@ -53,10 +53,6 @@ public final class AccessIndex {
     return keys(node, AccessKind.WRITE, unlockedOnly);
   }
 
-  public Set<String> reads(ASTNode node) {
-    return keys(node, AccessKind.READ, false);
-  }
-
   public List<Access> all() {
     return byOffset;
   }
