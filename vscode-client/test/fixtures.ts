@@ -2,10 +2,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+const made: string[] = [];
+process.on('exit', () => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
 /** A fresh temporary directory, removed when the test process ends. */
 export function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `racetriage-vscode-${prefix}-`));
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  made.push(dir);
   return dir;
 }
 
