@@ -37,6 +37,11 @@ public final class StoreTriageDatabase implements TriageDatabase {
 
   private final TriageStore store;
   private final SourceLocator sources;
+  // the findings of each class and the marks, valid for one data version: an edit re-reads nothing unless the store
+  // changed (a file with 200 races would otherwise cost 400 queries per keystroke)
+  private long cachedVersion = Long.MIN_VALUE;
+  private final Map<String, List<FieldFinding>> byClass = new java.util.HashMap<>();
+  private List<TrustedBenignMark> marks;
 
   private StoreTriageDatabase(TriageStore store, SourceLocator sources) {
     this.store = store;
@@ -59,7 +64,12 @@ public final class StoreTriageDatabase implements TriageDatabase {
   }
 
   @Override
-  public List<FieldFinding> verdicts(Collection<String> fieldKeys, Path file) {
+  public synchronized List<FieldFinding> verdicts(Collection<String> fieldKeys, Path file) {
+    long version = store.dataVersion();
+    if (version != cachedVersion) {
+      invalidate();
+      cachedVersion = version;
+    }
     Set<String> classes = new LinkedHashSet<>();
     for (String key : fieldKeys) {
       String owner = FieldKeys.owner(key);
@@ -67,18 +77,34 @@ public final class StoreTriageDatabase implements TriageDatabase {
     }
     Map<String, FieldFinding> findings = new LinkedHashMap<>();
     for (String className : classes) {
-      for (RaceSummary race : store.races().forClass(className)) {
-        store.detail(race.field()).ifPresent(detail -> findings.put(race.field().toString(), finding(detail)));
+      for (FieldFinding finding : byClass.computeIfAbsent(className, this::load)) {
+        findings.put(finding.fieldKey(), finding);
       }
     }
+    if (marks == null) {
+      marks = store.marks().all();
+    }
     // marks need no race: a static candidate the team has set aside is hidden too
-    for (TrustedBenignMark mark : store.marks().all()) {
+    for (TrustedBenignMark mark : marks) {
       String key = mark.field().toString();
       if (fieldKeys.contains(key) && !findings.containsKey(key)) {
         findings.put(key, markedOnly(key, mark));
       }
     }
     return List.copyOf(findings.values());
+  }
+
+  private List<FieldFinding> load(String className) {
+    List<FieldFinding> loaded = new ArrayList<>();
+    for (RaceSummary race : store.races().forClass(className)) {
+      store.detail(race.field()).ifPresent(detail -> loaded.add(finding(detail)));
+    }
+    return loaded;
+  }
+
+  private void invalidate() {
+    byClass.clear();
+    marks = null;
   }
 
   private FieldFinding finding(RaceDetail detail) {
@@ -125,8 +151,9 @@ public final class StoreTriageDatabase implements TriageDatabase {
   }
 
   @Override
-  public void markTrustedBenign(String fieldKey, String author, String note) {
+  public synchronized void markTrustedBenign(String fieldKey, String author, String note) {
     store.marks().markTrustedBenign(FieldKey.parse(fieldKey), author, note);
+    invalidate();
   }
 
   @Override
