@@ -118,7 +118,7 @@ class Session implements vscode.Disposable {
 
   /** Finds Java and the distribution; says what is wrong, with a button to the setting that fixes it. */
   private async prepareLaunch(): Promise<Launch | undefined> {
-    const settings = this.settings;
+    const settings = this.settings = this.readSettings();
     const found = await discoverJava({ configuredHome: settings.javaHome, env: process.env, platform: process.platform });
     for (const rejected of found.rejected) {
       this.output.appendLine(`java: skipped ${rejected.source} (${rejected.location}): ${rejected.kind}: ${rejected.detail}`);
@@ -208,7 +208,6 @@ class Session implements vscode.Disposable {
 
   async restart(): Promise<void> {
     await this.stopClient();
-    this.settings = this.readSettings();
     await this.start();
   }
 
@@ -229,7 +228,7 @@ class Session implements vscode.Disposable {
   /** Runs `racetriage triage FOLDER` as a task (its output in a terminal), then has the server re-read the store. */
   private async triageWorkspace(): Promise<void> {
     const launch = await this.launchOrExplain();
-    const folder = await pickMavenFolder();
+    const folder = launch && await pickMavenFolder();
     if (!launch || !folder) {
       return;
     }
@@ -309,7 +308,7 @@ class Session implements vscode.Disposable {
   /** Opens the dashboard on the configured port, starting `racetriage dashboard` for the workspace when none listens. */
   private async openDashboard(): Promise<void> {
     const launch = await this.launchOrExplain();
-    const folder = await pickMavenFolder();
+    const folder = launch && await pickMavenFolder();
     if (!launch || !folder) {
       return;
     }

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { fakeDistribution, fakeJdk, OPENJDK_17, tempDir } from './fixtures';
+import { settle, VscodeStub } from './vscodeStub';
+
+/** The bundle `npm run build` makes; `npm test` builds it first. */
+const bundle = path.resolve(__dirname, '..', '..', 'dist', 'extension.js');
+const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+const posixOnly = process.platform === 'win32' ? 'fake JDKs are shell scripts' : false;
+
+function context(extensionPath: string) {
+  return { extensionPath, subscriptions: [] as Array<{ dispose(): void }> };
+}
+
+describe('activating the bundled extension (VS Code stubbed)', { skip: posixOnly }, () => {
+  it('says a configured Java is missing, offers the setting, and the button opens it', async () => {
+    const vscode = new VscodeStub();
+    vscode.settings = { 'java.home': path.join(tempDir('nojdk'), 'jdk-17') };
+    vscode.answer = 'Open Settings';
+    const extension = vscode.load(bundle);
+    const ctx = context(tempDir('ext'));
+    await extension.activate(ctx);
+    await settle();
+
+    assert.equal(vscode.errors.length, 1);
+    assert.match(vscode.errors[0].message, /cannot use the Java in racetriage\.java\.home/);
+    assert.deepEqual(vscode.errors[0].items, ['Open Settings']);
+    assert.deepEqual(vscode.executed, [['workbench.action.openSettings', 'racetriage.java.home']]);
+    assert.equal(vscode.statusItems[0].text, '$(error) racetriage');
+    assert.ok(vscode.output.some((l) => l.startsWith('java: skipped racetriage.java.home')));
+    await extension.deactivate();
+    ctx.subscriptions.forEach((d) => d.dispose());
+  });
+
+  it('says an extension without a server and without racetriage.server.path cannot start', async () => {
+    const vscode = new VscodeStub();
+    vscode.settings = { 'java.home': fakeJdk(tempDir('jdk'), { release: '17', prints: OPENJDK_17 }) };
+    vscode.answer = 'Open Settings';
+    const extension = vscode.load(bundle);
+    await extension.activate(context(tempDir('bare-ext')));
+    await settle();
+
+    assert.equal(vscode.errors.length, 1);
+    assert.match(vscode.errors[0].message, /no bundled server/);
+    assert.deepEqual(vscode.executed, [['workbench.action.openSettings', 'racetriage.server.path']]);
+    assert.ok(vscode.output.some((l) => /^java: Java 17 from racetriage\.java\.home/.test(l)));
+    await extension.deactivate();
+  });
+
+  it('registers exactly the commands package.json contributes', async () => {
+    const vscode = new VscodeStub();
+    vscode.settings = { 'java.home': path.join(tempDir('nojdk2'), 'missing') };
+    const extension = vscode.load(bundle);
+    await extension.activate(context(tempDir('ext3')));
+    const contributed = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
+    assert.deepEqual([...vscode.registered.keys()].sort(), contributed);
+    for (const id of contributed) {
+      assert.ok(!['racetriage.triageNow', 'racetriage.refresh', 'racetriage.openDashboard', 'racetriage.markTrustedBenign']
+        .includes(id), `${id} is a server command id; the language client registers those itself`);
+    }
+    await extension.deactivate();
+  });
+
+  it('explains Triage Workspace in a folder that is not a Maven project', async () => {
+    const vscode = new VscodeStub();
+    const folder = tempDir('not-maven');
+    vscode.settings = {
+      'java.home': fakeJdk(tempDir('jdk2'), { release: '17', prints: OPENJDK_17 }),
+      'server.path': path.join(tempDir('missing-dist'), 'nothing-here'),
+    };
+    vscode.folders = [{ uri: { fsPath: folder, scheme: 'file' }, name: 'not-maven', index: 0 }];
+    const extension = vscode.load(bundle);
+    await extension.activate(context(tempDir('ext4')));
+    vscode.errors.length = 0;
+    // the distribution is fixed in the meantime: the command looks again instead of using a stale failure
+    vscode.settings['server.path'] = fakeDistribution(tempDir('dist'));
+    await vscode.registered.get('racetriage.client.triageWorkspace')!();
+    await settle();
+    assert.equal(vscode.errors.length, 1, JSON.stringify(vscode.errors));
+    assert.match(vscode.errors[0].message, /no workspace folder is a Maven project/);
+    await extension.deactivate();
+  });
+});
