@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.racetriage.prefilter.Candidate;
 import dev.racetriage.runner.detect.DetectedRace;
 import dev.racetriage.runner.triage.RaceFinding;
 import dev.racetriage.runner.triage.TriageResult;
@@ -52,7 +53,16 @@ public final class TriageJson {
         r.putNull("trustedBenign");
       }
     }
-    root.putArray("candidates");
+    ArrayNode candidates = root.putArray("candidates");
+    for (Candidate c : result.candidates()) {
+      ObjectNode n = candidates.addObject();
+      n.put("field", c.field()).put("file", c.file()).put("line", c.line()).put("confidence", c.confidence());
+      ArrayNode patterns = n.putArray("patterns");
+      c.patterns().stream().map(p -> p.pattern().id()).distinct().forEach(patterns::add);
+      ArrayNode reasons = n.putArray("reasons");
+      c.reasons().forEach(reason -> reasons.add(reason.toString()));
+      n.put("raced", result.races().stream().anyMatch(r -> r.race().fieldKey().equals(c.field())));
+    }
     TriageStats s = result.stats();
     ObjectNode stats = root.putObject("stats");
     stats.put("buildMillis", s.buildMillis()).put("baselineMillis", s.baselineMillis()).put("detectMillis", s.detectMillis())

@@ -1,5 +1,6 @@
 package dev.racetriage.runner.triage;
 
+import dev.racetriage.prefilter.Candidate;
 import dev.racetriage.runner.detect.DetectedRace;
 import dev.racetriage.runner.detect.DetectionReport;
 import dev.racetriage.runner.fork.AgentJar;
@@ -32,6 +33,7 @@ import dev.racetriage.runner.trial.TrialScheduler;
 import dev.racetriage.runner.verdict.Classification;
 import dev.racetriage.runner.verdict.HeuristicTrials;
 import dev.racetriage.runner.verdict.VerdictClassifier;
+import dev.racetriage.store.candidates.StaticCandidate;
 import dev.racetriage.store.trials.Trial;
 import dev.racetriage.store.verdicts.Evidence;
 import dev.racetriage.store.verdicts.Verdict;
@@ -89,6 +91,10 @@ public final class TriagePipeline {
       throw new TriageException("No compiled tests in " + root + ": racetriage runs a project's JUnit tests "
           + "(src/test/java), and this project has none.");
     }
+    progress.phase("scan", "static prefilter");
+    List<Candidate> candidates = StaticScan.run(project, warnings);
+    Map<String, Double> confidence = new LinkedHashMap<>();
+    candidates.forEach(c -> confidence.put(c.field(), c.confidence()));
     Path work = freshWorkDir(root);
     Path agentJar = AgentJar.locate();
 
@@ -161,16 +167,19 @@ public final class TriagePipeline {
         warnings.add("This agent has no adversarial-memory (jumble) mode yet, so no trial ran and every race keeps the "
             + "verdict 'pending'. Use --detect-only to only detect races.");
       } else {
-        trials = runTrials(options, progress, races.values(), testsByName, jvms, work);
+        // likely races first, so that a --budget is spent where the prefilter expects harm
+        List<DetectedRace> ordered = new ArrayList<>(races.values());
+        ordered.sort(Comparator.comparing((DetectedRace r) -> -confidence.getOrDefault(r.fieldKey(), 0.0)));
+        trials = runTrials(options, progress, ordered, testsByName, jvms, work);
       }
     }
     long trialMillis = trials.isEmpty() ? 0 : millisSince(trialStart);
 
     progress.phase("store", races.size() + " race(s)");
-    List<RaceFinding> findings = store(options, root, races.values(), baselineFailures, trials);
+    List<RaceFinding> findings = store(options, root, races.values(), baselineFailures, trials, candidates, warnings);
     TriageStats stats = new TriageStats(buildMillis, baselineMillis, detectMillis, trials.size(), trialMillis,
         millisSince(start), tests, skipped);
-    return new TriageResult(findings, warnings, stats, classified);
+    return new TriageResult(findings, candidates, warnings, stats, classified);
   }
 
   /** A test that passed its baseline: how to select it, which module's JVM runs it, and how long it took. */
@@ -208,12 +217,22 @@ public final class TriagePipeline {
   }
 
   private List<RaceFinding> store(TriageOptions options, Path root, Collection<DetectedRace> races,
-      Set<String> baselineFailures, List<TrialOutcome> trials) throws TriageException {
+      Set<String> baselineFailures, List<TrialOutcome> trials, List<Candidate> candidates, List<String> warnings)
+      throws TriageException {
     Map<String, List<TrialOutcome>> trialsByField = new LinkedHashMap<>();
     trials.forEach(t -> trialsByField.computeIfAbsent(t.spec().fieldKey(), f -> new ArrayList<>()).add(t));
     VerdictClassifier classifier = VerdictClassifier.standard();
     try (TriageStore store = options.database() == null ? TriageStore.openProject(root) : TriageStore.open(options.database(), root)) {
       Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", null, null);
+      List<StaticCandidate> stored = new ArrayList<>();
+      for (Candidate c : candidates) {
+        try {
+          stored.add(StaticScan.toStore(c));
+        } catch (IllegalArgumentException e) {
+          warnings.add("Static candidate " + c.field() + " has no valid field key: " + e.getMessage());
+        }
+      }
+      store.candidates().replaceAll(stored);
       List<RaceFinding> findings = new ArrayList<>();
       for (DetectedRace race : races) {
         FieldKey field = FieldKey.parse(race.fieldKey());

@@ -1,5 +1,6 @@
 package dev.racetriage.runner.triage;
 
+import dev.racetriage.prefilter.Candidate;
 import dev.racetriage.store.verdicts.Verdict;
 import java.util.List;
 
@@ -7,9 +8,11 @@ import java.util.List;
  * Everything a triage run found, in the order the report shows it (most severe verdict first). {@code classified}
  * is false when adversarial trials were asked for but could not run (the agent has no jumble mode).
  */
-public record TriageResult(List<RaceFinding> races, List<String> warnings, TriageStats stats, boolean classified) {
+public record TriageResult(
+    List<RaceFinding> races, List<Candidate> candidates, List<String> warnings, TriageStats stats, boolean classified) {
   public TriageResult {
     races = List.copyOf(races);
+    candidates = List.copyOf(candidates);
     warnings = List.copyOf(warnings);
   }
 

@@ -40,6 +40,9 @@ class TriagePipelineTest {
         "dev.racetriage.examples.Point.y",
         "dev.racetriage.examples.RacyInitLoop.x")), fields);
     assertEquals(8, result.stats().tests());
+    Set<String> candidates = new TreeSet<>();
+    result.candidates().forEach(c -> candidates.add(c.field()));
+    assertTrue(candidates.containsAll(fields), () -> "the prefilter should flag every raced field; it flagged " + candidates);
     RaceFinding pointX = result.races().stream()
         .filter(r -> r.race().fieldKey().equals("dev.racetriage.examples.Point.x")).findFirst().orElseThrow();
     assertEquals(List.of("dev.racetriage.examples.PointTest#bothThreadsSeeSlopeOne"), pointX.race().tests(),
@@ -51,6 +54,7 @@ class TriagePipelineTest {
       Optional<RaceSummary> point = store.races().find(FieldKey.parse("dev.racetriage.examples.Point.x"));
       assertTrue(point.isPresent());
       assertEquals(1, store.runs().recent(10).size());
+      assertEquals(result.candidates().size(), store.candidates().all().size());
     }
     assertTrue(Files.isRegularFile(root.resolve(".racetriage/triage.db")));
   }
