@@ -8,12 +8,19 @@ import dev.racetriage.agent.instrument.ClassInstrumenter;
 import dev.racetriage.agent.instrument.ClassKind;
 import dev.racetriage.agent.instrument.InstrumentingTransformer;
 import dev.racetriage.agent.instrument.TransformListener;
+import dev.racetriage.agent.jumble.JumbleConfig;
+import dev.racetriage.agent.jumble.ReadHeuristics;
 import dev.racetriage.agent.options.AgentOptions;
 import dev.racetriage.agent.options.AgentOptionsParser;
 import dev.racetriage.agent.options.InvalidAgentOptionException;
+import dev.racetriage.agent.options.JumbleOptions;
 import dev.racetriage.agent.runtime.DetectRuntime;
 import dev.racetriage.agent.runtime.FieldRegistry;
 import dev.racetriage.agent.runtime.Hooks;
+import dev.racetriage.agent.runtime.JumbleHooks;
+import dev.racetriage.agent.runtime.JumbleRuntime;
+import dev.racetriage.agent.runtime.JumbleTargets;
+import dev.racetriage.agent.runtime.ScheduleNoise;
 import dev.racetriage.agent.runtime.RunReport;
 import dev.racetriage.agent.runtime.ThreadShadow;
 import java.io.IOException;
@@ -25,9 +32,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Starts detect mode inside the JVM (loaded from the boot class path, see {@link AgentMain}): parses the options,
+ * Starts detect or jumble mode inside the JVM (loaded from the boot class path, see {@link AgentMain}): parses the options,
  * installs the transformer, retransforms the JDK classes that were loaded before the agent (java.util.concurrent,
- * java.lang.Thread), installs the hooks and arranges for the report to be written at exit.
+ * java.lang.Thread), installs the hooks and arranges for the report to be written at exit. Jumble mode runs the same
+ * synchronisation hooks into the same happens-before engine, and adds the {@link JumbleRuntime} behind the hooks of
+ * the fields under trial.
  */
 public final class AgentBootstrap {
   private static final PrintStream ERR = System.err;
@@ -43,15 +52,15 @@ public final class AgentBootstrap {
       ERR.println("racetriage agent: ERROR: " + e.getMessage() + " in -javaagent argument '" + argument
           + "'. The program runs uninstrumented and the run is reported as an error.");
       reportAtExit(Path.of(outOrDefault(argument)), new RunSummary(), new RaceAggregator(),
-          "invalid agent options: " + e.getMessage() + "; the program ran uninstrumented", new long[1]);
+          "invalid agent options: " + e.getMessage() + "; the program ran uninstrumented", new long[1], null, null);
       return;
     }
     try {
       install(options, inst);
     } catch (Throwable e) {
       ERR.println("racetriage agent: ERROR: could not start (" + e + "). The program runs uninstrumented.");
-      reportAtExit(Path.of(options.out()), new RunSummary(), new RaceAggregator(), "the agent could not start (" + e + "); the program ran uninstrumented",
-          new long[1]);
+      reportAtExit(Path.of(options.out()), new RunSummary(), new RaceAggregator(), "the agent could not start (" + e
+          + "); the program ran uninstrumented", new long[1], options.jumble(), null);
     }
   }
 
@@ -81,19 +90,26 @@ public final class AgentBootstrap {
       }
     };
     ClassFilter filter = new ClassFilter(options.includes(), options.excludes());
-    ClassInstrumenter instrumenter = new ClassInstrumenter(sites, fields);
+    JumbleOptions jumbleOptions = options.jumble();
+    JumbleTargets targets = jumbleOptions == null ? null : new JumbleTargets(jumbleOptions.fields());
+    JumbleRuntime jumble = jumbleOptions == null ? null : jumbleRuntime(runtime, targets, jumbleOptions);
+    ClassInstrumenter instrumenter = new ClassInstrumenter(sites, fields, targets);
     InstrumentingTransformer transformer = new InstrumentingTransformer(filter, instrumenter, listener,
         options.dumpDir() == null ? null : Path.of(options.dumpDir()));
     warmUp(runtime);
+    if (jumbleOptions != null) {
+      warmUp(jumbleRuntime(runtime, targets, jumbleOptions)); // a throwaway: its counters must not reach the report
+    }
     warmUp(filter, instrumenter);
     long warm = System.nanoTime();
     inst.addTransformer(transformer, true);
     int retransformed = retransformLoaded(inst, filter, listener);
     Hooks.install(runtime);
-    reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, trusted);
+    JumbleHooks.install(jumble);
+    reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, trusted, jumbleOptions, jumble);
     if (options.verbose()) {
       long done = System.nanoTime();
-      ERR.println("racetriage agent: detect mode, report " + Path.of(options.out()).toAbsolutePath()
+      ERR.println("racetriage agent: " + options.mode() + " mode, report " + Path.of(options.out()).toAbsolutePath()
           + "; started in " + (done - started) / 1_000_000 + " ms (warm-up " + (warm - started) / 1_000_000
           + " ms, " + retransformed + " loaded JDK classes retransformed in " + (done - warm) / 1_000_000 + " ms)");
     }
@@ -123,6 +139,36 @@ public final class AgentBootstrap {
       Hooks.clinitExit();
     } finally {
       Hooks.install(null);
+    }
+  }
+
+  private static JumbleRuntime jumbleRuntime(DetectRuntime runtime, JumbleTargets targets, JumbleOptions options) {
+    JumbleConfig config = new JumbleConfig(ReadHeuristics.byName(options.heuristic()), options.seed(),
+        options.bound(), JumbleConfig.DEFAULT_FAIRNESS_LIMIT, true);
+    int[] indices = options.indices().stream().mapToInt(Integer::intValue).toArray();
+    return new JumbleRuntime(runtime, targets, config, indices,
+        options.noise() ? new ScheduleNoise(options.seed()) : null);
+  }
+
+  /** Runs every jumble hook once on agent-private objects (slot 0), like {@link #warmUp(DetectRuntime)}. */
+  private static void warmUp(JumbleRuntime jumble) {
+    Object holder = new Object();
+    int[] ints = new int[1];
+    long[] longs = new long[1];
+    JumbleHooks.install(jumble);
+    try {
+      JumbleHooks.writeInt(holder, 0, 1, 0);
+      JumbleHooks.readInt(holder, 1, 0);
+      JumbleHooks.writeRef(null, null, holder, 0);
+      JumbleHooks.readRef(null, holder, 0);
+      JumbleHooks.arrayInField(ints, 0);
+      JumbleHooks.arrayInField(longs, 0);
+      JumbleHooks.writeElementInt(ints, 0, 0, 1);
+      JumbleHooks.readElementInt(ints, 0, 1);
+      JumbleHooks.writeElementLong(longs, 0, 0, 1);
+      JumbleHooks.readElementLong(longs, 0, 1);
+    } finally {
+      JumbleHooks.install(null);
     }
   }
 
@@ -176,20 +222,30 @@ public final class AgentBootstrap {
     return targets.size();
   }
 
+  /**
+   * @param jumbleOptions the jumble settings when the argument asked for jumble mode (null: detect mode)
+   * @param jumble        the running jumble runtime, or null if it did not start
+   */
   private static void reportAtExit(Path out, RunSummary summary, RaceAggregator races, String startError,
-                                   long[] trusted) {
+                                   long[] trusted, JumbleOptions jumbleOptions, JumbleRuntime jumble) {
     Thread writer = new Thread(() -> {
       ThreadShadow thread = ThreadShadow.current();
       thread.enterAgent();
       DetectRuntime runtime = Hooks.installed();
       Hooks.install(null); // late events of other shutdown hooks would race with the report
+      JumbleHooks.install(null);
       RunReport.Status status = RunReport.statusOf(summary, startError);
       long trustedCount;
       synchronized (trusted) {
         trustedCount = trusted[0];
       }
       try {
-        RunReport.write(out, status, trustedCount, races, summary);
+        if (jumbleOptions != null) {
+          RunReport.writeJumble(out, status, trustedCount, jumbleOptions.heuristic(), jumbleOptions.seed(),
+              jumble != null ? jumble.stats() : new JumbleTargets(jumbleOptions.fields()).emptyStats(), summary);
+        } else {
+          RunReport.write(out, status, trustedCount, races, summary);
+        }
       } catch (Throwable e) {
         ERR.println("racetriage agent: ERROR: could not write the report " + out.toAbsolutePath() + ": " + e);
       }

@@ -2,6 +2,7 @@ package dev.racetriage.agent.instrument;
 
 import dev.racetriage.agent.detect.SiteTable;
 import dev.racetriage.agent.runtime.FieldRegistry;
+import dev.racetriage.agent.runtime.JumbleTargets;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassTooLargeException;
 import org.objectweb.asm.ClassVisitor;
@@ -28,10 +29,21 @@ public final class ClassInstrumenter {
   private final ClassHierarchy hierarchy = new ClassHierarchy();
   private final SiteTable sites;
   private final FieldRegistry fields;
+  private final JumbleTargets jumble;
 
+  /** Detect mode: every access is hooked for the race detector. */
   public ClassInstrumenter(SiteTable sites, FieldRegistry fields) {
+    this(sites, fields, null);
+  }
+
+  /**
+   * @param jumble jumble mode when non-null: only the accesses of these fields are hooked (their reads return the
+   *               adversarial memory's choice); synchronisation is hooked as in detect mode
+   */
+  public ClassInstrumenter(SiteTable sites, FieldRegistry fields, JumbleTargets jumble) {
     this.sites = sites;
     this.fields = fields;
+    this.jumble = jumble;
   }
 
   public Outcome instrument(ClassKind kind, ClassLoader loader, byte[] classFile) {
@@ -59,7 +71,7 @@ public final class ClassInstrumenter {
       boolean frames = major >= Opcodes.V1_6;
       ClassWriter writer = new HierarchyClassWriter(reader,
           frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
-      ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, sites, fields);
+      ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, sites, fields, jumble);
       ClassVisitor visitor = new InstrumentingClassVisitor(writer, ctx, kind == ClassKind.APPLICATION);
       reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);
       return new Outcome(writer.toByteArray(), null);

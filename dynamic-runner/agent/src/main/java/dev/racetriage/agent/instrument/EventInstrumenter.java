@@ -32,6 +32,8 @@ final class EventInstrumenter extends AdviceAdapter {
   private final Label handler = new Label();
   private boolean receiverReady;
   private int line = -1;
+  /** Jumble mode (application code only): the emitter of jumbled accesses; null in detect mode. */
+  private final JumbleAccessEmitter jumble;
 
   EventInstrumenter(MethodVisitor next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses) {
@@ -43,6 +45,7 @@ final class EventInstrumenter extends AdviceAdapter {
         && (ctx.version() >= Opcodes.V1_5 || (access & ACC_STATIC) == 0);
     this.staticMethod = (access & ACC_STATIC) != 0;
     this.classInitializer = checkAccesses && name.equals("<clinit>");
+    this.jumble = checkAccesses && ctx.jumble() != null ? new JumbleAccessEmitter(this, mv) : null;
   }
 
   private boolean wrapsExits() {
@@ -127,6 +130,10 @@ final class EventInstrumenter extends AdviceAdapter {
       super.visitFieldInsn(opcode, owner, name, descriptor); // trusted code: only volatile fields order anything
       return;
     }
+    if (jumble != null && !isVolatile) {
+      jumbleFieldInsn(opcode, owner, name, descriptor, declaring, isFinal, isArray);
+      return;
+    }
     int fieldId = ctx.fields().id(declaring, name);
     switch (opcode) {
       case GETFIELD -> {
@@ -198,6 +205,37 @@ final class EventInstrumenter extends AdviceAdapter {
     }
   }
 
+  /**
+   * Jumble mode: only the fields under trial are hooked (no race detection runs), their reads replaced by the
+   * adversarial memory's choice; an array field under trial names the arrays it holds.
+   */
+  private void jumbleFieldInsn(int opcode, String owner, String name, String descriptor, String declaring,
+                               boolean isFinal, boolean isArray) {
+    int slot = isFinal ? -1 : ctx.jumble().fieldSlot(declaring, name);
+    int arraySlot = isArray ? ctx.jumble().arraySlot(declaring, name) : -1;
+    boolean isStatic = opcode == GETSTATIC || opcode == PUTSTATIC;
+    if (opcode == GETFIELD || opcode == GETSTATIC) {
+      if (slot >= 0) {
+        jumble.beforeFieldRead(isStatic);
+      }
+      super.visitFieldInsn(opcode, owner, name, descriptor);
+      if (slot >= 0) {
+        jumble.afterFieldRead(descriptor, slot);
+      }
+      if (arraySlot >= 0) {
+        jumble.nameArray(arraySlot);
+      }
+    } else {
+      if (slot >= 0) {
+        jumble.beforeFieldWrite(isStatic, owner, name, descriptor, slot);
+      }
+      if (arraySlot >= 0) {
+        jumble.nameArray(arraySlot);
+      }
+      super.visitFieldInsn(opcode, owner, name, descriptor);
+    }
+  }
+
   /** [obj, value] → [obj, value, obj], for a value of one or two slots. */
   private void copyReceiverUnderValue(boolean wide) {
     if (wide) {
@@ -223,6 +261,10 @@ final class EventInstrumenter extends AdviceAdapter {
 
   @Override
   public void visitInsn(int opcode) {
+    if (jumble != null && (isArrayLoad(opcode) || isArrayStore(opcode))) {
+      jumbleArrayInsn(opcode);
+      return;
+    }
     if (checkAccesses && isArrayLoad(opcode)) {
       mv.visitInsn(DUP2);
       pushInt(site());
@@ -247,6 +289,21 @@ final class EventInstrumenter extends AdviceAdapter {
     } else if (opcode == MONITOREXIT) {
       mv.visitInsn(DUP);
       HookMethod.MONITOR_EXIT.call(mv);
+    }
+    super.visitInsn(opcode);
+  }
+
+  /** Jumble mode: primitive element accesses are hooked only when some array field is under trial. */
+  private void jumbleArrayInsn(int opcode) {
+    boolean hooked = receiverReady && ctx.jumble().hasArrays() && JumbleAccessEmitter.isPrimitiveElementAccess(opcode);
+    if (hooked && isArrayLoad(opcode)) {
+      jumble.beforeElementRead();
+      super.visitInsn(opcode);
+      jumble.afterElementRead(opcode);
+      return;
+    }
+    if (hooked) {
+      jumble.beforeElementWrite(opcode);
     }
     super.visitInsn(opcode);
   }

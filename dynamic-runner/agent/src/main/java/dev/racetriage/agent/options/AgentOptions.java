@@ -5,18 +5,21 @@ import java.util.List;
 /**
  * The parsed agent argument ({@code -javaagent:racetriage-agent.jar=mode=detect;out=FILE;...}).
  *
- * @param mode       what the agent does in the JVM ({@code detect} is the only mode this runtime implements)
+ * @param mode       what the agent does in the JVM: {@code detect} (report races) or {@code jumble} (adversarial memory
+ *                   on the fields of {@code jumble})
  * @param out        the JSON-lines report file (race lines and one summary line)
  * @param includes   class-name prefixes that are instrumented even if a default exclusion would skip them
  * @param excludes   class-name prefixes (binary names, dots) that are never instrumented
  * @param stackDepth frames kept per access in a race report
  * @param verbose    print every skipped class and the summary on stderr
  * @param dumpDir    when set, instrumented class files are written there (for {@code javap} when debugging)
+ * @param jumble     the adversarial-memory settings in {@code jumble} mode; null in {@code detect} mode
  */
 public record AgentOptions(String mode, String out, List<String> includes, List<String> excludes,
-                           int stackDepth, boolean verbose, String dumpDir) {
+                           int stackDepth, boolean verbose, String dumpDir, JumbleOptions jumble) {
 
   public static final String MODE_DETECT = "detect";
+  public static final String MODE_JUMBLE = "jumble";
   public static final String DEFAULT_OUT = "racetriage-races.jsonl";
   public static final int DEFAULT_STACK_DEPTH = 6;
 
@@ -25,7 +28,11 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
     excludes = List.copyOf(excludes);
   }
 
+  public boolean jumbleMode() {
+    return jumble != null;
+  }
+
   public static AgentOptions defaults() {
-    return new AgentOptions(MODE_DETECT, DEFAULT_OUT, List.of(), List.of(), DEFAULT_STACK_DEPTH, false, null);
+    return new AgentOptions(MODE_DETECT, DEFAULT_OUT, List.of(), List.of(), DEFAULT_STACK_DEPTH, false, null, null);
   }
 }

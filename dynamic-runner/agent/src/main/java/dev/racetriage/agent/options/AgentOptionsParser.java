@@ -11,7 +11,12 @@ import java.util.List;
  */
 public final class AgentOptionsParser {
 
-  static final List<String> KEYS = List.of("mode", "out", "include", "exclude", "stack", "verbose", "dump");
+  static final List<String> KEYS = List.of("mode", "out", "include", "exclude", "stack", "verbose", "dump", "field",
+      "heuristic", "seed", "bound", "indices", "noise");
+  /** The keys that only mean something in jumble mode. */
+  static final List<String> JUMBLE_KEYS = List.of("field", "heuristic", "seed", "bound", "indices", "noise");
+  static final List<String> HEURISTICS = List.of("sc", "oldest", "oldest-but-different", "random",
+      "random-but-different");
 
   private AgentOptionsParser() {
   }
@@ -25,6 +30,12 @@ public final class AgentOptionsParser {
     int stack = defaults.stackDepth();
     boolean verbose = defaults.verbose();
     String dump = defaults.dumpDir();
+    List<String> fields = new ArrayList<>();
+    String heuristic = null;
+    long seed = 0;
+    int bound = JumbleOptions.DEFAULT_BOUND;
+    List<Integer> indices = JumbleOptions.DEFAULT_INDICES;
+    boolean noise = false;
     if (argument == null || argument.isBlank()) {
       return defaults;
     }
@@ -50,9 +61,9 @@ public final class AgentOptionsParser {
       seen.add(key);
       switch (key) {
         case "mode" -> {
-          if (!AgentOptions.MODE_DETECT.equals(value)) {
+          if (!AgentOptions.MODE_DETECT.equals(value) && !AgentOptions.MODE_JUMBLE.equals(value)) {
             throw new InvalidAgentOptionException(key,
-                "option 'mode' has value '" + value + "'; this agent supports mode=detect");
+                "option 'mode' has value '" + value + "'; this agent supports mode=detect and mode=jumble");
           }
           mode = value;
         }
@@ -62,10 +73,115 @@ public final class AgentOptionsParser {
         case "stack" -> stack = stackDepth(value);
         case "verbose" -> verbose = bool(key, value);
         case "dump" -> dump = requireNonEmpty(key, value);
+        case "field" -> fields.addAll(fieldKeys(value));
+        case "heuristic" -> heuristic = heuristic(value);
+        case "seed" -> seed = seed(value);
+        case "bound" -> bound = bound(value);
+        case "indices" -> indices = indices(value);
+        case "noise" -> noise = onOff(key, value);
         default -> throw new IllegalStateException("key list and switch disagree on " + key);
       }
     }
-    return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump);
+    if (!AgentOptions.MODE_JUMBLE.equals(mode)) {
+      for (String key : JUMBLE_KEYS) {
+        if (seen.contains(key)) {
+          throw new InvalidAgentOptionException(key, "option '" + key + "' only applies with mode=jumble");
+        }
+      }
+      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null);
+    }
+    if (fields.isEmpty()) {
+      throw new InvalidAgentOptionException("field",
+          "mode=jumble needs field=<pkg.Cls.f> (or pkg.Cls.arr[] for an array field), comma-separated for several");
+    }
+    if (heuristic == null) {
+      throw new InvalidAgentOptionException("heuristic",
+          "mode=jumble needs heuristic=<" + String.join("|", HEURISTICS) + ">");
+    }
+    return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump,
+        new JumbleOptions(fields, heuristic, seed, bound, indices, noise));
+  }
+
+  private static List<String> fieldKeys(String value) throws InvalidAgentOptionException {
+    List<String> result = new ArrayList<>();
+    for (String entry : requireNonEmpty("field", value).split(",")) {
+      String key = entry.strip();
+      if (key.isEmpty()) {
+        continue;
+      }
+      String bare = key.endsWith("[]") ? key.substring(0, key.length() - 2) : key;
+      int dot = bare.lastIndexOf('.');
+      if (dot <= 0 || dot == bare.length() - 1 || bare.contains("/") || bare.contains("[") || bare.contains("(")) {
+        throw new InvalidAgentOptionException("field", "option 'field' has entry '" + key
+            + "'; expected a field key pkg.Cls.field (binary class name, e.g. com.acme.Outer$Inner.count) or"
+            + " pkg.Cls.field[] for the elements of the arrays held in that field");
+      }
+      if (!result.contains(key)) {
+        result.add(key);
+      }
+    }
+    if (result.isEmpty()) {
+      throw new InvalidAgentOptionException("field", "option 'field' names no field");
+    }
+    return result;
+  }
+
+  private static String heuristic(String value) throws InvalidAgentOptionException {
+    if (!HEURISTICS.contains(value)) {
+      throw new InvalidAgentOptionException("heuristic", "option 'heuristic' has value '" + value
+          + "'; use one of " + String.join(", ", HEURISTICS));
+    }
+    return value;
+  }
+
+  private static long seed(String value) throws InvalidAgentOptionException {
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new InvalidAgentOptionException("seed", "option 'seed' has value '" + value + "'; expected a long");
+    }
+  }
+
+  private static int bound(String value) throws InvalidAgentOptionException {
+    try {
+      int bound = Integer.parseInt(value);
+      if (bound >= 2 && bound <= 64) {
+        return bound;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message below
+    }
+    throw new InvalidAgentOptionException("bound", "option 'bound' has value '" + value + "'; expected 2..64");
+  }
+
+  private static List<Integer> indices(String value) throws InvalidAgentOptionException {
+    List<Integer> result = new ArrayList<>();
+    for (String entry : requireNonEmpty("indices", value).split(",")) {
+      String index = entry.strip();
+      try {
+        int i = Integer.parseInt(index);
+        if (i >= 0) {
+          if (!result.contains(i)) {
+            result.add(i);
+          }
+          continue;
+        }
+      } catch (NumberFormatException e) {
+        // fall through to the message below
+      }
+      throw new InvalidAgentOptionException("indices", "option 'indices' has entry '" + index
+          + "'; expected non-negative array indices, e.g. indices=0,1");
+    }
+    return result;
+  }
+
+  private static boolean onOff(String key, String value) throws InvalidAgentOptionException {
+    return switch (value) {
+      case "on" -> true;
+      case "off" -> false;
+      default -> throw new InvalidAgentOptionException(key,
+          "option '" + key + "' has value '" + value + "'; expected on or off");
+    };
   }
 
   private static String requireNonEmpty(String key, String value) throws InvalidAgentOptionException {

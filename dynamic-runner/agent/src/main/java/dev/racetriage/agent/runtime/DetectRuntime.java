@@ -34,6 +34,16 @@ public final class DetectRuntime {
     this.shadow = new ShadowMemory(fields);
   }
 
+  /** The happens-before engine; jumble mode's write buffers read its clocks. */
+  public HappensBefore engine() {
+    return hb;
+  }
+
+  /** The calling thread's happens-before state (t is the calling thread's shadow). */
+  ThreadState threadState(ThreadShadow t) {
+    return t.state(threads);
+  }
+
   public SiteTable sites() {
     return sites;
   }

@@ -29,7 +29,7 @@ public final class Hooks {
   }
 
   /** The calling thread's shadow marked busy, or null if it already is (the agent is working on this thread). */
-  private static ThreadShadow enter() {
+  static ThreadShadow enter() {
     ThreadShadow t = ThreadShadow.current();
     if (t.busy) {
       return null;

@@ -4,8 +4,10 @@ import dev.racetriage.agent.detect.JsonText;
 import dev.racetriage.agent.detect.RaceAggregator;
 import dev.racetriage.agent.detect.RaceReportWriter;
 import dev.racetriage.agent.detect.RunSummary;
+import dev.racetriage.agent.jumble.FieldStats;
 import java.io.IOException;
 import java.io.Writer;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +18,12 @@ import java.nio.file.Path;
  * were invalid or no application class was instrumented — a run that checked nothing must never read as "no races".
  *
  * <pre>{"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":41}</pre>
+ *
+ * <p>In jumble mode the race lines are replaced by one line per jumbled field (reads served through its write
+ * buffers, and those that returned a value other than the latest write):
+ *
+ * <pre>{"type":"jumble","field":"pkg.C.f","heuristic":"oldest","seed":42,"reads":N,"staleReads":M,
+ *  "readsWithChoice":K,"writes":W}</pre>
  */
 public final class RunReport {
   private RunReport() {
@@ -38,11 +46,15 @@ public final class RunReport {
   }
 
   public static String statusLine(Status status, long trustedJdkClasses) {
+    return statusLine(status, "detect", trustedJdkClasses);
+  }
+
+  public static String statusLine(Status status, String mode, long trustedJdkClasses) {
     StringBuilder sb = new StringBuilder(128);
     JsonText j = new JsonText(sb).beginObject();
     j.name("type").value("status");
     j.name("status").value(status.ok() ? "ok" : "error");
-    j.name("mode").value("detect");
+    j.name("mode").value(mode);
     j.name("message").value(status.message());
     j.name("jdkClassesTrusted").value(trustedJdkClasses);
     j.endObject();
@@ -60,5 +72,38 @@ public final class RunReport {
       out.write('\n');
       RaceReportWriter.write(out, races.fields(), races.totalReports(), summary);
     }
+  }
+
+  /** The jumble-mode report: status, one line per jumbled field, the summary. */
+  public static void writeJumble(Path file, Status status, long trustedJdkClasses, String heuristic, long seed,
+                                 List<FieldStats> jumbled, RunSummary summary) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      out.write(statusLine(status, "jumble", trustedJdkClasses));
+      out.write('\n');
+      for (FieldStats f : jumbled) {
+        out.write(jumbleLine(f, heuristic, seed));
+        out.write('\n');
+      }
+      RaceReportWriter.write(out, List.of(), 0, summary);
+    }
+  }
+
+  public static String jumbleLine(FieldStats f, String heuristic, long seed) {
+    StringBuilder sb = new StringBuilder(192);
+    JsonText j = new JsonText(sb).beginObject();
+    j.name("type").value("jumble");
+    j.name("field").value(f.fieldKey());
+    j.name("heuristic").value(heuristic);
+    j.name("seed").value(seed);
+    j.name("reads").value(f.reads());
+    j.name("staleReads").value(f.staleReads());
+    j.name("readsWithChoice").value(f.readsWithChoice());
+    j.name("writes").value(f.writes());
+    j.endObject();
+    return sb.toString();
   }
 }

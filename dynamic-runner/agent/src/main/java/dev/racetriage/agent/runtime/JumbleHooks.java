@@ -1,0 +1,408 @@
+package dev.racetriage.agent.runtime;
+
+import dev.racetriage.agent.jumble.WriteBuffer;
+
+/**
+ * The static methods jumble-mode code calls at the accesses of the locations under trial (names and descriptors
+ * bound by {@code dev.racetriage.agent.instrument.JumbleHookMethod}; a unit test checks that both agree). A read hook
+ * gets the value the program just loaded and returns the one adversarial memory picks; a write hook gets the old and
+ * the new value before the real store. Statics pass a null object. The guard is the one of {@link Hooks}: when the
+ * agent is not running, or the thread is inside the agent, or anything goes wrong (counted as an internal error), a
+ * read returns the real value and the program never sees an exception.
+ */
+public final class JumbleHooks {
+  private static final WriteBuffer.Kind NARROW = WriteBuffer.Kind.NARROW;
+  private static final WriteBuffer.Kind WIDE = WriteBuffer.Kind.WIDE;
+
+  /** Set once at start-up; null means "not running". */
+  private static JumbleRuntime runtime;
+
+  private JumbleHooks() {
+  }
+
+  public static void install(JumbleRuntime jumbleRuntime) {
+    runtime = jumbleRuntime;
+  }
+
+  public static JumbleRuntime installed() {
+    return runtime;
+  }
+
+  /** After a load of a jumbled int-typed field: the value to use instead. */
+  public static int readInt(Object object, int value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return value;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return value;
+    }
+    try {
+      long bits = rt.readBits(t, object, slot, value, NARROW);
+      return (int) bits;
+    } catch (Throwable e) {
+      rt.internalError();
+      return value;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before a store to a jumbled int-typed field ({@code old}: the field's value before it). */
+  public static void writeInt(Object object, int old, int value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeBits(t, object, slot, old, value, NARROW);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** After a load of a jumbled float-typed field: the value to use instead. */
+  public static float readFloat(Object object, float value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return value;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return value;
+    }
+    try {
+      long bits = rt.readBits(t, object, slot, Float.floatToRawIntBits(value), NARROW);
+      return Float.intBitsToFloat((int) bits);
+    } catch (Throwable e) {
+      rt.internalError();
+      return value;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before a store to a jumbled float-typed field ({@code old}: the field's value before it). */
+  public static void writeFloat(Object object, float old, float value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeBits(t, object, slot, Float.floatToRawIntBits(old), Float.floatToRawIntBits(value), NARROW);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** After a load of a jumbled long-typed field: the value to use instead. */
+  public static long readLong(Object object, long value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return value;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return value;
+    }
+    try {
+      long bits = rt.readBits(t, object, slot, value, WIDE);
+      return bits;
+    } catch (Throwable e) {
+      rt.internalError();
+      return value;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before a store to a jumbled long-typed field ({@code old}: the field's value before it). */
+  public static void writeLong(Object object, long old, long value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeBits(t, object, slot, old, value, WIDE);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** After a load of a jumbled double-typed field: the value to use instead. */
+  public static double readDouble(Object object, double value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return value;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return value;
+    }
+    try {
+      long bits = rt.readBits(t, object, slot, Double.doubleToRawLongBits(value), WIDE);
+      return Double.longBitsToDouble(bits);
+    } catch (Throwable e) {
+      rt.internalError();
+      return value;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before a store to a jumbled double-typed field ({@code old}: the field's value before it). */
+  public static void writeDouble(Object object, double old, double value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeBits(t, object, slot, Double.doubleToRawLongBits(old), Double.doubleToRawLongBits(value), WIDE);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** After a load of a jumbled reference field: the reference to use instead (the caller casts it back). */
+  public static Object readRef(Object object, Object value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return value;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return value;
+    }
+    try {
+      return rt.readRef(t, object, slot, value);
+    } catch (Throwable e) {
+      rt.internalError();
+      return value;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before a store to a jumbled reference field. */
+  public static void writeRef(Object object, Object old, Object value, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeRef(t, object, slot, old, value);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** After an int array element load: the value to use instead. */
+  public static int readElementInt(Object array, int index, int value) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return value;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return value;
+    }
+    try {
+      long bits = rt.readElement(t, array, index, value, NARROW);
+      return (int) bits;
+    } catch (Throwable e) {
+      rt.internalError();
+      return value;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before an int array element store. */
+  public static void writeElementInt(Object array, int index, int old, int value) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeElement(t, array, index, old, value, NARROW);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** After a float array element load: the value to use instead. */
+  public static float readElementFloat(Object array, int index, float value) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return value;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return value;
+    }
+    try {
+      long bits = rt.readElement(t, array, index, Float.floatToRawIntBits(value), NARROW);
+      return Float.intBitsToFloat((int) bits);
+    } catch (Throwable e) {
+      rt.internalError();
+      return value;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before a float array element store. */
+  public static void writeElementFloat(Object array, int index, float old, float value) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeElement(t, array, index, Float.floatToRawIntBits(old), Float.floatToRawIntBits(value), NARROW);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** After a long array element load: the value to use instead. */
+  public static long readElementLong(Object array, int index, long value) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return value;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return value;
+    }
+    try {
+      long bits = rt.readElement(t, array, index, value, WIDE);
+      return bits;
+    } catch (Throwable e) {
+      rt.internalError();
+      return value;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before a long array element store. */
+  public static void writeElementLong(Object array, int index, long old, long value) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeElement(t, array, index, old, value, WIDE);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** After a double array element load: the value to use instead. */
+  public static double readElementDouble(Object array, int index, double value) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return value;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return value;
+    }
+    try {
+      long bits = rt.readElement(t, array, index, Double.doubleToRawLongBits(value), WIDE);
+      return Double.longBitsToDouble(bits);
+    } catch (Throwable e) {
+      rt.internalError();
+      return value;
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before a double array element store. */
+  public static void writeElementDouble(Object array, int index, double old, double value) {
+    JumbleRuntime rt = runtime;
+    if (rt == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeElement(t, array, index, Double.doubleToRawLongBits(old), Double.doubleToRawLongBits(value), WIDE);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** An array was read from or stored into the jumbled array field of {@code slot}: sample its elements. */
+  public static void arrayInField(Object array, int slot) {
+    JumbleRuntime rt = runtime;
+    if (rt == null || array == null) {
+      return;
+    }
+    ThreadShadow t = Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.noteArray(array, slot);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+}
