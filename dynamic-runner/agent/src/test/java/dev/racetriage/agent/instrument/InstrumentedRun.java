@@ -6,6 +6,11 @@ import dev.racetriage.agent.detect.SiteTable;
 import dev.racetriage.agent.runtime.DetectRuntime;
 import dev.racetriage.agent.runtime.FieldRegistry;
 import dev.racetriage.agent.runtime.Hooks;
+import dev.racetriage.agent.jumble.JumbleConfig;
+import dev.racetriage.agent.runtime.JumbleHooks;
+import dev.racetriage.agent.runtime.JumbleRuntime;
+import dev.racetriage.agent.runtime.JumbleTargets;
+import java.util.List;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Set;
@@ -22,13 +27,30 @@ final class InstrumentedRun implements AutoCloseable {
 
   private final DetectRuntime runtime;
   private final InstrumentingLoader loader;
+  private final JumbleRuntime jumble;
 
   InstrumentedRun() {
+    this(null, null, new int[0]);
+  }
+
+  /**
+   * Jumble mode on {@code jumbled} (field keys) when non-null: the loader instruments for jumble mode and a
+   * {@link JumbleRuntime} on this run's engine is installed in {@link JumbleHooks}.
+   */
+  InstrumentedRun(List<String> jumbled, JumbleConfig config, int[] indices) {
     SiteTable sites = new SiteTable();
     FieldRegistry fields = new FieldRegistry();
     runtime = new DetectRuntime(sites, fields, new RunSummary(), 4);
-    loader = new InstrumentingLoader(getClass().getClassLoader(), FIXTURES, new ClassInstrumenter(sites, fields));
+    JumbleTargets targets = jumbled == null ? null : new JumbleTargets(jumbled);
+    loader = new InstrumentingLoader(getClass().getClassLoader(), FIXTURES,
+        new ClassInstrumenter(sites, fields, targets));
+    jumble = targets == null ? null : new JumbleRuntime(runtime, targets, config, indices, null);
     Hooks.install(runtime);
+    JumbleHooks.install(jumble);
+  }
+
+  JumbleRuntime jumble() {
+    return jumble;
   }
 
   Class<?> load(Class<?> fixture) throws ClassNotFoundException {
@@ -94,6 +116,7 @@ final class InstrumentedRun implements AutoCloseable {
   @Override
   public void close() {
     Hooks.install(null);
+    JumbleHooks.install(null);
   }
 
   interface ThrowingRunnable {

@@ -1,0 +1,193 @@
+package dev.racetriage.agent.instrument;
+
+import static dev.racetriage.agent.instrument.InstrumentedRun.call;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.agent.instrument.fixtures.RacyCells;
+import dev.racetriage.agent.jumble.FieldStats;
+import dev.racetriage.agent.jumble.JumbleConfig;
+import dev.racetriage.agent.runtime.JumbleHooks;
+import java.lang.reflect.Field;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Jumble mode on real instrumented code: the fixture is loaded through the transformer with some of its fields under
+ * trial, a writer thread stores values, and the reading thread is either unordered with it (the writer's end is
+ * awaited without an edge, so the READ rule leaves the older values visible) or ordered by a join (only the latest
+ * write is visible). Heap values are read by reflection, which the agent does not instrument.
+ */
+class JumbleModeTest {
+  private static final String CELLS = InstrumentedRun.FIXTURES + "RacyCells.";
+
+  private static InstrumentedRun run(String heuristic, int[] indices, String... fields) {
+    return new InstrumentedRun(List.of(fields), JumbleConfig.of(heuristic, 42), indices);
+  }
+
+  private static Object heap(Object cells, String field) throws Exception {
+    Field f = cells.getClass().getDeclaredField(field);
+    f.setAccessible(true);
+    return f.get(cells);
+  }
+
+  /** Runs body on a thread forked with an edge and waits for its end without one. */
+  private static void writeUnordered(InstrumentedRun run, InstrumentedRun.ThrowingRunnable body) {
+    InstrumentedRun.awaitEndWithoutEdge(run.start(body));
+  }
+
+  private static Map<String, FieldStats> stats(InstrumentedRun run) {
+    Map<String, FieldStats> byKey = new TreeMap<>();
+    for (FieldStats s : run.jumble().stats()) {
+      byKey.put(s.fieldKey(), s);
+    }
+    return byKey;
+  }
+
+  @Test
+  void anUnorderedReadSeesTheStaleDefaultButTheHeapHoldsTheLatestWrite() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[0], CELLS + "count")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "setCount", cells, 7));
+      assertEquals(0, call(c, "getCount", cells), "default@⊥ is still visible: nothing orders the write before");
+      assertEquals(7, heap(cells, "count"), "the write happened for real");
+      FieldStats s = stats(run).get(CELLS + "count");
+      assertEquals(1, s.reads());
+      assertEquals(1, s.staleReads());
+      assertEquals(1, s.writes());
+    }
+  }
+
+  @Test
+  void aJoinHidesTheOlderValues() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[0], CELLS + "count")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      run.join(run.start(() -> call(c, "setCount", cells, 7)));
+      for (int i = 0; i < 5; i++) {
+        assertEquals(7, call(c, "getCount", cells), "READ: ⊥ ⊑ K(write) ⊑ C(reader) hides the default");
+      }
+      assertEquals(0, stats(run).get(CELLS + "count").staleReads());
+    }
+  }
+
+  @Test
+  void sequentiallyConsistentAlwaysReturnsTheLatestWrite() throws Throwable {
+    try (InstrumentedRun run = run("sc", new int[0], CELLS + "count", CELLS + "wide", CELLS + "ref")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> {
+        call(c, "setCount", cells, 3);
+        call(c, "setWide", cells, 5L);
+        call(c, "setRef", cells, "x");
+      });
+      for (int i = 0; i < 20; i++) {
+        assertEquals(3, call(c, "getCount", cells));
+        assertEquals(5L, call(c, "getWide", cells));
+        assertEquals("x", call(c, "getRef", cells));
+      }
+      for (FieldStats s : stats(run).values()) {
+        assertEquals(20, s.reads(), s.fieldKey());
+        assertEquals(0, s.staleReads(), s.fieldKey());
+      }
+    }
+  }
+
+  @Test
+  void referenceReadsReturnOnlyVisibleWritesCastToTheFieldType() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[0], CELLS + "ref")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      String first = "first";
+      call(c, "setRef", cells, first); // by this thread, before the fork: it happens-before the second write
+      writeUnordered(run, () -> call(c, "setRef", cells, "second!"));
+      // null@⊥ is hidden by "first" (⊥ ⊑ K1 ⊑ C(reader)); "first" is not hidden (K2 is not ⊑ C(reader))
+      assertSame(first, call(c, "getRef", cells));
+      assertEquals(5, call(c, "refLength", cells));
+      assertEquals("second!", heap(cells, "ref"));
+    }
+  }
+
+  @Test
+  void longReadsAreNonAtomicButOnlyFromVisibleHalves() throws Throwable {
+    long written = 0x1111_1111_2222_2222L;
+    try (InstrumentedRun run = run("random", new int[0], CELLS + "wide")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "setWide", cells, written));
+      Set<Long> allowed = Set.of(0L, written, 0x1111_1111_0000_0000L, 0x0000_0000_2222_2222L);
+      Set<Long> seen = new HashSet<>();
+      for (int i = 0; i < 200; i++) {
+        seen.add((Long) call(c, "getWide", cells));
+      }
+      assertTrue(allowed.containsAll(seen), "only halves of visible writes: " + seen);
+      assertTrue(seen.contains(0x1111_1111_0000_0000L) || seen.contains(0x0000_0000_2222_2222L),
+          "a torn value is served for this seed: " + seen);
+      assertEquals(written, heap(cells, "wide"));
+    }
+  }
+
+  @Test
+  void doublesGoThroughTheirRawBits() throws Throwable {
+    try (InstrumentedRun run = run("oldest-but-different", new int[0], CELLS + "real")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      call(c, "setReal", cells, 1.5);
+      writeUnordered(run, () -> call(c, "setReal", cells, 2.5));
+      Set<Object> seen = new HashSet<>();
+      for (int i = 0; i < 10; i++) {
+        seen.add(call(c, "getReal", cells));
+      }
+      assertEquals(Set.of(1.5, 2.5), seen, "alternating between the two visible doubles, never a torn or default one");
+    }
+  }
+
+  @Test
+  void staticFieldsHaveOneBufferAndFieldsNotUnderTrialAreLeftAlone() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[0], CELLS + "flag")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> {
+        call(c, "setFlag", 9);
+        call(c, "setUntouched", cells, 4);
+      });
+      assertEquals(0, call(c, "getFlag"));
+      assertEquals(4, call(c, "getUntouched", cells), "not under trial: the real value");
+      assertEquals(Set.of(CELLS + "flag"), stats(run).keySet());
+    }
+  }
+
+  @Test
+  void arraysSampleOnlyTheConfiguredIndicesOfArraysHeldInTheField() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> {
+        for (int i = 0; i < 4; i++) {
+          call(c, "setSlot", cells, i, 10 + i);
+        }
+      });
+      assertEquals(10, call(c, "getSlot", cells, 0));
+      assertEquals(0, call(c, "getSlot", cells, 1), "index 1 is sampled: its default is still visible");
+      assertEquals(12, call(c, "getSlot", cells, 2));
+      assertEquals(11, ((int[]) heap(cells, "slots"))[1]);
+      FieldStats s = stats(run).get(CELLS + "slots[]");
+      assertEquals(1, s.reads());
+      assertEquals(1, s.writes());
+    }
+  }
+
+  @Test
+  void anInternalErrorReturnsTheRealValueAndIsCounted() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[0], CELLS + "count")) {
+      assertEquals(17, JumbleHooks.readInt(new Object(), 17, 99), "slot 99 does not exist");
+      assertEquals(1, run.jumble().detect().summary().internalErrors());
+    }
+  }
+}
