@@ -41,7 +41,8 @@ class RacyShapesExamplesIT {
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
   }
 
-  private static Path compile(Path project) throws IOException {
+  /** Compiles the examples' main and test sources into the IT work directory. */
+  static Path compile(Path project) throws IOException {
     Path out = Files.createDirectories(AgentJvm.WORK.resolve("racy-shapes-classes"));
     List<String> sources = new ArrayList<>();
     for (String root : List.of("src/main/java", "src/test/java")) {
