@@ -16,21 +16,10 @@ RUNS="${RUNS:-100}"
 PAR="${PAR:-2}"
 NOISE="${NOISE:-off}"
 TIMEOUT="${TIMEOUT:-60}"
-# short-lived JVMs: C1 only and the serial collector halve the CPU per run (the machine is shared); override to compare
-JAVA_OPTS="${JAVA_OPTS:--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
 HEURISTICS="${HEURISTICS:-no-agent sc oldest oldest-but-different random random-but-different}"
 FIELDS="${FIELDS:-RacyInitLoop.x Point.p Point.x Point.y}"
 OUT="${OUT:-$(mktemp -d /tmp/jumble-figure9.XXXXXX)}"
-AGENT="${AGENT:-$(ls "$ROOT"/dynamic-runner/agent/target/racetriage-agent-*.jar | grep -v original | head -1)}"
-LAUNCHER="$(ls "$ROOT"/dynamic-runner/launcher/target/racetriage-launcher-*.jar | head -1)"
-EXAMPLES="$ROOT/examples/racy-shapes"
-
-(cd "$EXAMPLES" && mvn -B -o -q test-compile dependency:build-classpath -Dmdep.outputFile="$OUT/deps.txt" >/dev/null)
-PLATFORM_VERSION="$(tr ':' '\n' < "$OUT/deps.txt" | sed -n 's#.*/junit-platform-engine/\([^/]*\)/.*#\1#p' | head -1)"
-LAUNCHER_API="$HOME/.m2/repository/org/junit/platform/junit-platform-launcher/$PLATFORM_VERSION/junit-platform-launcher-$PLATFORM_VERSION.jar"
-[ -f "$LAUNCHER_API" ] || { echo "missing $LAUNCHER_API: run 'mvn dependency:get -Dartifact=org.junit.platform:junit-platform-launcher:$PLATFORM_VERSION'" >&2; exit 1; }
-# the launcher uses the agent's JSON writer, so the agent jar is on the class path as the runner puts it there
-CP="$EXAMPLES/target/test-classes:$EXAMPLES/target/classes:$(cat "$OUT/deps.txt"):$LAUNCHER_API:$LAUNCHER:$AGENT"
+source "$ROOT/benchmarks/racy-shapes-env.sh"
 
 test_of() {
   case "$1" in
