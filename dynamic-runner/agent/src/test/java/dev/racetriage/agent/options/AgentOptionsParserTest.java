@@ -49,7 +49,7 @@ class AgentOptionsParserTest {
   @Test
   void badValuesAreRejectedWithWhatIsAccepted() {
     assertEquals("mode", assertThrows(InvalidAgentOptionException.class,
-        () -> AgentOptionsParser.parse("mode=jumble")).option());
+        () -> AgentOptionsParser.parse("mode=replay")).option());
     assertTrue(assertThrows(InvalidAgentOptionException.class, () -> AgentOptionsParser.parse("stack=-1"))
         .getMessage().contains("0..64"));
     assertTrue(assertThrows(InvalidAgentOptionException.class, () -> AgentOptionsParser.parse("verbose=yes"))
@@ -62,5 +62,57 @@ class AgentOptionsParserTest {
         .getMessage().contains("key=value"));
     assertTrue(assertThrows(InvalidAgentOptionException.class, () -> AgentOptionsParser.parse("out=a;out=b"))
         .getMessage().contains("given twice"));
+  }
+
+  @Test
+  void jumbleModeParsesTheRunnersArgumentWithDefaults() throws Exception {
+    AgentOptions options = AgentOptionsParser.parse(
+        "mode=jumble;field=a.B.x,a.B$C.slots[];heuristic=oldest-but-different;seed=-42;out=/tmp/j.jsonl");
+    assertTrue(options.jumbleMode());
+    JumbleOptions j = options.jumble();
+    assertEquals(List.of("a.B.x", "a.B$C.slots[]"), j.fields());
+    assertEquals("oldest-but-different", j.heuristic());
+    assertEquals(-42L, j.seed());
+    assertEquals(32, j.bound());
+    assertEquals(List.of(0, 1), j.indices());
+    assertFalse(j.noise());
+    assertEquals("/tmp/j.jsonl", options.out());
+    assertFalse(AgentOptionsParser.parse("mode=detect").jumbleMode());
+  }
+
+  @Test
+  void jumbleModeOptionalKeys() throws Exception {
+    JumbleOptions j = AgentOptionsParser.parse(
+        "mode=jumble;field=a.B.x;heuristic=sc;seed=1;bound=4;indices=3, 0;noise=on").jumble();
+    assertEquals(4, j.bound());
+    assertEquals(List.of(3, 0), j.indices());
+    assertTrue(j.noise());
+  }
+
+  @Test
+  void jumbleModeErrorsSayWhatIsExpected() {
+    assertEquals("field", assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;heuristic=sc")).option());
+    assertEquals("heuristic", assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.x")).option());
+    assertTrue(assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.x;heuristic=newest")).getMessage()
+        .contains("sc, oldest, oldest-but-different, random, random-but-different"));
+    assertTrue(assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=x;heuristic=sc")).getMessage().contains("pkg.Cls.field"));
+    assertTrue(assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.x;heuristic=sc;seed=abc")).getMessage()
+        .contains("expected a long"));
+    assertTrue(assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.x;heuristic=sc;bound=1")).getMessage()
+        .contains("2..64"));
+    assertTrue(assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.x;heuristic=sc;indices=-1")).getMessage()
+        .contains("non-negative"));
+    assertTrue(assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.x;heuristic=sc;noise=yes")).getMessage()
+        .contains("on or off"));
+    assertTrue(assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=detect;field=a.B.x")).getMessage().contains("only applies with mode=jumble"));
   }
 }
