@@ -13,6 +13,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 RUNS="${RUNS:-100}"
+SEED0="${SEED0:-0}"  # seeds are SEED0+1 .. SEED0+RUNS (to extend an earlier run in the same OUT)
 PAR="${PAR:-2}"
 NOISE="${NOISE:-off}"
 TIMEOUT="${TIMEOUT:-60}"
@@ -64,7 +65,7 @@ export OUT AGENT CP NOISE TIMEOUT JAVA_OPTS
 
 for field in $FIELDS; do
   for config in $HEURISTICS; do
-    seq 1 "$RUNS" | sed "s/^/$field $config /"
+    seq $((SEED0 + 1)) $((SEED0 + RUNS)) | sed "s/^/$field $config /"
   done
 done | xargs -P "$PAR" -L 1 bash -c 'one_run "$0" "$1" "$2"' >> "$OUT/raw.tsv"
 
