@@ -187,6 +187,21 @@ public final class WriteBuffer {
 
     /** [READ]: bit i set iff entry i may be returned to a reader at clock c. */
     public synchronized long visibleTo(VectorClock c) {
+        int last = size - 1;
+        long lastBit = 1L << last;
+        if (last > 0 && stamps[last].leq(c)) {
+            // the reader has seen the latest write: it hides every i with K_i ⊑ K_last at once; in lock-ordered code
+            // that is every entry, and the read costs one clock comparison
+            long undecided = 0;
+            for (int i = 0; i < last; i++) {
+                if ((dominatedBy[i] & lastBit) == 0) {
+                    undecided |= 1L << i;
+                }
+            }
+            if (undecided == 0) {
+                return lastBit;
+            }
+        }
         long hb = happenedBefore(c);
         long vis = 0;
         for (int i = 0; i < size; i++) {
@@ -230,8 +245,10 @@ public final class WriteBuffer {
         if (size == bits.length) {
             remove(0); // [REMOVE OLDEST]: sound, but costs adversarial freedom, so only at the bound
         }
+        // K_i ⊑ K_last ⊑ stamp needs no comparison (transitivity): ordered writers compare one clock per write
+        long byLast = size > 0 && stamps[size - 1].leq(stamp) ? 1L << (size - 1) : 0;
         for (int i = 0; i < size; i++) {
-            if (stamps[i].leq(stamp)) {
+            if ((dominatedBy[i] & byLast) != 0 || (byLast != 0 && i == size - 1) || stamps[i].leq(stamp)) {
                 dominatedBy[i] |= 1L << size;
             }
         }
