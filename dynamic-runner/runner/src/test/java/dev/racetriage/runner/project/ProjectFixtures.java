@@ -72,7 +72,10 @@ public final class ProjectFixtures {
   public static Path copyRacyShapes(Path dir) throws IOException {
     Path source = repositoryRoot().resolve("examples/racy-shapes");
     try (var files = Files.walk(source)) {
-      for (Path file : files.filter(Files::isRegularFile).filter(f -> !source.relativize(f).startsWith("target")).toList()) {
+      // neither build output nor the triage store a `racetriage triage examples/racy-shapes` run leaves behind
+      for (Path file : files.filter(Files::isRegularFile)
+          .filter(f -> !source.relativize(f).startsWith("target") && !source.relativize(f).startsWith(".racetriage"))
+          .toList()) {
         Path target = dir.resolve(source.relativize(file).toString());
         Files.createDirectories(target.getParent());
         Files.copy(file, target);
