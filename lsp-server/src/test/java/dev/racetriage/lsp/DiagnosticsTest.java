@@ -105,4 +105,17 @@ class DiagnosticsTest {
       assertEquals(1, session.client.shown.stream().filter(m -> m.getMessage().contains("not a Maven project")).count());
     }
   }
+
+  @Test
+  void aFileOutsideTheWorkspaceIsAnalysedOnItsOwn(@TempDir Path elsewhere) throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      Path loose = elsewhere.resolve("demo/LazySingletonBad.java");
+      String uri = session.open(loose, Fixtures.text(Fixtures.SINGLETON));
+      PublishDiagnosticsParams published =
+          session.client.awaitDiagnostics(uri, p -> forField(p, "demo.LazySingletonBad.instance").isPresent());
+      assertTrue(forField(published, "demo.LazySingletonBad.instance").get().getRelatedInformation().stream()
+          .allMatch(info -> info.getLocation().getUri().equals(uri)), "only its own accesses");
+    }
+  }
 }
