@@ -18,6 +18,7 @@ import dev.racetriage.lsp.lifecycle.QuietExecutors;
 import dev.racetriage.lsp.lifecycle.RequestRunner;
 import dev.racetriage.lsp.lifecycle.ServerLifecycle;
 import dev.racetriage.lsp.progress.DaemonProgressReporter;
+import dev.racetriage.lsp.progress.WorkProgress;
 import dev.racetriage.lsp.settings.ServerSettings;
 import dev.racetriage.lsp.settings.SettingsReader;
 import dev.racetriage.lsp.triage.StorePoller;
@@ -159,7 +160,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
 
   private StaticCandidates createCandidates(WorkspaceLayout layout) {
     try {
-      return staticCandidatesFactory.create(layout, settings.get(), log);
+      return staticCandidatesFactory.create(layout, settings.get(), log, new WorkProgress(() -> client, clientSupport::get));
     } catch (RuntimeException | LinkageError e) {
       log.error("racetriage: the static prefilter could not be set up for " + layout.root()
           + "; only verdicts from the store are shown", e);

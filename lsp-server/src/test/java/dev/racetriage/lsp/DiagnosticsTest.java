@@ -45,6 +45,14 @@ class DiagnosticsTest {
       assertTrue(diagnostic.getRelatedInformation().stream()
           .allMatch(info -> info.getLocation().getUri().equals(uri)));
       assertEquals(1, published.getVersion());
+
+      // the first analysis scanned the project, and said so
+      org.eclipse.lsp4j.ProgressParams begin = session.client.awaitProgress();
+      var started = (org.eclipse.lsp4j.WorkDoneProgressBegin) begin.getValue().getLeft();
+      assertTrue(started.getTitle().startsWith("racetriage: scanning"), started.getTitle());
+      org.eclipse.lsp4j.ProgressParams end = session.client.awaitProgress();
+      assertTrue(end.getValue().getLeft() instanceof org.eclipse.lsp4j.WorkDoneProgressEnd);
+      assertEquals(begin.getToken(), end.getToken());
     }
   }
 

@@ -160,7 +160,7 @@ class RobustnessTest {
   @Test
   void cancelRequestStopsALongRequest() throws Exception {
     EndlessAnalysis analysis = new EndlessAnalysis();
-    try (LspSession session = LspSession.start((workspace, settings, log) -> analysis)) {
+    try (LspSession session = LspSession.start((workspace, settings, log, progress) -> analysis)) {
       session.initialize(Fixtures.mavenProject(project));
       String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
       // a change the debounced analysis has not caught up with: the hover must analyse the new text itself

@@ -3,6 +3,7 @@ package dev.racetriage.lsp.analysis;
 import dev.racetriage.lsp.documents.DocumentSnapshot;
 import dev.racetriage.lsp.findings.FieldFinding;
 import dev.racetriage.lsp.lifecycle.ClientLog;
+import dev.racetriage.lsp.progress.WorkProgress;
 import dev.racetriage.lsp.workspace.WorkspaceLayout;
 import dev.racetriage.prefilter.Analysis;
 import dev.racetriage.prefilter.Prefilter;
@@ -25,14 +26,16 @@ public final class PrefilterCandidates implements StaticCandidates {
   private final WorkspaceLayout workspace;
   private final boolean mavenClasspath;
   private final ClientLog log;
+  private final WorkProgress progress;
   private Prefilter project;
   private boolean projectFailed;
   private Prefilter looseFiles;
 
-  public PrefilterCandidates(WorkspaceLayout workspace, boolean mavenClasspath, ClientLog log) {
+  public PrefilterCandidates(WorkspaceLayout workspace, boolean mavenClasspath, ClientLog log, WorkProgress progress) {
     this.workspace = workspace;
     this.mavenClasspath = mavenClasspath;
     this.log = log;
+    this.progress = progress;
   }
 
   @Override
@@ -101,7 +104,8 @@ public final class PrefilterCandidates implements StaticCandidates {
   }
 
   private Optional<Prefilter> openProject() {
-    try {
+    try (WorkProgress.Job job = progress.begin("racetriage: scanning " + workspace.root().getFileName(),
+        mavenClasspath ? "reading the Maven classpath, then every source file once" : "every source file once")) {
       long start = System.nanoTime();
       Prefilter opened = mavenClasspath
           ? Prefilter.open(workspace.root())
