@@ -57,13 +57,18 @@ public final class DetectRuntime {
   // ---- accesses ----
 
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
-    LocationState x = t.shadowOf(object, shadow).field(fieldId, fields);
-    detector.read(t.state(threads), x, site);
+    ObjectShadow s = t.shadowOf(object, shadow);
+    ThreadState state = t.state(threads);
+    if (!s.allWritesCoveredBy(state)) {
+      detector.read(state, s.field(fieldId, fields), site);
+    }
   }
 
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
-    LocationState x = t.shadowOf(object, shadow).field(fieldId, fields);
-    detector.write(t.state(threads), x, site);
+    ObjectShadow s = t.shadowOf(object, shadow);
+    ThreadState state = t.state(threads);
+    s.noteWrite(state.epoch());
+    detector.write(state, s.field(fieldId, fields), site);
   }
 
   void readStatic(ThreadShadow t, int fieldId, int site) {
@@ -75,21 +80,28 @@ public final class DetectRuntime {
   }
 
   void readElement(ThreadShadow t, Object array, int index, int site) {
-    LocationState x = element(t, array, index, site);
+    ObjectShadow s = t.shadowOf(array, shadow);
+    ThreadState state = t.state(threads);
+    if (s.allWritesCoveredBy(state)) {
+      return;
+    }
+    LocationState x = element(s, array, index, site);
     if (x != null) {
-      detector.read(t.state(threads), x, site);
+      detector.read(state, x, site);
     }
   }
 
   void writeElement(ThreadShadow t, Object array, int index, int site) {
-    LocationState x = element(t, array, index, site);
+    ObjectShadow s = t.shadowOf(array, shadow);
+    ThreadState state = t.state(threads);
+    s.noteWrite(state.epoch());
+    LocationState x = element(s, array, index, site);
     if (x != null) {
-      detector.write(t.state(threads), x, site);
+      detector.write(state, x, site);
     }
   }
 
-  private LocationState element(ThreadShadow t, Object array, int index, int site) {
-    ObjectShadow s = t.shadowOf(array, shadow);
+  private LocationState element(ObjectShadow s, Object array, int index, int site) {
     LocationState x = s.element(array, index);
     if (x != null || !s.inBounds(index)) {
       return x;

@@ -1,6 +1,8 @@
 package dev.racetriage.agent.runtime;
 
 import dev.racetriage.agent.detect.LocationState;
+import dev.racetriage.agent.hb.Epoch;
+import dev.racetriage.agent.hb.ThreadState;
 import dev.racetriage.agent.hb.SyncClock;
 
 /**
@@ -19,6 +21,14 @@ final class ObjectShadow {
   private static final LocationState[] NO_STATES = new LocationState[0];
   private static final SyncClock[] NO_CLOCKS = new SyncClock[0];
 
+  /**
+   * Summary of every write to this object's checked locations: {@link Epoch#BOTTOM} while none, the latest write's
+   * epoch while all were made by one thread, {@link #SHARED_WRITES} once two threads wrote. If a reader covers the
+   * summary it covers every location's last write (one writer's epochs only grow), so the read needs no per-location
+   * lookup. Updated before the write it summarises, so a reader never sees a write the summary does not cover.
+   */
+  private volatile long writeSummary = Epoch.BOTTOM;
+  static final long SHARED_WRITES = -1L;
   private volatile SyncClock monitor;
   private volatile SyncClock atomic;
   private volatile int[] volatileIds = NO_IDS;
@@ -28,6 +38,36 @@ final class ObjectShadow {
   private volatile LocationState[] elements;
   /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
   private volatile String arrayKey;
+
+  /** True if every write to this object so far happens-before {@code reader}'s current clock. */
+  boolean allWritesCoveredBy(ThreadState reader) {
+    long summary = writeSummary;
+    return summary != SHARED_WRITES && reader.clock().covers(summary);
+  }
+
+  /** Records a write about to be made at {@code epoch} (call before the detector sees the write). */
+  void noteWrite(long epoch) {
+    long summary = writeSummary;
+    if (summary != epoch && summary != SHARED_WRITES) {
+      updateSummary(epoch);
+    }
+  }
+
+  private synchronized void updateSummary(long epoch) {
+    long summary = writeSummary;
+    if (summary == SHARED_WRITES) {
+      return;
+    }
+    if (Epoch.isBottom(summary)) {
+      writeSummary = epoch;
+    } else if (Epoch.tid(summary) == Epoch.tid(epoch)) {
+      if (Epoch.clock(epoch) > Epoch.clock(summary)) {
+        writeSummary = epoch;
+      }
+    } else {
+      writeSummary = SHARED_WRITES;
+    }
+  }
 
   SyncClock monitor() {
     SyncClock clock = monitor;
