@@ -25,7 +25,7 @@ class RacyShapesExamplesIT {
   static final String PKG = "dev.racetriage.examples.";
   static final Set<String> EXPECTED = Set.of(
       PKG + "RacyInitLoop.x", PKG + "Point.p", PKG + "Point.x", PKG + "Point.y", PKG + "HashCache.hash",
-      PKG + "BusyWait.done", PKG + "BusyWait.result");
+      PKG + "BusyWait.done", PKG + "BusyWait.result", PKG + "TourSearch.bestLength");
 
   @Test
   void theExamplesSuiteReportsExactlyTheRacyFieldsOfTheReadme() throws Exception {
