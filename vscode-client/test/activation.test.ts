@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +8,15 @@ import {
   BUILT_DISTRIBUTION, fakeDistribution, fakeJdk, OPENJDK_17, racyProject, RACY_COUNTER, skipWithoutDistribution, tempDir,
 } from './fixtures';
 import { eventually, settle, textDocument, VscodeStub } from './vscodeStub';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** The bundle `npm run build` makes; `npm test` builds it first. */
 const bundle = path.resolve(__dirname, '..', '..', 'dist', 'extension.js');
@@ -92,7 +102,8 @@ describe('the bundled extension with the real server (VS Code stubbed)', { skip:
     { timeout: 180000 }, async () => {
       const vscode = new VscodeStub();
       const { project, source } = racyProject();
-      vscode.settings = { 'server.path': BUILT_DISTRIBUTION, 'dashboard.port': 7999 };
+      const port = await freePort();
+      vscode.settings = { 'server.path': BUILT_DISTRIBUTION, 'dashboard.port': port };
       vscode.folder(project, 'project');
       const extension = vscode.load(bundle);
       const ctx = context(tempDir('ext-real'));
@@ -127,6 +138,12 @@ describe('the bundled extension with the real server (VS Code stubbed)', { skip:
         assert.deepEqual(task.definition, { type: 'racetriage', task: 'triage', folder: project });
         assert.deepEqual(task.execution.args.slice(-2), ['triage', project]);
         assert.match(task.execution.args.join(' '), /-cp \S+racetriage-cli\.jar:\S+lib\/\* dev\.racetriage\.cli\.RacetriageCommand/);
+
+        // the queued field created the project's triage database, so the dashboard can serve it
+        assert.ok(fs.existsSync(path.join(project, '.racetriage', 'triage.db')));
+        await vscode.registered.get('racetriage.client.openDashboard')!();
+        assert.deepEqual(vscode.errors, []);
+        assert.deepEqual(vscode.opened, [`http://127.0.0.1:${port}/`]);
 
         // the server also offers its own commands; the language client registers them beside ours
         assert.ok(vscode.registered.has('racetriage.triageNow'));
