@@ -98,7 +98,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
         new CodeActionHandler(documents, diagnostics, log), new HoverHandler(documents, diagnostics, log),
         new CodeLensHandler(documents, diagnostics, log), log);
     this.workspaceService = new RacetriageWorkspaceService(runner, commands, this::applySettings,
-        staticCandidates, this::refresh);
+        staticCandidates, this::refresh, this::syncSharedMarks);
   }
 
   /** The server with its real parts: the JDT prefilter and the project's triage store. */
@@ -230,6 +230,21 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
 
   private void refresh() {
     diagnostics.refreshAll();
+  }
+
+  /** A write to the store, so not on the JSON-RPC thread that delivered the file event. */
+  private void syncSharedMarks() {
+    try {
+      requests.execute(() -> {
+        triage.read(db -> {
+          db.syncSharedMarks();
+          return Boolean.TRUE;
+        });
+        diagnostics.refreshAll();
+      });
+    } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+      // nothing to keep in line any more
+    }
   }
 
   @Override

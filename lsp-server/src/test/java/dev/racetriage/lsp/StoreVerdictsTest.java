@@ -136,4 +136,31 @@ class StoreVerdictsTest {
       assertTrue(Files.readString(db).startsWith("this is not an SQLite database"));
     }
   }
+
+  @Test
+  void aPulledMarksFileSilencesTheFieldWhenTheClientReportsTheChange(@TempDir Path teammate) throws Exception {
+    Fixtures.mavenProject(project);
+    try (TriageStore store = StoreFixture.open(project)) {
+      StoreFixture.destructiveInstance(store);
+    }
+    try (LspSession session = LspSession.start()) {
+      session.initialize(project);
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> severity(p, StoreFixture.INSTANCE) == DiagnosticSeverity.Error);
+
+      // a teammate marked it in their clone; their marks file arrives with a pull
+      try (TriageStore theirs = StoreFixture.open(teammate)) {
+        theirs.marks().markTrustedBenign(FieldKey.parse(StoreFixture.INSTANCE), "bo", "only a cache; rebuilt on miss");
+      }
+      Path shared = project.resolve(".racetriage/trusted-benign.json");
+      Files.copy(teammate.resolve(".racetriage/trusted-benign.json"), shared,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      session.server.getWorkspaceService().didChangeWatchedFiles(new org.eclipse.lsp4j.DidChangeWatchedFilesParams(
+          List.of(new org.eclipse.lsp4j.FileEvent(shared.toUri().toString(), org.eclipse.lsp4j.FileChangeType.Changed))));
+      session.client.awaitDiagnostics(uri, p -> forField(p, StoreFixture.INSTANCE).isEmpty());
+      try (TriageStore store = StoreFixture.open(project)) {
+        assertEquals("bo", store.marks().find(FieldKey.parse(StoreFixture.INSTANCE)).orElseThrow().author());
+      }
+    }
+  }
 }
