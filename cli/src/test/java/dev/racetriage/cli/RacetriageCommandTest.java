@@ -71,9 +71,9 @@ class RacetriageCommandTest {
   }
 
   @Test
-  void aCommandWhoseModuleHasNotLandedSaysSoAndExits2() {
-    Result result = run("daemon", ".");
+  void theDaemonRefusesADirectoryThatIsNotAMavenProject(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    Result result = run("daemon", dir.toString());
     assertEquals(2, result.exitCode());
-    assertTrue(result.err().startsWith("racetriage: 'racetriage daemon' is not built yet"), result.err());
+    assertTrue(result.err().contains("is not a Maven project (no pom.xml)"), result.err());
   }
 }
