@@ -32,6 +32,8 @@ final class EventInstrumenter extends AdviceAdapter {
   private final Label handler = new Label();
   private boolean receiverReady;
   private int line = -1;
+  /** Set by {@link CompoundUpdateMarker} right before a load whose store follows: skip that load's read check. */
+  private boolean skipReadCheck;
 
   EventInstrumenter(MethodVisitor next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses) {
@@ -43,6 +45,27 @@ final class EventInstrumenter extends AdviceAdapter {
         && (ctx.version() >= Opcodes.V1_5 || (access & ACC_STATIC) == 0);
     this.staticMethod = (access & ACC_STATIC) != 0;
     this.classInitializer = checkAccesses && name.equals("<clinit>");
+  }
+
+  void skipNextReadCheck() {
+    skipReadCheck = true;
+  }
+
+  /** True if owner.name resolves to a volatile field (a read of it acquires: synchronisation). */
+  boolean isVolatileField(String owner, String name) {
+    ClassHierarchy.ResolvedField field = ctx.hierarchy().resolveField(ctx.loader(), owner, name);
+    return field != null && field.isVolatile();
+  }
+
+  void clearSkip() {
+    skipReadCheck = false;
+  }
+
+  /** Whether the instruction being visited is a compound update's load; clears the mark either way. */
+  private boolean takeSkip() {
+    boolean skip = skipReadCheck;
+    skipReadCheck = false;
+    return skip;
   }
 
   private boolean wrapsExits() {
@@ -113,6 +136,7 @@ final class EventInstrumenter extends AdviceAdapter {
 
   @Override
   public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+    boolean skipRead = takeSkip();
     if (!receiverReady) {
       super.visitFieldInsn(opcode, owner, name, descriptor); // `this` is not initialised yet: nothing to pass
       return;
@@ -142,7 +166,7 @@ final class EventInstrumenter extends AdviceAdapter {
           pushInt(fieldId);
           HookMethod.VOLATILE_READ.call(mv);
         } else {
-          if (!isFinal) {
+          if (!isFinal && !skipRead) {
             mv.visitInsn(DUP);
             pushInt(fieldId);
             pushInt(site());
@@ -223,10 +247,13 @@ final class EventInstrumenter extends AdviceAdapter {
 
   @Override
   public void visitInsn(int opcode) {
+    boolean skipRead = takeSkip();
     if (checkAccesses && isArrayLoad(opcode)) {
-      mv.visitInsn(DUP2);
-      pushInt(site());
-      HookMethod.READ_ELEMENT.call(mv);
+      if (!skipRead) {
+        mv.visitInsn(DUP2);
+        pushInt(site());
+        HookMethod.READ_ELEMENT.call(mv);
+      }
     } else if (checkAccesses && isArrayStore(opcode)) {
       if (opcode == LASTORE || opcode == DASTORE) {
         mv.visitInsn(DUP2_X2); // [v, arr, i, v]
