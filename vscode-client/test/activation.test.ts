@@ -153,3 +153,37 @@ describe('the bundled extension with the real server (VS Code stubbed)', { skip:
       }
     });
 });
+
+describe('the status bar with a scripted server (VS Code stubbed)', { skip: posixOnly }, () => {
+  it('shows the daemon\'s progress and the destructive races, and the end of the work after a triage task', async () => {
+    const vscode = new VscodeStub();
+    const { project, source } = racyProject();
+    const uri = pathToFileURL(source).toString();
+    const launcher = path.join(tempDir('fake-launcher'), 'racetriage');
+    fs.writeFileSync(launcher, `#!/bin/sh\nFAKE_SERVER_DOCUMENT='${uri}' exec '${process.execPath}' '${path.join(__dirname, 'fakeServer.js')}' "$@"\n`);
+    fs.chmodSync(launcher, 0o755);
+    vscode.settings = { 'java.home': fakeJdk(tempDir('jdk3'), { release: '17', prints: OPENJDK_17 }), 'server.path': launcher };
+    vscode.folder(project, 'project');
+    const extension = vscode.load(bundle);
+    const ctx = context(tempDir('ext-fake'));
+    try {
+      await extension.activate(ctx);
+      const status = vscode.statusItems[0];
+      await eventually('the progress and the count in the status bar', () => status.text === '$(sync~spin) racetriage 25% $(bug) 2');
+      assert.match(status.tooltip, /2 destructive races in the open files/);
+      assert.match(status.tooltip, /racetriage: triaging races 25% 1\/4 — demo\.A\.f/);
+      assert.equal(status.backgroundColor?.id, 'statusBarItem.errorBackground');
+      assert.equal(vscode.diagnostics.get(uri)?.length, 4, 'the middleware passes the diagnostics on');
+
+      // a finished triage task makes the extension send racetriage.refresh, after which this server ends its work
+      await vscode.registered.get('racetriage.client.triageWorkspace')!();
+      vscode.onDidEndTaskProcess.fire({ execution: { task: vscode.tasks[0] }, exitCode: 0 });
+      await eventually('the end of the work', () => status.text === 'racetriage $(bug) 2');
+      assert.match(status.tooltip, /racetriage: triage finished/);
+      assert.ok(vscode.infos.some((m) => m.includes(`triage of ${path.basename(project)} finished`)), vscode.infos.join('\n'));
+    } finally {
+      await extension.deactivate();
+      ctx.subscriptions.forEach((d) => d.dispose());
+    }
+  });
+});
