@@ -7,7 +7,6 @@ import dev.racetriage.agent.instrument.ClassFilter;
 import dev.racetriage.agent.instrument.ClassInstrumenter;
 import dev.racetriage.agent.instrument.ClassKind;
 import dev.racetriage.agent.instrument.InstrumentingTransformer;
-import dev.racetriage.agent.instrument.TransformListener;
 import dev.racetriage.agent.options.AgentOptions;
 import dev.racetriage.agent.options.AgentOptionsParser;
 import dev.racetriage.agent.options.InvalidAgentOptionException;
@@ -42,16 +41,19 @@ public final class AgentBootstrap {
     } catch (InvalidAgentOptionException e) {
       ERR.println("racetriage agent: ERROR: " + e.getMessage() + " in -javaagent argument '" + argument
           + "'. The program runs uninstrumented and the run is reported as an error.");
-      reportAtExit(Path.of(outOrDefault(argument)), new RunSummary(), new RaceAggregator(),
-          "invalid agent options: " + e.getMessage() + "; the program ran uninstrumented", new long[1]);
+      RunSummary empty = new RunSummary();
+      reportAtExit(Path.of(outOrDefault(argument)), empty, new RaceAggregator(),
+          "invalid agent options: " + e.getMessage() + "; the program ran uninstrumented",
+          new TransformTally(empty, ERR));
       return;
     }
     try {
       install(options, inst);
     } catch (Throwable e) {
       ERR.println("racetriage agent: ERROR: could not start (" + e + "). The program runs uninstrumented.");
-      reportAtExit(Path.of(options.out()), new RunSummary(), new RaceAggregator(), "the agent could not start (" + e + "); the program ran uninstrumented",
-          new long[1]);
+      RunSummary empty = new RunSummary();
+      reportAtExit(Path.of(options.out()), empty, new RaceAggregator(),
+          "the agent could not start (" + e + "); the program ran uninstrumented", new TransformTally(empty, ERR));
     }
   }
 
@@ -61,36 +63,18 @@ public final class AgentBootstrap {
     SiteTable sites = new SiteTable();
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(sites, fields, summary, options.stackDepth());
-    long[] trusted = new long[1];
-    TransformListener listener = new TransformListener() {
-      @Override
-      public void instrumented(String className, ClassKind kind) {
-        if (kind == ClassKind.APPLICATION) {
-          summary.classInstrumented();
-        } else {
-          synchronized (trusted) {
-            trusted[0]++;
-          }
-        }
-      }
-
-      @Override
-      public void skipped(String className, String reason) {
-        summary.classSkipped(className, reason);
-        ERR.println("racetriage agent: WARNING: " + className + " left uninstrumented: " + reason);
-      }
-    };
+    TransformTally tally = new TransformTally(summary, ERR);
     ClassFilter filter = new ClassFilter(options.includes(), options.excludes());
     ClassInstrumenter instrumenter = new ClassInstrumenter(sites, fields);
-    InstrumentingTransformer transformer = new InstrumentingTransformer(filter, instrumenter, listener,
+    InstrumentingTransformer transformer = new InstrumentingTransformer(filter, instrumenter, tally,
         options.dumpDir() == null ? null : Path.of(options.dumpDir()));
     warmUp(runtime);
     warmUp(filter, instrumenter);
     long warm = System.nanoTime();
     inst.addTransformer(transformer, true);
-    int retransformed = retransformLoaded(inst, filter, listener);
+    int retransformed = retransformLoaded(inst, filter, tally);
     Hooks.install(runtime);
-    reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, trusted);
+    reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, tally);
     if (options.verbose()) {
       long done = System.nanoTime();
       ERR.println("racetriage agent: detect mode, report " + Path.of(options.out()).toAbsolutePath()
@@ -150,7 +134,7 @@ public final class AgentBootstrap {
   }
 
   /** Retransforms the trusted JDK classes (and Thread) loaded before the agent; returns how many. */
-  private static int retransformLoaded(Instrumentation inst, ClassFilter filter, TransformListener listener) {
+  private static int retransformLoaded(Instrumentation inst, ClassFilter filter, TransformTally listener) {
     List<Class<?>> targets = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
       ClassKind kind = filter.kindOf(c.getName().replace('.', '/'));
@@ -177,19 +161,15 @@ public final class AgentBootstrap {
   }
 
   private static void reportAtExit(Path out, RunSummary summary, RaceAggregator races, String startError,
-                                   long[] trusted) {
+                                   TransformTally tally) {
     Thread writer = new Thread(() -> {
       ThreadShadow thread = ThreadShadow.current();
       thread.enterAgent();
       DetectRuntime runtime = Hooks.installed();
       Hooks.install(null); // late events of other shutdown hooks would race with the report
       RunReport.Status status = RunReport.statusOf(summary, startError);
-      long trustedCount;
-      synchronized (trusted) {
-        trustedCount = trusted[0];
-      }
       try {
-        RunReport.write(out, status, trustedCount, races, summary);
+        RunReport.write(out, status, tally.trustedJdkClasses(), races, summary);
       } catch (Throwable e) {
         ERR.println("racetriage agent: ERROR: could not write the report " + out.toAbsolutePath() + ": " + e);
       }
