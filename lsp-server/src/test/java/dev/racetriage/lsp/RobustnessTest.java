@@ -163,12 +163,14 @@ class RobustnessTest {
     try (LspSession session = LspSession.start((workspace, settings, log, progress) -> analysis)) {
       session.initialize(Fixtures.mavenProject(project));
       String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> true);
       // a change the debounced analysis has not caught up with: the hover must analyse the new text itself
       JsonObject slow = new JsonObject();
       JsonObject inner = new JsonObject();
       inner.addProperty("debounceMillis", 3_600_000);
       slow.add("racetriage", inner);
       session.server.getWorkspaceService().didChangeConfiguration(new DidChangeConfigurationParams(slow));
+      session.client.awaitDiagnostics(uri, p -> true); // the re-publication a settings change causes
       session.replaceText(uri, Fixtures.text(Fixtures.SINGLETON) + "\n");
       CompletableFuture<Hover> pending = session.server.getTextDocumentService()
           .hover(new HoverParams(new TextDocumentIdentifier(uri), new Position(4, 36)));

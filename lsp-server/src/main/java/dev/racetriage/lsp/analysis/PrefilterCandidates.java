@@ -104,8 +104,9 @@ public final class PrefilterCandidates implements StaticCandidates {
   }
 
   private Optional<Prefilter> openProject() {
-    try (WorkProgress.Job job = progress.begin("racetriage: scanning " + workspace.root().getFileName(),
-        mavenClasspath ? "reading the Maven classpath, then every source file once" : "every source file once")) {
+    WorkProgress.Job job = progress.begin("racetriage: scanning " + workspace.root().getFileName(),
+        mavenClasspath ? "reading the Maven classpath, then every source file once" : "every source file once");
+    try {
       long start = System.nanoTime();
       Prefilter opened = mavenClasspath
           ? Prefilter.open(workspace.root())
@@ -116,12 +117,14 @@ public final class PrefilterCandidates implements StaticCandidates {
           + opened.classpath().detail());
       return Optional.of(opened);
     } catch (IllegalArgumentException e) {
-      log.info("racetriage: " + e.getMessage() + "; open files are analysed by their own directory");
+      log.info("racetriage: " + e.getMessage() + "; open files are analysed one by one");
       return Optional.empty();
     } catch (RuntimeException | LinkageError e) {
       log.showOnce("prefilter-open", MessageType.Warning, "racetriage: the static prefilter could not scan "
-          + workspace.root() + " (" + e + "); open files are analysed by their own directory");
+          + workspace.root() + " (" + e + "); open files are analysed one by one");
       return Optional.empty();
+    } finally {
+      job.close();
     }
   }
 }
