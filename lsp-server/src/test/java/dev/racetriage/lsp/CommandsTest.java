@@ -90,7 +90,7 @@ class CommandsTest {
   void openDashboardShowsTheConfiguredUrl() throws Exception {
     try (LspSession session = LspSession.start()) {
       JsonObject options = LspSession.testSettings();
-      options.getAsJsonObject("racetriage").addProperty("dashboardUrl", "http://127.0.0.1:7171/");
+      options.getAsJsonObject("racetriage").addProperty("dashboardUrl", "http://127.0.0.1:7171");
       session.initialize(project, options, LspSession.fullCapabilities());
       Object result = session.server.getWorkspaceService()
           .executeCommand(new ExecuteCommandParams(Commands.OPEN_DASHBOARD, List.of()))
@@ -98,6 +98,12 @@ class CommandsTest {
       assertEquals("http://127.0.0.1:7171/", String.valueOf(result).replace("\"", ""));
       assertEquals("http://127.0.0.1:7171/", session.client.documentsShown.get(0).getUri());
       assertTrue(session.client.documentsShown.get(0).getExternal());
+      // from a code lens: the race page of the field
+      session.server.getWorkspaceService()
+          .executeCommand(new ExecuteCommandParams(Commands.OPEN_DASHBOARD, List.of("demo.Outer$Inner.flag")))
+          .get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
+      assertEquals("http://127.0.0.1:7171/races/demo.Outer%24Inner.flag",
+          session.client.documentsShown.get(1).getUri());
     }
   }
 
