@@ -148,7 +148,15 @@ final class EventInstrumenter extends AdviceAdapter {
     boolean isArray = descriptor.charAt(0) == '[';
     boolean wide = descriptor.equals("J") || descriptor.equals("D");
     if (!checkAccesses && !isVolatile) {
-      super.visitFieldInsn(opcode, owner, name, descriptor); // trusted code: only volatile fields order anything
+      // trusted code: only volatile fields order anything — and the pointers lock-free structures follow
+      if (opcode == GETFIELD && isReference(descriptor)) {
+        mv.visitInsn(DUP);
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+        mv.visitInsn(SWAP);
+        HookMethod.TRUSTED_REFERENCE_READ.call(mv);
+      } else {
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+      }
       return;
     }
     int fieldId = ctx.fields().id(declaring, name);
@@ -222,6 +230,11 @@ final class EventInstrumenter extends AdviceAdapter {
     }
   }
 
+  private static boolean isReference(String descriptor) {
+    char c = descriptor.charAt(0);
+    return c == 'L' || c == '[';
+  }
+
   /** [obj, value] → [obj, value, obj], for a value of one or two slots. */
   private void copyReceiverUnderValue(boolean wide) {
     if (wide) {
@@ -266,6 +279,16 @@ final class EventInstrumenter extends AdviceAdapter {
       }
       pushInt(site());
       HookMethod.WRITE_ELEMENT.call(mv);
+    } else if (!checkAccesses && opcode == AALOAD) {
+      // trusted code: a pointer read out of an object array acquires the array's atomic clock (see the hook)
+      mv.visitInsn(DUP2);           // [arr, i, arr, i]
+      mv.visitInsn(POP);            // [arr, i, arr]
+      mv.visitInsn(DUP_X2);         // [arr, arr, i, arr]
+      mv.visitInsn(POP);            // [arr, arr, i]
+      super.visitInsn(opcode);      // [arr, value]
+      mv.visitInsn(SWAP);           // [value, arr]
+      HookMethod.TRUSTED_REFERENCE_READ.call(mv);
+      return;
     } else if (opcode == MONITORENTER) {
       mv.visitInsn(DUP);
       super.visitInsn(opcode);

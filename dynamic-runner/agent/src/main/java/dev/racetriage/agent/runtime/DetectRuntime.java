@@ -186,6 +186,15 @@ public final class DetectRuntime {
     hb.release(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
 
+  /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
+  void trustedReferenceRead(ThreadShadow t, Object holder) {
+    ObjectShadow s = shadow.peek(holder);
+    SyncClock atomic = s == null ? null : s.atomicIfReleased();
+    if (atomic != null) {
+      hb.acquire(t.state(threads), atomic);
+    }
+  }
+
   void volatileReadStatic(ThreadShadow t, int fieldId) {
     hb.acquire(t.state(threads), shadow.staticSync(fieldId));
   }

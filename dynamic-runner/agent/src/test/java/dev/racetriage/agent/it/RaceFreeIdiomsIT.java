@@ -17,10 +17,10 @@ class RaceFreeIdiomsIT {
   static final List<String> LOCKS_AND_HANDOFFS = List.of(
       "ReentrantLockCounterOk", "ReadWriteLockCacheOk", "SemaphoreMutexOk", "AtomicReferencePublicationOk",
       "FieldUpdaterAndVarHandleOk", "QueueHandoffsOk", "CountDownLatchOk", "CyclicBarrierOk", "PhaserAndExchangerOk",
-      "ConcurrentHashMapHandoffOk", "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk",
+      "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk", "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk",
       "VolatileFlagPublicationOk", "StaticInitialisationOk", "FinalFieldPublicationOk", "ThreadConfinementOk");
   static final List<String> EXECUTORS = List.of(
-      "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "CompletableFutureChainOk",
+      "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "TimerTaskOk", "CompletableFutureChainOk",
       "ForkJoinRecursiveSumOk", "ParallelStreamOk");
 
   @Test
