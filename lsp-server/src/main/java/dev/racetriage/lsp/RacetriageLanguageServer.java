@@ -98,7 +98,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
         new CodeActionHandler(documents, diagnostics, log), new HoverHandler(documents, diagnostics, log),
         new CodeLensHandler(documents, diagnostics, log), log);
     this.workspaceService = new RacetriageWorkspaceService(runner, commands, this::applySettings,
-        staticCandidates, this::refresh, this::syncSharedMarks);
+        staticCandidates, this::refresh, this::syncSharedMarks, log);
   }
 
   /** The server with its real parts: the JDT prefilter and the project's triage store. */
@@ -266,6 +266,12 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
   public void exit() {
     stopWork();
     lifecycle.exit();
+  }
+
+  /** The server's progress is not cancellable; a client that cancels anyway is ignored, not failed. */
+  @Override
+  public void cancelProgress(org.eclipse.lsp4j.WorkDoneProgressCancelParams params) {
+    log.info("racetriage: the client asked to cancel progress " + params.getToken() + "; it cannot be cancelled");
   }
 
   @Override

@@ -20,15 +20,18 @@ final class RacetriageWorkspaceService implements WorkspaceService {
   private final StaticCandidates staticCandidates;
   private final Runnable refresh;
   private final Runnable sharedMarksChanged;
+  private final dev.racetriage.lsp.lifecycle.ClientLog log;
 
   RacetriageWorkspaceService(RequestRunner runner, CommandHandler commands, Consumer<Object> settings,
-      StaticCandidates staticCandidates, Runnable refresh, Runnable sharedMarksChanged) {
+      StaticCandidates staticCandidates, Runnable refresh, Runnable sharedMarksChanged,
+      dev.racetriage.lsp.lifecycle.ClientLog log) {
     this.runner = runner;
     this.commands = commands;
     this.settings = settings;
     this.staticCandidates = staticCandidates;
     this.refresh = refresh;
     this.sharedMarksChanged = sharedMarksChanged;
+    this.log = log;
   }
 
   @Override
@@ -59,6 +62,12 @@ final class RacetriageWorkspaceService implements WorkspaceService {
       sharedMarksChanged.run();
     }
     refresh.run();
+  }
+
+  /** One workspace folder per server (its database, its prefilter): further folders need a server of their own. */
+  @Override
+  public void didChangeWorkspaceFolders(org.eclipse.lsp4j.DidChangeWorkspaceFoldersParams params) {
+    log.info("racetriage: workspace folders changed; this server keeps serving the folder it was started with");
   }
 
   static final String SHARED_MARKS_FILE = ".racetriage/trusted-benign.json";

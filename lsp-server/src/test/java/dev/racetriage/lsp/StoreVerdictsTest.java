@@ -163,4 +163,41 @@ class StoreVerdictsTest {
       }
     }
   }
+
+  @Test
+  void aLockedDatabaseDelaysOnlyTheVerdictsAndTheyComeWhenItIsReleased() throws Exception {
+    Fixtures.mavenProject(project);
+    Path db;
+    try (TriageStore store = StoreFixture.open(project)) {
+      StoreFixture.destructiveInstance(store);
+      db = store.file();
+    }
+    // another process holds the file exclusively (a long migration, a backup tool)
+    try (java.sql.Connection holder = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        java.sql.Statement statement = holder.createStatement()) {
+      statement.execute("PRAGMA locking_mode = EXCLUSIVE");
+      statement.execute("BEGIN EXCLUSIVE");
+      try (LspSession session = LspSession.start()) {
+        session.initialize(project);
+        String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+        PublishDiagnosticsParams published = session.client.awaitDiagnostics(uri,
+            p -> forField(p, StoreFixture.INSTANCE).isPresent());
+        assertEquals(DiagnosticSeverity.Information, severity(published, StoreFixture.INSTANCE),
+            "static candidates do not wait for the database");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RecordingClient.WAIT_SECONDS);
+        while (session.client.shown.stream().noneMatch(m -> m.getMessage().contains("cannot open the triage database"))
+            && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        assertTrue(session.client.shown.stream()
+            .anyMatch(m -> m.getMessage().contains("cannot open the triage database")), "the user is told once");
+
+        statement.execute("COMMIT");
+        statement.execute("PRAGMA locking_mode = NORMAL");
+        statement.execute("SELECT count(*) FROM sqlite_master"); // a read drops the exclusive lock
+        holder.close();
+        session.client.awaitDiagnostics(uri, p -> severity(p, StoreFixture.INSTANCE) == DiagnosticSeverity.Error);
+      }
+    }
+  }
 }
