@@ -16,10 +16,10 @@ class RaceFreeIdiomsIT {
   static final String PKG = "dev.racetriage.fixtures.racefree.";
   static final List<String> LOCKS_AND_HANDOFFS = List.of(
       "ReentrantLockCounterOk", "ReadWriteLockCacheOk", "StampedLockAndAtomicArraysOk", "SemaphoreMutexOk",
-      "AtomicReferencePublicationOk",
-      "FieldUpdaterAndVarHandleOk", "QueueHandoffsOk", "CountDownLatchOk", "CyclicBarrierOk", "PhaserAndExchangerOk",
-      "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk", "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk",
-      "VolatileFlagPublicationOk", "StaticInitialisationOk", "FinalFieldPublicationOk", "ThreadConfinementOk");
+      "AtomicReferencePublicationOk", "FieldUpdaterAndVarHandleOk", "QueueHandoffsOk", "CountDownLatchOk",
+      "CyclicBarrierOk", "PhaserAndExchangerOk", "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk",
+      "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk", "VolatileFlagPublicationOk", "StaticInitialisationOk",
+      "FinalFieldPublicationOk", "ThreadConfinementOk");
   static final List<String> EXECUTORS = List.of(
       "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "TimerTaskOk", "CompletableFutureChainOk",
       "ForkJoinRecursiveSumOk", "ParallelStreamOk");
