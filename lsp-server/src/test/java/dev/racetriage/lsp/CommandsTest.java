@@ -49,7 +49,9 @@ class CommandsTest {
   @Test
   void markTrustedBenignWritesTheStoreAndTheSharedFileAndSilencesTheField() throws Exception {
     try (LspSession session = LspSession.start()) {
-      session.initialize(Fixtures.mavenProject(project));
+      JsonObject options = LspSession.testSettings();
+      options.getAsJsonObject("racetriage").addProperty("author", "ana");
+      session.initialize(Fixtures.mavenProject(project), options, LspSession.fullCapabilities());
       String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
       PublishDiagnosticsParams published =
           session.client.awaitDiagnostics(uri, p -> forField(p, StoreFixture.INSTANCE).isPresent());
@@ -61,7 +63,7 @@ class CommandsTest {
       execute(session, mark);
 
       try (TriageStore store = StoreFixture.open(project)) {
-        assertTrue(store.marks().find(FieldKey.parse(StoreFixture.INSTANCE)).isPresent());
+        assertEquals("ana", store.marks().find(FieldKey.parse(StoreFixture.INSTANCE)).orElseThrow().author());
       }
       String shared = Files.readString(project.resolve(".racetriage/trusted-benign.json"));
       assertTrue(shared.contains(StoreFixture.INSTANCE), shared);

@@ -59,7 +59,7 @@ public final class CommandHandler {
   }
 
   private String markTrustedBenign(String fieldKey, String note) {
-    String author = System.getProperty("user.name", "editor");
+    String author = settings.get().author();
     storeWrite("mark " + fieldKey + " trusted-benign", () -> triage.forWriting().markTrustedBenign(fieldKey, author, note));
     refresh.run();
     String message = "racetriage: marked " + fieldKey + " trusted-benign (by " + author + "); commit "

@@ -85,7 +85,7 @@ public final class DiagnosticFactory {
   }
 
   /** The exception and its top frame: a whole stack trace would swamp the problems list (the hover has it all). */
-  static String head(String stackTrace) {
+  public static String head(String stackTrace) {
     String[] lines = stackTrace.strip().split("\\R");
     if (lines.length <= 2) {
       return String.join("\n", lines);
