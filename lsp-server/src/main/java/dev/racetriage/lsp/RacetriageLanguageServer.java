@@ -2,6 +2,7 @@ package dev.racetriage.lsp;
 
 import dev.racetriage.lsp.analysis.StaticCandidates;
 import dev.racetriage.lsp.analysis.StaticCandidatesFactory;
+import dev.racetriage.lsp.analysis.WorkspaceCandidates;
 import dev.racetriage.lsp.codeactions.CodeActionHandler;
 import dev.racetriage.lsp.codelens.CodeLensHandler;
 import dev.racetriage.lsp.commands.CommandHandler;
@@ -75,7 +76,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
   private final RequestRunner runner = new RequestRunner(lifecycle, requests, log);
   private final TriageConnection triage;
   private final DaemonStarter daemon = new DaemonStarter(log);
-  private final DelegatingCandidates staticCandidates = new DelegatingCandidates();
+  private final WorkspaceCandidates staticCandidates = new WorkspaceCandidates(requests);
   private final DiagnosticsScheduler diagnostics;
   private final StorePoller poller;
   private final RacetriageTextDocumentService textDocuments;
@@ -291,31 +292,5 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
   /** Polls the store now instead of at the next tick (tests, and the refresh after a watched file changed). */
   public void pollStoreNow() {
     poller.pollNow();
-  }
-
-  /** The prefilter adaptor is created once the workspace is known; until then open files get no candidates. */
-  private final class DelegatingCandidates implements StaticCandidates {
-    private volatile StaticCandidates delegate = StaticCandidates.NONE;
-
-    void use(StaticCandidates candidates) {
-      delegate = candidates;
-    }
-
-    @Override
-    public List<dev.racetriage.lsp.findings.FieldFinding> analyse(
-        dev.racetriage.lsp.documents.DocumentSnapshot document, org.eclipse.lsp4j.jsonrpc.CancelChecker cancel) {
-      return delegate.analyse(document, cancel);
-    }
-
-    /** Re-reading a file from disk is analysis work: never on the JSON-RPC thread that reports the change. */
-    @Override
-    public void fileChanged(Path file) {
-      StaticCandidates current = delegate;
-      try {
-        requests.execute(() -> current.fileChanged(file));
-      } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
-        // the server is stopping: nothing to keep up to date
-      }
-    }
   }
 }
