@@ -318,7 +318,7 @@ final class EventInstrumenter extends AdviceAdapter {
       super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
       return;
     }
-    if (opcode == INVOKEVIRTUAL && name.equals("wait") && !isInterface) {
+    if ((opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE) && name.equals("wait")) {
       HookMethod hook = switch (descriptor) {
         case "()V" -> HookMethod.WAIT;
         case "(J)V" -> HookMethod.WAIT_MILLIS;
@@ -326,7 +326,7 @@ final class EventInstrumenter extends AdviceAdapter {
         default -> null;
       };
       if (hook != null) {
-        hook.call(mv); // Object.wait is final: every such call is Object.wait
+        hook.call(mv); // Object.wait is final (no class or interface can redeclare it): every such call is it
         return;
       }
     }
