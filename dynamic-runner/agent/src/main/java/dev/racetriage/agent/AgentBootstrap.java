@@ -169,7 +169,8 @@ public final class AgentBootstrap {
       Hooks.install(null); // late events of other shutdown hooks would race with the report
       RunReport.Status status = RunReport.statusOf(summary, startError);
       try {
-        RunReport.write(out, status, tally.trustedJdkClasses(), races, summary);
+        RunReport.write(out, status, tally.trustedJdkClasses(), runtime == null ? 0 : runtime.untrackedArrays(),
+            races, summary);
       } catch (Throwable e) {
         ERR.println("racetriage agent: ERROR: could not write the report " + out.toAbsolutePath() + ": " + e);
       }

@@ -104,6 +104,11 @@ public final class DetectRuntime {
   private LocationState element(ObjectShadow s, Object array, int index, int site) {
     LocationState x = s.element(array, index);
     if (x != null || !s.inBounds(index)) {
+      if (x == null && s.untrackedArray() && s.markCounted()) {
+        synchronized (this) {
+          untrackedArrays++;
+        }
+      }
       return x;
     }
     return s.addElement(index, s.arrayKey() != null ? null : unnamedArrayKey(site));
@@ -130,6 +135,12 @@ public final class DetectRuntime {
   }
 
   private volatile String[] unnamedKeys = new String[64];
+  private long untrackedArrays;
+
+  /** Arrays longer than {@link ObjectShadow#MAX_TRACKED_ELEMENTS} whose elements went unchecked. */
+  public synchronized long untrackedArrays() {
+    return untrackedArrays;
+  }
 
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
     t.shadowOf(array, shadow).noteArrayKey(fields.key(fieldId) + "[]");

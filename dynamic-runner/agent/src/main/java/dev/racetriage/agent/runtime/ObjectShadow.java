@@ -20,6 +20,9 @@ final class ObjectShadow {
   private static final int[] NO_IDS = new int[0];
   private static final LocationState[] NO_STATES = new LocationState[0];
   private static final SyncClock[] NO_CLOCKS = new SyncClock[0];
+  /** Arrays longer than this are not checked element by element (8 MiB of shadow references at most per array). */
+  static final int MAX_TRACKED_ELEMENTS = 1 << 20;
+  private static final LocationState[] UNTRACKED = new LocationState[0];
 
   /**
    * Summary of every write to this object's checked locations: {@link Epoch#BOTTOM} while none, the latest write's
@@ -201,9 +204,25 @@ final class ObjectShadow {
 
   private synchronized LocationState[] allocateElements(Object array) {
     if (elements == null) {
-      elements = new LocationState[java.lang.reflect.Array.getLength(array)];
+      int length = java.lang.reflect.Array.getLength(array);
+      // a shadow slot per element would multiply a huge array's footprint: such arrays go unchecked (and counted)
+      elements = length <= MAX_TRACKED_ELEMENTS ? new LocationState[length] : UNTRACKED;
     }
     return elements;
+  }
+
+  private boolean counted;
+
+  /** True the first time it is called (under the monitor): the untracked array is counted once. */
+  synchronized boolean markCounted() {
+    boolean first = !counted;
+    counted = true;
+    return first;
+  }
+
+  /** True if this is an array too long to shadow element by element. */
+  boolean untrackedArray() {
+    return elements == UNTRACKED;
   }
 
   /** Creates element {@code index}'s state, keyed by the array's field or, failing that, by {@code unnamedKey}. */

@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * then the race lines and the summary line of {@link RaceReportWriter}. Status {@code error} when the agent options
  * were invalid or no application class was instrumented — a run that checked nothing must never read as "no races".
  *
- * <pre>{"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":41}</pre>
+ * <pre>{"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":41,"untrackedArrays":0}</pre>
  */
 public final class RunReport {
   private RunReport() {
@@ -37,7 +37,8 @@ public final class RunReport {
     return new Status(true, null);
   }
 
-  public static String statusLine(Status status, long trustedJdkClasses) {
+  /** @param untrackedArrays arrays too long to check element by element (their accesses went unchecked) */
+  public static String statusLine(Status status, long trustedJdkClasses, long untrackedArrays) {
     StringBuilder sb = new StringBuilder(128);
     JsonText j = new JsonText(sb).beginObject();
     j.name("type").value("status");
@@ -45,18 +46,19 @@ public final class RunReport {
     j.name("mode").value("detect");
     j.name("message").value(status.message());
     j.name("jdkClassesTrusted").value(trustedJdkClasses);
+    j.name("untrackedArrays").value(untrackedArrays);
     j.endObject();
     return sb.toString();
   }
 
-  public static void write(Path file, Status status, long trustedJdkClasses, RaceAggregator races,
-                           RunSummary summary) throws IOException {
+  public static void write(Path file, Status status, long trustedJdkClasses, long untrackedArrays,
+                           RaceAggregator races, RunSummary summary) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
     }
     try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write(statusLine(status, trustedJdkClasses));
+      out.write(statusLine(status, trustedJdkClasses, untrackedArrays));
       out.write('\n');
       RaceReportWriter.write(out, races.fields(), races.totalReports(), summary);
     }

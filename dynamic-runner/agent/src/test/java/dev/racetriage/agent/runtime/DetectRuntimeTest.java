@@ -131,4 +131,27 @@ class DetectRuntimeTest {
         () -> Hooks.readField(box, b, 4));
     assertEquals(List.of("pkg.Box.b"), racyFields());
   }
+
+  @Test
+  void arraysTooLongToShadowAreCountedNotChecked() throws InterruptedException {
+    int[] huge = new int[ObjectShadow.MAX_TRACKED_ELEMENTS + 1];
+    Semaphore written = new Semaphore(0);
+    Thread writer = new Thread(() -> {
+      Hooks.writeElement(huge, 5, 1);
+      written.release();
+    });
+    Thread reader = new Thread(() -> {
+      written.acquireUninterruptibly();
+      Hooks.readElement(huge, 5, 2);
+      Hooks.writeElement(huge, 6, 3);
+    });
+    for (Thread t : new Thread[] {writer, reader}) {
+      Hooks.threadStarting(t);
+      t.start();
+    }
+    writer.join();
+    reader.join();
+    assertEquals(List.of(), racyFields());
+    assertEquals(1, runtime.untrackedArrays());
+  }
 }
