@@ -11,7 +11,6 @@ import {
   ServerOptions,
   State,
   StreamInfo,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import { ExtensionSettings, needsRestart, readSettings, serverSettings } from './config/settings';
 import { dashboardArgs, ensureDashboard } from './dashboard/dashboardProcess';
@@ -160,7 +159,8 @@ class Session implements vscode.Disposable {
     return {
       command: line.command,
       args: [...line.args],
-      transport: TransportKind.stdio,
+      // no `transport`: with TransportKind.stdio the client appends `--stdio`, which `racetriage lsp` refuses; without
+      // one it still speaks over the process's stdin/stdout
       options: { env: { ...process.env, ...line.env }, shell: line.shell, cwd: firstFolder()?.uri.fsPath },
     };
   }

@@ -52,3 +52,42 @@ export function fakeDistribution(dir: string): string {
   fs.writeFileSync(path.join(dir, 'lib', 'racetriage-lsp-server-0.1.0.jar'), 'not really a jar');
   return dir;
 }
+
+/** A Maven project with one class whose field a thread writes without a lock (a static race candidate). */
+export const RACY_COUNTER = `package demo;
+
+public class Counter {
+  private int hits;
+
+  public void start() {
+    new Thread(() -> { hits = hits + 1; }).start();
+  }
+
+  public int hits() {
+    return hits;
+  }
+}
+`;
+
+export function racyProject(): { project: string; source: string } {
+  const project = tempDir('project');
+  fs.writeFileSync(path.join(project, 'pom.xml'), '<project><modelVersion>4.0.0</modelVersion>'
+    + '<groupId>demo</groupId><artifactId>demo</artifactId><version>1</version></project>\n');
+  const source = path.join(project, 'src', 'main', 'java', 'demo', 'Counter.java');
+  fs.mkdirSync(path.dirname(source), { recursive: true });
+  fs.writeFileSync(source, RACY_COUNTER);
+  return { project, source };
+}
+
+/** The distribution `mvn -B package` builds in the repository (what `npm run package` copies into the .vsix). */
+export const BUILT_DISTRIBUTION = path.resolve(__dirname, '..', '..', '..', 'cli', 'target');
+
+/**
+ * Tests of the real server skip without a built distribution, except under CI=true, where .ci/run has built it and
+ * its absence is a failure.
+ */
+export function skipWithoutDistribution(): string | false {
+  const built = fs.existsSync(path.join(BUILT_DISTRIBUTION, 'racetriage-cli.jar'))
+    && fs.existsSync(path.join(BUILT_DISTRIBUTION, 'lib'));
+  return built || process.env.CI === 'true' ? false : `no racetriage distribution in ${BUILT_DISTRIBUTION} (mvn -B package)`;
+}

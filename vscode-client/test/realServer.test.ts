@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import {
@@ -14,42 +12,18 @@ import { fieldKeyFromActions, SERVER_COMMANDS } from '../src/editor/fieldAtCurso
 import { discoverJava } from '../src/runtime/javaRuntime';
 import { locateDistribution, lspArgs, racetriageCommand } from '../src/server/serverLaunch';
 import { DiagnosticsLedger } from '../src/status/raceStatus';
-import { tempDir } from './fixtures';
+import { BUILT_DISTRIBUTION, racyProject, RACY_COUNTER, skipWithoutDistribution, tempDir } from './fixtures';
 
-/** The distribution `mvn -B package` builds in the repository (what `npm run package` copies into the .vsix). */
-const distribution = path.resolve(__dirname, '..', '..', '..', 'cli', 'target');
-const built = fs.existsSync(path.join(distribution, 'racetriage-cli.jar')) && fs.existsSync(path.join(distribution, 'lib'));
-// CI builds the distribution before these tests run; there its absence is a failure, not a skip
-const skip = built || process.env.CI === 'true' ? false : `no racetriage distribution in ${distribution} (mvn -B package)`;
-
-const RACY = `package demo;
-
-public class Counter {
-  private int hits;
-
-  public void start() {
-    new Thread(() -> { hits = hits + 1; }).start();
-  }
-
-  public int hits() {
-    return hits;
-  }
-}
-`;
+const skip = skipWithoutDistribution();
 
 describe('the real racetriage language server, started with the command line the extension builds', { skip }, () => {
   it('initializes with the server commands the extension sends, publishes keyed diagnostics and queues a field', { timeout: 180000 }, async () => {
     const java = await discoverJava({ env: process.env, platform: process.platform });
     assert.ok(java.ok, java.ok ? '' : java.message);
-    const located = locateDistribution(distribution, tempDir('ext'));
+    const located = locateDistribution(BUILT_DISTRIBUTION, tempDir('ext'));
     assert.ok(located.ok, located.ok ? '' : located.message);
 
-    const project = tempDir('project');
-    fs.writeFileSync(path.join(project, 'pom.xml'), '<project><modelVersion>4.0.0</modelVersion>'
-      + '<groupId>demo</groupId><artifactId>demo</artifactId><version>1</version></project>\n');
-    const source = path.join(project, 'src', 'main', 'java', 'demo', 'Counter.java');
-    fs.mkdirSync(path.dirname(source), { recursive: true });
-    fs.writeFileSync(source, RACY);
+    const { project, source } = racyProject();
 
     const line = racetriageCommand(located.distribution, java.runtime, lspArgs(), { platform: process.platform });
     const child = spawn(line.command, [...line.args], { cwd: project, env: { ...process.env, ...line.env }, shell: line.shell });
@@ -89,7 +63,7 @@ describe('the real racetriage language server, started with the command line the
       }
       await connection.sendNotification(InitializedNotification.type, {});
       await connection.sendNotification(DidOpenTextDocumentNotification.type,
-        { textDocument: { uri, languageId: 'java', version: 1, text: RACY } });
+        { textDocument: { uri, languageId: 'java', version: 1, text: RACY_COUNTER } });
 
       const diagnostics = await keyed;
       const hits = diagnostics.diagnostics.find((d) => d.source === 'racetriage');

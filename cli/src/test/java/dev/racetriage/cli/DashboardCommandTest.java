@@ -1,5 +1,7 @@
 package dev.racetriage.cli;
 
+import static dev.racetriage.cli.CliRun.run;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,17 +29,7 @@ import picocli.CommandLine;
 /** {@code racetriage dashboard}: its errors (one line, exit code) and a real start, request and stop. */
 class DashboardCommandTest {
 
-  private record Result(int exitCode, String out, String err) {}
 
-  private static Result run(String... args) {
-    CommandLine cli = RacetriageCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Result(code, out.toString(), err.toString());
-  }
 
   private static Path projectWithDatabase(Path dir) {
     try (TriageStore store = TriageStore.openProject(dir)) {
@@ -47,7 +39,7 @@ class DashboardCommandTest {
 
   @Test
   void missingDatabaseIsAOneLineErrorWithExit1(@TempDir Path dir) {
-    Result result = run("dashboard", "--db", dir.resolve("nope.db").toString());
+    CliRun result = run("dashboard", "--db", dir.resolve("nope.db").toString());
     assertEquals(1, result.exitCode());
     assertTrue(result.err().startsWith("racetriage: no triage database at "), result.err());
     assertTrue(result.err().contains("racetriage triage"), result.err());
@@ -58,7 +50,7 @@ class DashboardCommandTest {
   void corruptDatabaseIsAOneLineErrorWithExit1(@TempDir Path dir) throws IOException {
     Path db = dir.resolve("triage.db");
     Files.writeString(db, "this is not SQLite at all, just text that happens to be long enough to look like a file");
-    Result result = run("dashboard", "--db", db.toString(), "--port", "0");
+    CliRun result = run("dashboard", "--db", db.toString(), "--port", "0");
     assertEquals(1, result.exitCode(), result.err());
     assertTrue(result.err().startsWith("racetriage: "), result.err());
     assertTrue(result.err().contains(db.toString()), result.err());
@@ -68,14 +60,14 @@ class DashboardCommandTest {
   @Test
   void publicBindWithoutTokenIsRefused(@TempDir Path dir) {
     Path db = projectWithDatabase(dir);
-    Result result = run("dashboard", "--db", db.toString(), "--bind", "0.0.0.0", "--port", "0");
+    CliRun result = run("dashboard", "--db", db.toString(), "--bind", "0.0.0.0", "--port", "0");
     assertEquals(2, result.exitCode(), result.err());
     assertTrue(result.err().contains("--token"), result.err());
   }
 
   @Test
   void helpNamesTheTokenVariable() {
-    Result result = run("dashboard", "--help");
+    CliRun result = run("dashboard", "--help");
     assertEquals(0, result.exitCode());
     assertTrue(result.out().contains("RACETRIAGE_DASHBOARD_TOKEN"), result.out());
   }
@@ -84,7 +76,7 @@ class DashboardCommandTest {
   void portInUseIsAClearError(@TempDir Path dir) throws IOException {
     Path db = projectWithDatabase(dir);
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Result result = run("dashboard", "--db", db.toString(), "--port", Integer.toString(taken.getLocalPort()));
+      CliRun result = run("dashboard", "--db", db.toString(), "--port", Integer.toString(taken.getLocalPort()));
       assertEquals(1, result.exitCode(), result.err());
       assertTrue(result.err().contains("in use") && result.err().contains("--port"), result.err());
     }

@@ -1,5 +1,7 @@
 package dev.racetriage.cli;
 
+import static dev.racetriage.cli.CliRun.run;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,27 +20,16 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code racetriage mark} against a real triage database in a temporary project. */
 class MarkCommandTest {
   @TempDir Path project;
 
-  private record Result(int exitCode, String out, String err) {}
 
-  private static Result run(String... args) {
-    CommandLine cli = RacetriageCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Result(code, out.toString(), err.toString());
-  }
 
   @Test
   void marksAFieldInANewDatabaseAndTheMirrorFile() throws Exception {
-    Result result = run("mark", "com.example.Cache.hash", "--trusted-benign",
+    CliRun result = run("mark", "com.example.Cache.hash", "--trusted-benign",
         "--note", "every thread computes the same hash", "--author", "ada", "--project", project.toString());
 
     assertEquals(0, result.exitCode(), result.err());
@@ -65,7 +54,7 @@ class MarkCommandTest {
   @Test
   void authorDefaultsToTheUserNameAndDbMayBeElsewhere() throws Exception {
     Path db = project.resolve("elsewhere/my.db");
-    Result result = run("mark", "com.example.Buf.slots[]", "--trusted-benign", "--note", "stats only",
+    CliRun result = run("mark", "com.example.Buf.slots[]", "--trusted-benign", "--note", "stats only",
         "--project", project.toString(), "--db", db.toString());
 
     assertEquals(0, result.exitCode(), result.err());
@@ -82,7 +71,7 @@ class MarkCommandTest {
     new Random(1).nextBytes(noise);
     Files.write(db, noise);
 
-    Result result = run("mark", "com.example.Cache.hash", "--trusted-benign", "--note", "n",
+    CliRun result = run("mark", "com.example.Cache.hash", "--trusted-benign", "--note", "n",
         "--project", project.toString());
 
     assertEquals(1, result.exitCode());
@@ -97,7 +86,7 @@ class MarkCommandTest {
 
   @Test
   void anInvalidFieldKeyIsAUsageError() {
-    Result result = run("mark", "hash", "--trusted-benign", "--note", "n", "--project", project.toString());
+    CliRun result = run("mark", "hash", "--trusted-benign", "--note", "n", "--project", project.toString());
     assertEquals(2, result.exitCode());
     assertTrue(result.err().contains("'hash' is not a field key"), result.err());
     assertFalse(Files.exists(project.resolve(".racetriage")));

@@ -1,24 +1,22 @@
 package dev.racetriage.cli;
 
+import static dev.racetriage.cli.CliRun.run;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code racetriage scan} end to end: real sources on disk, the real prefilter, each output format. */
 class ScanCommandTest {
 
-  private record Result(int exitCode, String out, String err) {}
 
   private static final String RACY = """
       package demo;
@@ -42,15 +40,6 @@ class ScanCommandTest {
 
   @TempDir Path dir;
 
-  private static Result run(String... args) {
-    CommandLine cli = RacetriageCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int code = cli.execute(args);
-    return new Result(code, out.toString(), err.toString());
-  }
 
   private Path project() throws Exception {
     Path source = dir.resolve("src/main/java/demo/Flag.java");
@@ -61,7 +50,7 @@ class ScanCommandTest {
 
   @Test
   void textListsTheCandidateWithItsPatternAndReasons() throws Exception {
-    Result result = run("scan", project().toString());
+    CliRun result = run("scan", project().toString());
     assertEquals(0, result.exitCode(), result.err());
     assertTrue(result.out().startsWith("demo.Flag.stop  (confidence "), result.out());
     assertTrue(result.out().contains("pattern busy-wait at line 8"), result.out());
@@ -72,7 +61,7 @@ class ScanCommandTest {
 
   @Test
   void jsonHasCandidatesAndStats() throws Exception {
-    Result result = run("scan", project().toString(), "--format", "json");
+    CliRun result = run("scan", project().toString(), "--format", "json");
     assertEquals(0, result.exitCode(), result.err());
     JsonNode root = new ObjectMapper().readTree(result.out());
     JsonNode candidate = root.get("candidates").get(0);
@@ -92,7 +81,7 @@ class ScanCommandTest {
 
   @Test
   void sarifIsVersion210WithAPhysicalLocation() throws Exception {
-    Result result = run("scan", project().toString(), "--format", "SARIF");
+    CliRun result = run("scan", project().toString(), "--format", "SARIF");
     assertEquals(0, result.exitCode(), result.err());
     JsonNode root = new ObjectMapper().readTree(result.out());
     assertEquals("2.1.0", root.get("version").asText());
@@ -105,7 +94,7 @@ class ScanCommandTest {
   @Test
   void theRacyShapesExampleThroughMaven() {
     Path example = Path.of("..", "examples", "racy-shapes").toAbsolutePath().normalize();
-    Result result = run("scan", example.toString(), "--format", "json");
+    CliRun result = run("scan", example.toString(), "--format", "json");
     assertEquals(0, result.exitCode(), result.err());
     assertTrue(result.out().contains("\"field\" : \"dev.racetriage.examples.Point.p\""), result.out());
     assertTrue(!result.out().contains("SafePoint"), result.out());
@@ -113,7 +102,7 @@ class ScanCommandTest {
 
   @Test
   void aMissingDirectoryIsAUserError() {
-    Result result = run("scan", dir.resolve("nope").toString());
+    CliRun result = run("scan", dir.resolve("nope").toString());
     assertEquals(2, result.exitCode());
     assertTrue(result.err().startsWith("racetriage: cannot scan ") && result.err().contains("no such directory"),
         result.err());
@@ -121,14 +110,14 @@ class ScanCommandTest {
 
   @Test
   void aDirectoryWithoutJavaSourcesIsAUserError() {
-    Result result = run("scan", dir.toString());
+    CliRun result = run("scan", dir.toString());
     assertEquals(2, result.exitCode());
     assertTrue(result.err().contains("no Java sources"), result.err());
   }
 
   @Test
   void anUnknownFormatIsAUserError() throws Exception {
-    Result result = run("scan", project().toString(), "--format", "xml");
+    CliRun result = run("scan", project().toString(), "--format", "xml");
     assertEquals(2, result.exitCode());
     assertTrue(result.err().contains("unknown --format 'xml'; use one of text, json, sarif"), result.err());
   }

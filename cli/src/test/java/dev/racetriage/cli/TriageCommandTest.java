@@ -1,50 +1,40 @@
 package dev.racetriage.cli;
 
+import static dev.racetriage.cli.CliRun.run;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code racetriage triage} as a user runs it, on a real (tiny) Maven project. */
 class TriageCommandTest {
   @TempDir Path dir;
 
-  private record Result(int exitCode, String out, String err) {}
 
-  private static Result run(String... args) {
-    CommandLine cli = RacetriageCommand.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return new Result(cli.execute(args), out.toString(), err.toString());
-  }
 
   @Test
   void anUnknownFormatIsAUsageError() {
-    Result r = run("triage", dir.toString(), "--format", "xml");
+    CliRun r = run("triage", dir.toString(), "--format", "xml");
     assertEquals(2, r.exitCode());
     assertTrue(r.err().contains("--format must be table, json or sarif"), r.err());
   }
 
   @Test
   void anUnknownHeuristicIsAUsageError() {
-    Result r = run("triage", dir.toString(), "--heuristics", "oldest,newest");
+    CliRun r = run("triage", dir.toString(), "--heuristics", "oldest,newest");
     assertEquals(2, r.exitCode());
     assertTrue(r.err().contains("unknown heuristic 'newest'"), r.err());
   }
 
   @Test
   void aDirectoryThatIsNotAMavenProjectIsAClearError() {
-    Result r = run("triage", dir.toString(), "--detect-only");
+    CliRun r = run("triage", dir.toString(), "--detect-only");
     assertEquals(2, r.exitCode());
     assertTrue(r.err().contains("is not a Maven project (no pom.xml)"), r.err());
   }
@@ -54,7 +44,7 @@ class TriageCommandTest {
     writeRacyProject(dir);
     Path report = dir.resolve("report.json");
 
-    Result r = run("triage", dir.toString(), "--detect-only", "--format", "json", "--out", report.toString());
+    CliRun r = run("triage", dir.toString(), "--detect-only", "--format", "json", "--out", report.toString());
 
     assertEquals(0, r.exitCode(), r.err());
     JsonNode json = new ObjectMapper().readTree(Files.readString(report));

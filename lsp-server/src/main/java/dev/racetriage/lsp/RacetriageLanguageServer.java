@@ -2,6 +2,7 @@ package dev.racetriage.lsp;
 
 import dev.racetriage.lsp.analysis.StaticCandidates;
 import dev.racetriage.lsp.analysis.StaticCandidatesFactory;
+import dev.racetriage.lsp.analysis.WorkspaceCandidates;
 import dev.racetriage.lsp.codeactions.CodeActionHandler;
 import dev.racetriage.lsp.codelens.CodeLensHandler;
 import dev.racetriage.lsp.commands.CommandHandler;
@@ -18,6 +19,7 @@ import dev.racetriage.lsp.lifecycle.QuietExecutors;
 import dev.racetriage.lsp.lifecycle.RequestRunner;
 import dev.racetriage.lsp.lifecycle.ServerLifecycle;
 import dev.racetriage.lsp.progress.DaemonProgressReporter;
+import dev.racetriage.lsp.progress.WorkProgress;
 import dev.racetriage.lsp.settings.ServerSettings;
 import dev.racetriage.lsp.settings.SettingsReader;
 import dev.racetriage.lsp.triage.StorePoller;
@@ -74,7 +76,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
   private final RequestRunner runner = new RequestRunner(lifecycle, requests, log);
   private final TriageConnection triage;
   private final DaemonStarter daemon = new DaemonStarter(log);
-  private final DelegatingCandidates staticCandidates = new DelegatingCandidates();
+  private final WorkspaceCandidates staticCandidates = new WorkspaceCandidates(requests);
   private final DiagnosticsScheduler diagnostics;
   private final StorePoller poller;
   private final RacetriageTextDocumentService textDocuments;
@@ -97,7 +99,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
         new CodeActionHandler(documents, diagnostics, log), new HoverHandler(documents, diagnostics, log),
         new CodeLensHandler(documents, diagnostics, log), log);
     this.workspaceService = new RacetriageWorkspaceService(runner, commands, this::applySettings,
-        staticCandidates, this::refresh);
+        staticCandidates, this::refresh, this::syncSharedMarks, log);
   }
 
   /** The server with its real parts: the JDT prefilter and the project's triage store. */
@@ -159,7 +161,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
 
   private StaticCandidates createCandidates(WorkspaceLayout layout) {
     try {
-      return staticCandidatesFactory.create(layout, settings.get(), log);
+      return staticCandidatesFactory.create(layout, settings.get(), log, new WorkProgress(() -> client, clientSupport::get));
     } catch (RuntimeException | LinkageError e) {
       log.error("racetriage: the static prefilter could not be set up for " + layout.root()
           + "; only verdicts from the store are shown", e);
@@ -231,6 +233,21 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
     diagnostics.refreshAll();
   }
 
+  /** A write to the store, so not on the JSON-RPC thread that delivered the file event. */
+  private void syncSharedMarks() {
+    try {
+      requests.execute(() -> {
+        triage.read(db -> {
+          db.syncSharedMarks();
+          return Boolean.TRUE;
+        });
+        diagnostics.refreshAll();
+      });
+    } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+      // nothing to keep in line any more
+    }
+  }
+
   @Override
   public CompletableFuture<Object> shutdown() {
     lifecycle.shutdown();
@@ -252,6 +269,12 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
     lifecycle.exit();
   }
 
+  /** The server's progress is not cancellable; a client that cancels anyway is ignored, not failed. */
+  @Override
+  public void cancelProgress(org.eclipse.lsp4j.WorkDoneProgressCancelParams params) {
+    log.info("racetriage: the client asked to cancel progress " + params.getToken() + "; it cannot be cancelled");
+  }
+
   @Override
   public TextDocumentService getTextDocumentService() {
     return textDocuments;
@@ -269,31 +292,5 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
   /** Polls the store now instead of at the next tick (tests, and the refresh after a watched file changed). */
   public void pollStoreNow() {
     poller.pollNow();
-  }
-
-  /** The prefilter adaptor is created once the workspace is known; until then open files get no candidates. */
-  private final class DelegatingCandidates implements StaticCandidates {
-    private volatile StaticCandidates delegate = StaticCandidates.NONE;
-
-    void use(StaticCandidates candidates) {
-      delegate = candidates;
-    }
-
-    @Override
-    public List<dev.racetriage.lsp.findings.FieldFinding> analyse(
-        dev.racetriage.lsp.documents.DocumentSnapshot document, org.eclipse.lsp4j.jsonrpc.CancelChecker cancel) {
-      return delegate.analyse(document, cancel);
-    }
-
-    /** Re-reading a file from disk is analysis work: never on the JSON-RPC thread that reports the change. */
-    @Override
-    public void fileChanged(Path file) {
-      StaticCandidates current = delegate;
-      try {
-        requests.execute(() -> current.fileChanged(file));
-      } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
-        // the server is stopping: nothing to keep up to date
-      }
-    }
   }
 }

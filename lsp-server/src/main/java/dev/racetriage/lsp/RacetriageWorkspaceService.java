@@ -19,14 +19,19 @@ final class RacetriageWorkspaceService implements WorkspaceService {
   private final Consumer<Object> settings;
   private final StaticCandidates staticCandidates;
   private final Runnable refresh;
+  private final Runnable sharedMarksChanged;
+  private final dev.racetriage.lsp.lifecycle.ClientLog log;
 
   RacetriageWorkspaceService(RequestRunner runner, CommandHandler commands, Consumer<Object> settings,
-      StaticCandidates staticCandidates, Runnable refresh) {
+      StaticCandidates staticCandidates, Runnable refresh, Runnable sharedMarksChanged,
+      dev.racetriage.lsp.lifecycle.ClientLog log) {
     this.runner = runner;
     this.commands = commands;
     this.settings = settings;
     this.staticCandidates = staticCandidates;
     this.refresh = refresh;
+    this.sharedMarksChanged = sharedMarksChanged;
+    this.log = log;
   }
 
   @Override
@@ -40,16 +45,30 @@ final class RacetriageWorkspaceService implements WorkspaceService {
   }
 
   /**
-   * A Java file changed on disk (another tool, a branch switch): the prefilter forgets what it learned from it. A
-   * marks file or database change shows at the next store poll; re-publishing now makes it immediate.
+   * A Java file changed on disk (another tool, a branch switch): the prefilter forgets what it learned from it. The
+   * team's marks file changed (a pull): the store takes its marks in. A database change shows at the next store
+   * poll; re-publishing now makes it immediate.
    */
   @Override
   public void didChangeWatchedFiles(DidChangeWatchedFilesParams params) {
+    boolean marks = false;
     for (FileEvent event : params.getChanges()) {
       if (event.getUri().endsWith(".java")) {
         staticCandidates.fileChanged(DocumentUris.toPath(event.getUri()));
       }
+      marks |= event.getUri().endsWith("/" + SHARED_MARKS_FILE);
+    }
+    if (marks) {
+      sharedMarksChanged.run();
     }
     refresh.run();
   }
+
+  /** One workspace folder per server (its database, its prefilter): further folders need a server of their own. */
+  @Override
+  public void didChangeWorkspaceFolders(org.eclipse.lsp4j.DidChangeWorkspaceFoldersParams params) {
+    log.info("racetriage: workspace folders changed; this server keeps serving the folder it was started with");
+  }
+
+  static final String SHARED_MARKS_FILE = ".racetriage/trusted-benign.json";
 }

@@ -45,6 +45,14 @@ class DiagnosticsTest {
       assertTrue(diagnostic.getRelatedInformation().stream()
           .allMatch(info -> info.getLocation().getUri().equals(uri)));
       assertEquals(1, published.getVersion());
+
+      // the first analysis scanned the project, and said so
+      org.eclipse.lsp4j.ProgressParams begin = session.client.awaitProgress();
+      var started = (org.eclipse.lsp4j.WorkDoneProgressBegin) begin.getValue().getLeft();
+      assertTrue(started.getTitle().startsWith("racetriage: scanning"), started.getTitle());
+      org.eclipse.lsp4j.ProgressParams end = session.client.awaitProgress();
+      assertTrue(end.getValue().getLeft() instanceof org.eclipse.lsp4j.WorkDoneProgressEnd);
+      assertEquals(begin.getToken(), end.getToken());
     }
   }
 
@@ -103,6 +111,19 @@ class DiagnosticsTest {
       String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
       session.client.awaitDiagnostics(uri, p -> forField(p, "demo.LazySingletonBad.instance").isPresent());
       assertEquals(1, session.client.shown.stream().filter(m -> m.getMessage().contains("not a Maven project")).count());
+    }
+  }
+
+  @Test
+  void aFileOutsideTheWorkspaceIsAnalysedOnItsOwn(@TempDir Path elsewhere) throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      Path loose = elsewhere.resolve("demo/LazySingletonBad.java");
+      String uri = session.open(loose, Fixtures.text(Fixtures.SINGLETON));
+      PublishDiagnosticsParams published =
+          session.client.awaitDiagnostics(uri, p -> forField(p, "demo.LazySingletonBad.instance").isPresent());
+      assertTrue(forField(published, "demo.LazySingletonBad.instance").get().getRelatedInformation().stream()
+          .allMatch(info -> info.getLocation().getUri().equals(uri)), "only its own accesses");
     }
   }
 }

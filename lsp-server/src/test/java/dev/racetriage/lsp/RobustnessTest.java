@@ -115,6 +115,30 @@ class RobustnessTest {
   }
 
   @Test
+  void aDaemonThatStopsAtOnceIsReportedWithItsLastLine() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      JsonObject options = LspSession.testSettings();
+      options.getAsJsonObject("racetriage").addProperty("startDaemon", true);
+      com.google.gson.JsonArray command = new com.google.gson.JsonArray();
+      for (String part : List.of("sh", "-c", "echo starting; echo 'racetriage daemon is not built yet' >&2; exit 2")) {
+        command.add(part);
+      }
+      options.getAsJsonObject("racetriage").add("daemonCommand", command);
+      session.initialize(Fixtures.mavenProject(project), options, LspSession.fullCapabilities());
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RecordingClient.WAIT_SECONDS);
+      while (session.client.shown.stream().noneMatch(m -> m.getMessage().contains("the daemon stopped"))
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      String message = session.client.shown.stream().map(m -> m.getMessage())
+          .filter(m -> m.contains("the daemon stopped")).findFirst().orElseThrow();
+      assertTrue(message.contains("exit code 2: racetriage daemon is not built yet"), message);
+      assertTrue(Files.readString(project.resolve(".racetriage/daemon.log")).contains("starting"));
+      assertEquals(0, session.shutdownAndExit());
+    }
+  }
+
+  @Test
   void settingsChangeAppliesAndBadValuesKeepThePreviousOne() throws Exception {
     try (LspSession session = LspSession.start()) {
       session.initialize(Fixtures.mavenProject(project));
@@ -160,15 +184,17 @@ class RobustnessTest {
   @Test
   void cancelRequestStopsALongRequest() throws Exception {
     EndlessAnalysis analysis = new EndlessAnalysis();
-    try (LspSession session = LspSession.start((workspace, settings, log) -> analysis)) {
+    try (LspSession session = LspSession.start((workspace, settings, log, progress) -> analysis)) {
       session.initialize(Fixtures.mavenProject(project));
       String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> true);
       // a change the debounced analysis has not caught up with: the hover must analyse the new text itself
       JsonObject slow = new JsonObject();
       JsonObject inner = new JsonObject();
       inner.addProperty("debounceMillis", 3_600_000);
       slow.add("racetriage", inner);
       session.server.getWorkspaceService().didChangeConfiguration(new DidChangeConfigurationParams(slow));
+      session.client.awaitDiagnostics(uri, p -> true); // the re-publication a settings change causes
       session.replaceText(uri, Fixtures.text(Fixtures.SINGLETON) + "\n");
       CompletableFuture<Hover> pending = session.server.getTextDocumentService()
           .hover(new HoverParams(new TextDocumentIdentifier(uri), new Position(4, 36)));

@@ -136,4 +136,68 @@ class StoreVerdictsTest {
       assertTrue(Files.readString(db).startsWith("this is not an SQLite database"));
     }
   }
+
+  @Test
+  void aPulledMarksFileSilencesTheFieldWhenTheClientReportsTheChange(@TempDir Path teammate) throws Exception {
+    Fixtures.mavenProject(project);
+    try (TriageStore store = StoreFixture.open(project)) {
+      StoreFixture.destructiveInstance(store);
+    }
+    try (LspSession session = LspSession.start()) {
+      session.initialize(project);
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      session.client.awaitDiagnostics(uri, p -> severity(p, StoreFixture.INSTANCE) == DiagnosticSeverity.Error);
+
+      // a teammate marked it in their clone; their marks file arrives with a pull
+      try (TriageStore theirs = StoreFixture.open(teammate)) {
+        theirs.marks().markTrustedBenign(FieldKey.parse(StoreFixture.INSTANCE), "bo", "only a cache; rebuilt on miss");
+      }
+      Path shared = project.resolve(".racetriage/trusted-benign.json");
+      Files.copy(teammate.resolve(".racetriage/trusted-benign.json"), shared,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      session.server.getWorkspaceService().didChangeWatchedFiles(new org.eclipse.lsp4j.DidChangeWatchedFilesParams(
+          List.of(new org.eclipse.lsp4j.FileEvent(shared.toUri().toString(), org.eclipse.lsp4j.FileChangeType.Changed))));
+      session.client.awaitDiagnostics(uri, p -> forField(p, StoreFixture.INSTANCE).isEmpty());
+      try (TriageStore store = StoreFixture.open(project)) {
+        assertEquals("bo", store.marks().find(FieldKey.parse(StoreFixture.INSTANCE)).orElseThrow().author());
+      }
+    }
+  }
+
+  @Test
+  void aLockedDatabaseDelaysOnlyTheVerdictsAndTheyComeWhenItIsReleased() throws Exception {
+    Fixtures.mavenProject(project);
+    Path db;
+    try (TriageStore store = StoreFixture.open(project)) {
+      StoreFixture.destructiveInstance(store);
+      db = store.file();
+    }
+    // another process holds the file exclusively (a long migration, a backup tool)
+    try (java.sql.Connection holder = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        java.sql.Statement statement = holder.createStatement()) {
+      statement.execute("PRAGMA locking_mode = EXCLUSIVE");
+      statement.execute("BEGIN EXCLUSIVE");
+      try (LspSession session = LspSession.start()) {
+        session.initialize(project);
+        String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+        PublishDiagnosticsParams published = session.client.awaitDiagnostics(uri,
+            p -> forField(p, StoreFixture.INSTANCE).isPresent());
+        assertEquals(DiagnosticSeverity.Information, severity(published, StoreFixture.INSTANCE),
+            "static candidates do not wait for the database");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RecordingClient.WAIT_SECONDS);
+        while (session.client.shown.stream().noneMatch(m -> m.getMessage().contains("cannot open the triage database"))
+            && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        assertTrue(session.client.shown.stream()
+            .anyMatch(m -> m.getMessage().contains("cannot open the triage database")), "the user is told once");
+
+        statement.execute("COMMIT");
+        statement.execute("PRAGMA locking_mode = NORMAL");
+        statement.execute("SELECT count(*) FROM sqlite_master"); // a read drops the exclusive lock
+        holder.close();
+        session.client.awaitDiagnostics(uri, p -> severity(p, StoreFixture.INSTANCE) == DiagnosticSeverity.Error);
+      }
+    }
+  }
 }

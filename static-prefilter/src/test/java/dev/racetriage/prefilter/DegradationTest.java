@@ -70,4 +70,20 @@ class DegradationTest {
         () -> Prefilter.open(dir, Classpath.none("test")));
     assertTrue(e.getMessage().contains("no Java sources"), e.getMessage());
   }
+
+  @Test
+  void codeThatCrashesJdtsBatchResolverIsStillAnalysed() {
+    // JDT 3.40 throws a NullPointerException while resolving this file in batch mode (a lambda comparing values of
+    // a missing library type): the batch is retried file by file, then without bindings
+    Path project = Fixtures.project(dir, "JdtResolverCrash", "LossyCounterBad");
+    List<Path> files = List.of(Fixtures.fileOf(project, "JdtResolverCrash"), Fixtures.fileOf(project, "LossyCounterBad"));
+    List<Path> delivered = new java.util.ArrayList<>();
+    new dev.racetriage.prefilter.parse.JavaParser(List.of(project.resolve("src/main/java")), Classpath.none("test"))
+        .parseAll(files, (file, unit) -> delivered.add(file));
+    assertEquals(java.util.Set.copyOf(files), java.util.Set.copyOf(delivered));
+    Analysis analysis = Prefilter.open(project, Classpath.none("test")).scan();
+    Expect.candidate(analysis, "fixtures.JdtResolverCrash.lookups");
+    Expect.candidate(analysis, "fixtures.LossyCounterBad.count");
+    assertTrue(analysis.problems().isEmpty(), analysis.problems().toString());
+  }
 }

@@ -7,7 +7,6 @@ import dev.racetriage.agent.instrument.ClassFilter;
 import dev.racetriage.agent.instrument.ClassInstrumenter;
 import dev.racetriage.agent.instrument.ClassKind;
 import dev.racetriage.agent.instrument.InstrumentingTransformer;
-import dev.racetriage.agent.instrument.TransformListener;
 import dev.racetriage.agent.jumble.JumbleConfig;
 import dev.racetriage.agent.jumble.ReadHeuristics;
 import dev.racetriage.agent.options.AgentOptions;
@@ -51,16 +50,20 @@ public final class AgentBootstrap {
     } catch (InvalidAgentOptionException e) {
       ERR.println("racetriage agent: ERROR: " + e.getMessage() + " in -javaagent argument '" + argument
           + "'. The program runs uninstrumented and the run is reported as an error.");
-      reportAtExit(Path.of(outOrDefault(argument)), new RunSummary(), new RaceAggregator(),
-          "invalid agent options: " + e.getMessage() + "; the program ran uninstrumented", new long[1], null, null);
+      RunSummary empty = new RunSummary();
+      reportAtExit(Path.of(outOrDefault(argument)), empty, new RaceAggregator(),
+          "invalid agent options: " + e.getMessage() + "; the program ran uninstrumented",
+          new TransformTally(empty, ERR), null, null);
       return;
     }
     try {
       install(options, inst);
     } catch (Throwable e) {
       ERR.println("racetriage agent: ERROR: could not start (" + e + "). The program runs uninstrumented.");
-      reportAtExit(Path.of(options.out()), new RunSummary(), new RaceAggregator(), "the agent could not start (" + e
-          + "); the program ran uninstrumented", new long[1], options.jumble(), null);
+      RunSummary empty = new RunSummary();
+      reportAtExit(Path.of(options.out()), empty, new RaceAggregator(),
+          "the agent could not start (" + e + "); the program ran uninstrumented", new TransformTally(empty, ERR),
+          options.jumble(), null);
     }
   }
 
@@ -70,31 +73,13 @@ public final class AgentBootstrap {
     SiteTable sites = new SiteTable();
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(sites, fields, summary, options.stackDepth());
-    long[] trusted = new long[1];
-    TransformListener listener = new TransformListener() {
-      @Override
-      public void instrumented(String className, ClassKind kind) {
-        if (kind == ClassKind.APPLICATION) {
-          summary.classInstrumented();
-        } else {
-          synchronized (trusted) {
-            trusted[0]++;
-          }
-        }
-      }
-
-      @Override
-      public void skipped(String className, String reason) {
-        summary.classSkipped(className, reason);
-        ERR.println("racetriage agent: WARNING: " + className + " left uninstrumented: " + reason);
-      }
-    };
+    TransformTally tally = new TransformTally(summary, ERR);
     ClassFilter filter = new ClassFilter(options.includes(), options.excludes());
     JumbleOptions jumbleOptions = options.jumble();
     JumbleTargets targets = jumbleOptions == null ? null : new JumbleTargets(jumbleOptions.fields());
     JumbleRuntime jumble = jumbleOptions == null ? null : jumbleRuntime(runtime, targets, jumbleOptions);
     ClassInstrumenter instrumenter = new ClassInstrumenter(sites, fields, targets);
-    InstrumentingTransformer transformer = new InstrumentingTransformer(filter, instrumenter, listener,
+    InstrumentingTransformer transformer = new InstrumentingTransformer(filter, instrumenter, tally,
         options.dumpDir() == null ? null : Path.of(options.dumpDir()));
     warmUp(runtime);
     if (jumbleOptions != null) {
@@ -103,10 +88,10 @@ public final class AgentBootstrap {
     warmUp(filter, instrumenter);
     long warm = System.nanoTime();
     inst.addTransformer(transformer, true);
-    int retransformed = retransformLoaded(inst, filter, listener);
+    int retransformed = retransformLoaded(inst, filter, tally);
     Hooks.install(runtime);
     JumbleHooks.install(jumble);
-    reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, trusted, jumbleOptions, jumble);
+    reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, tally, jumbleOptions, jumble);
     if (options.verbose()) {
       long done = System.nanoTime();
       ERR.println("racetriage agent: " + options.mode() + " mode, report " + Path.of(options.out()).toAbsolutePath()
@@ -196,7 +181,7 @@ public final class AgentBootstrap {
   }
 
   /** Retransforms the trusted JDK classes (and Thread) loaded before the agent; returns how many. */
-  private static int retransformLoaded(Instrumentation inst, ClassFilter filter, TransformListener listener) {
+  private static int retransformLoaded(Instrumentation inst, ClassFilter filter, TransformTally listener) {
     List<Class<?>> targets = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
       ClassKind kind = filter.kindOf(c.getName().replace('.', '/'));
@@ -227,7 +212,7 @@ public final class AgentBootstrap {
    * @param jumble        the running jumble runtime, or null if it did not start
    */
   private static void reportAtExit(Path out, RunSummary summary, RaceAggregator races, String startError,
-                                   long[] trusted, JumbleOptions jumbleOptions, JumbleRuntime jumble) {
+                                   TransformTally tally, JumbleOptions jumbleOptions, JumbleRuntime jumble) {
     Thread writer = new Thread(() -> {
       ThreadShadow thread = ThreadShadow.current();
       thread.enterAgent();
@@ -235,16 +220,14 @@ public final class AgentBootstrap {
       Hooks.install(null); // late events of other shutdown hooks would race with the report
       JumbleHooks.install(null);
       RunReport.Status status = RunReport.statusOf(summary, startError);
-      long trustedCount;
-      synchronized (trusted) {
-        trustedCount = trusted[0];
-      }
       try {
         if (jumbleOptions != null) {
-          RunReport.writeJumble(out, status, trustedCount, jumbleOptions.heuristic(), jumbleOptions.seed(),
+          RunReport.writeJumble(out, status, tally.trustedJdkClasses(), jumbleOptions.heuristic(),
+              jumbleOptions.seed(),
               jumble != null ? jumble.stats() : new JumbleTargets(jumbleOptions.fields()).emptyStats(), summary);
         } else {
-          RunReport.write(out, status, trustedCount, races, summary);
+          RunReport.write(out, status, tally.trustedJdkClasses(),
+              runtime == null ? 0 : runtime.untrackedArrays(), races, summary);
         }
       } catch (Throwable e) {
         ERR.println("racetriage agent: ERROR: could not write the report " + out.toAbsolutePath() + ": " + e);

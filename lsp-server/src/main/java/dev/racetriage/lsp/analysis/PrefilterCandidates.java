@@ -3,15 +3,14 @@ package dev.racetriage.lsp.analysis;
 import dev.racetriage.lsp.documents.DocumentSnapshot;
 import dev.racetriage.lsp.findings.FieldFinding;
 import dev.racetriage.lsp.lifecycle.ClientLog;
+import dev.racetriage.lsp.progress.WorkProgress;
 import dev.racetriage.lsp.workspace.WorkspaceLayout;
 import dev.racetriage.prefilter.Analysis;
 import dev.racetriage.prefilter.Prefilter;
 import dev.racetriage.prefilter.parse.Classpath;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.eclipse.lsp4j.MessageType;
 import org.eclipse.lsp4j.jsonrpc.CancelChecker;
@@ -19,21 +18,24 @@ import org.eclipse.lsp4j.jsonrpc.CancelChecker;
 /**
  * The prefilter behind the editor. The workspace's project is scanned once (in batch, on the analysis thread, at the
  * first analysis); after that each change re-analyses only the changed document through the prefilter's incremental
- * entry point ({@link Prefilter#update}), and the candidates touching that document are shown. A document outside the
- * workspace (or in a workspace without Java sources) gets a prefilter of its own directory, without classpath.
+ * entry point ({@link Prefilter#update}), and the candidates touching that document are shown. Documents outside the
+ * workspace (or in a workspace without Java sources) share one prefilter without classpath that knows only the open
+ * documents: opening {@code /tmp/A.java} must not walk all of {@code /tmp} for sources.
  */
 public final class PrefilterCandidates implements StaticCandidates {
   private final WorkspaceLayout workspace;
   private final boolean mavenClasspath;
   private final ClientLog log;
+  private final WorkProgress progress;
   private Prefilter project;
   private boolean projectFailed;
-  private final Map<Path, Prefilter> byDirectory = new HashMap<>();
+  private Prefilter looseFiles;
 
-  public PrefilterCandidates(WorkspaceLayout workspace, boolean mavenClasspath, ClientLog log) {
+  public PrefilterCandidates(WorkspaceLayout workspace, boolean mavenClasspath, ClientLog log, WorkProgress progress) {
     this.workspace = workspace;
     this.mavenClasspath = mavenClasspath;
     this.log = log;
+    this.progress = progress;
   }
 
   @Override
@@ -49,25 +51,22 @@ public final class PrefilterCandidates implements StaticCandidates {
 
   @Override
   public synchronized void fileChanged(Path file) {
-    for (Prefilter prefilter : known()) {
-      try {
-        if (Files.isRegularFile(file)) {
-          prefilter.refresh(file);
-        } else {
-          prefilter.remove(file);
+    try {
+      if (!workspace.contains(file)) {
+        // the loose prefilter knows only open documents: a closed or saved one is analysed again when it changes
+        if (looseFiles != null) {
+          looseFiles.remove(file);
         }
-      } catch (RuntimeException e) {
-        log.warn("racetriage: could not re-read " + file + " for the prefilter: " + e.getMessage());
+      } else if (project != null) {
+        if (Files.isRegularFile(file)) {
+          project.refresh(file);
+        } else {
+          project.remove(file);
+        }
       }
+    } catch (RuntimeException e) {
+      log.warn("racetriage: could not re-read " + file + " for the prefilter: " + e.getMessage());
     }
-  }
-
-  private List<Prefilter> known() {
-    List<Prefilter> all = new java.util.ArrayList<>(byDirectory.values());
-    if (project != null) {
-      all.add(project);
-    }
-    return all;
   }
 
   private synchronized Optional<Prefilter> prefilterFor(Path file) {
@@ -80,24 +79,33 @@ public final class PrefilterCandidates implements StaticCandidates {
         return Optional.of(project);
       }
     }
-    Path directory = file.getParent();
-    if (directory == null || !Files.isDirectory(directory)) {
+    if (looseFiles == null) {
+      looseFiles = openLooseFiles().orElse(null);
+    }
+    return Optional.ofNullable(looseFiles);
+  }
+
+  /**
+   * The prefilter API opens a directory with at least one source; an empty private one (with a placeholder class)
+   * gives a prefilter whose facts are exactly the documents analysed through it.
+   */
+  private Optional<Prefilter> openLooseFiles() {
+    try {
+      Path dir = Files.createTempDirectory("racetriage-loose-files");
+      Path placeholder = Files.writeString(dir.resolve("RacetriageLooseFiles.java"),
+          "final class RacetriageLooseFiles {}\n");
+      placeholder.toFile().deleteOnExit();
+      dir.toFile().deleteOnExit();
+      return Optional.of(Prefilter.open(dir, Classpath.none("a file outside the workspace's project")));
+    } catch (java.io.IOException | RuntimeException e) {
+      log.warn("racetriage: files outside the workspace are not analysed: " + e.getMessage());
       return Optional.empty();
     }
-    Prefilter loose = byDirectory.get(directory);
-    if (loose == null) {
-      try {
-        loose = Prefilter.open(directory, Classpath.none("a file outside the workspace's project"));
-      } catch (IllegalArgumentException e) {
-        // a directory with no saved Java file yet: nothing to analyse the text against
-        return Optional.empty();
-      }
-      byDirectory.put(directory, loose);
-    }
-    return Optional.of(loose);
   }
 
   private Optional<Prefilter> openProject() {
+    WorkProgress.Job job = progress.begin("racetriage: scanning " + workspace.root().getFileName(),
+        mavenClasspath ? "reading the Maven classpath, then every source file once" : "every source file once");
     try {
       long start = System.nanoTime();
       Prefilter opened = mavenClasspath
@@ -109,12 +117,14 @@ public final class PrefilterCandidates implements StaticCandidates {
           + opened.classpath().detail());
       return Optional.of(opened);
     } catch (IllegalArgumentException e) {
-      log.info("racetriage: " + e.getMessage() + "; open files are analysed by their own directory");
+      log.info("racetriage: " + e.getMessage() + "; open files are analysed one by one");
       return Optional.empty();
     } catch (RuntimeException | LinkageError e) {
       log.showOnce("prefilter-open", MessageType.Warning, "racetriage: the static prefilter could not scan "
-          + workspace.root() + " (" + e + "); open files are analysed by their own directory");
+          + workspace.root() + " (" + e + "); open files are analysed one by one");
       return Optional.empty();
+    } finally {
+      job.close();
     }
   }
 }

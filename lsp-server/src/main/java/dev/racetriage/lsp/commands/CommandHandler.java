@@ -7,6 +7,8 @@ import dev.racetriage.lsp.lifecycle.ClientSupport;
 import dev.racetriage.lsp.settings.ServerSettings;
 import dev.racetriage.lsp.triage.TriageConnection;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -57,7 +59,7 @@ public final class CommandHandler {
   }
 
   private String markTrustedBenign(String fieldKey, String note) {
-    String author = System.getProperty("user.name", "editor");
+    String author = settings.get().author();
     storeWrite("mark " + fieldKey + " trusted-benign", () -> triage.forWriting().markTrustedBenign(fieldKey, author, note));
     refresh.run();
     String message = "racetriage: marked " + fieldKey + " trusted-benign (by " + author + "); commit "
@@ -77,17 +79,23 @@ public final class CommandHandler {
   }
 
   private String openDashboard(Optional<String> fieldKey) {
-    URI url = settings.get().dashboardUrl();
+    String url = dashboardPage(settings.get().dashboardUrl(), fieldKey);
     LanguageClient c = client.get();
     if (c != null && support.get().showDocument()) {
-      ShowDocumentParams show = new ShowDocumentParams(url.toString());
+      ShowDocumentParams show = new ShowDocumentParams(url);
       show.setExternal(true);
       c.showDocument(show);
     } else {
       show(MessageType.Info, "racetriage: the dashboard is at " + url
-          + fieldKey.map(k -> " (look for " + k + ")").orElse("") + "; start it with 'racetriage dashboard'");
+          + "; start it with 'racetriage dashboard'");
     }
-    return url.toString();
+    return url;
+  }
+
+  /** The dashboard's overview, or the race page of one field ({@code races/{id}}, the key URL-encoded). */
+  static String dashboardPage(URI base, Optional<String> fieldKey) {
+    String root = base.toString().endsWith("/") ? base.toString() : base + "/";
+    return fieldKey.map(key -> root + "races/" + URLEncoder.encode(key, StandardCharsets.UTF_8)).orElse(root);
   }
 
   private void storeWrite(String what, Runnable write) {

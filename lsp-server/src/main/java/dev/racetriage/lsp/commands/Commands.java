@@ -8,7 +8,10 @@ public final class Commands {
   public static final String MARK_TRUSTED_BENIGN = "racetriage.markTrustedBenign";
   /** {@code [fieldKey]}: put the field at the head of the daemon's work queue. */
   public static final String TRIAGE_NOW = "racetriage.triageNow";
-  /** {@code [fieldKey?]}: show the dashboard ({@code racetriage.dashboardUrl}) through {@code window/showDocument}. */
+  /**
+   * {@code [fieldKey?]}: show the dashboard ({@code racetriage.dashboardUrl}), or the field's race page, through
+   * {@code window/showDocument}.
+   */
   public static final String OPEN_DASHBOARD = "racetriage.openDashboard";
   /** {@code []}: re-read the store and re-publish every open document's diagnostics. */
   public static final String REFRESH = "racetriage.refresh";

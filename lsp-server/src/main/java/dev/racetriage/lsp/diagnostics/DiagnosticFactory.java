@@ -80,7 +80,16 @@ public final class DiagnosticFactory {
     if (finding.status().isVerdict() && !finding.summary().isBlank()) {
       text.append(". ").append(finding.summary());
     }
-    finding.evidence().firstFailure().ifPresent(failure -> text.append("\nFirst failure: ").append(failure));
+    finding.evidence().firstFailure().ifPresent(failure -> text.append("\nFirst failure: ").append(head(failure)));
     return text.toString();
+  }
+
+  /** The exception and its top frame: a whole stack trace would swamp the problems list (the hover has it all). */
+  public static String head(String stackTrace) {
+    String[] lines = stackTrace.strip().split("\\R");
+    if (lines.length <= 2) {
+      return String.join("\n", lines);
+    }
+    return lines[0] + "\n" + lines[1] + "\n\t… (" + (lines.length - 2) + " more lines in the hover)";
   }
 }

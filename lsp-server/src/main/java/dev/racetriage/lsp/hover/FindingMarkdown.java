@@ -8,7 +8,18 @@ import java.util.Locale;
 
 /** The hover text of a finding: verdict, per-heuristic trial table, first failure, replay command, accesses. */
 final class FindingMarkdown {
+  /** A hover is a tooltip: the top of the trace says where it failed; the dashboard has the rest. */
+  static final int MAX_TRACE_LINES = 25;
+
   private FindingMarkdown() {}
+
+  static String firstLines(String text, int max) {
+    String[] lines = text.strip().split("\\R");
+    if (lines.length <= max) {
+      return text.strip();
+    }
+    return String.join("\n", java.util.Arrays.copyOf(lines, max)) + "\n\t… " + (lines.length - max) + " more lines";
+  }
 
   static String render(FieldFinding finding) {
     StringBuilder md = new StringBuilder();
@@ -38,7 +49,8 @@ final class FindingMarkdown {
       md.append('\n');
     }
     evidence.firstFailure().ifPresent(failure ->
-        md.append("First failure:\n\n```\n").append(failure.replace("```", "'''")).append("\n```\n\n"));
+        md.append("First failure:\n\n```\n").append(firstLines(failure, MAX_TRACE_LINES).replace("```", "'''"))
+            .append("\n```\n\n"));
     evidence.replayCommand().ifPresent(command ->
         md.append("Replay:\n\n```sh\n").append(command.replace("```", "'''")).append("\n```\n\n"));
     if (!finding.accesses().isEmpty()) {

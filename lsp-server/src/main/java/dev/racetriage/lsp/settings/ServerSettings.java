@@ -19,6 +19,7 @@ import java.util.Optional;
  *     analysis waits for {@code mvn dependency:build-classpath})
  * @param debounceMillis how long typing must pause before a changed file is analysed again
  * @param storePollMillis how often the store is asked whether it has new verdicts
+ * @param author who a trusted-benign mark made from the editor is recorded as (default: the OS user)
  */
 public record ServerSettings(
     Optional<Path> database,
@@ -28,7 +29,8 @@ public record ServerSettings(
     boolean staticCandidates,
     boolean mavenClasspath,
     long debounceMillis,
-    long storePollMillis) {
+    long storePollMillis,
+    String author) {
 
   public static final URI DEFAULT_DASHBOARD = URI.create("http://127.0.0.1:7070/");
 
@@ -36,11 +38,12 @@ public record ServerSettings(
     daemonCommand = List.copyOf(daemonCommand);
     debounceMillis = Math.max(0, debounceMillis);
     storePollMillis = Math.max(50, storePollMillis);
+    author = author == null || author.isBlank() ? System.getProperty("user.name", "editor") : author.strip();
   }
 
   public static ServerSettings defaults() {
     return new ServerSettings(Optional.empty(), DEFAULT_DASHBOARD, false, List.of("racetriage", "daemon"), true, true,
-        250, 1000);
+        250, 1000, null);
   }
 
   /** The database this workspace uses. */

@@ -73,7 +73,9 @@ public final class SettingsReader {
         bool(section, "staticCandidates", previous.staticCandidates(), problems),
         bool(section, "mavenClasspath", previous.mavenClasspath(), problems),
         number(section, "debounceMillis", previous.debounceMillis(), problems),
-        number(section, "storePollMillis", previous.storePollMillis(), problems));
+        number(section, "storePollMillis", previous.storePollMillis(), problems),
+        Optional.ofNullable(section.has("author") ? string(section, "author", problems) : null)
+            .orElse(previous.author()));
   }
 
   private static JsonObject section(Object json) {

@@ -39,6 +39,7 @@ public final class StorePoller implements AutoCloseable {
 
   /** Polls now, on the caller's thread: tests and the benchmark use it instead of waiting for the timer. */
   public synchronized void pollNow() {
+    triage.connectIfNeeded();
     long version = triage.read(TriageDatabase::dataVersion).orElse(Long.MIN_VALUE);
     if (version != lastVersion) {
       lastVersion = version;

@@ -157,6 +157,12 @@ public final class StoreTriageDatabase implements TriageDatabase {
   }
 
   @Override
+  public synchronized void syncSharedMarks() {
+    store.marks().syncFromMirror();
+    invalidate();
+  }
+
+  @Override
   public void enqueueTriage(String fieldKey, String reason) {
     store.queue().enqueue(FieldKey.parse(fieldKey), reason, EDITOR_PRIORITY);
   }

@@ -8,16 +8,19 @@ import java.util.function.Function;
 import org.eclipse.lsp4j.MessageType;
 
 /**
- * The server's one connection to the triage database, opened lazily. A database that does not exist yet (no daemon
- * has run) is simply "no verdicts"; one that cannot be opened (locked, corrupt, from a newer version) is reported once
- * and retried at the next poll, so the editor recovers by itself when the daemon releases it.
+ * The server's one connection to the triage database. Only the store poller opens it ({@link #connectIfNeeded}):
+ * opening a locked database can wait out SQLite's busy timeouts, and the analysis thread must never wait for that,
+ * so it reads through whatever connection is open and otherwise shows static candidates alone. A database that does
+ * not exist yet (no daemon has run) is simply "no verdicts"; one that cannot be opened (locked, corrupt, from a newer
+ * version) is reported once and retried at the next poll, so the editor recovers by itself when the daemon releases
+ * it. User actions (mark, triage now) open, and create, it on their own thread.
  */
 public final class TriageConnection implements AutoCloseable {
   private final TriageDatabaseOpener opener;
   private final ClientLog log;
   private Path workspaceRoot;
   private Path location;
-  private TriageDatabase open;
+  private volatile TriageDatabase open;
   private boolean closed;
 
   public TriageConnection(TriageDatabaseOpener opener, ClientLog log) {
@@ -35,9 +38,16 @@ public final class TriageConnection implements AutoCloseable {
     this.workspaceRoot = workspace;
   }
 
-  /** The database for reading, if it exists and opens. */
+  /** The open database for reading, without ever waiting to open one. */
   public Optional<TriageDatabase> forReading() {
-    return connect(false);
+    return Optional.ofNullable(open);
+  }
+
+  /** Opens the database if it exists and is not open yet (the poller's job). */
+  public void connectIfNeeded() {
+    if (open == null) {
+      connect(false);
+    }
   }
 
   /** The database for a user action (mark, triage now): created if missing, and a failure is the caller's to show. */

@@ -24,6 +24,9 @@ public interface TriageDatabase extends AutoCloseable {
   /** Records a trusted-benign mark (store + shared marks file) with its author and note, in the audit log. */
   void markTrustedBenign(String fieldKey, String author, String note);
 
+  /** The team's marks file changed (a pull, a teammate's edit): bring the database's marks in line with it. */
+  void syncSharedMarks();
+
   /** Puts the field at the head of the daemon's work queue. */
   void enqueueTriage(String fieldKey, String reason);
 

@@ -16,7 +16,7 @@ public final class ClassFilter {
   static final String AGENT_PREFIX = "dev/racetriage/agent/";
   static final List<String> TEST_INFRASTRUCTURE = List.of(
       "org/junit/", "junit/", "org/opentest4j/", "org/apiguardian/", "org/apache/maven/surefire/",
-      "org/mockito/", "net/bytebuddy/", "org/objenesis/");
+      "org/hamcrest/", "org/assertj/", "org/mockito/", "net/bytebuddy/", "org/objenesis/");
 
   /**
    * JDK classes whose synchronisation hands application objects from thread to thread. ThreadLocalRandom is left

@@ -34,6 +34,8 @@ final class EventInstrumenter extends AdviceAdapter {
   private int line = -1;
   /** Jumble mode (application code only): the emitter of jumbled accesses; null in detect mode. */
   private final JumbleAccessEmitter jumble;
+  /** Set by {@link CompoundUpdateMarker} right before a load whose store follows: skip that load's read check. */
+  private boolean skipReadCheck;
 
   EventInstrumenter(MethodVisitor next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses) {
@@ -46,6 +48,27 @@ final class EventInstrumenter extends AdviceAdapter {
     this.staticMethod = (access & ACC_STATIC) != 0;
     this.classInitializer = checkAccesses && name.equals("<clinit>");
     this.jumble = checkAccesses && ctx.jumble() != null ? new JumbleAccessEmitter(this, mv) : null;
+  }
+
+  void skipNextReadCheck() {
+    skipReadCheck = true;
+  }
+
+  /** True if owner.name resolves to a volatile field (a read of it acquires: synchronisation). */
+  boolean isVolatileField(String owner, String name) {
+    ClassHierarchy.ResolvedField field = ctx.hierarchy().resolveField(ctx.loader(), owner, name);
+    return field != null && field.isVolatile();
+  }
+
+  void clearSkip() {
+    skipReadCheck = false;
+  }
+
+  /** Whether the instruction being visited is a compound update's load; clears the mark either way. */
+  private boolean takeSkip() {
+    boolean skip = skipReadCheck;
+    skipReadCheck = false;
+    return skip;
   }
 
   private boolean wrapsExits() {
@@ -116,6 +139,7 @@ final class EventInstrumenter extends AdviceAdapter {
 
   @Override
   public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+    boolean skipRead = takeSkip();
     if (!receiverReady) {
       super.visitFieldInsn(opcode, owner, name, descriptor); // `this` is not initialised yet: nothing to pass
       return;
@@ -127,7 +151,15 @@ final class EventInstrumenter extends AdviceAdapter {
     boolean isArray = descriptor.charAt(0) == '[';
     boolean wide = descriptor.equals("J") || descriptor.equals("D");
     if (!checkAccesses && !isVolatile) {
-      super.visitFieldInsn(opcode, owner, name, descriptor); // trusted code: only volatile fields order anything
+      // trusted code: only volatile fields order anything — and the pointers lock-free structures follow
+      if (opcode == GETFIELD && isReference(descriptor)) {
+        mv.visitInsn(DUP);
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+        mv.visitInsn(SWAP);
+        HookMethod.TRUSTED_REFERENCE_READ.call(mv);
+      } else {
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+      }
       return;
     }
     if (jumble != null && !isVolatile) {
@@ -149,7 +181,7 @@ final class EventInstrumenter extends AdviceAdapter {
           pushInt(fieldId);
           HookMethod.VOLATILE_READ.call(mv);
         } else {
-          if (!isFinal) {
+          if (!isFinal && !skipRead) {
             mv.visitInsn(DUP);
             pushInt(fieldId);
             pushInt(site());
@@ -236,6 +268,11 @@ final class EventInstrumenter extends AdviceAdapter {
     }
   }
 
+  private static boolean isReference(String descriptor) {
+    char c = descriptor.charAt(0);
+    return c == 'L' || c == '[';
+  }
+
   /** [obj, value] → [obj, value, obj], for a value of one or two slots. */
   private void copyReceiverUnderValue(boolean wide) {
     if (wide) {
@@ -261,14 +298,17 @@ final class EventInstrumenter extends AdviceAdapter {
 
   @Override
   public void visitInsn(int opcode) {
+    boolean skipRead = takeSkip();
     if (jumble != null && (isArrayLoad(opcode) || isArrayStore(opcode))) {
       jumbleArrayInsn(opcode);
       return;
     }
     if (checkAccesses && isArrayLoad(opcode)) {
-      mv.visitInsn(DUP2);
-      pushInt(site());
-      HookMethod.READ_ELEMENT.call(mv);
+      if (!skipRead) {
+        mv.visitInsn(DUP2);
+        pushInt(site());
+        HookMethod.READ_ELEMENT.call(mv);
+      }
     } else if (checkAccesses && isArrayStore(opcode)) {
       if (opcode == LASTORE || opcode == DASTORE) {
         mv.visitInsn(DUP2_X2); // [v, arr, i, v]
@@ -281,6 +321,16 @@ final class EventInstrumenter extends AdviceAdapter {
       }
       pushInt(site());
       HookMethod.WRITE_ELEMENT.call(mv);
+    } else if (!checkAccesses && opcode == AALOAD) {
+      // trusted code: a pointer read out of an object array acquires the array's atomic clock (see the hook)
+      mv.visitInsn(DUP2);           // [arr, i, arr, i]
+      mv.visitInsn(POP);            // [arr, i, arr]
+      mv.visitInsn(DUP_X2);         // [arr, arr, i, arr]
+      mv.visitInsn(POP);            // [arr, arr, i]
+      super.visitInsn(opcode);      // [arr, value]
+      mv.visitInsn(SWAP);           // [value, arr]
+      HookMethod.TRUSTED_REFERENCE_READ.call(mv);
+      return;
     } else if (opcode == MONITORENTER) {
       mv.visitInsn(DUP);
       super.visitInsn(opcode);
@@ -325,7 +375,7 @@ final class EventInstrumenter extends AdviceAdapter {
       super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
       return;
     }
-    if (opcode == INVOKEVIRTUAL && name.equals("wait") && !isInterface) {
+    if ((opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE) && name.equals("wait")) {
       HookMethod hook = switch (descriptor) {
         case "()V" -> HookMethod.WAIT;
         case "(J)V" -> HookMethod.WAIT_MILLIS;
@@ -333,7 +383,7 @@ final class EventInstrumenter extends AdviceAdapter {
         default -> null;
       };
       if (hook != null) {
-        hook.call(mv); // Object.wait is final: every such call is Object.wait
+        hook.call(mv); // Object.wait is final (no class or interface can redeclare it): every such call is it
         return;
       }
     }

@@ -22,6 +22,7 @@ public enum HookMethod {
   VOLATILE_WRITE("volatileWrite", "(Ljava/lang/Object;I)V"),
   VOLATILE_READ_STATIC("volatileReadStatic", "(I)V"),
   VOLATILE_WRITE_STATIC("volatileWriteStatic", "(I)V"),
+  TRUSTED_REFERENCE_READ("trustedReferenceRead", "(Ljava/lang/Object;)V"),
   ATOMIC_BEFORE("atomicBefore", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
   ATOMIC_AFTER("atomicAfter", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
   WAIT("waitOn", "(Ljava/lang/Object;)V"),

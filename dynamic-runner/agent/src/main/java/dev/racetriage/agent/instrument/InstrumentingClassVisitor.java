@@ -29,6 +29,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       return next;
     }
     MethodVisitor buffered = new HandlerLastMethodNode(access, name, descriptor, signature, exceptions, next);
-    return new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses);
+    EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses);
+    return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
 }

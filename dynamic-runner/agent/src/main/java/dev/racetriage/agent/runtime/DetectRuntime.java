@@ -67,13 +67,18 @@ public final class DetectRuntime {
   // ---- accesses ----
 
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
-    LocationState x = t.shadowOf(object, shadow).field(fieldId, fields);
-    detector.read(t.state(threads), x, site);
+    ObjectShadow s = t.shadowOf(object, shadow);
+    ThreadState state = t.state(threads);
+    if (!s.allWritesCoveredBy(state)) {
+      detector.read(state, s.field(fieldId, fields), site);
+    }
   }
 
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
-    LocationState x = t.shadowOf(object, shadow).field(fieldId, fields);
-    detector.write(t.state(threads), x, site);
+    ObjectShadow s = t.shadowOf(object, shadow);
+    ThreadState state = t.state(threads);
+    s.noteWrite(state.epoch());
+    detector.write(state, s.field(fieldId, fields), site);
   }
 
   void readStatic(ThreadShadow t, int fieldId, int site) {
@@ -85,23 +90,35 @@ public final class DetectRuntime {
   }
 
   void readElement(ThreadShadow t, Object array, int index, int site) {
-    LocationState x = element(t, array, index, site);
+    ObjectShadow s = t.shadowOf(array, shadow);
+    ThreadState state = t.state(threads);
+    if (s.allWritesCoveredBy(state)) {
+      return;
+    }
+    LocationState x = element(s, array, index, site);
     if (x != null) {
-      detector.read(t.state(threads), x, site);
+      detector.read(state, x, site);
     }
   }
 
   void writeElement(ThreadShadow t, Object array, int index, int site) {
-    LocationState x = element(t, array, index, site);
+    ObjectShadow s = t.shadowOf(array, shadow);
+    ThreadState state = t.state(threads);
+    s.noteWrite(state.epoch());
+    LocationState x = element(s, array, index, site);
     if (x != null) {
-      detector.write(t.state(threads), x, site);
+      detector.write(state, x, site);
     }
   }
 
-  private LocationState element(ThreadShadow t, Object array, int index, int site) {
-    ObjectShadow s = t.shadowOf(array, shadow);
+  private LocationState element(ObjectShadow s, Object array, int index, int site) {
     LocationState x = s.element(array, index);
     if (x != null || !s.inBounds(index)) {
+      if (x == null && s.untrackedArray() && s.markCounted()) {
+        synchronized (this) {
+          untrackedArrays++;
+        }
+      }
       return x;
     }
     return s.addElement(index, s.arrayKey() != null ? null : unnamedArrayKey(site));
@@ -128,6 +145,12 @@ public final class DetectRuntime {
   }
 
   private volatile String[] unnamedKeys = new String[64];
+  private long untrackedArrays;
+
+  /** Arrays longer than {@link ObjectShadow#MAX_TRACKED_ELEMENTS} whose elements went unchecked. */
+  public synchronized long untrackedArrays() {
+    return untrackedArrays;
+  }
 
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
     t.shadowOf(array, shadow).noteArrayKey(fields.key(fieldId) + "[]");
@@ -182,6 +205,15 @@ public final class DetectRuntime {
   /** Before an atomic operation that writes: RELEASE to the atomic clock (volatile readers acquire it too). */
   void atomicRelease(ThreadShadow t, Object object) {
     hb.release(t.state(threads), t.shadowOf(object, shadow).atomic());
+  }
+
+  /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
+  void trustedReferenceRead(ThreadShadow t, Object holder) {
+    ObjectShadow s = shadow.peek(holder);
+    SyncClock atomic = s == null ? null : s.atomicIfReleased();
+    if (atomic != null) {
+      hb.acquire(t.state(threads), atomic);
+    }
   }
 
   void volatileReadStatic(ThreadShadow t, int fieldId) {

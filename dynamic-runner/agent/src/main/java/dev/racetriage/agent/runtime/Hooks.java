@@ -386,6 +386,30 @@ public final class Hooks {
     }
   }
 
+  /**
+   * After a plain reference read in trusted JDK code (a field of reference type, or an element of an object array):
+   * ACQUIRE the holder's atomic clock if an atomic operation ever released on it. Lock-free JDK structures publish
+   * with a CAS on the predecessor and read with plain loads after a fence (ConcurrentSkipListMap); the agent does
+   * not model fences, so the pointer it follows stands in for them.
+   */
+  public static void trustedReferenceRead(Object holder) {
+    DetectRuntime rt = runtime;
+    if (rt == null || holder == null) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.trustedReferenceRead(t, holder);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
   /** Replaces {@code monitor.wait()}: the monitor is released while waiting and acquired again after. */
   public static void waitOn(Object monitor) throws InterruptedException {
     monitorExit(monitor);

@@ -1,6 +1,8 @@
 package dev.racetriage.agent.runtime;
 
 import dev.racetriage.agent.detect.LocationState;
+import dev.racetriage.agent.hb.Epoch;
+import dev.racetriage.agent.hb.ThreadState;
 import dev.racetriage.agent.hb.SyncClock;
 
 /**
@@ -18,7 +20,18 @@ final class ObjectShadow {
   private static final int[] NO_IDS = new int[0];
   private static final LocationState[] NO_STATES = new LocationState[0];
   private static final SyncClock[] NO_CLOCKS = new SyncClock[0];
+  /** Arrays longer than this are not checked element by element (8 MiB of shadow references at most per array). */
+  static final int MAX_TRACKED_ELEMENTS = 1 << 20;
+  private static final LocationState[] UNTRACKED = new LocationState[0];
 
+  /**
+   * Summary of every write to this object's checked locations: {@link Epoch#BOTTOM} while none, the latest write's
+   * epoch while all were made by one thread, {@link #SHARED_WRITES} once two threads wrote. If a reader covers the
+   * summary it covers every location's last write (one writer's epochs only grow), so the read needs no per-location
+   * lookup. Updated before the write it summarises, so a reader never sees a write the summary does not cover.
+   */
+  private volatile long writeSummary = Epoch.BOTTOM;
+  static final long SHARED_WRITES = -1L;
   private volatile SyncClock monitor;
   private volatile SyncClock atomic;
   private volatile int[] volatileIds = NO_IDS;
@@ -28,6 +41,36 @@ final class ObjectShadow {
   private volatile LocationState[] elements;
   /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
   private volatile String arrayKey;
+
+  /** True if every write to this object so far happens-before {@code reader}'s current clock. */
+  boolean allWritesCoveredBy(ThreadState reader) {
+    long summary = writeSummary;
+    return summary != SHARED_WRITES && reader.clock().covers(summary);
+  }
+
+  /** Records a write about to be made at {@code epoch} (call before the detector sees the write). */
+  void noteWrite(long epoch) {
+    long summary = writeSummary;
+    if (summary != epoch && summary != SHARED_WRITES) {
+      updateSummary(epoch);
+    }
+  }
+
+  private synchronized void updateSummary(long epoch) {
+    long summary = writeSummary;
+    if (summary == SHARED_WRITES) {
+      return;
+    }
+    if (Epoch.isBottom(summary)) {
+      writeSummary = epoch;
+    } else if (Epoch.tid(summary) == Epoch.tid(epoch)) {
+      if (Epoch.clock(epoch) > Epoch.clock(summary)) {
+        writeSummary = epoch;
+      }
+    } else {
+      writeSummary = SHARED_WRITES;
+    }
+  }
 
   SyncClock monitor() {
     SyncClock clock = monitor;
@@ -161,9 +204,25 @@ final class ObjectShadow {
 
   private synchronized LocationState[] allocateElements(Object array) {
     if (elements == null) {
-      elements = new LocationState[java.lang.reflect.Array.getLength(array)];
+      int length = java.lang.reflect.Array.getLength(array);
+      // a shadow slot per element would multiply a huge array's footprint: such arrays go unchecked (and counted)
+      elements = length <= MAX_TRACKED_ELEMENTS ? new LocationState[length] : UNTRACKED;
     }
     return elements;
+  }
+
+  private boolean counted;
+
+  /** True the first time it is called (under the monitor): the untracked array is counted once. */
+  synchronized boolean markCounted() {
+    boolean first = !counted;
+    counted = true;
+    return first;
+  }
+
+  /** True if this is an array too long to shadow element by element. */
+  boolean untrackedArray() {
+    return elements == UNTRACKED;
   }
 
   /** Creates element {@code index}'s state, keyed by the array's field or, failing that, by {@code unnamedKey}. */

@@ -17,7 +17,7 @@ import java.nio.file.Path;
  * then the race lines and the summary line of {@link RaceReportWriter}. Status {@code error} when the agent options
  * were invalid or no application class was instrumented — a run that checked nothing must never read as "no races".
  *
- * <pre>{"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":41}</pre>
+ * <pre>{"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":41,"untrackedArrays":0}</pre>
  *
  * <p>In jumble mode the race lines are replaced by one line per jumbled field (reads served through its write
  * buffers, and those that returned a value other than the latest write):
@@ -45,11 +45,12 @@ public final class RunReport {
     return new Status(true, null);
   }
 
-  public static String statusLine(Status status, long trustedJdkClasses) {
-    return statusLine(status, "detect", trustedJdkClasses);
+  /** @param untrackedArrays arrays too long to check element by element (their accesses went unchecked) */
+  public static String statusLine(Status status, long trustedJdkClasses, long untrackedArrays) {
+    return statusLine(status, "detect", trustedJdkClasses, untrackedArrays);
   }
 
-  public static String statusLine(Status status, String mode, long trustedJdkClasses) {
+  public static String statusLine(Status status, String mode, long trustedJdkClasses, long untrackedArrays) {
     StringBuilder sb = new StringBuilder(128);
     JsonText j = new JsonText(sb).beginObject();
     j.name("type").value("status");
@@ -57,18 +58,19 @@ public final class RunReport {
     j.name("mode").value(mode);
     j.name("message").value(status.message());
     j.name("jdkClassesTrusted").value(trustedJdkClasses);
+    j.name("untrackedArrays").value(untrackedArrays);
     j.endObject();
     return sb.toString();
   }
 
-  public static void write(Path file, Status status, long trustedJdkClasses, RaceAggregator races,
-                           RunSummary summary) throws IOException {
+  public static void write(Path file, Status status, long trustedJdkClasses, long untrackedArrays,
+                           RaceAggregator races, RunSummary summary) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
     }
     try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write(statusLine(status, trustedJdkClasses));
+      out.write(statusLine(status, trustedJdkClasses, untrackedArrays));
       out.write('\n');
       RaceReportWriter.write(out, races.fields(), races.totalReports(), summary);
     }
@@ -82,7 +84,7 @@ public final class RunReport {
       Files.createDirectories(parent);
     }
     try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-      out.write(statusLine(status, "jumble", trustedJdkClasses));
+      out.write(statusLine(status, "jumble", trustedJdkClasses, 0));
       out.write('\n');
       for (FieldStats f : jumbled) {
         out.write(jumbleLine(f, heuristic, seed));

@@ -22,6 +22,11 @@ final class ShadowMemory {
     return entry(object).value;
   }
 
+  /** The object's shadow if it has one, without creating it. */
+  ObjectShadow peek(Object object) {
+    return objects.get(object);
+  }
+
   WeakIdentityTable.Entry<ObjectShadow> entry(Object object) {
     return objects.entry(object, NEW_SHADOW);
   }

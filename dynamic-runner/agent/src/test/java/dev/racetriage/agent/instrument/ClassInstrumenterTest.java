@@ -82,6 +82,29 @@ class ClassInstrumenterTest {
     assertEquals(List.of("threadStarting", "joinReturned"), hooks.stream().distinct().toList());
   }
 
+  @Test
+  void compoundUpdatesAreCheckedOnceByTheirWrite() throws IOException {
+    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(),
+        bytesOf(CompoundUpdates.class.getName().replace('.', '/'))).bytes();
+    List<String> hooks = hookCalls(out);
+    // sums[i] += values[i] * factor: values[i] is read-checked, sums[i] only write-checked; count++: one write check
+    assertEquals(1, hooks.stream().filter("readElement"::equals).count(), hooks.toString());
+    assertEquals(1, hooks.stream().filter("writeElement"::equals).count(), hooks.toString());
+    assertEquals(1, hooks.stream().filter("writeField"::equals).count(), hooks.toString());
+    assertEquals(1, hooks.stream().filter("readField"::equals).count(), "only factor's read: " + hooks);
+  }
+
+  /** Compiled by javac into the shapes {@link CompoundUpdateMarker} recognises. */
+  static final class CompoundUpdates {
+    long count;
+    int factor;
+
+    void update(int[] sums, int[] values, int i) {
+      sums[i] += values[i] * factor;
+      count++;
+    }
+  }
+
   /** The names of the Hooks methods the class calls, in order of appearance. */
   static List<String> hookCalls(byte[] classFile) {
     List<String> calls = new ArrayList<>();

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * benchmarks/jumble-figure9.sh.
  */
 class JumbleExamplesIT {
-  private static final String FIG8 = RacyShapesExamplesIT.PKG + "RacyInitLoop.x";
+  private static final String PKG = "dev.racetriage.examples.";
+  private static final String FIG8 = PKG + "RacyInitLoop.x";
   private static final Pattern READS = Pattern.compile("\"reads\":(\\d+),\"staleReads\":(\\d+)");
   private static String classPath;
 
@@ -36,7 +37,7 @@ class JumbleExamplesIT {
   private static boolean trial(String field, String testClass, String heuristic, long seed) throws Exception {
     AgentJvm.Result r = AgentJvm.run("jumble-" + heuristic + "-" + seed,
         "mode=jumble;field=" + field + ";heuristic=" + heuristic + ";seed=" + seed, classPath,
-        "dev.racetriage.agent.it.JUnitRunMain", "class:" + RacyShapesExamplesIT.PKG + testClass);
+        "dev.racetriage.agent.it.JUnitRunMain", "class:" + PKG + testClass);
     assertEquals("ok", r.report().status(), r.describe());
     String line = r.report().lines().stream().filter(l -> l.contains("\"type\":\"jumble\"")).findFirst()
         .orElseThrow(() -> new AssertionError("no jumble line: " + r.report().lines()));
@@ -69,7 +70,7 @@ class JumbleExamplesIT {
   @Test
   void theBenignDoubleCheckedReferenceNeverBreaks() throws Exception {
     for (long seed = 1; seed <= 5; seed++) {
-      assertTrue(trial(RacyShapesExamplesIT.PKG + "Point.p", "PointTest", "oldest-but-different", seed),
+      assertTrue(trial(PKG + "Point.p", "PointTest", "oldest-but-different", seed),
           "a stale Point.p must only re-enter the lock, seed " + seed);
     }
   }

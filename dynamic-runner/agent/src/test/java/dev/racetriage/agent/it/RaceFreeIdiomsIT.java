@@ -15,12 +15,13 @@ import org.junit.jupiter.api.Test;
 class RaceFreeIdiomsIT {
   static final String PKG = "dev.racetriage.fixtures.racefree.";
   static final List<String> LOCKS_AND_HANDOFFS = List.of(
-      "ReentrantLockCounterOk", "ReadWriteLockCacheOk", "SemaphoreMutexOk", "AtomicReferencePublicationOk",
-      "FieldUpdaterAndVarHandleOk", "QueueHandoffsOk", "CountDownLatchOk", "CyclicBarrierOk", "PhaserAndExchangerOk",
-      "ConcurrentHashMapHandoffOk", "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk",
-      "VolatileFlagPublicationOk", "StaticInitialisationOk", "FinalFieldPublicationOk", "ThreadConfinementOk");
+      "ReentrantLockCounterOk", "ReadWriteLockCacheOk", "StampedLockAndAtomicArraysOk", "SemaphoreMutexOk",
+      "AtomicReferencePublicationOk", "FieldUpdaterAndVarHandleOk", "QueueHandoffsOk", "CountDownLatchOk",
+      "CyclicBarrierOk", "PhaserAndExchangerOk", "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk",
+      "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk", "VolatileFlagPublicationOk", "StaticInitialisationOk",
+      "FinalFieldPublicationOk", "ThreadConfinementOk");
   static final List<String> EXECUTORS = List.of(
-      "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "CompletableFutureChainOk",
+      "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "TimerTaskOk", "CompletableFutureChainOk",
       "ForkJoinRecursiveSumOk", "ParallelStreamOk");
 
   @Test

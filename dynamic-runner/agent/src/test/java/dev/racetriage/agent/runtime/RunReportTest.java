@@ -35,9 +35,10 @@ class RunReportTest {
     summary.classInstrumented();
     summary.classSkipped("pkg.Big", "method m()V is larger than 64 KiB after instrumentation");
     Path file = dir.resolve("sub/report.jsonl");
-    RunReport.write(file, RunReport.statusOf(summary, null), 12, new RaceAggregator(), summary);
+    RunReport.write(file, RunReport.statusOf(summary, null), 12, 1, new RaceAggregator(), summary);
     List<String> lines = Files.readAllLines(file);
-    assertEquals("{\"type\":\"status\",\"status\":\"ok\",\"mode\":\"detect\",\"message\":null,\"jdkClassesTrusted\":12}",
+    assertEquals("{\"type\":\"status\",\"status\":\"ok\",\"mode\":\"detect\",\"message\":null,\"jdkClassesTrusted\":12,"
+        + "\"untrackedArrays\":1}",
         lines.get(0));
     assertTrue(lines.get(lines.size() - 1).startsWith("{\"type\":\"summary\",\"classesInstrumented\":1,"
         + "\"classesSkipped\":[{\"class\":\"pkg.Big\""), lines.toString());

@@ -54,6 +54,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -75,8 +76,62 @@ public final class TriagePipeline {
 
   public TriageResult run(TriageOptions options, TriageProgress progress) throws TriageException, InterruptedException {
     long start = System.nanoTime();
-    Path root = options.project().toAbsolutePath().normalize();
     List<String> warnings = new ArrayList<>();
+    Detection d = detect(options, progress, warnings);
+
+    // Trials: each race's tests, one field jumbled, under each heuristic.
+    List<TrialOutcome> trials = List.of();
+    long trialStart = System.nanoTime();
+    boolean classified = true;
+    if (!options.detectOnly()) {
+      if (!d.canJumble()) {
+        classified = false;
+        warnings.add(NO_JUMBLE);
+      } else {
+        trials = trials(d, d.byConfidence(), options, progress, o -> { });
+      }
+    }
+    long trialMillis = trials.isEmpty() ? 0 : millisSince(trialStart);
+
+    progress.phase("store", d.races().size() + " race(s)");
+    List<RaceFinding> findings = new ArrayList<>();
+    try (TriageStore store = open(options, d.root())) {
+      Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", null, null);
+      storeCandidates(store, d.candidates(), warnings);
+      Map<String, List<TrialOutcome>> byField = new LinkedHashMap<>();
+      trials.forEach(t -> byField.computeIfAbsent(t.spec().fieldKey(), f -> new ArrayList<>()).add(t));
+      for (DetectedRace race : d.races().values()) {
+        store.races().upsert(toStoreRace(FieldKey.parse(race.fieldKey()), race), run.id());
+        List<TrialOutcome> fieldTrials = byField.getOrDefault(race.fieldKey(), List.of());
+        store.trials().addAll(fieldTrials.stream().map(t -> toStoreTrial(FieldKey.parse(race.fieldKey()), t)).toList(), run.id());
+        findings.add(decide(store, run.id(), d, race, fieldTrials));
+      }
+      store.runs().finish(run.id(), RunStatus.SUCCEEDED,
+          d.races().size() + " race(s) detected, " + trials.size() + " trial(s)", null);
+    } catch (StoreException e) {
+      throw new TriageException(e.getMessage(), e);
+    }
+    findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
+    TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(), trials.size(), trialMillis,
+        millisSince(start), d.tests(), d.skipped());
+    return new TriageResult(findings, d.candidates(), warnings, stats, classified);
+  }
+
+  static final String NO_JUMBLE = "This agent has no adversarial-memory (jumble) mode yet, so no trial ran and every "
+      + "race keeps the verdict 'pending'. Use --detect-only to only detect races.";
+
+  /** Opens the run's triage database: the one given, or the project's default. */
+  public static TriageStore open(TriageOptions options, Path root) {
+    return options.database() == null ? TriageStore.openProject(root) : TriageStore.open(options.database(), root);
+  }
+
+  /**
+   * Steps 1 to 3: build, static scan, baseline and detection. The result holds what trials need (the test JVMs, the
+   * tests that passed their baseline) so that a daemon can run trials for one field at a time afterwards.
+   */
+  public Detection detect(TriageOptions options, TriageProgress progress, List<String> warnings)
+      throws TriageException, InterruptedException {
+    Path root = options.project().toAbsolutePath().normalize();
 
     progress.phase("build", root.toString());
     long buildStart = System.nanoTime();
@@ -93,8 +148,6 @@ public final class TriagePipeline {
     }
     progress.phase("scan", "static prefilter");
     List<Candidate> candidates = StaticScan.run(project, warnings);
-    Map<String, Double> confidence = new LinkedHashMap<>();
-    candidates.forEach(c -> confidence.put(c.field(), c.confidence()));
     Path work = freshWorkDir(root);
     Path agentJar = AgentJar.locate();
 
@@ -156,37 +209,22 @@ public final class TriagePipeline {
       if (o.failed()) baselineFailures.add(testName(o));
       else if (o.status() == TestOutcome.Status.PASSED) testsByName.put(testName(o), new TestRef(o.id(), module, o.millis()));
     }));
-
-    // Trials: each race's tests, one field jumbled, under each heuristic.
-    List<TrialOutcome> trials = List.of();
-    long trialStart = System.nanoTime();
-    boolean classified = true;
-    if (!options.detectOnly()) {
-      if (!AgentJar.modes(agentJar).contains("jumble")) {
-        classified = false;
-        warnings.add("This agent has no adversarial-memory (jumble) mode yet, so no trial ran and every race keeps the "
-            + "verdict 'pending'. Use --detect-only to only detect races.");
-      } else {
-        // likely races first, so that a --budget is spent where the prefilter expects harm
-        List<DetectedRace> ordered = new ArrayList<>(races.values());
-        ordered.sort(Comparator.comparing((DetectedRace r) -> -confidence.getOrDefault(r.fieldKey(), 0.0)));
-        trials = runTrials(options, progress, ordered, testsByName, jvms, work);
-      }
-    }
-    long trialMillis = trials.isEmpty() ? 0 : millisSince(trialStart);
-
-    progress.phase("store", races.size() + " race(s)");
-    List<RaceFinding> findings = store(options, root, races.values(), baselineFailures, trials, candidates, warnings);
-    TriageStats stats = new TriageStats(buildMillis, baselineMillis, detectMillis, trials.size(), trialMillis,
-        millisSince(start), tests, skipped);
-    return new TriageResult(findings, candidates, warnings, stats, classified);
+    return new Detection(root, candidates, jvms, testsByName, baselineFailures, races, skipped, tests,
+        buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"));
   }
 
   /** A test that passed its baseline: how to select it, which module's JVM runs it, and how long it took. */
-  record TestRef(String id, TestModule module, long baselineMillis) {}
+  public record TestRef(String id, TestModule module, long baselineMillis) {}
 
-  private List<TrialOutcome> runTrials(TriageOptions options, TriageProgress progress, Collection<DetectedRace> races,
-      Map<String, TestRef> testsByName, Map<TestModule, TestJvm> jvms, Path work) throws InterruptedException {
+  /**
+   * Step 4 for the given races: every test that touched each one, under every heuristic, with early stopping.
+   * {@code onEach} sees every trial as it ends (the daemon stores them one by one, so a kill loses none).
+   */
+  public List<TrialOutcome> trials(Detection d, List<DetectedRace> races, TriageOptions options, TriageProgress progress,
+      Consumer<TrialOutcome> onEach) throws InterruptedException {
+    Map<String, TestRef> testsByName = d.testsByName();
+    Map<TestModule, TestJvm> jvms = d.jvms();
+    Path work = d.work();
     List<TrialCell> cells = new ArrayList<>();
     Map<String, TestRef> byId = new LinkedHashMap<>();
     for (DetectedRace race : races) {
@@ -208,7 +246,10 @@ public final class TriagePipeline {
     AtomicInteger done = new AtomicInteger();
     int estimate = cells.size() * options.trials();
     return new TrialScheduler(executor, StoppingRule.standard(options.trials()), options.jobs(), deadline)
-        .run(cells, o -> progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic()));
+        .run(cells, o -> {
+          onEach.accept(o);
+          progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic());
+        });
   }
 
   /** A trial may take ten times its baseline plus the JVM's start-up, and never less than {@link #MIN_TRIAL_TIMEOUT}. */
@@ -216,55 +257,42 @@ public final class TriagePipeline {
     return max(MIN_TRIAL_TIMEOUT, Duration.ofMillis(10 * baselineMillis).plus(JVM_STARTUP_ALLOWANCE));
   }
 
-  private List<RaceFinding> store(TriageOptions options, Path root, Collection<DetectedRace> races,
-      Set<String> baselineFailures, List<TrialOutcome> trials, List<Candidate> candidates, List<String> warnings)
-      throws TriageException {
-    Map<String, List<TrialOutcome>> trialsByField = new LinkedHashMap<>();
-    trials.forEach(t -> trialsByField.computeIfAbsent(t.spec().fieldKey(), f -> new ArrayList<>()).add(t));
-    VerdictClassifier classifier = VerdictClassifier.standard();
-    try (TriageStore store = options.database() == null ? TriageStore.openProject(root) : TriageStore.open(options.database(), root)) {
-      Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", null, null);
-      List<StaticCandidate> stored = new ArrayList<>();
-      for (Candidate c : candidates) {
-        try {
-          stored.add(StaticScan.toStore(c));
-        } catch (IllegalArgumentException e) {
-          warnings.add("Static candidate " + c.field() + " has no valid field key: " + e.getMessage());
-        }
+  public static void storeCandidates(TriageStore store, List<Candidate> candidates, List<String> warnings) {
+    List<StaticCandidate> stored = new ArrayList<>();
+    for (Candidate c : candidates) {
+      try {
+        stored.add(StaticScan.toStore(c));
+      } catch (IllegalArgumentException e) {
+        warnings.add("Static candidate " + c.field() + " has no valid field key: " + e.getMessage());
       }
-      store.candidates().replaceAll(stored);
-      List<RaceFinding> findings = new ArrayList<>();
-      for (DetectedRace race : races) {
-        FieldKey field = FieldKey.parse(race.fieldKey());
-        store.races().upsert(toStoreRace(field, race), run.id());
-        boolean failsWithoutAgent = race.tests().stream().anyMatch(baselineFailures::contains);
-        List<TrialOutcome> fieldTrials = trialsByField.getOrDefault(race.fieldKey(), List.of());
-        RaceFinding finding;
-        if (!fieldTrials.isEmpty() || failsWithoutAgent) {
-          store.trials().addAll(fieldTrials.stream().map(t -> toStoreTrial(field, t)).toList(), run.id());
-          List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
-          Classification c = classifier.classify(evidence, failsWithoutAgent);
-          TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
-          store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
-              decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(), c.facts()), run.id());
-          double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
-              .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
-          finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null);
-        } else {
-          Optional<VerdictRecord> verdict = store.verdicts().current(field);
-          finding = new RaceFinding(race, verdict.map(VerdictRecord::verdict).orElse(Verdict.PENDING),
-              verdict.map(r -> r.evidence().summary()).orElse("detected; not classified yet"), null, 0, List.of(), null);
-        }
-        Optional<TrustedBenignMark> mark = store.marks().find(field);
-        findings.add(mark.isPresent() ? finding.withTrustedBenign(mark.get().note()) : finding);
-      }
-      store.runs().finish(run.id(), RunStatus.SUCCEEDED,
-          races.size() + " race(s) detected, " + trials.size() + " trial(s)", null);
-      findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
-      return findings;
-    } catch (StoreException e) {
-      throw new TriageException(e.getMessage(), e);
     }
+    store.candidates().replaceAll(stored);
+  }
+
+  /**
+   * Steps 5 and 6 for one race whose trials are stored: classify them and store the verdict with its evidence; with
+   * no trial (detect only), report the stored verdict. A trusted-benign mark is shown, never hiding the evidence.
+   */
+  public RaceFinding decide(TriageStore store, long runId, Detection d, DetectedRace race, List<TrialOutcome> fieldTrials) {
+    FieldKey field = FieldKey.parse(race.fieldKey());
+    boolean failsWithoutAgent = race.tests().stream().anyMatch(d.baselineFailures()::contains);
+    RaceFinding finding;
+    if (!fieldTrials.isEmpty() || failsWithoutAgent) {
+      List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
+      Classification c = VerdictClassifier.standard().classify(evidence, failsWithoutAgent);
+      TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
+      store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
+          decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(), c.facts()), runId);
+      double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
+          .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
+      finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null);
+    } else {
+      Optional<VerdictRecord> verdict = store.verdicts().current(field);
+      finding = new RaceFinding(race, verdict.map(VerdictRecord::verdict).orElse(Verdict.PENDING),
+          verdict.map(r -> r.evidence().summary()).orElse("detected; not classified yet"), null, 0, List.of(), null);
+    }
+    Optional<TrustedBenignMark> mark = store.marks().find(field);
+    return mark.isPresent() ? finding.withTrustedBenign(mark.get().note()) : finding;
   }
 
   private static List<RaceFinding.TrialSummary> summaries(List<HeuristicTrials> evidence) {
@@ -272,7 +300,7 @@ public final class TriagePipeline {
         VerdictClassifier.median(t.durationsMillis()))).toList();
   }
 
-  private static Trial toStoreTrial(FieldKey field, TrialOutcome t) {
+  public static Trial toStoreTrial(FieldKey field, TrialOutcome t) {
     dev.racetriage.store.trials.TrialOutcome outcome = switch (t.result()) {
       case PASS -> dev.racetriage.store.trials.TrialOutcome.PASS;
       case FAIL -> dev.racetriage.store.trials.TrialOutcome.FAIL;
@@ -282,7 +310,7 @@ public final class TriagePipeline {
         Duration.ofMillis(t.millis()), t.reads(), t.staleReads(), t.failure());
   }
 
-  static Race toStoreRace(FieldKey field, DetectedRace race) {
+  public static Race toStoreRace(FieldKey field, DetectedRace race) {
     Set<RaceKind> kinds = EnumSet.noneOf(RaceKind.class);
     if (race.wr() > 0) kinds.add(RaceKind.WR);
     if (race.ww() > 0) kinds.add(RaceKind.WW);

@@ -68,14 +68,11 @@ public final class ProjectFixtures {
         """.formatted(testClassBody));
   }
 
-  /** Copies the repository's examples/racy-shapes project (sources only) into {@code dir}. */
+  /** Copies the repository's examples/racy-shapes project (sources only: no build output, no triage data) into {@code dir}. */
   public static Path copyRacyShapes(Path dir) throws IOException {
     Path source = repositoryRoot().resolve("examples/racy-shapes");
     try (var files = Files.walk(source)) {
-      // neither build output nor the triage store a `racetriage triage examples/racy-shapes` run leaves behind
-      for (Path file : files.filter(Files::isRegularFile)
-          .filter(f -> !source.relativize(f).startsWith("target") && !source.relativize(f).startsWith(".racetriage"))
-          .toList()) {
+      for (Path file : files.filter(Files::isRegularFile).filter(f -> !source.relativize(f).startsWith("target") && !source.relativize(f).startsWith(".racetriage")).toList()) {
         Path target = dir.resolve(source.relativize(file).toString());
         Files.createDirectories(target.getParent());
         Files.copy(file, target);

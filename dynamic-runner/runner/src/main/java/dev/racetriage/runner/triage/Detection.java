@@ -1,0 +1,44 @@
+package dev.racetriage.runner.triage;
+
+import dev.racetriage.prefilter.Candidate;
+import dev.racetriage.runner.detect.DetectedRace;
+import dev.racetriage.runner.detect.DetectionReport;
+import dev.racetriage.runner.fork.TestJvm;
+import dev.racetriage.runner.project.TestModule;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What steps 1 to 3 of the pipeline learned about a project: its static candidates, a test JVM per module, the
+ * tests that passed their baseline (trials replay only those), the ones that failed it, and the races with the tests
+ * that touched them.
+ */
+public record Detection(
+    Path root,
+    List<Candidate> candidates,
+    Map<TestModule, TestJvm> jvms,
+    Map<String, TriagePipeline.TestRef> testsByName,
+    Set<String> baselineFailures,
+    Map<String, DetectedRace> races,
+    List<DetectionReport.SkippedClass> skipped,
+    int tests,
+    long buildMillis,
+    long baselineMillis,
+    long detectMillis,
+    Path work,
+    boolean canJumble) {
+
+  /** The races, the prefilter's most confident first: a budget is spent where harm is likeliest. */
+  public List<DetectedRace> byConfidence() {
+    Map<String, Double> confidence = new HashMap<>();
+    candidates.forEach(c -> confidence.put(c.field(), c.confidence()));
+    List<DetectedRace> ordered = new ArrayList<>(races.values());
+    ordered.sort(Comparator.comparing((DetectedRace r) -> -confidence.getOrDefault(r.fieldKey(), 0.0)));
+    return ordered;
+  }
+}

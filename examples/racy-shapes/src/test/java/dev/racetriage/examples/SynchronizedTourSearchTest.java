@@ -1,0 +1,13 @@
+package dev.racetriage.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class SynchronizedTourSearchTest {
+  @Test
+  void findsTheShortestTour() throws Exception {
+    int[][] instance = TourSearch.instance(11, 7);
+    assertEquals(HeldKarp.shortestTour(instance), new SynchronizedTourSearch(instance).solve());
+  }
+}
