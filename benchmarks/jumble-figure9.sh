@@ -28,6 +28,7 @@ test_of() {
     Point.*) echo "dev.racetriage.examples.PointTest#bothThreadsSeeSlopeOne" ;;
     HashCache.*) echo "dev.racetriage.examples.HashCacheTest#everyThreadGetsTheStringHash" ;;
     BusyWait.*) echo "dev.racetriage.examples.BusyWaitTest#consumerSeesTheProducedSum" ;;
+    TourSearch.*) echo "dev.racetriage.examples.TourSearchTest#findsTheShortestTour" ;;
     *) echo "unknown field $1" >&2; exit 1 ;;
   esac
 }
