@@ -41,8 +41,4 @@ public record TriageOptions(
   public TriageOptions withDetectOnly(boolean only) {
     return new TriageOptions(project, database, only, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout);
   }
-
-  public TriageOptions withDatabase(Path db) {
-    return new TriageOptions(project, db, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout);
-  }
 }

@@ -44,9 +44,10 @@ public final class JvmTrialExecutor implements TrialExecutor {
     TestSelection selection = TestSelection.of(spec.testId());
     Optional<String> agent = Optional.of(spec.agentOptions(report.toString()));
     String replay = String.join(" ", jvm.command(selection, agent, dir.resolve("results.jsonl")));
+    Duration timeout = timeoutForTest.apply(spec.testId());
     TestRunResult run;
     try {
-      run = jvm.run(selection, agent, timeoutForTest.apply(spec.testId()), dir);
+      run = jvm.run(selection, agent, timeout, dir);
     } catch (IOException e) {
       return new TrialOutcome(spec, TrialOutcome.Result.FAIL, 0, 0, 0, "the trial JVM could not start: " + e.getMessage(), replay);
     }
@@ -56,7 +57,7 @@ public final class JvmTrialExecutor implements TrialExecutor {
     String failure = null;
     if (run.timedOut() || (test != null && test.status() == TestOutcome.Status.TIMED_OUT)) {
       result = TrialOutcome.Result.TIMEOUT;
-      failure = "the test did not finish within " + timeoutForTest.apply(spec.testId()).toSeconds() + " s (a hang)";
+      failure = "the test did not finish within " + timeout.toSeconds() + " s (a hang)";
     } else if (test == null) {
       result = TrialOutcome.Result.FAIL;
       failure = "the test JVM ended without running the test (exit code " + run.exitCode() + "); see " + run.log();

@@ -23,7 +23,6 @@ public final class TrialEvidence {
       long reads = 0;
       long stale = 0;
       List<Long> durations = new ArrayList<>();
-      TrialOutcome first = null;
       for (TrialOutcome o : runs) {
         reads += o.reads();
         stale += o.staleReads();
@@ -32,11 +31,9 @@ public final class TrialEvidence {
           // A failure counts against the race only if this run was served a stale value (sc never is).
           if (o.staleReads() > 0) explained++;
           else unexplained++;
-          if (first == null) first = o;
         }
       }
-      result.add(new HeuristicTrials(heuristic, runs.size(), explained, unexplained, reads, stale, durations,
-          first == null ? null : first.failure(), first == null ? 0 : first.spec().seed()));
+      result.add(new HeuristicTrials(heuristic, runs.size(), explained, unexplained, reads, stale, durations));
     });
     result.sort(Comparator.comparing((HeuristicTrials t) -> !t.isControl()));
     return result;

@@ -14,9 +14,7 @@ public record HeuristicTrials(
     int unexplainedFailures,
     long reads,
     long staleReads,
-    List<Long> durationsMillis,
-    String firstFailure,
-    long firstFailureSeed) {
+    List<Long> durationsMillis) {
 
   public static final String SC = "sc";
 

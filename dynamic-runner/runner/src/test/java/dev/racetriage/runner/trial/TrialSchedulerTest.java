@@ -51,7 +51,7 @@ class TrialSchedulerTest {
     HeuristicTrials obd = evidence.stream().filter(t -> t.heuristic().equals("oldest-but-different")).findFirst().orElseThrow();
     assertEquals(3, obd.explainedFailures());
     assertEquals(0, obd.unexplainedFailures());
-    assertEquals("java.lang.NullPointerException", obd.firstFailure());
+    assertEquals("java.lang.NullPointerException", TrialEvidence.firstFailure(outcomes, "oldest-but-different").failure());
   }
 
   @Test

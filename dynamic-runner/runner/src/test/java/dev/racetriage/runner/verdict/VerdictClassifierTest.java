@@ -17,11 +17,11 @@ class VerdictClassifierTest {
   }
 
   private static HeuristicTrials sc(int failures) {
-    return new HeuristicTrials("sc", 20, 0, failures, 200, 0, durations(100, 20), null, 0);
+    return new HeuristicTrials("sc", 20, 0, failures, 200, 0, durations(100, 20));
   }
 
   private static HeuristicTrials adversarial(String h, int explained, int unexplained, long stale, List<Long> durations) {
-    return new HeuristicTrials(h, 20, explained, unexplained, 200, stale, durations, explained > 0 ? "NPE" : null, 7);
+    return new HeuristicTrials(h, 20, explained, unexplained, 200, stale, durations);
   }
 
   @Test
