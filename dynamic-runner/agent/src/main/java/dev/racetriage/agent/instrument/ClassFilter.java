@@ -16,7 +16,8 @@ public final class ClassFilter {
   static final String AGENT_PREFIX = "dev/racetriage/agent/";
   static final List<String> TEST_INFRASTRUCTURE = List.of(
       "org/junit/", "junit/", "org/opentest4j/", "org/apiguardian/", "org/apache/maven/surefire/",
-      "org/hamcrest/", "org/assertj/", "org/mockito/", "net/bytebuddy/", "org/objenesis/");
+      "org/hamcrest/", "org/assertj/", "org/mockito/", "net/bytebuddy/", "org/objenesis/",
+      "dev/racetriage/launcher/"); // racetriage's in-JVM test launcher runs the tests, it is not under test
 
   /**
    * JDK classes whose synchronisation hands application objects from thread to thread. ThreadLocalRandom is left

@@ -62,11 +62,6 @@ import java.util.stream.Stream;
  * then store the races and report them with their verdicts.
  */
 public final class TriagePipeline {
-  /** racetriage's own launcher, test frameworks and mocking libraries: their races are not the project's. */
-  static final List<String> TEST_LIBRARIES = List.of("dev.racetriage.launcher.",
-      "org.junit.", "junit.", "org.opentest4j.", "org.apiguardian.", "org.hamcrest.", "org.assertj.",
-      "org.mockito.", "net.bytebuddy.", "org.objenesis.", "org.apache.maven.surefire.");
-
   private static final Duration MIN_DETECT_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration MIN_TRIAL_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration JVM_STARTUP_ALLOWANCE = Duration.ofSeconds(20);
@@ -183,7 +178,8 @@ public final class TriagePipeline {
     for (TestModule module : project.modules()) {
       Path report = work.resolve(moduleDirName(module, root)).resolve("detect").resolve("races.jsonl");
       Duration timeout = max(MIN_DETECT_TIMEOUT, baselines.get(module).elapsed().multipliedBy(DETECT_TIMEOUT_FACTOR));
-      String agentOptions = "mode=detect;out=" + report + ";exclude=" + String.join(",", TEST_LIBRARIES);
+      // the agent leaves test frameworks, mocking libraries and racetriage's launcher alone by default
+      String agentOptions = "mode=detect;out=" + report;
       TestRunResult run = runJvm(jvms.get(module), Optional.of(agentOptions), timeout, work, module, root, "detect");
       DetectionReport detection = readReport(report);
       if (!detection.complete()) {
