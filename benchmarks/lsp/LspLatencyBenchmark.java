@@ -26,6 +26,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.lsp4j.ClientCapabilities;
+import org.eclipse.lsp4j.CodeActionContext;
+import org.eclipse.lsp4j.CodeActionParams;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.DidCloseTextDocumentParams;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
+import org.eclipse.lsp4j.services.TextDocumentService;
 import org.eclipse.lsp4j.DidChangeTextDocumentParams;
 import org.eclipse.lsp4j.DidOpenTextDocumentParams;
 import org.eclipse.lsp4j.InitializeParams;
@@ -46,11 +52,12 @@ import org.eclipse.lsp4j.services.LanguageClient;
 import org.eclipse.lsp4j.services.LanguageServer;
 
 /**
- * Editor latency: the time from a client sending {@code didChange} for a ~2,000-line file to the client receiving the
- * {@code publishDiagnostics} of that version, over real JSON-RPC (in-memory pipes), with the debounce set to 0 so
- * the figure is the server's work: framing, document sync, the prefilter's incremental update, the store's verdicts
- * for the file, diagnostics. Each edit toggles {@code synchronized} on one method (it changes the analysis) and waits
- * for its diagnostics before the next. Usage: see run.sh.
+ * Editor latency over real JSON-RPC (in-memory pipes) for a ~2,000-line file, with the debounce set to 0 so the
+ * figures are the server's work: didOpen -> publishDiagnostics (cold, with the project's batch scan; and again with the
+ * project loaded), didChange -> publishDiagnostics (each edit toggles {@code synchronized} on one method, which
+ * changes the analysis, and waits for its diagnostics before the next), and codeAction -> response at a diagnostic.
+ * Then the prefilter's incremental update alone on the same edits, so the server's own share is the difference.
+ * Usage: see run.sh.
  */
 public final class LspLatencyBenchmark {
 
@@ -118,43 +125,96 @@ public final class LspLatencyBenchmark {
     server.initialized(new InitializedParams());
 
     String uri = big.toAbsolutePath().normalize().toUri().toString();
+    TextDocumentService documents = server.getTextDocumentService();
     long openStart = System.nanoTime();
-    server.getTextDocumentService().didOpen(new DidOpenTextDocumentParams(new TextDocumentItem(uri, "java", 1,
-        original)));
+    documents.didOpen(new DidOpenTextDocumentParams(new TextDocumentItem(uri, "java", 1, original)));
     PublishDiagnosticsParams first = client.await(1);
-    System.out.printf("didOpen -> first publishDiagnostics (includes the project's batch scan): %.0f ms,"
+    System.out.printf("didOpen -> first publishDiagnostics, cold (includes the project's batch scan): %.0f ms,"
         + " %d diagnostics%n", (System.nanoTime() - openStart) / 1e6, first.getDiagnostics().size());
 
+    // didChange: toggle one synchronized keyword (it changes the analysis), wait for that version's diagnostics
     int offset = original.indexOf("public synchronized void put0");
     int line = (int) original.substring(0, offset).chars().filter(c -> c == '\n').count();
     int column = offset - (original.lastIndexOf('\n', offset) + 1) + "public ".length();
     Position at = new Position(line, column);
     Position afterKeyword = new Position(line, column + "synchronized ".length());
-    List<Double> times = new ArrayList<>();
-    int diagnostics = 0;
-    for (int i = 0; i < warmup + runs; i++) {
-      int version = i + 2;
+    List<Double> changeTimes = new ArrayList<>();
+    PublishDiagnosticsParams last = first;
+    int version = 1;
+    int edits = warmup + runs;
+    edits += edits % 2; // an even number: the document ends as it started (the same text as on disk)
+    for (int i = 0; i < edits; i++) {
+      version++;
       TextDocumentContentChangeEvent change = i % 2 == 0
           ? new TextDocumentContentChangeEvent(new Range(at, afterKeyword), "")
           : new TextDocumentContentChangeEvent(new Range(at, at), "synchronized ");
       long start = System.nanoTime();
-      server.getTextDocumentService().didChange(new DidChangeTextDocumentParams(
-          new VersionedTextDocumentIdentifier(uri, version), List.of(change)));
-      diagnostics = client.await(version).getDiagnostics().size();
+      documents.didChange(new DidChangeTextDocumentParams(new VersionedTextDocumentIdentifier(uri, version),
+          List.of(change)));
+      last = client.await(version);
       if (i >= warmup) {
-        times.add((System.nanoTime() - start) / 1e6);
+        changeTimes.add((System.nanoTime() - start) / 1e6);
       }
     }
-    Collections.sort(times);
-    System.out.printf("didChange -> publishDiagnostics: median %.1f ms, p90 %.1f ms, min %.1f ms, max %.1f ms"
-        + " over %d edits (after %d warm-up edits); %d diagnostics on the file%n", median(times),
-        times.get((int) Math.ceil(times.size() * 0.9) - 1), times.get(0), times.get(times.size() - 1), runs, warmup,
-        diagnostics);
+    report("didChange -> publishDiagnostics", changeTimes, warmup, last.getDiagnostics().size() + " diagnostics");
+
+    // codeAction at a diagnostic's range with that diagnostic in the context, as an editor asks on a lightbulb
+    List<Diagnostic> onFile = last.getDiagnostics();
+    List<Double> actionTimes = new ArrayList<>();
+    int actions = 0;
+    for (int i = 0; i < warmup + runs; i++) {
+      Diagnostic diagnostic = onFile.get((i * 37) % onFile.size());
+      CodeActionParams params = new CodeActionParams(new TextDocumentIdentifier(uri), diagnostic.getRange(),
+          new CodeActionContext(List.of(diagnostic)));
+      long start = System.nanoTime();
+      actions = documents.codeAction(params).get(120, TimeUnit.SECONDS).size();
+      if (i >= warmup) {
+        actionTimes.add((System.nanoTime() - start) / 1e6);
+      }
+    }
+    report("codeAction -> response", actionTimes, warmup, "last answer: " + actions + " actions");
+
+    // didOpen of the file again in the loaded project (closed, then opened with its text on disk)
+    List<Double> openTimes = new ArrayList<>();
+    for (int i = 0; i < warmup + runs; i++) {
+      version++;
+      documents.didClose(new DidCloseTextDocumentParams(new TextDocumentIdentifier(uri)));
+      long start = System.nanoTime();
+      documents.didOpen(new DidOpenTextDocumentParams(new TextDocumentItem(uri, "java", version, original)));
+      last = client.await(version);
+      if (i >= warmup) {
+        openTimes.add((System.nanoTime() - start) / 1e6);
+      }
+    }
+    report("didOpen (project loaded) -> publishDiagnostics", openTimes, warmup,
+        last.getDiagnostics().size() + " diagnostics");
 
     server.shutdown().get(60, TimeUnit.SECONDS);
     server.exit();
     connection.exitCode().get(60, TimeUnit.SECONDS);
+
+    // the prefilter's share of an edit, measured alone on the same project and the same edits
+    Prefilter prefilter = Prefilter.open(root, Classpath.none("benchmark"));
+    prefilter.scan();
+    String withoutKeyword = original.replaceFirst("public synchronized void put0", "public void put0");
+    List<Double> updateTimes = new ArrayList<>();
+    for (int i = 0; i < edits; i++) {
+      long start = System.nanoTime();
+      prefilter.update(big, i % 2 == 0 ? withoutKeyword : original);
+      if (i >= warmup) {
+        updateTimes.add((System.nanoTime() - start) / 1e6);
+      }
+    }
+    report("of which Prefilter.update alone (same edits, no server)", updateTimes, warmup, "");
     System.exit(0); // the client launcher's reader thread is not a daemon
+  }
+
+  private static void report(String what, List<Double> times, int warmup, String note) {
+    List<Double> sorted = new ArrayList<>(times);
+    Collections.sort(sorted);
+    System.out.printf("%s: median %.1f ms, p90 %.1f ms, min %.1f ms, max %.1f ms over %d (after %d warm-up)%s%n",
+        what, median(sorted), sorted.get((int) Math.ceil(sorted.size() * 0.9) - 1), sorted.get(0),
+        sorted.get(sorted.size() - 1), sorted.size(), warmup, note.isEmpty() ? "" : "; " + note);
   }
 
   /** A verdict for every candidate field of the changed file, as a daemon would have recorded them. */

@@ -87,8 +87,8 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
       StaticCandidatesFactory staticCandidatesFactory, TriageDatabaseOpener databaseOpener) {
     this.staticCandidatesFactory = staticCandidatesFactory;
     this.triage = new TriageConnection(databaseOpener, log);
-    FileFindingsComputer computer =
-        new FileFindingsComputer(staticCandidates, triage, () -> settings.get().staticCandidates());
+    FileFindingsComputer computer = new FileFindingsComputer(staticCandidates, triage,
+        () -> settings.get().staticCandidates(), this::refresh);
     this.diagnostics = new DiagnosticsScheduler(documents, computer, () -> client, clientSupport::get,
         () -> settings.get().debounceMillis(), log);
     DaemonProgressReporter progress = new DaemonProgressReporter(() -> client, clientSupport::get);
@@ -180,6 +180,10 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
           + " pom.xml): static candidates are shown, but the daemon cannot triage it");
     }
     registerWatchers();
+    if (settings.get().staticCandidates()) {
+      // the project's scan starts now, while the user is still finding a file to open
+      staticCandidates.prepare(this::refresh);
+    }
     poller.start(settings.get().storePollMillis());
     startDaemonIfAsked();
   }

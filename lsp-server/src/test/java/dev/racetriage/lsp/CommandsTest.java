@@ -135,14 +135,16 @@ class CommandsTest {
         daemon.queue().enqueue(FieldKey.parse(StoreFixture.TASK), "changed", 1);
         WorkItem claimed = daemon.queue().claimNext("daemon-1", Duration.ofMinutes(5)).orElseThrow();
 
-        ProgressParams begin = session.client.awaitProgress();
+        // (the project's scan, started at initialized, is a progress of its own)
+        ProgressParams begin = session.client.awaitProgressBegin("racetriage: triaging races");
         WorkDoneProgressBegin started = assertInstanceOf(WorkDoneProgressBegin.class, begin.getValue().getLeft());
-        assertEquals("racetriage: triaging races", started.getTitle());
-        assertEquals(1, session.client.progressCreated.size());
+        assertEquals(1, session.client.progressCreated.stream()
+            .filter(created -> created.getToken().equals(begin.getToken())).count());
         // the poller may have seen the run before its items: the message catches up with a report
         String message = started.getMessage();
         while (!message.equals("0/2 — " + claimed.field())) {
-          WorkDoneProgressNotification next = session.client.awaitProgress().getValue().getLeft();
+          WorkDoneProgressNotification next =
+              session.client.awaitProgress(begin.getToken()).getValue().getLeft();
           message = next instanceof WorkDoneProgressReport report ? report.getMessage() : message;
         }
 
@@ -150,7 +152,7 @@ class CommandsTest {
         daemon.runs().finish(run.id(), dev.racetriage.store.runs.RunStatus.SUCCEEDED, "done", null);
         ProgressParams next;
         do {
-          next = session.client.awaitProgress();
+          next = session.client.awaitProgress(begin.getToken());
         } while (!(next.getValue().getLeft() instanceof WorkDoneProgressEnd));
         assertEquals(begin.getToken(), next.getToken());
       }

@@ -95,6 +95,28 @@ final class RecordingClient implements LanguageClient {
     throw new AssertionError("no diagnostics for " + uri + " matching the condition within " + WAIT_SECONDS + " s");
   }
 
+  /** The next $/progress of the job that began with {@code title}; other jobs' (the project's scan) are skipped. */
+  ProgressParams awaitProgressBegin(String title) throws InterruptedException {
+    while (true) {
+      ProgressParams next = awaitProgress();
+      if (next.getValue().getLeft() instanceof org.eclipse.lsp4j.WorkDoneProgressBegin begin
+          && title.equals(begin.getTitle())) {
+        return next;
+      }
+    }
+  }
+
+  /** The next $/progress for {@code token}. */
+  ProgressParams awaitProgress(org.eclipse.lsp4j.jsonrpc.messages.Either<String, Integer> token)
+      throws InterruptedException {
+    while (true) {
+      ProgressParams next = awaitProgress();
+      if (next.getToken().equals(token)) {
+        return next;
+      }
+    }
+  }
+
   ProgressParams awaitProgress() throws InterruptedException {
     ProgressParams next = progress.poll(WAIT_SECONDS, TimeUnit.SECONDS);
     if (next == null) {

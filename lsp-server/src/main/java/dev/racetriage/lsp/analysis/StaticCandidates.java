@@ -20,5 +20,21 @@ public interface StaticCandidates {
   /** A file changed on disk (saved, or changed by another tool): forget what was learned from its old text. */
   default void fileChanged(java.nio.file.Path file) {}
 
+  /**
+   * Whether {@link #analyse} can answer for the file now; false while the project it belongs to is still being
+   * scanned (then {@link #analyse} would wait for the scan, and callers show {@link #preview} instead).
+   */
+  default boolean ready(java.nio.file.Path file) {
+    return true;
+  }
+
+  /** Starts what {@link #ready} waits for (the project's scan), once; {@code whenReady} runs when it is done. */
+  default void prepare(Runnable whenReady) {}
+
+  /** The document's candidates from its own text alone, quickly: what shows until {@link #ready}. */
+  default List<FieldFinding> preview(DocumentSnapshot document, CancelChecker cancel) {
+    return List.of();
+  }
+
   StaticCandidates NONE = (document, cancel) -> List.of();
 }

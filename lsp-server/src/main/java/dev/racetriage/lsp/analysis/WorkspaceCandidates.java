@@ -30,6 +30,21 @@ public final class WorkspaceCandidates implements StaticCandidates {
     return delegate.analyse(document, cancel);
   }
 
+  @Override
+  public boolean ready(Path file) {
+    return delegate.ready(file);
+  }
+
+  @Override
+  public void prepare(Runnable whenReady) {
+    delegate.prepare(whenReady);
+  }
+
+  @Override
+  public List<FieldFinding> preview(DocumentSnapshot document, CancelChecker cancel) {
+    return delegate.preview(document, cancel);
+  }
+
   /** Re-reading a file from disk is analysis work: never on the JSON-RPC thread that reports the change. */
   @Override
   public void fileChanged(Path file) {

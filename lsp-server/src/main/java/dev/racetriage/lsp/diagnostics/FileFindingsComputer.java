@@ -32,12 +32,16 @@ public final class FileFindingsComputer {
   private final StaticCandidates staticCandidates;
   private final TriageConnection triage;
   private final BooleanSupplier staticEnabled;
+  private final Runnable staticReady;
   private final Map<String, CachedCandidates> candidateCache = new ConcurrentHashMap<>();
 
-  public FileFindingsComputer(StaticCandidates staticCandidates, TriageConnection triage, BooleanSupplier staticEnabled) {
+  /** @param staticReady runs once the static analysis, not ready at some compute, has become ready (re-publish) */
+  public FileFindingsComputer(StaticCandidates staticCandidates, TriageConnection triage, BooleanSupplier staticEnabled,
+      Runnable staticReady) {
     this.staticCandidates = staticCandidates;
     this.triage = triage;
     this.staticEnabled = staticEnabled;
+    this.staticReady = staticReady;
   }
 
   public FileFindings compute(DocumentSnapshot snapshot, CancelChecker cancel) {
@@ -72,7 +76,15 @@ public final class FileFindingsComputer {
     return new FileFindings(snapshot, located);
   }
 
+  /**
+   * The document's candidates: from the project's analysis (cached per version), or — while the project is still
+   * being scanned — from the document's own text alone, not cached, and replaced when the scan is done.
+   */
   private List<FieldFinding> candidates(DocumentSnapshot snapshot, CancelChecker cancel) {
+    if (!staticCandidates.ready(snapshot.path())) {
+      staticCandidates.prepare(staticReady);
+      return staticCandidates.preview(snapshot, cancel);
+    }
     CachedCandidates cached = candidateCache.get(snapshot.uri());
     if (cached != null && cached.version() == snapshot.version()) {
       return cached.findings();
