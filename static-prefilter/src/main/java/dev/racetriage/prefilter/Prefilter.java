@@ -18,8 +18,9 @@ import java.util.Map;
 
 /**
  * The static prefilter of one project. {@link #scan()} parses every source file in one JDT batch; {@link #update}
- * re-parses a single file from an editor's text and replaces only that file's facts, keeping every other file's;
- * both return the ranked candidates of the whole project. Calls are serialised: an editor may call {@code update}
+ * re-parses a single file from an editor's text and replaces only that file's facts, keeping every other file's,
+ * and re-judges only the fields that file touches (unless the edit changes which threads run what); both return
+ * the ranked candidates of the whole project. Calls are serialised: an editor may call {@code update}
  * from a worker thread on every (debounced) change.
  */
 public final class Prefilter {
@@ -30,6 +31,10 @@ public final class Prefilter {
   private final JavaParser parser;
   private final Map<String, FileFacts> facts = new LinkedHashMap<>();
   private final Map<String, String> problems = new LinkedHashMap<>();
+  /** The ranker of the current facts; null after a change it cannot follow incrementally (rebuilt when asked). */
+  private CandidateRanker ranker;
+  /** Whether the last update re-judged only the fields its file touches (tests check both paths agree). */
+  private boolean lastUpdateIncremental;
 
   private Prefilter(Path projectDir, SourceRoots sources, Classpath classpath) {
     this.projectDir = projectDir;
@@ -90,6 +95,7 @@ public final class Prefilter {
     long start = System.nanoTime();
     facts.clear();
     problems.clear();
+    ranker = null;
     parser.parseAll(sources.files(), (path, unit) -> analyze(path.toAbsolutePath().normalize().toString(), unit));
     return rank(start);
   }
@@ -101,7 +107,13 @@ public final class Prefilter {
   public synchronized Analysis update(Path file, String text) {
     long start = System.nanoTime();
     String name = file.toAbsolutePath().normalize().toString();
+    FileFacts before = facts.get(name);
     analyze(name, parser.parseOne(Path.of(name), text));
+    FileFacts after = facts.get(name);
+    lastUpdateIncremental = ranker != null && (before == after || (before != null && ranker.replace(before, after)));
+    if (!lastUpdateIncremental) {
+      ranker = null; // a new file, or an edit that changes the project's threads: rank from scratch
+    }
     return rank(start);
   }
 
@@ -119,12 +131,23 @@ public final class Prefilter {
     long start = System.nanoTime();
     facts.remove(file.toAbsolutePath().normalize().toString());
     problems.remove(file.toAbsolutePath().normalize().toString());
+    ranker = null;
     return rank(start);
   }
 
   /** The candidates as of the last scan or update, without parsing anything. */
   public synchronized Analysis current() {
     return rank(System.nanoTime());
+  }
+
+  /** The current facts ranked by a new ranker, as a scan would: what an incremental update must agree with. */
+  synchronized Analysis rankedFromScratch() {
+    ranker = null;
+    return rank(System.nanoTime());
+  }
+
+  synchronized boolean lastUpdateIncremental() {
+    return lastUpdateIncremental;
   }
 
   /**
@@ -142,7 +165,10 @@ public final class Prefilter {
   }
 
   private Analysis rank(long startNanos) {
-    List<Candidate> candidates = new CandidateRanker(new ArrayList<>(facts.values()), classpath).rank();
+    if (ranker == null) {
+      ranker = new CandidateRanker(new ArrayList<>(facts.values()), classpath);
+    }
+    List<Candidate> candidates = ranker.rank();
     return new Analysis(candidates, facts.size(), (System.nanoTime() - startNanos) / 1_000_000, classpath,
         new ArrayList<>(problems.values()));
   }

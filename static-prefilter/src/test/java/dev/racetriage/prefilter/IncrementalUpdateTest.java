@@ -94,4 +94,44 @@ class IncrementalUpdateTest {
     Analysis fresh = Prefilter.open(dir, Classpath.given(List.of())).scan();
     assertEquals(fresh.candidates(), incremental.candidates());
   }
+
+  @Test
+  void editsThatKeepTheThreadsAreRankedIncrementallyAndAgreeWithAFullRanking() throws Exception {
+    Path project = Fixtures.project(dir.resolve("edits"), "SharedStats", "StatsDriver", "InconsistentSyncBad",
+        "LossyCounterBad", "ArraySlotsBad", "DoubleCheckedLockingBad");
+    Prefilter editor = Prefilter.open(project, Classpath.given(List.of()));
+    editor.scan();
+    Path stats = Fixtures.fileOf(project, "SharedStats");
+    Path slots = Fixtures.fileOf(project, "ArraySlotsBad");
+    Path dcl = Fixtures.fileOf(project, "DoubleCheckedLockingBad");
+    String statsText = Files.readString(stats);
+    String slotsText = Files.readString(slots);
+    String dclText = Files.readString(dcl);
+    List<Edit> edits = List.of(
+        new Edit(stats, statsText.replace("private long total;", "private volatile long total;"), true),
+        new Edit(stats, statsText.replace("private long total;", "\n\n  private long total;"), true),
+        new Edit(stats, statsText, true),
+        new Edit(slots, slotsText.replace("private final int[] slots", "private final long[] slots"), true),
+        new Edit(slots, slotsText.replace("return slots[0];", "return 0;"), true),
+        new Edit(slots, slotsText, true),
+        new Edit(dcl, dclText.replace("if (helper == null) {\n      synchronized", "{\n      synchronized"), true),
+        new Edit(dcl, dclText.replace("return helper;", "return helper; }}}"), false), // broken: JDT recovers less
+        new Edit(dcl, dclText, false),
+        // its first lock makes the class "uses locks" (its callers concurrent): not incremental
+        new Edit(stats, statsText.replace("total += value;", "synchronized (this) { total += value; }"), false),
+        new Edit(stats, statsText, false),
+        // a new method: the threads of the project may change
+        new Edit(stats, statsText.replace("public long total()", "public void reset() { total = 0; }\n  public long total()"),
+            false));
+    for (Edit edit : edits) {
+      Analysis incremental = editor.update(edit.file(), edit.text());
+      if (edit.incremental()) {
+        assertTrue(editor.lastUpdateIncremental(), () -> "expected an incremental ranking for " + edit.text());
+      }
+      assertEquals(editor.rankedFromScratch().candidates(), incremental.candidates(), edit.text());
+    }
+    Expect.candidate(editor.current(), "fixtures.SharedStats.total");
+  }
+
+  private record Edit(Path file, String text, boolean incremental) {}
 }

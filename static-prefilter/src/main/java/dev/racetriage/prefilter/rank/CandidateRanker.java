@@ -44,6 +44,10 @@ public final class CandidateRanker {
   private final Map<String, LockAlias> aliases = new HashMap<>();
   private final Map<String, Integer> syntaxErrors = new HashMap<>();
   private final Map<String, MethodFacts> methodsByKey = new HashMap<>();
+  /** Each file's position in the project: accesses are listed in file order, whichever file changed last. */
+  private final Map<String, Integer> fileOrder = new HashMap<>();
+  /** The first pass's verdicts by field key, kept so an update re-judges only the fields it touches. */
+  private final Map<String, Candidate> judged = new java.util.TreeMap<>();
   private final ThreadContexts contexts;
   private final Classpath classpath;
 
@@ -53,6 +57,7 @@ public final class CandidateRanker {
     List<CallEdge> calls = new ArrayList<>();
     List<dev.racetriage.prefilter.facts.TaskHandoff> handoffs = new ArrayList<>();
     for (FileFacts file : files) {
+      fileOrder.put(file.file(), fileOrder.size());
       file.fields().forEach(f -> fields.put(f.key(), f));
       file.types().forEach(t -> types.put(t.binaryName(), t));
       file.accesses().forEach(a -> accessesByField.computeIfAbsent(a.fieldKey(), k -> new ArrayList<>()).add(a));
@@ -70,6 +75,78 @@ public final class CandidateRanker {
     methods.forEach(m -> methodsByKey.put(m.key(), m));
     contexts = ThreadContexts.compute(methods, calls,
         owner -> types.containsKey(owner) && types.get(owner).threadSafe());
+  }
+
+  /**
+   * Incremental ranking, for an editor: replaces one file's facts and re-judges only the fields that file declares,
+   * accesses or shows a pattern on (before or after the edit). Valid only while the edit leaves what decides the
+   * threads of the whole project alone — the file's classes, bodies, calls, task hand-offs and lock aliases; when
+   * it changes them (a new method, a moved lambda, a new thread start) this returns false and the caller ranks
+   * from scratch with a new ranker. The result equals a full ranking of the same facts.
+   *
+   * @param before the file's facts the ranker holds
+   * @param after the file's new facts (same file)
+   * @return whether the update was applied; {@link #rank()} then gives the candidates
+   */
+  public boolean replace(FileFacts before, FileFacts after) {
+    if (!before.file().equals(after.file()) || !fileOrder.containsKey(before.file())
+        || !before.types().equals(after.types()) || !before.methods().equals(after.methods())
+        || !before.calls().equals(after.calls()) || !before.handoffs().equals(after.handoffs())
+        || !before.lockAliases().equals(after.lockAliases())) {
+      return false;
+    }
+    String file = after.file();
+    Set<String> touched = new java.util.HashSet<>();
+    for (FileFacts facts : List.of(before, after)) {
+      facts.fields().forEach(f -> touched.add(f.key()));
+      facts.accesses().forEach(a -> touched.add(a.fieldKey()));
+      facts.patterns().forEach(p -> touched.add(p.fieldKey()));
+    }
+    Set<String> arrays = new java.util.HashSet<>();
+    touched.forEach(key -> arrays.add(key.endsWith("[]") ? key : key + "[]"));
+    touched.addAll(arrays);
+    before.fields().forEach(f -> fields.remove(f.key(), f));
+    after.fields().forEach(f -> fields.put(f.key(), f));
+    Comparator<Access> inFileOrder = Comparator.comparingInt(a -> fileOrder.get(a.file()));
+    replaceInFileOrder(accessesByField, before.accesses(), after.accesses(), Access::fieldKey, Access::file, file,
+        inFileOrder);
+    replaceInFileOrder(patternsByField, before.patterns(), after.patterns(), PatternHit::fieldKey, PatternHit::file,
+        file, Comparator.comparingInt(p -> fileOrder.get(p.file())));
+    if (after.syntaxErrors() > 0) {
+      syntaxErrors.put(file, after.syntaxErrors());
+    } else {
+      syntaxErrors.remove(file);
+    }
+    arrays.forEach(fields::remove); // element entries are derived from the array's declaration: derive them anew
+    addArrayElements();
+    for (String key : touched) {
+      judged.remove(key);
+      FieldDecl field = fields.get(key);
+      if (field != null) {
+        judge(field).ifPresent(c -> judged.put(key, c));
+      }
+    }
+    return true;
+  }
+
+  private static <T> void replaceInFileOrder(Map<String, List<T>> byField, List<T> before, List<T> after,
+      java.util.function.Function<T, String> fieldOf, java.util.function.Function<T, String> fileOf, String file,
+      Comparator<T> order) {
+    Set<String> keys = new java.util.HashSet<>();
+    before.forEach(item -> keys.add(fieldOf.apply(item)));
+    for (String key : keys) {
+      List<T> items = byField.get(key);
+      items.removeIf(item -> fileOf.apply(item).equals(file));
+      if (items.isEmpty()) {
+        byField.remove(key);
+      }
+    }
+    Set<String> added = new java.util.HashSet<>();
+    for (T item : after) {
+      byField.computeIfAbsent(fieldOf.apply(item), k -> new ArrayList<>()).add(item);
+      added.add(fieldOf.apply(item));
+    }
+    added.forEach(key -> byField.get(key).sort(order)); // stable: keeps each file's own order
   }
 
   /** {@code pkg.Cls.slots[]}: the elements of an array field, judged like a field that is never final or volatile. */
@@ -111,14 +188,17 @@ public final class CandidateRanker {
         : m).toList();
   }
 
+  /** The ranked candidates: every field judged (once per ranker), then unsafe publication through racy ones. */
   public List<Candidate> rank() {
-    Map<String, Candidate> byField = new LinkedHashMap<>();
-    for (FieldDecl field : fields.values()) {
-      judge(field).ifPresent(c -> byField.put(c.field(), c));
+    if (judged.isEmpty()) {
+      for (FieldDecl field : fields.values()) {
+        judge(field).ifPresent(c -> judged.put(c.field(), c));
+      }
     }
+    Map<String, Candidate> byField = new LinkedHashMap<>(judged);
     Map<String, List<FieldDecl>> fieldsByOwner = new HashMap<>();
     fields.values().forEach(f -> fieldsByOwner.computeIfAbsent(f.owner(), k -> new ArrayList<>()).add(f));
-    for (Candidate racyReference : List.copyOf(byField.values())) {
+    for (Candidate racyReference : judged.values()) { // by field key: the same credit whichever file changed
       FieldDecl reference = fields.get(racyReference.field());
       for (FieldDecl field : fieldsByOwner.getOrDefault(reference.valueType(), List.of())) {
         if (!byField.containsKey(field.key())) {
