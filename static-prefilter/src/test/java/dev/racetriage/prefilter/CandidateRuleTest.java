@@ -135,4 +135,18 @@ class CandidateRuleTest {
     Expect.noCandidate(analysis, "fixtures.ArraySlotsBad.slots");
     Expect.noCandidate(analysis, "fixtures.ArraySlotsLockedOk.totals[]");
   }
+
+  @Test
+  void aStaticFieldOfAPoolTaskIsSharedByItsThreads() {
+    Candidate created = Expect.candidate(Fixtures.scan(dir, "StaticCounterBad"), "fixtures.StaticCounterBad.created");
+    Expect.hasReason(created, "on several threads at once");
+  }
+
+  @Test
+  void anObjectPublishedThroughARacyReferenceShowsItsConstructorWrites() {
+    Analysis analysis = Fixtures.scan(dir, "UnsafePublicationBad");
+    Expect.candidate(analysis, "fixtures.UnsafePublicationBad.config");
+    Expect.hasReason(Expect.candidate(analysis, "fixtures.UnsafePublicationBad$Config.size"),
+        "published unsafely through the racy field fixtures.UnsafePublicationBad.config");
+  }
 }

@@ -63,6 +63,16 @@ class PatternsTest {
   }
 
   @Test
+  void busyWaitOnAVolatileFlagIsFine() {
+    assertTrue(Fixtures.scan(dir, "BusyWaitVolatileOk").candidates().isEmpty());
+  }
+
+  @Test
+  void lazyInitialisationInASynchronizedGetterIsFine() {
+    Expect.noCandidate(Fixtures.scan(dir, "RacyLazyInitSynchronizedOk"), "fixtures.RacyLazyInitSynchronizedOk.cache");
+  }
+
+  @Test
   void aLoopOverASizeFieldIsNotABusyWait() {
     Candidate size = Expect.candidate(Fixtures.scan(dir, "FP_LoopOverSizeIsNotBusyWait"),
         "fixtures.FP_LoopOverSizeIsNotBusyWait.size");
