@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The static prefilter of one project. {@link #scan()} parses every source file in one JDT batch; {@link #update}
+ * The static prefilter of one project. {@link #scan()} parses every source file in a few JDT batches (one per
+ * core, for large projects); {@link #update}
  * re-parses a single file from an editor's text and replaces only that file's facts, keeping every other file's,
  * and re-judges only the fields that file touches (unless the edit changes which threads run what); both return
  * the ranked candidates of the whole project. Calls are serialised: an editor may call {@code update}
@@ -96,7 +97,17 @@ public final class Prefilter {
     facts.clear();
     problems.clear();
     ranker = null;
-    parser.parseAll(sources.files(), (path, unit) -> analyze(path.toAbsolutePath().normalize().toString(), unit));
+    Map<String, Analyzed> results = new java.util.concurrent.ConcurrentHashMap<>();
+    parser.parseAll(sources.files(), (path, unit) -> {
+      String name = path.toAbsolutePath().normalize().toString();
+      results.put(name, analyzed(name, unit));
+    });
+    for (Path file : sources.files()) { // in the sources' order whichever batch finished first: a stable ranking
+      String name = file.toAbsolutePath().normalize().toString();
+      if (results.containsKey(name)) {
+        record(name, results.get(name));
+      }
+    }
     return rank(start);
   }
 
@@ -150,17 +161,32 @@ public final class Prefilter {
     return lastUpdateIncremental;
   }
 
+  private void analyze(String file, org.eclipse.jdt.core.dom.CompilationUnit unit) {
+    record(file, analyzed(file, unit));
+  }
+
+  /** A file's facts, or why they could not be extracted. */
+  private record Analyzed(FileFacts facts, String problem) {}
+
   /**
    * Extracts a file's facts. A failure of the analysis itself is a bug, but it must not cost the user the rest of the
    * project: the file keeps its previous facts (none in a fresh scan) and the problem is reported with the analysis.
    */
-  private void analyze(String file, org.eclipse.jdt.core.dom.CompilationUnit unit) {
+  private static Analyzed analyzed(String file, org.eclipse.jdt.core.dom.CompilationUnit unit) {
     try {
-      facts.put(file, FileAnalyzer.analyze(file, unit));
-      problems.remove(file);
+      return new Analyzed(FileAnalyzer.analyze(file, unit), null);
     } catch (RuntimeException | StackOverflowError e) {
-      problems.put(file, file + ": analysis failed (" + e + "); its fields may be missing from the candidates."
+      return new Analyzed(null, file + ": analysis failed (" + e + "); its fields may be missing from the candidates."
           + " Please report it with the file.");
+    }
+  }
+
+  private void record(String file, Analyzed result) {
+    if (result.facts() != null) {
+      facts.put(file, result.facts());
+      problems.remove(file);
+    } else {
+      problems.put(file, result.problem());
     }
   }
 

@@ -1,6 +1,13 @@
 package dev.racetriage.prefilter.parse;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -13,7 +20,7 @@ import org.eclipse.jdt.core.dom.FileASTRequestor;
 /**
  * JDT {@link ASTParser} set up for a project: bindings resolved against its source roots, the library classpath and
  * the running JDK, with bindings and statements recovery so files with syntax errors are analysed as far as JDT
- * recovers them. One parser per call: JDT parsers are single-use and not thread-safe.
+ * recovers them. One JDT parser per call and per batch: JDT parsers are single-use and not thread-safe.
  */
 public final class JavaParser {
 
@@ -23,26 +30,85 @@ public final class JavaParser {
    */
   private static final Map<String, String> OPTIONS = analysisOptions();
 
+  /** More batches than this duplicate more of the referenced types' work than they gain. */
+  public static final int MAX_BATCHES = 4;
+  /** A smaller project is parsed in one batch: a thread's start-up is not worth it. */
+  public static final int MIN_BATCH_FILES = 40;
+
   private final String[] classpath;
   private final String[] sourcepath;
   private final String[] sourceEncodings;
 
+  private final int threads;
+
   public JavaParser(List<Path> sourceRoots, Classpath libraries) {
+    this(sourceRoots, libraries, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** With at most {@code threads} batches parsed at once in {@link #parseAll}. */
+  public JavaParser(List<Path> sourceRoots, Classpath libraries, int threads) {
+    this.threads = threads;
     this.classpath = libraries.entries().stream().map(Path::toString).toArray(String[]::new);
     this.sourcepath = sourceRoots.stream().map(Path::toString).toArray(String[]::new);
     this.sourceEncodings = sourceRoots.stream().map(root -> "UTF-8").toArray(String[]::new);
   }
 
   /**
-   * Batch mode: parses every file in one JDT environment and hands each unit over as soon as it is resolved. JDT's
-   * compiler can fail on code it cannot resolve (an internal exception aborts the whole batch): the files not handed
-   * over yet are then parsed one by one, and a file that still fails is parsed without bindings.
+   * Batch mode: parses the files in a few JDT batches at once (one per core, at most {@link #MAX_BATCHES}, and none
+   * smaller than {@link #MIN_BATCH_FILES} files), each batch a contiguous run of the list so a package and the types
+   * it refers to mostly share one environment, and hands each unit over as soon as it is resolved — from the batch's
+   * thread, so {@code sink} must be thread-safe.
    */
   public void parseAll(List<Path> files, BiConsumer<Path, CompilationUnit> sink) {
+    int batches = Math.min(Math.min(threads, MAX_BATCHES), Math.max(1, files.size() / MIN_BATCH_FILES));
+    if (batches <= 1) {
+      parseBatch(files, sink);
+      return;
+    }
+    List<List<Path>> runs = new ArrayList<>();
+    for (int i = 0; i < batches; i++) {
+      runs.add(files.subList(files.size() * i / batches, files.size() * (i + 1) / batches));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(batches - 1, task -> {
+      Thread thread = new Thread(task, "racetriage-prefilter-batch");
+      thread.setDaemon(true);
+      return thread;
+    });
+    try {
+      List<Future<?>> others = new ArrayList<>();
+      for (List<Path> run : runs.subList(1, runs.size())) {
+        others.add(pool.submit(() -> parseBatch(run, sink)));
+      }
+      parseBatch(runs.get(0), sink);
+      for (Future<?> other : others) {
+        other.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while parsing the project's files", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * One JDT environment for a run of files. JDT's compiler can fail on code it cannot resolve (an internal exception
+   * aborts the whole batch): the files not handed over yet are then parsed one by one, and a file that still fails
+   * is parsed without bindings.
+   */
+  private void parseBatch(List<Path> files, BiConsumer<Path, CompilationUnit> sink) {
     if (files.isEmpty()) {
       return;
     }
-    java.util.Set<Path> done = new java.util.HashSet<>();
+    Set<Path> done = new HashSet<>();
     ASTParser parser = newParser(true);
     String[] paths = files.stream().map(Path::toString).toArray(String[]::new);
     String[] encodings = files.stream().map(f -> "UTF-8").toArray(String[]::new);
