@@ -60,28 +60,36 @@ cat >"$work/mt-filter.xml" <<'EOF'
 <FindBugsFilter><Match><Bug category="MT_CORRECTNESS"/></Match></FindBugsFilter>
 EOF
 
-now_ms() { date +%s%3N; }
 echo "machine: nproc=$(nproc), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"\
   "$(java -version 2>&1 | head -1), load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 echo "library: $gav, $files source files, $lines lines (sources jar, comments included)"
 
-scan() { # $1: JVM options for the launcher, $2: output name
-  local t0 t1
-  t0=$(now_ms)
-  RACETRIAGE_SKIP_BUILD=1 RACETRIAGE_JAVA_OPTS="$1" ./racetriage scan "$work/src" --format json >"$work/$2.json" \
-    2>"$work/$2.err"
-  t1=$(now_ms)
-  echo $((t1 - t0))
+# wall and CPU (user + system, every thread) milliseconds of a command, into $work/$1.time
+timed() {
+  local name=$1
+  shift
+  /usr/bin/time -f '%e %U %S' -o "$work/$name.time" "$@"
 }
-scan_ms=$(scan "" racetriage)
-scan_c1_ms=$(scan "-XX:TieredStopAtLevel=1" racetriage-c1)
+wall_ms() { awk '{printf "%d", $1 * 1000}' "$work/$1.time"; }
+cpu_ms() { awk '{printf "%d", ($2 + $3) * 1000}' "$work/$1.time"; }
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package: time)" >&2; exit 1; }
 
-t0=$(now_ms)
-java -Xmx2g -cp "$spotbugs_cp" edu.umd.cs.findbugs.FindBugs2 -quiet -effort:default \
+scan() { # $1: JVM options for the launcher, $2: output name
+  RACETRIAGE_SKIP_BUILD=1 RACETRIAGE_JAVA_OPTS="$1" timed "$2" ./racetriage scan "$work/src" --format json \
+    >"$work/$2.json" 2>"$work/$2.err"
+}
+scan "" racetriage
+scan "-XX:TieredStopAtLevel=1" racetriage-c1
+scan_ms=$(wall_ms racetriage)
+scan_c1_ms=$(wall_ms racetriage-c1)
+
+timed spotbugs java -Xmx2g -cp "$spotbugs_cp" edu.umd.cs.findbugs.FindBugs2 -quiet -effort:default \
   -visitors "$detectors" -include "$work/mt-filter.xml" -xml:withMessages -output "$work/spotbugs.xml" "$binary" \
   2>"$work/spotbugs.err" || { echo "SpotBugs failed:" >&2; tail -20 "$work/spotbugs.err" >&2; exit 1; }
-t1=$(now_ms)
-spotbugs_ms=$((t1 - t0))
+spotbugs_ms=$(wall_ms spotbugs)
+echo "CPU time (user + system, all threads): racetriage scan $(cpu_ms racetriage) ms, C1 only $(cpu_ms racetriage-c1) ms,"\
+  "SpotBugs $(cpu_ms spotbugs) ms; lines per CPU second: racetriage $((lines * 1000 / $(cpu_ms racetriage))),"\
+  "C1 only $((lines * 1000 / $(cpu_ms racetriage-c1))), SpotBugs $((lines * 1000 / $(cpu_ms spotbugs)))"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$work/racetriage.json" "$work/spotbugs.xml" "$scan_ms" "$spotbugs_ms" "$lines" "$work/racetriage-c1.json" \
