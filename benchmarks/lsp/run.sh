@@ -10,10 +10,14 @@ mvn -B -q -o -pl lsp-server install -DskipTests
 cp_file=$(mktemp)
 mvn -B -q -o -pl lsp-server dependency:build-classpath -Dmdep.outputFile="$cp_file"
 out=$(mktemp -d)
-cp="lsp-server/target/classes:$(cat "$cp_file")"
-javac -d "$out" -cp "$cp" benchmarks/prefilter/SyntheticProject.java benchmarks/lsp/LspLatencyBenchmark.java
+# a copy of the server's classes: a build running meanwhile must not swap them under the benchmark
+cp -r lsp-server/target/classes "$out/server"
+cp="$out/server:$(cat "$cp_file")"
+mkdir "$out/bench"
+javac -d "$out/bench" -cp "$cp" benchmarks/prefilter/SyntheticProject.java benchmarks/lsp/LspLatencyBenchmark.java
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: nproc=$(nproc), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(java -version 2>&1 | sed -n 1p)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-java -Xmx1g -Djava.util.logging.config.file=/dev/null -cp "$out:$cp" LspLatencyBenchmark "$@" 2>/dev/null
+# no logging config: the server logs nothing, a failure still prints its exception
+java -Xmx1g -Djava.util.logging.config.file=/dev/null -cp "$out/bench:$cp" LspLatencyBenchmark "$@"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -rf "$out" "$cp_file"

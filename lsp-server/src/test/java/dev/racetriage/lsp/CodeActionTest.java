@@ -55,6 +55,36 @@ class CodeActionTest {
   }
 
   @Test
+  void aQuickFixRightAfterAnEditIsBuiltOnTheNewTextWithoutWaitingForItsAnalysis() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      session.initialize(Fixtures.mavenProject(project));
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      PublishDiagnosticsParams published =
+          session.client.awaitDiagnostics(uri, p -> forField(p, "demo.LazySingletonBad.instance").isPresent());
+      Diagnostic diagnostic = forField(published, "demo.LazySingletonBad.instance").orElseThrow();
+      // from now on edits are never analysed: the action must come from the published findings and the new text
+      com.google.gson.JsonObject slow = new com.google.gson.JsonObject();
+      com.google.gson.JsonObject inner = new com.google.gson.JsonObject();
+      inner.addProperty("debounceMillis", 3_600_000);
+      slow.add("racetriage", inner);
+      session.server.getWorkspaceService().didChangeConfiguration(
+          new org.eclipse.lsp4j.DidChangeConfigurationParams(slow));
+      String edited = "// a line typed above the class\n" + Fixtures.text(Fixtures.SINGLETON);
+      session.replaceText(uri, edited);
+      // the client moved its diagnostic down with the text, as editors do
+      Range moved = new Range(new Position(diagnostic.getRange().getStart().getLine() + 1,
+          diagnostic.getRange().getStart().getCharacter()), new Position(diagnostic.getRange().getEnd().getLine() + 1,
+          diagnostic.getRange().getEnd().getCharacter()));
+      diagnostic.setRange(moved);
+
+      CodeAction addVolatile =
+          titled(session.codeActions(uri, moved, List.of(diagnostic)), "Add volatile to `instance`");
+      assertEquals(edited.replace("private static LazySingletonBad instance;",
+          "private static volatile LazySingletonBad instance;"), applied(addVolatile, uri, edited));
+    }
+  }
+
+  @Test
   void makeLocalCopyReadsTheFieldOnceWhereItIsTestedThenUsed() throws Exception {
     try (LspSession session = LspSession.start()) {
       session.initialize(Fixtures.mavenProject(project));

@@ -126,4 +126,63 @@ class DiagnosticsTest {
           .allMatch(info -> info.getLocation().getUri().equals(uri)), "only its own accesses");
     }
   }
+
+  /** A project whose scan finishes when the test says so; its preview and its analysis tell themselves apart. */
+  private static final class SlowScan implements dev.racetriage.lsp.analysis.StaticCandidates {
+    private final java.util.concurrent.CountDownLatch scanned = new java.util.concurrent.CountDownLatch(1);
+    private volatile Runnable whenReady = () -> { };
+    private volatile boolean analysedBeforeTheScan;
+
+    private static List<dev.racetriage.lsp.findings.FieldFinding> finding(String code) {
+      return List.of(new dev.racetriage.lsp.findings.FieldFinding(StoreFixture.INSTANCE,
+          dev.racetriage.lsp.findings.FieldStatus.CANDIDATE, code, "summary", List.of(), 0.9, List.of(),
+          dev.racetriage.lsp.findings.VerdictEvidence.none()));
+    }
+
+    @Override
+    public boolean ready(Path file) {
+      return scanned.getCount() == 0;
+    }
+
+    @Override
+    public void prepare(Runnable ready) {
+      whenReady = ready;
+    }
+
+    @Override
+    public List<dev.racetriage.lsp.findings.FieldFinding> preview(
+        dev.racetriage.lsp.documents.DocumentSnapshot document, org.eclipse.lsp4j.jsonrpc.CancelChecker cancel) {
+      return finding("from-its-own-text");
+    }
+
+    @Override
+    public List<dev.racetriage.lsp.findings.FieldFinding> analyse(
+        dev.racetriage.lsp.documents.DocumentSnapshot document, org.eclipse.lsp4j.jsonrpc.CancelChecker cancel) {
+      analysedBeforeTheScan |= scanned.getCount() > 0;
+      return finding("from-the-project");
+    }
+
+    void finish() {
+      scanned.countDown();
+      whenReady.run();
+    }
+  }
+
+  @Test
+  void whileTheProjectIsScannedAnOpenFileShowsItsOwnCandidatesThenTheProjects() throws Exception {
+    SlowScan scan = new SlowScan();
+    try (LspSession session = LspSession.start((workspace, settings, log, progress) -> scan)) {
+      session.initialize(Fixtures.mavenProject(project));
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      PublishDiagnosticsParams first = session.client.awaitDiagnostics(uri, p -> true);
+      assertEquals("from-its-own-text", forField(first, StoreFixture.INSTANCE).orElseThrow().getCode().getLeft());
+      assertEquals(1, first.getVersion());
+
+      scan.finish();
+      PublishDiagnosticsParams after = session.client.awaitDiagnostics(uri, p -> forField(p, StoreFixture.INSTANCE)
+          .filter(d -> d.getCode().getLeft().equals("from-the-project")).isPresent());
+      assertEquals(1, after.getVersion(), "the same version, re-published once the project is known");
+      assertFalse(scan.analysedBeforeTheScan, "nothing waited for the scan");
+    }
+  }
 }

@@ -119,6 +119,25 @@ class StoreVerdictsTest {
   }
 
   @Test
+  void aMissingDatabaseIsNoVerdictsWithoutComplaintAndIsNotCreatedByReading() throws Exception {
+    Fixtures.mavenProject(project);
+    Path db = TriageStore.defaultDatabase(project);
+    try (LspSession session = LspSession.start()) {
+      session.initialize(project);
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      PublishDiagnosticsParams published = session.client.awaitDiagnostics(uri,
+          p -> forField(p, StoreFixture.INSTANCE).isPresent());
+      assertEquals(DiagnosticSeverity.Information, severity(published, StoreFixture.INSTANCE));
+      session.server.getTextDocumentService()
+          .hover(new HoverParams(new TextDocumentIdentifier(uri), new org.eclipse.lsp4j.Position(4, 36)))
+          .get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
+      assertTrue(session.client.shown.isEmpty(), "no daemon has run yet: nothing to warn about, "
+          + session.client.shown);
+      assertTrue(Files.notExists(db), "reading never creates the database");
+    }
+  }
+
+  @Test
   void anUnreadableDatabaseIsReportedOnceAndStaticCandidatesRemain() throws Exception {
     Fixtures.mavenProject(project);
     Path db = TriageStore.defaultDatabase(project);

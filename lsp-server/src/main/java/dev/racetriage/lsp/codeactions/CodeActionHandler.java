@@ -53,8 +53,10 @@ public final class CodeActionHandler {
     if (!document.get().isJava() || !wantsQuickFixes(params)) {
       return List.of();
     }
-    Optional<FileFindings> findings = diagnostics.current(uri, cancel);
-    if (findings.isEmpty() || findings.get().snapshot().version() != document.get().version()) {
+    // the fields come from the last published findings (perhaps a version behind while an edit is analysed); the
+    // edits are built on the text the client has now
+    Optional<FileFindings> findings = diagnostics.lastPublished(uri, cancel);
+    if (findings.isEmpty()) {
       return List.of();
     }
     Map<String, LocatedFinding> targets = targets(params, findings.get());
@@ -62,13 +64,13 @@ public final class CodeActionHandler {
       return List.of();
     }
     cancel.checkCanceled();
-    CompilationUnit unit = JavaSyntax.parse(findings.get().snapshot().text());
+    DocumentSnapshot current = document.get();
+    CompilationUnit unit = JavaSyntax.parse(current.text());
     DeclaredFields fields = DeclaredFields.of(unit);
     List<Either<Command, CodeAction>> actions = new ArrayList<>();
     for (LocatedFinding target : targets.values()) {
       List<Diagnostic> related = diagnosticsFor(params, target.finding().fieldKey());
-      QuickFixContext context =
-          new QuickFixContext(findings.get().snapshot(), unit, fields, target, params.getRange(), related);
+      QuickFixContext context = new QuickFixContext(current, unit, fields, target, params.getRange(), related);
       for (QuickFixProcessor processor : processors) {
         cancel.checkCanceled();
         processor.actions(context).forEach(action -> actions.add(Either.forRight(action)));

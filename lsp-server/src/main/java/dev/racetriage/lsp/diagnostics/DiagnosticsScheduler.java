@@ -141,6 +141,16 @@ public final class DiagnosticsScheduler implements AutoCloseable {
     return Optional.of(computer.compute(snapshot.get(), cancel));
   }
 
+  /**
+   * The findings last published for the document, whatever version they were computed for, or the current ones if
+   * none was published yet. Code actions read these: the client's diagnostics name the fields and the edits are
+   * built on the current text, so a quick fix never waits for the analysis of the latest keystroke.
+   */
+  public Optional<FileFindings> lastPublished(String uri, CancelChecker cancel) {
+    FileFindings last = published.get(uri);
+    return last != null && documents.get(uri).isPresent() ? Optional.of(last) : current(uri, cancel);
+  }
+
   /** Stops analysing; an analysis in flight finishes unpublished (see {@link QuietExecutors} for why no interrupt). */
   @Override
   public void close() {
