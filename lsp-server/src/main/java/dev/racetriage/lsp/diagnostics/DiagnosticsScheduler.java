@@ -91,15 +91,24 @@ public final class DiagnosticsScheduler implements AutoCloseable {
       return;
     }
     try {
-      FileFindings findings = computer.compute(snapshot.get(), supersededBy(snapshot.get()));
-      if (documents.isCurrent(snapshot.get())) {
-        published.put(uri, findings);
-        publish(findings);
+      CancelChecker superseded = supersededBy(snapshot.get());
+      if (!published.containsKey(uri) && computer.awaitsProject(snapshot.get())) {
+        // just opened while the project's scan runs: the store's verdicts at once, the file's own candidates next
+        // (a document with diagnostics keeps them until its candidates are there, rather than flicker)
+        publishIfCurrent(uri, computer.verdictsOnly(snapshot.get(), superseded));
       }
+      publishIfCurrent(uri, computer.compute(snapshot.get(), superseded));
     } catch (CancellationException superseded) {
       // a newer version is scheduled; it publishes
     } catch (RuntimeException | LinkageError e) {
       log.error("racetriage: analysing " + snapshot.get().path() + " failed; its diagnostics are not updated", e);
+    }
+  }
+
+  private void publishIfCurrent(String uri, FileFindings findings) {
+    if (documents.isCurrent(findings.snapshot())) {
+      published.put(uri, findings);
+      publish(findings);
     }
   }
 

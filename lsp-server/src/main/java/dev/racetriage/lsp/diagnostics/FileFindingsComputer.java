@@ -45,12 +45,27 @@ public final class FileFindingsComputer {
   }
 
   public FileFindings compute(DocumentSnapshot snapshot, CancelChecker cancel) {
+    return compute(snapshot, cancel, true);
+  }
+
+  /** Whether static candidates for the document would come from a preview, the project being still scanned. */
+  public boolean awaitsProject(DocumentSnapshot snapshot) {
+    return snapshot.isJava() && staticEnabled.getAsBoolean() && !staticCandidates.ready(snapshot.path());
+  }
+
+  /** The store's verdicts alone: what a file shows at once while the project is scanned (no prefilter involved). */
+  public FileFindings verdictsOnly(DocumentSnapshot snapshot, CancelChecker cancel) {
+    return compute(snapshot, cancel, false);
+  }
+
+  private FileFindings compute(DocumentSnapshot snapshot, CancelChecker cancel, boolean withCandidates) {
     if (!snapshot.isJava()) {
       return new FileFindings(snapshot, List.of());
     }
-    DeclaredFields declared = DeclaredFields.of(JavaSyntax.parse(snapshot.text()));
+    DeclaredFields declared = DeclaredFields.of(JavaSyntax.declarations(snapshot.text()));
     cancel.checkCanceled();
-    List<FieldFinding> candidates = staticEnabled.getAsBoolean() ? candidates(snapshot, cancel) : List.of();
+    List<FieldFinding> candidates =
+        withCandidates && staticEnabled.getAsBoolean() ? candidates(snapshot, cancel) : List.of();
     cancel.checkCanceled();
 
     Set<String> keys = new LinkedHashSet<>();

@@ -14,6 +14,18 @@ public final class JavaSyntax {
   private JavaSyntax() {}
 
   public static CompilationUnit parse(String text) {
+    return parse(text, false);
+  }
+
+  /**
+   * The declarations only: method bodies are skipped (about the whole cost of a parse in a large file). What the
+   * diagnostics' anchors need; fields of local and anonymous classes are not anchored anyway (see DeclaredFields).
+   */
+  public static CompilationUnit declarations(String text) {
+    return parse(text, true);
+  }
+
+  private static CompilationUnit parse(String text, boolean ignoreMethodBodies) {
     ASTParser parser = ASTParser.newParser(AST.getJLSLatest());
     parser.setKind(ASTParser.K_COMPILATION_UNIT);
     Map<String, String> options = JavaCore.getOptions();
@@ -21,6 +33,7 @@ public final class JavaSyntax {
     parser.setCompilerOptions(options);
     parser.setResolveBindings(false);
     parser.setStatementsRecovery(true);
+    parser.setIgnoreMethodBodies(ignoreMethodBodies);
     parser.setSource(text.toCharArray());
     return (CompilationUnit) parser.createAST(null);
   }
