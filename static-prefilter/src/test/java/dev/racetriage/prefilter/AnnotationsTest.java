@@ -17,6 +17,13 @@ class AnnotationsTest {
   }
 
   @Test
+  void guardedByNamesAnOuterClassFieldOrAFieldPathAsErrorProneResolvesThem() {
+    Analysis analysis = Fixtures.scan(dir, "GuardedByOuterLockOk");
+    Expect.noCandidate(analysis, "fixtures.GuardedByOuterLockOk$Node.visits");
+    Expect.noCandidate(analysis, "fixtures.GuardedByOuterLockOk$Waiter.waiting");
+  }
+
+  @Test
   void guardedByViolationIsACandidateOnTheAnnotationsWord() {
     Candidate value = Expect.candidate(Fixtures.scan(dir, "GuardedByViolatedBad"), "fixtures.GuardedByViolatedBad.value");
     Expect.hasReason(value, "@GuardedBy(\"this\") but written in reset() without lock");

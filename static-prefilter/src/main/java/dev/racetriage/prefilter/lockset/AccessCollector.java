@@ -296,7 +296,7 @@ public final class AccessCollector extends ASTVisitor {
       String key = owner + "." + name;
       String typeName = node.getType().toString() + "[]".repeat(fragment.getExtraDimensions());
       Optional<HeldLock> guard = ConcurrencyAnnotations.guardedBy(node.modifiers())
-          .map(value -> LockExpressions.fromGuardedBy(value, owner, key));
+          .map(value -> LockExpressions.fromGuardedBy(value, owner, key, declaringClass(node)));
       fieldDecls.add(new FieldDecl(key, file, Expressions.lineOf(fragment), isStatic,
           Modifier.isFinal(modifiers) || inInterface, Modifier.isVolatile(modifiers), typeName, guard,
           ConcurrencyAnnotations.has(node.modifiers(), ConcurrencyAnnotations.THREAD_CONFINED),
@@ -322,6 +322,15 @@ public final class AccessCollector extends ASTVisitor {
     }
     String written = ((FieldDeclaration) fragment.getParent()).getType().toString();
     return types.typeNamed(written).orElse("");
+  }
+
+  /** The resolved class a member is declared in, or null. */
+  private static org.eclipse.jdt.core.dom.ITypeBinding declaringClass(ASTNode member) {
+    ASTNode parent = member.getParent();
+    if (parent instanceof AbstractTypeDeclaration type) {
+      return type.resolveBinding();
+    }
+    return parent instanceof AnonymousClassDeclaration anonymous ? anonymous.resolveBinding() : null;
   }
 
   // ---- bodies of code
@@ -352,7 +361,8 @@ public final class AccessCollector extends ASTVisitor {
     }
     Optional<String> guard = ConcurrencyAnnotations.guardedBy(node.modifiers());
     if (guard.isPresent()) {
-      start = start.with(LockExpressions.fromGuardedBy(guard.get(), owner, owner + "." + guard.get()));
+      start = start.with(LockExpressions.fromGuardedBy(guard.get(), owner, owner + "." + guard.get(),
+          declaringClass(node)));
     }
     Body body = new Body(key, label, owner, node.isConstructor() ? BodyKind.CONSTRUCTOR : BodyKind.METHOD, isStatic);
     boolean isPrivate = Modifier.isPrivate(modifiers);

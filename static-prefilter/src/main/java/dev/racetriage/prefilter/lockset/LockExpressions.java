@@ -144,6 +144,55 @@ public final class LockExpressions {
     return new HeldLock("expr:" + owner + ":" + v, v, LockMode.EXCLUSIVE);
   }
 
+  /**
+   * {@link #fromGuardedBy}, with a field path ({@code lock}, {@code this.lock}, {@code monitor.lock}) resolved
+   * through bindings as Error Prone resolves it: the first name among the fields of the annotated member's class, its
+   * superclasses and its enclosing classes, each further name a field of the previous field's type. The lock then has
+   * the id the lockset analysis gives that field wherever it is locked ({@code lock.lock()} in an outer class's
+   * method holds the inner class's {@code @GuardedBy("lock")}).
+   *
+   * @param declaringClass the class of the annotated field or method, null when unresolved
+   */
+  public static HeldLock fromGuardedBy(String value, String owner, String fieldKey, ITypeBinding declaringClass) {
+    String v = value.trim();
+    String path = v.startsWith("this.") ? v.substring("this.".length()) : v;
+    if (declaringClass != null && path.matches("[\\w$]+(\\.[\\w$]+)*") && !path.equals("itself")
+        && !path.endsWith(".class")) {
+      Optional<String> key = fieldPath(declaringClass, path.split("\\."));
+      if (key.isPresent()) {
+        return new HeldLock(key.get(), v, LockMode.EXCLUSIVE);
+      }
+    }
+    return fromGuardedBy(value, owner, fieldKey);
+  }
+
+  private static Optional<String> fieldPath(ITypeBinding start, String[] names) {
+    org.eclipse.jdt.core.dom.IVariableBinding field = null;
+    for (ITypeBinding scope = start; scope != null && field == null; scope = scope.getDeclaringClass()) {
+      field = fieldNamed(scope, names[0]);
+    }
+    for (int i = 1; i < names.length && field != null; i++) {
+      field = fieldNamed(field.getType(), names[i]);
+    }
+    if (field == null || field.getDeclaringClass() == null || !field.getDeclaringClass().isFromSource()) {
+      return Optional.empty();
+    }
+    String owner = TypeNames.binaryName(field.getDeclaringClass());
+    return owner == null ? Optional.empty() : Optional.of(owner + "." + field.getName());
+  }
+
+  /** A field of the type or of its superclasses. */
+  private static org.eclipse.jdt.core.dom.IVariableBinding fieldNamed(ITypeBinding type, String name) {
+    for (ITypeBinding t = type; t != null && !t.isRecovered(); t = t.getSuperclass()) {
+      for (org.eclipse.jdt.core.dom.IVariableBinding field : t.getDeclaredFields()) {
+        if (field.getName().equals(name)) {
+          return field.getVariableDeclaration();
+        }
+      }
+    }
+    return null;
+  }
+
   private boolean looksLikeLock(Expression receiver) {
     ITypeBinding type = receiver.resolveTypeBinding();
     if (type != null && !type.isRecovered()) {
