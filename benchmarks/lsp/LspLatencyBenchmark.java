@@ -135,7 +135,7 @@ public final class LspLatencyBenchmark {
     long openStart = System.nanoTime();
     documents.didOpen(new DidOpenTextDocumentParams(new TextDocumentItem(uri, "java", 1, original)));
     PublishDiagnosticsParams first = client.await(1);
-    System.out.printf("didOpen, cold -> first publishDiagnostics (the file's own text, the project's scan running):"
+    System.out.printf("didOpen, cold -> first publishDiagnostics (the store's verdicts; the project's scan running):"
         + " %.0f ms, %d diagnostics%n", (System.nanoTime() - openStart) / 1e6, first.getDiagnostics().size());
     if (!client.scanned.await(600, TimeUnit.SECONDS)) {
       throw new IllegalStateException("the project's scan did not finish within 600 s");
