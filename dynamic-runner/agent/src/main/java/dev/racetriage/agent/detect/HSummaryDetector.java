@@ -63,9 +63,11 @@ public final class HSummaryDetector {
      * @return true iff a race was reported
      */
     public boolean read(ThreadState t, LocationState x, int siteId) {
-        if (t.clock().covers(x.lastWrite)) {
-            return false;
-        }
+        return !t.clock().covers(x.lastWrite) && uncoveredRead(t, x, siteId);
+    }
+
+    /** The read's slow path, kept out of {@link #read} so the inlined fast path stays small. */
+    private boolean uncoveredRead(ThreadState t, LocationState x, int siteId) {
         int previousSite;
         String previousWriter;
         synchronized (x) {
@@ -87,14 +89,19 @@ public final class HSummaryDetector {
      * @return true iff a race was reported
      */
     public boolean write(ThreadState t, LocationState x, int siteId) {
+        if (x.lastWrite == t.epoch() && x.lastSite == siteId && !t.inClinit()) {
+            return false; // the thread's same write again: changes nothing
+        }
+        return recordWrite(t, x, siteId);
+    }
+
+    /** The write's slow path, kept out of {@link #write} so the inlined fast path stays small. */
+    private boolean recordWrite(ThreadState t, LocationState x, int siteId) {
         if (t.inClinit()) {
             clinitWrite(t, x, siteId);
             return false;
         }
         long now = t.epoch();
-        if (x.lastWrite == now && x.lastSite == siteId) {
-            return false;
-        }
         int previousSite;
         String previousWriter;
         synchronized (x) {

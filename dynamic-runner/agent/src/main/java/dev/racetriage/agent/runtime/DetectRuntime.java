@@ -95,20 +95,29 @@ public final class DetectRuntime {
     if (s.allWritesCoveredBy(state)) {
       return;
     }
-    LocationState x = element(s, array, index, site);
-    if (x != null) {
-      detector.read(state, x, site);
+    LocationState x = s.existingElement(index);
+    if (x == null) {
+      x = element(s, array, index, site);
+      if (x == null) {
+        return;
+      }
     }
+    detector.read(state, x, site);
   }
 
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOf(array, shadow);
     ThreadState state = t.state(threads);
-    s.noteWrite(state.epoch());
-    LocationState x = element(s, array, index, site);
-    if (x != null) {
-      detector.write(state, x, site);
+    long now = state.epoch();
+    s.noteWrite(now);
+    LocationState x = s.existingElement(index);
+    if (x == null) {
+      x = element(s, array, index, site);
+      if (x == null) {
+        return;
+      }
     }
+    detector.write(state, x, site);
   }
 
   private LocationState element(ObjectShadow s, Object array, int index, int site) {
@@ -209,7 +218,7 @@ public final class DetectRuntime {
 
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
   void trustedReferenceRead(ThreadShadow t, Object holder) {
-    ObjectShadow s = shadow.peek(holder);
+    ObjectShadow s = t.peekShadow(holder, shadow);
     SyncClock atomic = s == null ? null : s.atomicIfReleased();
     if (atomic != null) {
       hb.acquire(t.state(threads), atomic);

@@ -38,16 +38,27 @@ public final class Hooks {
     return t;
   }
 
-  /** Before a read of a non-final, non-volatile instance field. */
+  /** Before a read of a non-final, non-volatile instance field. Without the thread slot (tests, the warm-up). */
   public static void readField(Object object, int fieldId, int site) {
+    readField(object, fieldId, site, null);
+  }
+
+  /**
+   * Before a read of a non-final, non-volatile instance field.
+   * Instrumented methods keep the calling thread's shadow in a local: {@code thread} is that local (null
+   * until the method's first hooked access) and the result is stored back into it, so a method pays for the
+   * {@code ThreadLocal} lookup once per invocation, not once per access (all access hooks work so).
+   */
+  public static ThreadShadow readField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.readField(t, object, fieldId, site);
     } catch (Throwable e) {
@@ -55,18 +66,28 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before a write of a non-final, non-volatile instance field. */
+  /** Before a write of a non-final, non-volatile instance field. Without the thread slot (tests, the warm-up). */
   public static void writeField(Object object, int fieldId, int site) {
+    writeField(object, fieldId, site, null);
+  }
+
+  /**
+   * Before a write of a non-final, non-volatile instance field.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  public static ThreadShadow writeField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.writeField(t, object, fieldId, site);
     } catch (Throwable e) {
@@ -74,18 +95,28 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before a read of a non-final, non-volatile static field. */
+  /** Before a read of a non-final, non-volatile static field. Without the thread slot (tests, the warm-up). */
   public static void readStatic(int fieldId, int site) {
+    readStatic(fieldId, site, null);
+  }
+
+  /**
+   * Before a read of a non-final, non-volatile static field.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  public static ThreadShadow readStatic(int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.readStatic(t, fieldId, site);
     } catch (Throwable e) {
@@ -93,18 +124,28 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before a write of a non-final, non-volatile static field. */
+  /** Before a write of a non-final, non-volatile static field. Without the thread slot (tests, the warm-up). */
   public static void writeStatic(int fieldId, int site) {
+    writeStatic(fieldId, site, null);
+  }
+
+  /**
+   * Before a write of a non-final, non-volatile static field.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  public static ThreadShadow writeStatic(int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.writeStatic(t, fieldId, site);
     } catch (Throwable e) {
@@ -112,18 +153,28 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before an array element load. */
+  /** Before an array element load. Without the thread slot (tests, the warm-up). */
   public static void readElement(Object array, int index, int site) {
+    readElement(array, index, site, null);
+  }
+
+  /**
+   * Before an array element load.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  public static ThreadShadow readElement(Object array, int index, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.readElement(t, array, index, site);
     } catch (Throwable e) {
@@ -131,18 +182,28 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before an array element store. */
+  /** Before an array element store. Without the thread slot (tests, the warm-up). */
   public static void writeElement(Object array, int index, int site) {
+    writeElement(array, index, site, null);
+  }
+
+  /**
+   * Before an array element store.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  public static ThreadShadow writeElement(Object array, int index, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.writeElement(t, array, index, site);
     } catch (Throwable e) {
@@ -150,18 +211,31 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** An array-typed field was read or written: the array is named after it ({@code pkg.Cls.slots[]}). */
+  /**
+   * An array-typed field was read or written: the array is named after it ({@code pkg.Cls.slots[]}).
+   * Without the thread slot: for tests and the warm-up.
+   */
   public static void arrayInField(Object array, int fieldId) {
+    arrayInField(array, fieldId, null);
+  }
+
+  /**
+   * An array-typed field was read or written: the array is named after it ({@code pkg.Cls.slots[]}).
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  public static ThreadShadow arrayInField(Object array, int fieldId, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.noteArrayField(t, array, fieldId);
     } catch (Throwable e) {
@@ -169,6 +243,7 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
   /** After monitorenter, at the entry of a synchronized method, after Object.wait: ACQUIRE the monitor. */

@@ -185,6 +185,12 @@ final class ObjectShadow {
     return state;
   }
 
+  /** The state of element {@code index} if it exists already (the fast path; {@link #element} otherwise). */
+  LocationState existingElement(int index) {
+    LocationState[] states = elements;
+    return states != null && index >= 0 && index < states.length ? states[index] : null;
+  }
+
   /**
    * The state of element {@code index}, or null when the index is out of bounds (the program is about to get an
    * ArrayIndexOutOfBoundsException; nothing to check) or the element has no state yet ({@link #addElement}).

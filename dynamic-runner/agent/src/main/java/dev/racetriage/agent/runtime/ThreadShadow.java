@@ -24,10 +24,10 @@ public final class ThreadShadow {
   private ThreadRegistry stateRegistry;
   /** The shadow memory the cached entries belong to. */
   private ShadowMemory cacheMemory;
-  private static final int RECENT = 64;
+  private static final int RECENT = 256;
   private WeakIdentityTable.Entry<ObjectShadow> last;
   private WeakIdentityTable.Entry<ObjectShadow> previous;
-  /** Direct-mapped by identity hash: the objects (locks, stripes, queues) this thread touched recently. */
+  /** Direct-mapped by identity hash: the objects (locks, stripes, queues) this thread touched recently (1 KiB). */
   private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
 
   public static ThreadShadow current() {
@@ -51,41 +51,90 @@ public final class ThreadShadow {
 
   ThreadState state(ThreadRegistry registry) {
     ThreadState s = state;
-    if (s == null || stateRegistry != registry) {
-      s = registry.stateOf(Thread.currentThread());
-      state = s;
-      stateRegistry = registry;
-    }
+    return s != null && stateRegistry == registry ? s : newState(registry);
+  }
+
+  private ThreadState newState(ThreadRegistry registry) {
+    ThreadState s = registry.stateOf(Thread.currentThread());
+    state = s;
+    stateRegistry = registry;
     return s;
   }
 
+  /**
+   * The object's shadow. The fast path compares with the last two objects missed on and stores nothing on a hit, so
+   * a loop over two arrays ({@code c[j] += a[j]}) neither hashes nor writes references (which cost G1 barriers).
+   */
   ObjectShadow shadowOf(Object object, ShadowMemory memory) {
     // the caches hold table entries, which reference the objects weakly: the agent must not keep them alive
+    if (cacheMemory == memory) {
+      WeakIdentityTable.Entry<ObjectShadow> e = last;
+      if (e != null && e.refersTo(object)) {
+        return e.value;
+      }
+      e = previous;
+      if (e != null && e.refersTo(object)) {
+        return e.value;
+      }
+    }
+    return shadowOfMiss(object, memory);
+  }
+
+  private ObjectShadow shadowOfMiss(Object object, ShadowMemory memory) {
     if (cacheMemory != memory) {
       last = null;
       previous = null;
       recent = new WeakIdentityTable.Entry[RECENT];
       cacheMemory = memory;
     }
-    WeakIdentityTable.Entry<ObjectShadow> e = last;
-    if (e != null && e.get() == object) {
-      return e.value; // loops over one or two arrays or objects: no hashing at all
-    }
-    WeakIdentityTable.Entry<ObjectShadow> p = previous;
-    if (p != null && p.get() == object) {
-      previous = e;
-      last = p;
-      return p.value;
-    }
     int slot = System.identityHashCode(object) & (RECENT - 1);
     @SuppressWarnings("unchecked")
     WeakIdentityTable.Entry<ObjectShadow> cached = (WeakIdentityTable.Entry<ObjectShadow>) recent[slot];
-    if (cached == null || cached.get() != object) {
+    if (cached == null || !cached.refersTo(object)) {
       cached = memory.entry(object);
       recent[slot] = cached;
     }
-    previous = e;
+    previous = last;
     last = cached;
     return cached.value;
+  }
+
+  /**
+   * The object's shadow if it has one, without creating it: the caches first (trusted JDK code reads the same
+   * nodes and locks over and over), then the table; a shadow found in the table is cached.
+   */
+  ObjectShadow peekShadow(Object object, ShadowMemory memory) {
+    if (cacheMemory == memory) {
+      WeakIdentityTable.Entry<ObjectShadow> e = last;
+      if (e != null && e.refersTo(object)) {
+        return e.value;
+      }
+      e = previous;
+      if (e != null && e.refersTo(object)) {
+        return e.value;
+      }
+      @SuppressWarnings("unchecked")
+      WeakIdentityTable.Entry<ObjectShadow> cached =
+          (WeakIdentityTable.Entry<ObjectShadow>) recent[System.identityHashCode(object) & (RECENT - 1)];
+      if (cached != null && cached.refersTo(object)) {
+        return cached.value;
+      }
+    }
+    return peekMiss(object, memory);
+  }
+
+  private ObjectShadow peekMiss(Object object, ShadowMemory memory) {
+    WeakIdentityTable.Entry<ObjectShadow> found = memory.peekEntry(object);
+    if (found == null) {
+      return null;
+    }
+    if (cacheMemory != memory) {
+      last = null;
+      previous = null;
+      recent = new WeakIdentityTable.Entry[RECENT];
+      cacheMemory = memory;
+    }
+    recent[System.identityHashCode(object) & (RECENT - 1)] = found;
+    return found.value;
   }
 }

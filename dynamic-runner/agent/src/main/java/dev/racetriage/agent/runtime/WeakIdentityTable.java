@@ -53,10 +53,15 @@ final class WeakIdentityTable<V> {
     return e == null ? null : e.value;
   }
 
+  /** The entry for {@code key}, or null; never creates one. */
+  Entry<V> peekEntry(Object key) {
+    return find(key, spread(System.identityHashCode(key)));
+  }
+
   private Entry<V> find(Object key, int hash) {
     Entry<V>[] table = segments[hash & (SEGMENTS - 1)].table;
     for (Entry<V> e = table[(hash >>> 6) & (table.length - 1)]; e != null; e = e.next) {
-      if (e.hash == hash && e.get() == key) {
+      if (e.hash == hash && e.refersTo(key)) {
         return e;
       }
     }
@@ -81,7 +86,7 @@ final class WeakIdentityTable<V> {
       Entry<V>[] table = segment.table;
       int index = (hash >>> 6) & (table.length - 1);
       for (Entry<V> e = table[index]; e != null; e = e.next) {
-        if (e.hash == hash && e.get() == key) {
+        if (e.hash == hash && e.refersTo(key)) {
           return e;
         }
       }
