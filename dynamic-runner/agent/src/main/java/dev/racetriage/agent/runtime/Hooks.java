@@ -1,5 +1,7 @@
 package dev.racetriage.agent.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+
 /**
  * The static methods instrumented code calls. Each one: returns at once when the agent is not running or the thread
  * is already inside the agent (the agent's own work, and JDK code it calls, must not produce events); otherwise marks
@@ -20,6 +22,7 @@ public final class Hooks {
   private Hooks() {
   }
 
+  @DontInline
   public static void install(DetectRuntime detectRuntime) {
     runtime = detectRuntime;
   }
@@ -39,6 +42,7 @@ public final class Hooks {
   }
 
   /** Before a read of a non-final, non-volatile instance field. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void readField(Object object, int fieldId, int site) {
     readField(object, fieldId, site, null);
   }
@@ -49,6 +53,7 @@ public final class Hooks {
    * until the method's first hooked access) and the result is stored back into it, so a method pays for the
    * {@code ThreadLocal} lookup once per invocation, not once per access (all access hooks work so).
    */
+  @DontInline
   public static ThreadShadow readField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
@@ -70,6 +75,7 @@ public final class Hooks {
   }
 
   /** Before a write of a non-final, non-volatile instance field. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void writeField(Object object, int fieldId, int site) {
     writeField(object, fieldId, site, null);
   }
@@ -78,6 +84,7 @@ public final class Hooks {
    * Before a write of a non-final, non-volatile instance field.
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
+  @DontInline
   public static ThreadShadow writeField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
@@ -99,6 +106,7 @@ public final class Hooks {
   }
 
   /** Before a read of a non-final, non-volatile static field. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void readStatic(int fieldId, int site) {
     readStatic(fieldId, site, null);
   }
@@ -107,6 +115,7 @@ public final class Hooks {
    * Before a read of a non-final, non-volatile static field.
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
+  @DontInline
   public static ThreadShadow readStatic(int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -128,6 +137,7 @@ public final class Hooks {
   }
 
   /** Before a write of a non-final, non-volatile static field. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void writeStatic(int fieldId, int site) {
     writeStatic(fieldId, site, null);
   }
@@ -136,6 +146,7 @@ public final class Hooks {
    * Before a write of a non-final, non-volatile static field.
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
+  @DontInline
   public static ThreadShadow writeStatic(int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -157,6 +168,7 @@ public final class Hooks {
   }
 
   /** Before an array element load. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void readElement(Object array, int index, int site) {
     readElement(array, index, site, null);
   }
@@ -165,6 +177,7 @@ public final class Hooks {
    * Before an array element load.
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
+  @DontInline
   public static ThreadShadow readElement(Object array, int index, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
@@ -186,6 +199,7 @@ public final class Hooks {
   }
 
   /** Before an array element store. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void writeElement(Object array, int index, int site) {
     writeElement(array, index, site, null);
   }
@@ -194,6 +208,7 @@ public final class Hooks {
    * Before an array element store.
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
+  @DontInline
   public static ThreadShadow writeElement(Object array, int index, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
@@ -218,6 +233,7 @@ public final class Hooks {
    * An array-typed field was read or written: the array is named after it ({@code pkg.Cls.slots[]}).
    * Without the thread slot: for tests and the warm-up.
    */
+  @DontInline
   public static void arrayInField(Object array, int fieldId) {
     arrayInField(array, fieldId, null);
   }
@@ -226,6 +242,7 @@ public final class Hooks {
    * An array-typed field was read or written: the array is named after it ({@code pkg.Cls.slots[]}).
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
+  @DontInline
   public static ThreadShadow arrayInField(Object array, int fieldId, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
@@ -247,6 +264,7 @@ public final class Hooks {
   }
 
   /** After monitorenter, at the entry of a synchronized method, after Object.wait: ACQUIRE the monitor. */
+  @DontInline
   public static void monitorEnter(Object monitor) {
     DetectRuntime rt = runtime;
     if (rt == null || monitor == null) {
@@ -266,6 +284,7 @@ public final class Hooks {
   }
 
   /** Before monitorexit, at every exit of a synchronized method, before Object.wait: RELEASE the monitor. */
+  @DontInline
   public static void monitorExit(Object monitor) {
     DetectRuntime rt = runtime;
     if (rt == null || monitor == null) {
@@ -285,6 +304,7 @@ public final class Hooks {
   }
 
   /** After a read of a volatile instance field: ACQUIRE. */
+  @DontInline
   public static void volatileRead(Object object, int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
@@ -304,6 +324,7 @@ public final class Hooks {
   }
 
   /** Before a write of a volatile instance field: RELEASE. */
+  @DontInline
   public static void volatileWrite(Object object, int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
@@ -323,6 +344,7 @@ public final class Hooks {
   }
 
   /** After a read of a volatile static field: ACQUIRE. */
+  @DontInline
   public static void volatileReadStatic(int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -342,6 +364,7 @@ public final class Hooks {
   }
 
   /** Before a write of a volatile static field: RELEASE. */
+  @DontInline
   public static void volatileWriteStatic(int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -361,6 +384,7 @@ public final class Hooks {
   }
 
   /** Called at the start of {@code Thread.start()}: FORK, before the child can run. */
+  @DontInline
   public static void threadStarting(Thread child) {
     DetectRuntime rt = runtime;
     if (rt == null || child == null) {
@@ -380,6 +404,7 @@ public final class Hooks {
   }
 
   /** At the entry of a class initialiser: its writes are recorded at ⊥ (they happen-before every use of the class). */
+  @DontInline
   public static void clinitEnter() {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -399,6 +424,7 @@ public final class Hooks {
   }
 
   /** At every exit of a class initialiser, normal or exceptional. */
+  @DontInline
   public static void clinitExit() {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -422,6 +448,7 @@ public final class Hooks {
    * (the object or array it updates), or null for a static-field handle, which then stands for its field itself.
    * {@code mode} says which halves apply; the release half happens here, before the operation.
    */
+  @DontInline
   public static void atomicBefore(Object handle, Object target, int mode) {
     Object key = target != null ? target : handle;
     DetectRuntime rt = runtime;
@@ -442,6 +469,7 @@ public final class Hooks {
   }
 
   /** The same atomic operation has returned: its acquire half. */
+  @DontInline
   public static void atomicAfter(Object handle, Object target, int mode) {
     Object key = target != null ? target : handle;
     DetectRuntime rt = runtime;
@@ -467,6 +495,7 @@ public final class Hooks {
    * with a CAS on the predecessor and read with plain loads after a fence (ConcurrentSkipListMap); the agent does
    * not model fences, so the pointer it follows stands in for them.
    */
+  @DontInline
   public static void trustedReferenceRead(Object holder) {
     DetectRuntime rt = runtime;
     if (rt == null || holder == null) {
@@ -486,6 +515,7 @@ public final class Hooks {
   }
 
   /** Replaces {@code monitor.wait()}: the monitor is released while waiting and acquired again after. */
+  @DontInline
   public static void waitOn(Object monitor) throws InterruptedException {
     monitorExit(monitor);
     try {
@@ -496,6 +526,7 @@ public final class Hooks {
   }
 
   /** Replaces {@code monitor.wait(millis)}. */
+  @DontInline
   public static void waitOn(Object monitor, long millis) throws InterruptedException {
     monitorExit(monitor);
     try {
@@ -506,6 +537,7 @@ public final class Hooks {
   }
 
   /** Replaces {@code monitor.wait(millis, nanos)}. */
+  @DontInline
   public static void waitOn(Object monitor, long millis, int nanos) throws InterruptedException {
     monitorExit(monitor);
     try {
@@ -516,6 +548,7 @@ public final class Hooks {
   }
 
   /** Called when {@code Thread.join(long)} returns normally: JOIN if the thread has terminated. */
+  @DontInline
   public static void joinReturned(Thread joined) {
     if (joined != null && !joined.isAlive()) {
       joinedTerminated(joined);
@@ -523,6 +556,7 @@ public final class Hooks {
   }
 
   /** Replaces {@code thread.isAlive()} in application code: a {@code false} is a JOIN (JRF Figure 1). */
+  @DontInline
   public static boolean isAlive(Thread thread) {
     boolean alive = thread.isAlive();
     if (!alive) {

@@ -25,8 +25,15 @@ public final class ThreadShadow {
   /** The shadow memory the cached entries belong to. */
   private ShadowMemory cacheMemory;
   private static final int RECENT = 256;
-  private WeakIdentityTable.Entry<ObjectShadow> last;
-  private WeakIdentityTable.Entry<ObjectShadow> previous;
+  /**
+   * The last four objects missed on, replaced round-robin: a loop body touching up to four objects (an array of
+   * stripes, the stripe, its lock, the lock's state) hits here, and a hit stores nothing.
+   */
+  private WeakIdentityTable.Entry<ObjectShadow> way0;
+  private WeakIdentityTable.Entry<ObjectShadow> way1;
+  private WeakIdentityTable.Entry<ObjectShadow> way2;
+  private WeakIdentityTable.Entry<ObjectShadow> way3;
+  private int nextWay;
   /** Direct-mapped by identity hash: the objects (locks, stripes, queues) this thread touched recently (1 KiB). */
   private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
 
@@ -62,31 +69,37 @@ public final class ThreadShadow {
   }
 
   /**
-   * The object's shadow. The fast path compares with the last two objects missed on and stores nothing on a hit, so
-   * a loop over two arrays ({@code c[j] += a[j]}) neither hashes nor writes references (which cost G1 barriers).
+   * The object's shadow. The fast path compares with the last four objects missed on and stores nothing on a hit,
+   * so a loop over a few arrays or objects neither hashes nor writes references (which cost G1 barriers).
    */
   ObjectShadow shadowOf(Object object, ShadowMemory memory) {
     // the caches hold table entries, which reference the objects weakly: the agent must not keep them alive
-    if (cacheMemory == memory) {
-      WeakIdentityTable.Entry<ObjectShadow> e = last;
-      if (e != null && e.refersTo(object)) {
-        return e.value;
-      }
-      e = previous;
-      if (e != null && e.refersTo(object)) {
-        return e.value;
-      }
+    WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
+    return e != null ? e.value : shadowOfMiss(object, memory);
+  }
+
+  private WeakIdentityTable.Entry<ObjectShadow> cachedWay(Object object, ShadowMemory memory) {
+    if (cacheMemory != memory) {
+      return null;
     }
-    return shadowOfMiss(object, memory);
+    WeakIdentityTable.Entry<ObjectShadow> e = way0;
+    if (e != null && e.refersTo(object)) {
+      return e;
+    }
+    e = way1;
+    if (e != null && e.refersTo(object)) {
+      return e;
+    }
+    e = way2;
+    if (e != null && e.refersTo(object)) {
+      return e;
+    }
+    e = way3;
+    return e != null && e.refersTo(object) ? e : null;
   }
 
   private ObjectShadow shadowOfMiss(Object object, ShadowMemory memory) {
-    if (cacheMemory != memory) {
-      last = null;
-      previous = null;
-      recent = new WeakIdentityTable.Entry[RECENT];
-      cacheMemory = memory;
-    }
+    resetIfOtherMemory(memory);
     int slot = System.identityHashCode(object) & (RECENT - 1);
     @SuppressWarnings("unchecked")
     WeakIdentityTable.Entry<ObjectShadow> cached = (WeakIdentityTable.Entry<ObjectShadow>) recent[slot];
@@ -94,9 +107,29 @@ public final class ThreadShadow {
       cached = memory.entry(object);
       recent[slot] = cached;
     }
-    previous = last;
-    last = cached;
+    remember(cached);
     return cached.value;
+  }
+
+  private void remember(WeakIdentityTable.Entry<ObjectShadow> entry) {
+    switch (nextWay) {
+      case 0 -> way0 = entry;
+      case 1 -> way1 = entry;
+      case 2 -> way2 = entry;
+      default -> way3 = entry;
+    }
+    nextWay = (nextWay + 1) & 3;
+  }
+
+  private void resetIfOtherMemory(ShadowMemory memory) {
+    if (cacheMemory != memory) {
+      way0 = null;
+      way1 = null;
+      way2 = null;
+      way3 = null;
+      recent = new WeakIdentityTable.Entry[RECENT];
+      cacheMemory = memory;
+    }
   }
 
   /**
@@ -104,15 +137,11 @@ public final class ThreadShadow {
    * nodes and locks over and over), then the table; a shadow found in the table is cached.
    */
   ObjectShadow peekShadow(Object object, ShadowMemory memory) {
+    WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
+    if (e != null) {
+      return e.value;
+    }
     if (cacheMemory == memory) {
-      WeakIdentityTable.Entry<ObjectShadow> e = last;
-      if (e != null && e.refersTo(object)) {
-        return e.value;
-      }
-      e = previous;
-      if (e != null && e.refersTo(object)) {
-        return e.value;
-      }
       @SuppressWarnings("unchecked")
       WeakIdentityTable.Entry<ObjectShadow> cached =
           (WeakIdentityTable.Entry<ObjectShadow>) recent[System.identityHashCode(object) & (RECENT - 1)];
@@ -128,12 +157,7 @@ public final class ThreadShadow {
     if (found == null) {
       return null;
     }
-    if (cacheMemory != memory) {
-      last = null;
-      previous = null;
-      recent = new WeakIdentityTable.Entry[RECENT];
-      cacheMemory = memory;
-    }
+    resetIfOtherMemory(memory);
     recent[System.identityHashCode(object) & (RECENT - 1)] = found;
     return found.value;
   }
