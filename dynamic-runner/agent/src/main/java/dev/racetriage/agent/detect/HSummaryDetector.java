@@ -1,5 +1,7 @@
 package dev.racetriage.agent.detect;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import dev.racetriage.agent.hb.Epoch;
 import dev.racetriage.agent.hb.ThreadState;
 
@@ -67,6 +69,7 @@ public final class HSummaryDetector {
     }
 
     /** The read's slow path, kept out of {@link #read} so the inlined fast path stays small. */
+    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     private boolean uncoveredRead(ThreadState t, LocationState x, int siteId) {
         int previousSite;
         String previousWriter;
@@ -96,6 +99,7 @@ public final class HSummaryDetector {
     }
 
     /** The write's slow path, kept out of {@link #write} so the inlined fast path stays small. */
+    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     private boolean recordWrite(ThreadState t, LocationState x, int siteId) {
         if (t.inClinit()) {
             clinitWrite(t, x, siteId);
@@ -157,13 +161,16 @@ public final class HSummaryDetector {
         }
     }
 
+    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     private void report(RaceKind kind, ThreadState t, LocationState x, int siteId, int previousSite,
                         String previousWriter) {
         try {
             synchronized (counterLock) {
                 races++;
             }
-            Access current = new Access(t.name(), sites.site(siteId), stacks.capture());
+            java.util.List<StackTraceElement> stack = sink.wantsStack(x.fieldKey()) ? stacks.capture()
+                    : java.util.List.of();
+            Access current = new Access(t.name(), sites.site(siteId), stack);
             Access previous = new Access(previousWriter == null ? "?" : previousWriter,
                     sites.site(previousSite), java.util.List.of());
             sink.race(new RaceReport(x.fieldKey(), kind, current, previous));

@@ -1,5 +1,7 @@
 package dev.racetriage.agent.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import dev.racetriage.agent.detect.HSummaryDetector;
 import dev.racetriage.agent.detect.LocationState;
 import dev.racetriage.agent.detect.RaceAggregator;
@@ -120,6 +122,7 @@ public final class DetectRuntime {
     detector.write(state, x, site);
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private LocationState element(ObjectShadow s, Object array, int index, int site) {
     LocationState x = s.element(array, index);
     if (x != null || !s.inBounds(index)) {
@@ -134,6 +137,7 @@ public final class DetectRuntime {
   }
 
   /** An array no field was seen to hold is named after the method that first touched it (cached per site). */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private String unnamedArrayKey(int site) {
     String[] cache = unnamedKeys;
     String key = site >= 0 && site < cache.length ? cache[site] : null;
@@ -162,7 +166,10 @@ public final class DetectRuntime {
   }
 
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
-    t.shadowOf(array, shadow).noteArrayKey(fields.key(fieldId) + "[]");
+    ObjectShadow s = t.shadowOf(array, shadow);
+    if (s.arrayKey() == null) { // the first field names it: no string built on every later read of the field
+      s.noteArrayKey(fields.key(fieldId) + "[]");
+    }
   }
 
   // ---- synchronisation ----

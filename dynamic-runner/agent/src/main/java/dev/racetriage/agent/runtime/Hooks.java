@@ -7,7 +7,13 @@ import jdk.internal.vm.annotation.DontInline;
  * is already inside the agent (the agent's own work, and JDK code it calls, must not produce events); otherwise marks
  * the thread busy, forwards to the {@link DetectRuntime}, and swallows and counts anything thrown — the program under
  * test never sees an exception from the agent. The guard is spelled out in every hook rather than factored into a
- * lambda: these are the agent's hottest paths and must stay small enough to inline.
+ * lambda.
+ *
+ * <p><b>Not inlined.</b> Every hook is {@code @DontInline} (honoured because the agent's classes are loaded by the boot
+ * loader; ignored, harmlessly, elsewhere). Inlined, a hook drags its whole runtime path into every instrumented
+ * method the JIT compiles — C2 then spent seconds of a short run compiling the same agent code into hundreds of
+ * callers. Called, each hook is compiled once; a call costs a few nanoseconds. The slow paths behind the hooks
+ * (table inserts, race reports) are {@code @DontInline} for the same reason.
  *
  * <p>The names and descriptors are bound by {@code dev.racetriage.agent.instrument.HookMethod}; a unit test checks
  * that both agree.

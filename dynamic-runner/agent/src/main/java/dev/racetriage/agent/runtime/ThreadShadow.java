@@ -1,5 +1,7 @@
 package dev.racetriage.agent.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import dev.racetriage.agent.hb.ThreadState;
 
 /**
@@ -61,6 +63,7 @@ public final class ThreadShadow {
     return s != null && stateRegistry == registry ? s : newState(registry);
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private ThreadState newState(ThreadRegistry registry) {
     ThreadState s = registry.stateOf(Thread.currentThread());
     state = s;
@@ -98,6 +101,7 @@ public final class ThreadShadow {
     return e != null && e.refersTo(object) ? e : null;
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private ObjectShadow shadowOfMiss(Object object, ShadowMemory memory) {
     resetIfOtherMemory(memory);
     int slot = System.identityHashCode(object) & (RECENT - 1);
@@ -152,6 +156,7 @@ public final class ThreadShadow {
     return peekMiss(object, memory);
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private ObjectShadow peekMiss(Object object, ShadowMemory memory) {
     WeakIdentityTable.Entry<ObjectShadow> found = memory.peekEntry(object);
     if (found == null) {

@@ -1,5 +1,7 @@
 package dev.racetriage.agent.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
@@ -77,9 +79,11 @@ final class WeakIdentityTable<V> {
   Entry<V> entry(Object key, Function<Object, V> create) {
     int hash = spread(System.identityHashCode(key));
     Entry<V> found = find(key, hash);
-    if (found != null) {
-      return found;
-    }
+    return found != null ? found : insert(key, hash, create);
+  }
+
+  @DontInline // the insert path: compiled once, not into every caller of entry (see Hooks)
+  private Entry<V> insert(Object key, int hash, Function<Object, V> create) {
     Segment<V> segment = segments[hash & (SEGMENTS - 1)];
     expungeStale();
     synchronized (segment) {
