@@ -7,6 +7,11 @@
 # as Markdown table rows for benchmarks/RESULTS.md, preceded by the machine description.
 #
 # Usage: benchmarks/agent-slowdown.sh            (RUNS=7 MATRIX=240 INCREMENTS=400000 to change the work)
+#        AGENT_JAR=path      use this agent jar instead of the one built from the working tree
+#        BASELINE_JAR=path   also run a second agent jar (e.g. built from an older commit), interleaved run by run
+#                            with the others (no agent, agent, baseline agent, no agent, ...), and add its columns
+#        CPU_TIME=1          also report the median CPU time (user+sys, from /usr/bin/time) of every configuration:
+#                            less sensitive than wall time to other processes on a shared machine
 # Needs: java 17+, mvn (to build the agent and resolve the examples' JUnit), network access to Maven Central once.
 set -euo pipefail
 
@@ -19,13 +24,18 @@ CONSOLE_VERSION="1.14.1"
 WORK="$(mktemp -d -t racetriage-bench-XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 
-AGENT_JAR="$(ls "$ROOT"/dynamic-runner/agent/target/racetriage-agent-*.jar 2>/dev/null | grep -v original | head -1 || true)"
+AGENT_JAR="${AGENT_JAR:-$(ls "$ROOT"/dynamic-runner/agent/target/racetriage-agent-*.jar 2>/dev/null | grep -v original | head -1 || true)}"
 if [[ -z "$AGENT_JAR" ]]; then
   (cd "$ROOT" && mvn -B -q -pl dynamic-runner/agent -am package -DskipTests)
   AGENT_JAR="$(ls "$ROOT"/dynamic-runner/agent/target/racetriage-agent-*.jar | grep -v original | head -1)"
 fi
 # a private copy: a concurrent build must not replace the jar under a running JVM
 cp "$AGENT_JAR" "$WORK/agent.jar"
+BASELINE_JAR="${BASELINE_JAR:-}"
+if [[ -n "$BASELINE_JAR" ]]; then
+  cp "$BASELINE_JAR" "$WORK/baseline.jar"
+fi
+CPU_TIME="${CPU_TIME:-0}"
 
 # the CPU-heavy program
 mkdir -p "$WORK/cpu"
@@ -42,44 +52,91 @@ mkdir -p "$WORK/examples"
 javac -g -d "$WORK/examples" -cp "$EXAMPLES_CP" $(find "$EXAMPLES/src/main/java" "$EXAMPLES/src/test/java" -name '*.java')
 
 AGENT_OPT="-javaagent:$WORK/agent.jar=mode=detect;out=$WORK/report.jsonl"
+BASELINE_OPT="-javaagent:$WORK/baseline.jar=mode=detect;out=$WORK/report-baseline.jsonl"
 EXAMPLES_CMD=(-jar "$WORK/junit-platform-console-standalone.jar" execute --disable-banner --details=none
   -cp "$WORK/examples:$EXAMPLES_CP" --select-package dev.racetriage.examples)
 CPU_CMD=(-cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX" "$INCREMENTS")
 
-# median wall time in ms of RUNS runs of: java <args>
-median_ms() {
-  local times=()
-  for ((i = 0; i < RUNS; i++)); do
-    local start end
-    start=$(date +%s%N)
-    java "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || { echo "run failed: java $*" >&2; cat "$WORK/err.txt" >&2; exit 1; }
-    end=$(date +%s%N)
-    times+=($(( (end - start) / 1000000 )))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'
+# one run of: java <args>; appends its wall time in ms to the file $1, its CPU time (user+sys) in ms to $1.cpu
+run_once() {
+  local file="$1"
+  shift
+  local start end
+  start=$(date +%s%N)
+  /usr/bin/time -f "%U %S" -o "$WORK/time.txt" java "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" \
+    || { echo "run failed: java $*" >&2; cat "$WORK/err.txt" >&2; exit 1; }
+  end=$(date +%s%N)
+  echo $(( (end - start) / 1000000 )) >>"$file"
+  awk '{printf "%d\n", ($1 + $2) * 1000}' "$WORK/time.txt" >>"$file.cpu"
 }
+
+median() { # file of numbers, one a line
+  sort -n "$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'
+}
+
+ratio() { awk -v a="$1" -v p="$2" 'BEGIN {printf "%.2fx", a / p}'; }
 
 row() { # name, args...
   local name="$1"
   shift
-  local plain agent
-  plain=$(median_ms "$@")
-  agent=$(median_ms "$AGENT_OPT" "$@")
-  local status
-  status=$(grep -o '"status":"[a-z]*"' "$WORK/report.jsonl" | head -1)
-  local races
-  races=$(grep -o '"races":[0-9]*' "$WORK/report.jsonl" | tail -1)
-  printf '| %s | %s | %s | %s | %s ms | %s ms | %s | %s, %s |\n' "$(date -u +%F)" "$(nproc)" "$name" "$RUNS" \
-    "$plain" "$agent" "$(awk -v a="$agent" -v p="$plain" 'BEGIN {printf "%.2fx", a / p}')" "$status" "$races"
+  rm -f "$WORK"/t-*
+  for ((i = 0; i < RUNS; i++)); do
+    run_once "$WORK/t-plain" "$@"
+    run_once "$WORK/t-agent" "$AGENT_OPT" "$@"
+    cp "$WORK/report.jsonl" "$WORK/report-agent.jsonl"
+    if [[ -n "$BASELINE_JAR" ]]; then
+      run_once "$WORK/t-base" "$BASELINE_OPT" "$@"
+    fi
+  done
+  local plain agent status races
+  plain=$(median "$WORK/t-plain")
+  agent=$(median "$WORK/t-agent")
+  status=$(grep -o '"status":"[a-z]*"' "$WORK/report-agent.jsonl" | head -1)
+  races=$(grep -o '"races":[0-9]*' "$WORK/report-agent.jsonl" | tail -1)
+  local extra=""
+  if [[ -n "$BASELINE_JAR" ]]; then
+    local base
+    base=$(median "$WORK/t-base")
+    extra=" $base ms | $(ratio "$base" "$plain") |"
+  fi
+  if [[ "$CPU_TIME" == 1 ]]; then
+    local pc ac
+    pc=$(median "$WORK/t-plain.cpu")
+    ac=$(median "$WORK/t-agent.cpu")
+    extra="$extra $pc ms | $ac ms | $(ratio "$ac" "$pc") |"
+    if [[ -n "$BASELINE_JAR" ]]; then
+      local bc
+      bc=$(median "$WORK/t-base.cpu")
+      extra="$extra $bc ms | $(ratio "$bc" "$pc") |"
+    fi
+  fi
+  printf '| %s | %s | %s | %s | %s ms | %s ms | %s | %s, %s |%s\n' "$(date -u +%F)" "$(nproc)" "$name" "$RUNS" \
+    "$plain" "$agent" "$(ratio "$agent" "$plain")" "$status" "$races" "$extra"
 }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "java: $(java -version 2>&1 | head -1)"
-echo "command: RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS benchmarks/agent-slowdown.sh"
+echo "command: RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS CPU_TIME=$CPU_TIME benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
 echo
-echo "| date | cores | workload | runs | no agent (median) | detect mode (median) | slowdown | agent report |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+header="| date | cores | workload | runs | no agent (median) | detect mode (median) | slowdown | agent report |"
+rule="| --- | --- | --- | --- | --- | --- | --- | --- |"
+if [[ -n "$BASELINE_JAR" ]]; then
+  header="$header baseline agent (median) | baseline slowdown |"
+  rule="$rule --- | --- |"
+fi
+if [[ "$CPU_TIME" == 1 ]]; then
+  header="$header no agent CPU | detect CPU | CPU slowdown |"
+  rule="$rule --- | --- | --- |"
+  if [[ -n "$BASELINE_JAR" ]]; then
+    header="$header baseline CPU | baseline CPU slowdown |"
+    rule="$rule --- | --- |"
+  fi
+fi
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$header"
+echo "$rule"
 row "examples/racy-shapes JUnit suite" "${EXAMPLES_CMD[@]}"
 row "CpuWorkload $THREADS threads, matrix $MATRIX, $INCREMENTS increments" "${CPU_CMD[@]}"
 row "CpuWorkload matrix only ($MATRIX)" -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX" 1
 row "CpuWorkload striped counters only ($INCREMENTS)" -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 "$INCREMENTS"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,5 +1,7 @@
 package dev.racetriage.agent.detect;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import dev.racetriage.agent.hb.Epoch;
 import dev.racetriage.agent.hb.ThreadState;
 
@@ -63,9 +65,12 @@ public final class HSummaryDetector {
      * @return true iff a race was reported
      */
     public boolean read(ThreadState t, LocationState x, int siteId) {
-        if (t.clock().covers(x.lastWrite)) {
-            return false;
-        }
+        return !t.clock().covers(x.lastWrite) && uncoveredRead(t, x, siteId);
+    }
+
+    /** The read's slow path, kept out of {@link #read} so the inlined fast path stays small. */
+    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+    private boolean uncoveredRead(ThreadState t, LocationState x, int siteId) {
         int previousSite;
         String previousWriter;
         synchronized (x) {
@@ -87,14 +92,20 @@ public final class HSummaryDetector {
      * @return true iff a race was reported
      */
     public boolean write(ThreadState t, LocationState x, int siteId) {
+        if (x.lastWrite == t.epoch() && x.lastSite == siteId && !t.inClinit()) {
+            return false; // the thread's same write again: changes nothing
+        }
+        return recordWrite(t, x, siteId);
+    }
+
+    /** The write's slow path, kept out of {@link #write} so the inlined fast path stays small. */
+    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+    private boolean recordWrite(ThreadState t, LocationState x, int siteId) {
         if (t.inClinit()) {
             clinitWrite(t, x, siteId);
             return false;
         }
         long now = t.epoch();
-        if (x.lastWrite == now && x.lastSite == siteId) {
-            return false;
-        }
         int previousSite;
         String previousWriter;
         synchronized (x) {
@@ -150,13 +161,16 @@ public final class HSummaryDetector {
         }
     }
 
+    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     private void report(RaceKind kind, ThreadState t, LocationState x, int siteId, int previousSite,
                         String previousWriter) {
         try {
             synchronized (counterLock) {
                 races++;
             }
-            Access current = new Access(t.name(), sites.site(siteId), stacks.capture());
+            java.util.List<StackTraceElement> stack = sink.wantsStack(x.fieldKey()) ? stacks.capture()
+                    : java.util.List.of();
+            Access current = new Access(t.name(), sites.site(siteId), stack);
             Access previous = new Access(previousWriter == null ? "?" : previousWriter,
                     sites.site(previousSite), java.util.List.of());
             sink.race(new RaceReport(x.fieldKey(), kind, current, previous));

@@ -1,5 +1,7 @@
 package dev.racetriage.agent.detect;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -38,6 +40,7 @@ public final class RaceAggregator implements RaceSink {
     }
 
     @Override
+    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     public synchronized void race(RaceReport report) {
         total++;
         // No lambdas or record hashCodes bootstrapped here: this runs on a program thread, and invokedynamic
@@ -61,6 +64,12 @@ public final class RaceAggregator implements RaceSink {
         } else if (!e.pairs.contains(pair)) {
             e.truncated = true;
         }
+    }
+
+    /** Only the first report of a field is kept whole (with its stack); later ones are counted and paired. */
+    @Override
+    public synchronized boolean wantsStack(String fieldKey) {
+        return !byField.containsKey(fieldKey);
     }
 
     /** All reports received, repeated ones included. */

@@ -8,4 +8,13 @@ package dev.racetriage.agent.detect;
 @FunctionalInterface
 public interface RaceSink {
     void race(RaceReport report);
+
+    /**
+     * Whether the next report on {@code fieldKey} needs the racing access's stack. Capturing one costs tens of
+     * microseconds, and a racy loop reports on every iteration: a sink that keeps only the first stack per field
+     * says no once it has it. The answer may be stale by the time the report arrives; both ways are harmless.
+     */
+    default boolean wantsStack(String fieldKey) {
+        return true;
+    }
 }

@@ -106,10 +106,44 @@ public final class HappensBefore {
         joined.markTerminated();
     }
 
-    /** [ACQUIRE] acq(t, s): C(t) := C(t) ⊔ L(s). Lock enter, volatile read, the "after" side of j.u.c edges. */
+    /**
+     * [ACQUIRE] acq(t, s): C(t) := C(t) ⊔ L(s). Lock enter, volatile read, the "after" side of j.u.c edges. Skipped
+     * without locking when t covers the clock's cover epoch (L(s) ⊑ C(t) already, see {@link SyncClock}).
+     */
     public void acquire(ThreadState t, SyncClock s) {
+        VectorClock mine = t.clock();
+        if (mine.covers(s.cover)) {
+            return;
+        }
         synchronized (s) {
-            t.clock().join(s.clock);
+            mine.join(s.clock);
+            coverAfterAcquire(t, s);
+        }
+    }
+
+    /**
+     * Under s's monitor, right after t joined L(s): C(t) ⊒ L(s) now and until t's period ends, so c@t (c = t's
+     * current component) is a valid cover. Replaces only an unknown cover: an existing valid one may be covered by
+     * more threads already.
+     */
+    private static void coverAfterAcquire(ThreadState t, SyncClock s) {
+        if (s.cover == SyncClock.UNKNOWN) {
+            s.cover = t.epoch();
+        }
+    }
+
+    /**
+     * Under s's monitor, t releases: L(s) := L(s) ⊔ C(t). When t covers the old cover, L(s) ⊑ C(t) already, so the
+     * join is a copy and t's current epoch becomes the cover (t's release ticks right after, ending the period).
+     */
+    private static void releaseInto(ThreadState t, SyncClock s) {
+        VectorClock mine = t.clock();
+        if (mine.covers(s.cover)) {
+            s.clock.copyFrom(mine);
+            s.cover = t.epoch();
+        } else {
+            s.clock.join(mine);
+            s.cover = SyncClock.UNKNOWN;
         }
     }
 
@@ -121,7 +155,7 @@ public final class HappensBefore {
      */
     public void release(ThreadState t, SyncClock s) {
         synchronized (s) {
-            s.clock.join(t.clock());
+            releaseInto(t, s);
         }
         t.clock().tick(t.tid());
     }
@@ -130,7 +164,8 @@ public final class HappensBefore {
     public void acquireRelease(ThreadState t, SyncClock s) {
         synchronized (s) {
             t.clock().join(s.clock);
-            s.clock.join(t.clock());
+            s.clock.copyFrom(t.clock()); // L(s) ⊑ C(t) after the join, so L(s) ⊔ C(t) = C(t)
+            s.cover = t.epoch();
         }
         t.clock().tick(t.tid());
     }

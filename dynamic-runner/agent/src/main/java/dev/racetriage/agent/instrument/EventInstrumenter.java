@@ -50,6 +50,36 @@ final class EventInstrumenter extends AdviceAdapter {
     this.jumble = checkAccesses && ctx.jumble() != null ? new JumbleAccessEmitter(this, mv) : null;
   }
 
+  /**
+   * Detect mode, application code: a local holding the thread's shadow, null at entry and filled by the first
+   * access hook (which returns it), so the hooks of one invocation share one {@code ThreadLocal} lookup. Set up in
+   * {@link #visitCode} — before a constructor's {@code super(...)} too, where array accesses are already hooked.
+   */
+  private int threadSlot = -1;
+
+  @Override
+  public void visitCode() {
+    super.visitCode();
+    if (checkAccesses && jumble == null) {
+      threadSlot = newLocal(Type.getObjectType(HookMethod.THREAD_SHADOW));
+      mv.visitInsn(ACONST_NULL);
+      mv.visitVarInsn(ASTORE, threadSlot);
+    }
+  }
+
+  /** An access hook with its arguments on the stack: pass the thread local and store back what it returns. */
+  private void callAccessHook(HookMethod hook) {
+    if (threadSlot < 0) { // jumble mode names arrays at volatile array fields: no slot there
+      mv.visitInsn(ACONST_NULL);
+      hook.call(mv);
+      mv.visitInsn(POP);
+      return;
+    }
+    mv.visitVarInsn(ALOAD, threadSlot);
+    hook.call(mv);
+    mv.visitVarInsn(ASTORE, threadSlot);
+  }
+
   void skipNextReadCheck() {
     skipReadCheck = true;
   }
@@ -151,8 +181,9 @@ final class EventInstrumenter extends AdviceAdapter {
     boolean isArray = descriptor.charAt(0) == '[';
     boolean wide = descriptor.equals("J") || descriptor.equals("D");
     if (!checkAccesses && !isVolatile) {
-      // trusted code: only volatile fields order anything — and the pointers lock-free structures follow
-      if (opcode == GETFIELD && isReference(descriptor)) {
+      // trusted code: only volatile fields order anything — and the pointers lock-free structures follow. A final
+      // field's pointer was set by the constructor, not published by a CAS on its holder: no edge to stand in for
+      if (opcode == GETFIELD && isReference(descriptor) && !isFinal) {
         mv.visitInsn(DUP);
         super.visitFieldInsn(opcode, owner, name, descriptor);
         mv.visitInsn(SWAP);
@@ -185,7 +216,7 @@ final class EventInstrumenter extends AdviceAdapter {
             mv.visitInsn(DUP);
             pushInt(fieldId);
             pushInt(site());
-            HookMethod.READ_FIELD.call(mv);
+            callAccessHook(HookMethod.READ_FIELD);
           }
           super.visitFieldInsn(opcode, owner, name, descriptor);
         }
@@ -200,7 +231,7 @@ final class EventInstrumenter extends AdviceAdapter {
           } else {
             pushInt(fieldId);
             pushInt(site());
-            HookMethod.WRITE_FIELD.call(mv);
+            callAccessHook(HookMethod.WRITE_FIELD);
           }
         }
         nameArray(isArray, fieldId);
@@ -215,7 +246,7 @@ final class EventInstrumenter extends AdviceAdapter {
           if (!isFinal) {
             pushInt(fieldId);
             pushInt(site());
-            HookMethod.READ_STATIC.call(mv);
+            callAccessHook(HookMethod.READ_STATIC);
           }
           super.visitFieldInsn(opcode, owner, name, descriptor);
         }
@@ -228,7 +259,7 @@ final class EventInstrumenter extends AdviceAdapter {
         } else if (!isFinal) {
           pushInt(fieldId);
           pushInt(site());
-          HookMethod.WRITE_STATIC.call(mv);
+          callAccessHook(HookMethod.WRITE_STATIC);
         }
         nameArray(isArray, fieldId);
         super.visitFieldInsn(opcode, owner, name, descriptor);
@@ -290,7 +321,7 @@ final class EventInstrumenter extends AdviceAdapter {
     if (isArray && checkAccesses) {
       mv.visitInsn(DUP);
       pushInt(fieldId);
-      HookMethod.ARRAY_IN_FIELD.call(mv);
+      callAccessHook(HookMethod.ARRAY_IN_FIELD);
     }
   }
 
@@ -307,7 +338,7 @@ final class EventInstrumenter extends AdviceAdapter {
       if (!skipRead) {
         mv.visitInsn(DUP2);
         pushInt(site());
-        HookMethod.READ_ELEMENT.call(mv);
+        callAccessHook(HookMethod.READ_ELEMENT);
       }
     } else if (checkAccesses && isArrayStore(opcode)) {
       if (opcode == LASTORE || opcode == DASTORE) {
@@ -320,7 +351,7 @@ final class EventInstrumenter extends AdviceAdapter {
         mv.visitInsn(DUP2_X1); // [arr, i, v, arr, i]
       }
       pushInt(site());
-      HookMethod.WRITE_ELEMENT.call(mv);
+      callAccessHook(HookMethod.WRITE_ELEMENT);
     } else if (!checkAccesses && opcode == AALOAD) {
       // trusted code: a pointer read out of an object array acquires the array's atomic clock (see the hook)
       mv.visitInsn(DUP2);           // [arr, i, arr, i]

@@ -9,13 +9,14 @@ import org.objectweb.asm.Opcodes;
  * from any class loader: they are found on the boot class path.
  */
 public enum HookMethod {
-  READ_FIELD("readField", "(Ljava/lang/Object;II)V"),
-  WRITE_FIELD("writeField", "(Ljava/lang/Object;II)V"),
-  READ_STATIC("readStatic", "(II)V"),
-  WRITE_STATIC("writeStatic", "(II)V"),
-  READ_ELEMENT("readElement", "(Ljava/lang/Object;II)V"),
-  WRITE_ELEMENT("writeElement", "(Ljava/lang/Object;II)V"),
-  ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I)V"),
+  // access hooks take and return the method's thread-shadow local (see EventInstrumenter#callAccessHook)
+  READ_FIELD("readField", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  WRITE_FIELD("writeField", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  READ_STATIC("readStatic", "(II" + Slot.TS + ")" + Slot.TS),
+  WRITE_STATIC("writeStatic", "(II" + Slot.TS + ")" + Slot.TS),
+  READ_ELEMENT("readElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  WRITE_ELEMENT("writeElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I" + Slot.TS + ")" + Slot.TS),
   MONITOR_ENTER("monitorEnter", "(Ljava/lang/Object;)V"),
   MONITOR_EXIT("monitorExit", "(Ljava/lang/Object;)V"),
   VOLATILE_READ("volatileRead", "(Ljava/lang/Object;I)V"),
@@ -35,9 +36,16 @@ public enum HookMethod {
   CLINIT_EXIT("clinitExit", "()V");
 
   public static final String OWNER = "dev/racetriage/agent/runtime/Hooks";
+  /** The type of the local in which an instrumented method keeps its thread's shadow. */
+  public static final String THREAD_SHADOW = "dev/racetriage/agent/runtime/ThreadShadow";
   /** Mirrors {@code Hooks.SYNC_ACQUIRE} / {@code Hooks.SYNC_RELEASE}. */
   public static final int SYNC_ACQUIRE = 1;
   public static final int SYNC_RELEASE = 2;
+
+  /** The thread-slot type in access hook descriptors (a nested class: enum constants cannot use the enum's own). */
+  private static final class Slot {
+    static final String TS = "L" + THREAD_SHADOW + ";";
+  }
 
   private final String methodName;
   private final String descriptor;

@@ -1,5 +1,7 @@
 package dev.racetriage.agent.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import dev.racetriage.agent.detect.HSummaryDetector;
 import dev.racetriage.agent.detect.LocationState;
 import dev.racetriage.agent.detect.RaceAggregator;
@@ -95,22 +97,32 @@ public final class DetectRuntime {
     if (s.allWritesCoveredBy(state)) {
       return;
     }
-    LocationState x = element(s, array, index, site);
-    if (x != null) {
-      detector.read(state, x, site);
+    LocationState x = s.existingElement(index);
+    if (x == null) {
+      x = element(s, array, index, site);
+      if (x == null) {
+        return;
+      }
     }
+    detector.read(state, x, site);
   }
 
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOf(array, shadow);
     ThreadState state = t.state(threads);
-    s.noteWrite(state.epoch());
-    LocationState x = element(s, array, index, site);
-    if (x != null) {
-      detector.write(state, x, site);
+    long now = state.epoch();
+    s.noteWrite(now);
+    LocationState x = s.existingElement(index);
+    if (x == null) {
+      x = element(s, array, index, site);
+      if (x == null) {
+        return;
+      }
     }
+    detector.write(state, x, site);
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private LocationState element(ObjectShadow s, Object array, int index, int site) {
     LocationState x = s.element(array, index);
     if (x != null || !s.inBounds(index)) {
@@ -125,6 +137,7 @@ public final class DetectRuntime {
   }
 
   /** An array no field was seen to hold is named after the method that first touched it (cached per site). */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private String unnamedArrayKey(int site) {
     String[] cache = unnamedKeys;
     String key = site >= 0 && site < cache.length ? cache[site] : null;
@@ -153,7 +166,10 @@ public final class DetectRuntime {
   }
 
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
-    t.shadowOf(array, shadow).noteArrayKey(fields.key(fieldId) + "[]");
+    ObjectShadow s = t.shadowOf(array, shadow);
+    if (s.arrayKey() == null) { // the first field names it: no string built on every later read of the field
+      s.noteArrayKey(fields.key(fieldId) + "[]");
+    }
   }
 
   // ---- synchronisation ----
@@ -209,7 +225,7 @@ public final class DetectRuntime {
 
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
   void trustedReferenceRead(ThreadShadow t, Object holder) {
-    ObjectShadow s = shadow.peek(holder);
+    ObjectShadow s = t.peekShadow(holder, shadow);
     SyncClock atomic = s == null ? null : s.atomicIfReleased();
     if (atomic != null) {
       hb.acquire(t.state(threads), atomic);

@@ -1,11 +1,19 @@
 package dev.racetriage.agent.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+
 /**
  * The static methods instrumented code calls. Each one: returns at once when the agent is not running or the thread
  * is already inside the agent (the agent's own work, and JDK code it calls, must not produce events); otherwise marks
  * the thread busy, forwards to the {@link DetectRuntime}, and swallows and counts anything thrown — the program under
  * test never sees an exception from the agent. The guard is spelled out in every hook rather than factored into a
- * lambda: these are the agent's hottest paths and must stay small enough to inline.
+ * lambda.
+ *
+ * <p><b>Not inlined.</b> Every hook is {@code @DontInline} (honoured because the agent's classes are loaded by the boot
+ * loader; ignored, harmlessly, elsewhere). Inlined, a hook drags its whole runtime path into every instrumented
+ * method the JIT compiles — C2 then spent seconds of a short run compiling the same agent code into hundreds of
+ * callers. Called, each hook is compiled once; a call costs a few nanoseconds. The slow paths behind the hooks
+ * (table inserts, race reports) are {@code @DontInline} for the same reason.
  *
  * <p>The names and descriptors are bound by {@code dev.racetriage.agent.instrument.HookMethod}; a unit test checks
  * that both agree.
@@ -20,6 +28,7 @@ public final class Hooks {
   private Hooks() {
   }
 
+  @DontInline
   public static void install(DetectRuntime detectRuntime) {
     runtime = detectRuntime;
   }
@@ -38,16 +47,29 @@ public final class Hooks {
     return t;
   }
 
-  /** Before a read of a non-final, non-volatile instance field. */
+  /** Before a read of a non-final, non-volatile instance field. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void readField(Object object, int fieldId, int site) {
+    readField(object, fieldId, site, null);
+  }
+
+  /**
+   * Before a read of a non-final, non-volatile instance field.
+   * Instrumented methods keep the calling thread's shadow in a local: {@code thread} is that local (null
+   * until the method's first hooked access) and the result is stored back into it, so a method pays for the
+   * {@code ThreadLocal} lookup once per invocation, not once per access (all access hooks work so).
+   */
+  @DontInline
+  public static ThreadShadow readField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.readField(t, object, fieldId, site);
     } catch (Throwable e) {
@@ -55,18 +77,30 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before a write of a non-final, non-volatile instance field. */
+  /** Before a write of a non-final, non-volatile instance field. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void writeField(Object object, int fieldId, int site) {
+    writeField(object, fieldId, site, null);
+  }
+
+  /**
+   * Before a write of a non-final, non-volatile instance field.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  @DontInline
+  public static ThreadShadow writeField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.writeField(t, object, fieldId, site);
     } catch (Throwable e) {
@@ -74,18 +108,30 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before a read of a non-final, non-volatile static field. */
+  /** Before a read of a non-final, non-volatile static field. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void readStatic(int fieldId, int site) {
+    readStatic(fieldId, site, null);
+  }
+
+  /**
+   * Before a read of a non-final, non-volatile static field.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  @DontInline
+  public static ThreadShadow readStatic(int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.readStatic(t, fieldId, site);
     } catch (Throwable e) {
@@ -93,18 +139,30 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before a write of a non-final, non-volatile static field. */
+  /** Before a write of a non-final, non-volatile static field. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void writeStatic(int fieldId, int site) {
+    writeStatic(fieldId, site, null);
+  }
+
+  /**
+   * Before a write of a non-final, non-volatile static field.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  @DontInline
+  public static ThreadShadow writeStatic(int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.writeStatic(t, fieldId, site);
     } catch (Throwable e) {
@@ -112,18 +170,30 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before an array element load. */
+  /** Before an array element load. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void readElement(Object array, int index, int site) {
+    readElement(array, index, site, null);
+  }
+
+  /**
+   * Before an array element load.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  @DontInline
+  public static ThreadShadow readElement(Object array, int index, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.readElement(t, array, index, site);
     } catch (Throwable e) {
@@ -131,18 +201,30 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** Before an array element store. */
+  /** Before an array element store. Without the thread slot (tests, the warm-up). */
+  @DontInline
   public static void writeElement(Object array, int index, int site) {
+    writeElement(array, index, site, null);
+  }
+
+  /**
+   * Before an array element store.
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  @DontInline
+  public static ThreadShadow writeElement(Object array, int index, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.writeElement(t, array, index, site);
     } catch (Throwable e) {
@@ -150,18 +232,33 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
-  /** An array-typed field was read or written: the array is named after it ({@code pkg.Cls.slots[]}). */
+  /**
+   * An array-typed field was read or written: the array is named after it ({@code pkg.Cls.slots[]}).
+   * Without the thread slot: for tests and the warm-up.
+   */
+  @DontInline
   public static void arrayInField(Object array, int fieldId) {
+    arrayInField(array, fieldId, null);
+  }
+
+  /**
+   * An array-typed field was read or written: the array is named after it ({@code pkg.Cls.slots[]}).
+   * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
+   */
+  @DontInline
+  public static ThreadShadow arrayInField(Object array, int fieldId, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
     }
+    t.busy = true;
     try {
       rt.noteArrayField(t, array, fieldId);
     } catch (Throwable e) {
@@ -169,9 +266,11 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
   /** After monitorenter, at the entry of a synchronized method, after Object.wait: ACQUIRE the monitor. */
+  @DontInline
   public static void monitorEnter(Object monitor) {
     DetectRuntime rt = runtime;
     if (rt == null || monitor == null) {
@@ -191,6 +290,7 @@ public final class Hooks {
   }
 
   /** Before monitorexit, at every exit of a synchronized method, before Object.wait: RELEASE the monitor. */
+  @DontInline
   public static void monitorExit(Object monitor) {
     DetectRuntime rt = runtime;
     if (rt == null || monitor == null) {
@@ -210,6 +310,7 @@ public final class Hooks {
   }
 
   /** After a read of a volatile instance field: ACQUIRE. */
+  @DontInline
   public static void volatileRead(Object object, int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
@@ -229,6 +330,7 @@ public final class Hooks {
   }
 
   /** Before a write of a volatile instance field: RELEASE. */
+  @DontInline
   public static void volatileWrite(Object object, int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
@@ -248,6 +350,7 @@ public final class Hooks {
   }
 
   /** After a read of a volatile static field: ACQUIRE. */
+  @DontInline
   public static void volatileReadStatic(int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -267,6 +370,7 @@ public final class Hooks {
   }
 
   /** Before a write of a volatile static field: RELEASE. */
+  @DontInline
   public static void volatileWriteStatic(int fieldId) {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -286,6 +390,7 @@ public final class Hooks {
   }
 
   /** Called at the start of {@code Thread.start()}: FORK, before the child can run. */
+  @DontInline
   public static void threadStarting(Thread child) {
     DetectRuntime rt = runtime;
     if (rt == null || child == null) {
@@ -305,6 +410,7 @@ public final class Hooks {
   }
 
   /** At the entry of a class initialiser: its writes are recorded at ⊥ (they happen-before every use of the class). */
+  @DontInline
   public static void clinitEnter() {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -324,6 +430,7 @@ public final class Hooks {
   }
 
   /** At every exit of a class initialiser, normal or exceptional. */
+  @DontInline
   public static void clinitExit() {
     DetectRuntime rt = runtime;
     if (rt == null) {
@@ -347,6 +454,7 @@ public final class Hooks {
    * (the object or array it updates), or null for a static-field handle, which then stands for its field itself.
    * {@code mode} says which halves apply; the release half happens here, before the operation.
    */
+  @DontInline
   public static void atomicBefore(Object handle, Object target, int mode) {
     Object key = target != null ? target : handle;
     DetectRuntime rt = runtime;
@@ -367,6 +475,7 @@ public final class Hooks {
   }
 
   /** The same atomic operation has returned: its acquire half. */
+  @DontInline
   public static void atomicAfter(Object handle, Object target, int mode) {
     Object key = target != null ? target : handle;
     DetectRuntime rt = runtime;
@@ -392,6 +501,7 @@ public final class Hooks {
    * with a CAS on the predecessor and read with plain loads after a fence (ConcurrentSkipListMap); the agent does
    * not model fences, so the pointer it follows stands in for them.
    */
+  @DontInline
   public static void trustedReferenceRead(Object holder) {
     DetectRuntime rt = runtime;
     if (rt == null || holder == null) {
@@ -411,6 +521,7 @@ public final class Hooks {
   }
 
   /** Replaces {@code monitor.wait()}: the monitor is released while waiting and acquired again after. */
+  @DontInline
   public static void waitOn(Object monitor) throws InterruptedException {
     monitorExit(monitor);
     try {
@@ -421,6 +532,7 @@ public final class Hooks {
   }
 
   /** Replaces {@code monitor.wait(millis)}. */
+  @DontInline
   public static void waitOn(Object monitor, long millis) throws InterruptedException {
     monitorExit(monitor);
     try {
@@ -431,6 +543,7 @@ public final class Hooks {
   }
 
   /** Replaces {@code monitor.wait(millis, nanos)}. */
+  @DontInline
   public static void waitOn(Object monitor, long millis, int nanos) throws InterruptedException {
     monitorExit(monitor);
     try {
@@ -441,6 +554,7 @@ public final class Hooks {
   }
 
   /** Called when {@code Thread.join(long)} returns normally: JOIN if the thread has terminated. */
+  @DontInline
   public static void joinReturned(Thread joined) {
     if (joined != null && !joined.isAlive()) {
       joinedTerminated(joined);
@@ -448,6 +562,7 @@ public final class Hooks {
   }
 
   /** Replaces {@code thread.isAlive()} in application code: a {@code false} is a JOIN (JRF Figure 1). */
+  @DontInline
   public static boolean isAlive(Thread thread) {
     boolean alive = thread.isAlive();
     if (!alive) {

@@ -1,5 +1,7 @@
 package dev.racetriage.agent.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import dev.racetriage.agent.detect.LocationState;
 import dev.racetriage.agent.hb.Epoch;
 import dev.racetriage.agent.hb.ThreadState;
@@ -56,6 +58,7 @@ final class ObjectShadow {
     }
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private synchronized void updateSummary(long epoch) {
     long summary = writeSummary;
     if (summary == SHARED_WRITES) {
@@ -81,6 +84,7 @@ final class ObjectShadow {
     return monitor;
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private synchronized SyncClock createMonitor() {
     if (monitor == null) {
       monitor = new SyncClock();
@@ -93,6 +97,7 @@ final class ObjectShadow {
     return clock != null ? clock : createAtomic();
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private synchronized SyncClock createAtomic() {
     if (atomic == null) {
       atomic = new SyncClock();
@@ -131,6 +136,7 @@ final class ObjectShadow {
     return addVolatile(fieldId);
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private synchronized SyncClock addVolatile(int fieldId) {
     int[] ids = volatileIds;
     for (int i = 0; i < ids.length; i++) {
@@ -167,6 +173,7 @@ final class ObjectShadow {
     return addField(fieldId, registry);
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private synchronized LocationState addField(int fieldId, FieldRegistry registry) {
     int[] ids = fieldIds;
     for (int i = 0; i < ids.length; i++) {
@@ -183,6 +190,12 @@ final class ObjectShadow {
     fieldStates = newStates;
     fieldIds = newIds;
     return state;
+  }
+
+  /** The state of element {@code index} if it exists already (the fast path; {@link #element} otherwise). */
+  LocationState existingElement(int index) {
+    LocationState[] states = elements;
+    return states != null && index >= 0 && index < states.length ? states[index] : null;
   }
 
   /**
@@ -202,6 +215,7 @@ final class ObjectShadow {
     return states != null && index >= 0 && index < states.length;
   }
 
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private synchronized LocationState[] allocateElements(Object array) {
     if (elements == null) {
       int length = java.lang.reflect.Array.getLength(array);
@@ -226,6 +240,7 @@ final class ObjectShadow {
   }
 
   /** Creates element {@code index}'s state, keyed by the array's field or, failing that, by {@code unnamedKey}. */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   synchronized LocationState addElement(int index, String unnamedKey) {
     LocationState[] states = elements;
     LocationState state = states[index];

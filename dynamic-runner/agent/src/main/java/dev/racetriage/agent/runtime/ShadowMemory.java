@@ -27,6 +27,11 @@ final class ShadowMemory {
     return objects.get(object);
   }
 
+  /** The object's table entry if it has a shadow, without creating one. */
+  WeakIdentityTable.Entry<ObjectShadow> peekEntry(Object object) {
+    return objects.peekEntry(object);
+  }
+
   WeakIdentityTable.Entry<ObjectShadow> entry(Object object) {
     return objects.entry(object, NEW_SHADOW);
   }

@@ -1,5 +1,7 @@
 package dev.racetriage.agent.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import dev.racetriage.agent.hb.ThreadState;
 
 /**
@@ -24,10 +26,17 @@ public final class ThreadShadow {
   private ThreadRegistry stateRegistry;
   /** The shadow memory the cached entries belong to. */
   private ShadowMemory cacheMemory;
-  private static final int RECENT = 64;
-  private WeakIdentityTable.Entry<ObjectShadow> last;
-  private WeakIdentityTable.Entry<ObjectShadow> previous;
-  /** Direct-mapped by identity hash: the objects (locks, stripes, queues) this thread touched recently. */
+  private static final int RECENT = 256;
+  /**
+   * The last four objects missed on, replaced round-robin: a loop body touching up to four objects (an array of
+   * stripes, the stripe, its lock, the lock's state) hits here, and a hit stores nothing.
+   */
+  private WeakIdentityTable.Entry<ObjectShadow> way0;
+  private WeakIdentityTable.Entry<ObjectShadow> way1;
+  private WeakIdentityTable.Entry<ObjectShadow> way2;
+  private WeakIdentityTable.Entry<ObjectShadow> way3;
+  private int nextWay;
+  /** Direct-mapped by identity hash: the objects (locks, stripes, queues) this thread touched recently (1 KiB). */
   private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
 
   public static ThreadShadow current() {
@@ -51,41 +60,110 @@ public final class ThreadShadow {
 
   ThreadState state(ThreadRegistry registry) {
     ThreadState s = state;
-    if (s == null || stateRegistry != registry) {
-      s = registry.stateOf(Thread.currentThread());
-      state = s;
-      stateRegistry = registry;
-    }
+    return s != null && stateRegistry == registry ? s : newState(registry);
+  }
+
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private ThreadState newState(ThreadRegistry registry) {
+    ThreadState s = registry.stateOf(Thread.currentThread());
+    state = s;
+    stateRegistry = registry;
     return s;
   }
 
+  /**
+   * The object's shadow. The fast path compares with the last four objects missed on and stores nothing on a hit,
+   * so a loop over a few arrays or objects neither hashes nor writes references (which cost G1 barriers).
+   */
   ObjectShadow shadowOf(Object object, ShadowMemory memory) {
     // the caches hold table entries, which reference the objects weakly: the agent must not keep them alive
+    WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
+    return e != null ? e.value : shadowOfMiss(object, memory);
+  }
+
+  private WeakIdentityTable.Entry<ObjectShadow> cachedWay(Object object, ShadowMemory memory) {
     if (cacheMemory != memory) {
-      last = null;
-      previous = null;
-      recent = new WeakIdentityTable.Entry[RECENT];
-      cacheMemory = memory;
+      return null;
     }
-    WeakIdentityTable.Entry<ObjectShadow> e = last;
-    if (e != null && e.get() == object) {
-      return e.value; // loops over one or two arrays or objects: no hashing at all
+    WeakIdentityTable.Entry<ObjectShadow> e = way0;
+    if (e != null && e.refersTo(object)) {
+      return e;
     }
-    WeakIdentityTable.Entry<ObjectShadow> p = previous;
-    if (p != null && p.get() == object) {
-      previous = e;
-      last = p;
-      return p.value;
+    e = way1;
+    if (e != null && e.refersTo(object)) {
+      return e;
     }
+    e = way2;
+    if (e != null && e.refersTo(object)) {
+      return e;
+    }
+    e = way3;
+    return e != null && e.refersTo(object) ? e : null;
+  }
+
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private ObjectShadow shadowOfMiss(Object object, ShadowMemory memory) {
+    resetIfOtherMemory(memory);
     int slot = System.identityHashCode(object) & (RECENT - 1);
     @SuppressWarnings("unchecked")
     WeakIdentityTable.Entry<ObjectShadow> cached = (WeakIdentityTable.Entry<ObjectShadow>) recent[slot];
-    if (cached == null || cached.get() != object) {
+    if (cached == null || !cached.refersTo(object)) {
       cached = memory.entry(object);
       recent[slot] = cached;
     }
-    previous = e;
-    last = cached;
+    remember(cached);
     return cached.value;
+  }
+
+  private void remember(WeakIdentityTable.Entry<ObjectShadow> entry) {
+    switch (nextWay) {
+      case 0 -> way0 = entry;
+      case 1 -> way1 = entry;
+      case 2 -> way2 = entry;
+      default -> way3 = entry;
+    }
+    nextWay = (nextWay + 1) & 3;
+  }
+
+  private void resetIfOtherMemory(ShadowMemory memory) {
+    if (cacheMemory != memory) {
+      way0 = null;
+      way1 = null;
+      way2 = null;
+      way3 = null;
+      recent = new WeakIdentityTable.Entry[RECENT];
+      cacheMemory = memory;
+    }
+  }
+
+  /**
+   * The object's shadow if it has one, without creating it: the caches first (trusted JDK code reads the same
+   * nodes and locks over and over), then the table; a shadow found in the table is cached.
+   */
+  ObjectShadow peekShadow(Object object, ShadowMemory memory) {
+    WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
+    if (e != null) {
+      return e.value;
+    }
+    if (cacheMemory == memory) {
+      @SuppressWarnings("unchecked")
+      WeakIdentityTable.Entry<ObjectShadow> cached =
+          (WeakIdentityTable.Entry<ObjectShadow>) recent[System.identityHashCode(object) & (RECENT - 1)];
+      if (cached != null && cached.refersTo(object)) {
+        return cached.value;
+      }
+    }
+    return peekMiss(object, memory);
+  }
+
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private ObjectShadow peekMiss(Object object, ShadowMemory memory) {
+    WeakIdentityTable.Entry<ObjectShadow> found = memory.peekEntry(object);
+    if (found == null) {
+      return null;
+    }
+    resetIfOtherMemory(memory);
+    recent[System.identityHashCode(object) & (RECENT - 1)] = found;
+    return found.value;
   }
 }

@@ -1,5 +1,7 @@
 package dev.racetriage.agent.runtime;
 
+import jdk.internal.vm.annotation.DontInline;
+
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
@@ -53,10 +55,15 @@ final class WeakIdentityTable<V> {
     return e == null ? null : e.value;
   }
 
+  /** The entry for {@code key}, or null; never creates one. */
+  Entry<V> peekEntry(Object key) {
+    return find(key, spread(System.identityHashCode(key)));
+  }
+
   private Entry<V> find(Object key, int hash) {
     Entry<V>[] table = segments[hash & (SEGMENTS - 1)].table;
     for (Entry<V> e = table[(hash >>> 6) & (table.length - 1)]; e != null; e = e.next) {
-      if (e.hash == hash && e.get() == key) {
+      if (e.hash == hash && e.refersTo(key)) {
         return e;
       }
     }
@@ -72,16 +79,18 @@ final class WeakIdentityTable<V> {
   Entry<V> entry(Object key, Function<Object, V> create) {
     int hash = spread(System.identityHashCode(key));
     Entry<V> found = find(key, hash);
-    if (found != null) {
-      return found;
-    }
+    return found != null ? found : insert(key, hash, create);
+  }
+
+  @DontInline // the insert path: compiled once, not into every caller of entry (see Hooks)
+  private Entry<V> insert(Object key, int hash, Function<Object, V> create) {
     Segment<V> segment = segments[hash & (SEGMENTS - 1)];
     expungeStale();
     synchronized (segment) {
       Entry<V>[] table = segment.table;
       int index = (hash >>> 6) & (table.length - 1);
       for (Entry<V> e = table[index]; e != null; e = e.next) {
-        if (e.hash == hash && e.get() == key) {
+        if (e.hash == hash && e.refersTo(key)) {
           return e;
         }
       }

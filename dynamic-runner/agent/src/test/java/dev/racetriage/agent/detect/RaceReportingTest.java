@@ -43,6 +43,31 @@ class RaceReportingTest {
         assertEquals(4, agg.totalReports());
     }
 
+    /** A racy loop reports on every iteration: only the first report of a field pays for a stack. */
+    @Test
+    void onlyTheFirstReportOfAFieldCapturesAStack() {
+        RaceAggregator agg = new RaceAggregator();
+        HSummaryDetector detector = new HSummaryDetector(new SiteTable(), agg);
+        dev.racetriage.agent.hb.HappensBefore hb = new dev.racetriage.agent.hb.HappensBefore();
+        dev.racetriage.agent.hb.ThreadState writer = hb.newThread("writer");
+        dev.racetriage.agent.hb.ThreadState reader = hb.newThread("reader");
+        LocationState x = new LocationState("pkg.Box.value");
+        LocationState y = new LocationState("pkg.Box.other");
+        assertTrue(agg.wantsStack("pkg.Box.value"));
+        detector.write(writer, x, -1);
+        assertTrue(detector.read(reader, x, -1));
+        assertFalse(agg.wantsStack("pkg.Box.value"));
+        assertTrue(agg.wantsStack("pkg.Box.other"));
+        assertTrue(detector.read(reader, x, -1)); // still reported and counted, without a stack
+        detector.write(writer, y, -1);
+        assertTrue(detector.read(reader, y, -1));
+        List<FieldRaces> fields = agg.fields();
+        assertEquals(2, fields.get(0).count());
+        assertFalse(fields.get(0).first().current().stack().isEmpty(), "the first report keeps its stack");
+        assertFalse(fields.get(1).first().current().stack().isEmpty());
+        assertEquals(3, detector.raceCount());
+    }
+
     @Test
     void racesAreAttributedToTheTestRunningWhenTheyAreReported() {
         RaceAggregator agg = new RaceAggregator();

@@ -183,4 +183,61 @@ class HappensBeforeTest {
         assertEquals(List.of(), failures);
         assertEquals(threads + 1, hb.threadCount());
     }
+
+    /** The cover epoch: a thread re-acquiring what it released itself skips the join, and L(s) is kept exact. */
+    @Test
+    void coverEpochFollowsTheLastReleaserWhoSawEverything() {
+        ThreadState a = hb.newThread("a");
+        ThreadState b = hb.newThread("b");
+        SyncClock m = new SyncClock();
+        assertEquals(Epoch.BOTTOM, m.coverEpoch());
+        hb.release(a, m); // a covers ⊥: L(m) := C(a) = ⟨1⟩, cover 1@a
+        assertEquals(Epoch.of(0, 1), m.coverEpoch());
+        assertEquals(VectorClock.of(1), m.snapshot());
+        hb.acquire(a, m); // skipped: C(a) = ⟨2⟩ covers 1@a
+        assertEquals(VectorClock.of(2), a.clock());
+        hb.acquire(b, m); // b does not cover 1@a: joins
+        assertEquals(VectorClock.of(1, 1), b.clock());
+        hb.release(b, m); // b covers 1@a now: L(m) := C(b), cover 1@b
+        assertEquals(Epoch.of(1, 1), m.coverEpoch());
+        assertEquals(VectorClock.of(1, 1), m.snapshot());
+        hb.acquire(a, m); // a does not cover 1@b: joins and learns b's component
+        assertEquals(VectorClock.of(2, 1), a.clock());
+    }
+
+    /**
+     * Two threads release one volatile without ordering each other: L(s) is their join, no single thread's clock
+     * bounds it, so the cover becomes unknown and every acquirer joins — until one of them has seen it all.
+     */
+    @Test
+    void unorderedReleasersMakeTheCoverUnknownUntilSomeoneAcquires() {
+        ThreadState a = hb.newThread("a");
+        ThreadState b = hb.newThread("b");
+        ThreadState c = hb.newThread("c");
+        SyncClock v = new SyncClock();
+        hb.release(a, v);
+        hb.release(b, v); // b never saw a's release
+        assertEquals(SyncClock.UNKNOWN, v.coverEpoch());
+        assertFalse(a.clock().covers(v.coverEpoch()));
+        assertFalse(b.clock().covers(v.coverEpoch()));
+        hb.acquire(a, v); // a must learn b's release, even though a released v before
+        assertEquals(VectorClock.of(2, 1), a.clock());
+        assertEquals(Epoch.of(0, 2), v.coverEpoch()); // a has seen all of L(v) now
+        hb.acquire(c, v);
+        assertEquals(VectorClock.of(1, 1, 1), c.clock());
+    }
+
+    /** acquireRelease leaves L(s) = C(t) before the tick, so the cover is t's epoch. */
+    @Test
+    void acquireReleaseCoversWithTheCallersEpoch() {
+        ThreadState a = hb.newThread("a");
+        ThreadState b = hb.newThread("b");
+        SyncClock atomic = new SyncClock();
+        hb.release(b, atomic);
+        hb.acquireRelease(a, atomic);
+        assertEquals(VectorClock.of(1, 1), atomic.snapshot());
+        assertEquals(Epoch.of(0, 1), atomic.coverEpoch());
+        assertTrue(b.clock().covers(Epoch.of(1, 1)));
+        assertFalse(b.clock().covers(atomic.coverEpoch()));
+    }
 }

@@ -55,4 +55,19 @@ class DetectionTraceTest {
         Trace t = Trace.parse("new(0,x,1) fork(0,1) wr(0,x,1) vwr(0,done) vrd(1,done) rd(1,x)");
         assertBoth(t, List.of());
     }
+
+    /**
+     * Races behind the cover-epoch shortcut of acquire: thread 0 re-acquires m without a join (it released m last),
+     * which must not order thread 1's unlocked write before thread 0's read; and a volatile released by two
+     * unordered threads must give a third reader both writes.
+     */
+    @Test
+    void skippedAcquiresDoNotHideRaces() {
+        Trace relock = Trace.parse("new(0,x,1) fork(0,1) acq(0,m) rel(0,m) wr(1,x,2) acq(0,m) rd(0,x) rel(0,m)");
+        assertBoth(relock, List.of(new TraceRace(6, X, RaceKind.WR)));
+        Trace twoReleasers = Trace.parse(
+                "new(0,x,1) new(0,y,1) fork(0,1) fork(0,2) wr(0,x,1) vwr(0,v) wr(1,y,1) vwr(1,v) vrd(2,v) rd(2,x) rd(2,y)"
+                        + " wr(1,y,2) vrd(0,v) rd(0,y)");
+        assertBoth(twoReleasers, List.of(new TraceRace(13, 1, RaceKind.WR)));
+    }
 }
