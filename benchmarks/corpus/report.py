@@ -10,6 +10,28 @@ from collections import defaultdict
 
 ADVERSARIAL = ["oldest", "oldest-but-different", "random", "random-but-different"]
 
+# The JUMBLE paper's figures for the corpus fields that reproduce one of its rows (Flanagan & Freund, Figures 9, 10).
+# Figure 9: observation rate % under no jumble / sc / oldest / oldest-but-different / random / random-but-different.
+PAPER_FIG9 = {
+    "dev.racetriage.corpus.RacyInitLoop.x": "0 / 0 / 0 / 83 / 84 / 92",
+    "dev.racetriage.corpus.Point.p": "0 / 0 / 0 / 0 / 0 / 0",
+    "dev.racetriage.corpus.Point.x": "0 / 0 / 60 / 52 / 32 / 30",
+    "dev.racetriage.corpus.Point.y": "0 / 0 / 48 / 53 / 27 / 30",
+    "dev.racetriage.corpus.DebugSwitch.verbose": "0 / 0 / 0 / 0 / 0 / 0 (montecarlo)",
+    "dev.racetriage.corpus.Renderer.threadCount": "0 / 0 / 0 / 0 / 0 / 0 (mtrt)",
+    "dev.racetriage.corpus.TspSolver.minTourLen": "0 / 0 / 100 / 100 / 100 / 100, QoS (tsp)",
+    "dev.racetriage.corpus.HaloRelaxation.halo[]": "0 / 0 / 100 / 100 / 100 / 100 (sor, [0] and [1])",
+    "dev.racetriage.corpus.HaloRelaxation.sync[]": "0 / 0 / 100 / 100 / 100 / 100 (sor, [0] and [1])",
+}
+# Figure 10: slowdown under RoadRunner's Empty checker and under JUMBLE (sc), writes, max buffer no comp. / with comp.
+PAPER_FIG10 = {
+    "dev.racetriage.corpus.DebugSwitch.verbose": "montecarlo: 1.2× / 1.2×, 40,005 writes, buffer 40,005 / 5",
+    "dev.racetriage.corpus.Renderer.threadCount": "mtrt: 4.5× / 4.9×, 10 writes, buffer 10 / 5",
+    "dev.racetriage.corpus.TspSolver.minTourLen": "tsp: 2.3× / 4.0×, 26 writes, buffer 26 / 23",
+    "dev.racetriage.corpus.HaloRelaxation.halo[]": "sor: 3.9× / 5.8×, 104,620 writes, buffer 255 / 32",
+    "dev.racetriage.corpus.HaloRelaxation.sync[]": "sor: 3.9× / 5.8×, 104,620 writes, buffer 255 / 32",
+}
+
 
 def short(field):
     return field.split(".corpus.", 1)[-1]
@@ -75,10 +97,13 @@ def main():
     p.add_argument("--rows", required=True)
     p.add_argument("--raw", required=True)
     p.add_argument("--configs", required=True)
+    p.add_argument("--cost", help="raw lines of the fresh-JVM cost runs (no-agent, detect, sc)")
+    p.add_argument("--mode", default="fork", help="serve (in-JVM repeats) or fork (a JVM per run)")
     p.add_argument("--triage")
     a = p.parse_args()
     rows = read_rows(a.rows)
     runs = read_raw(a.raw)
+    cost = read_raw(a.cost) if a.cost else runs
     configs = a.configs.split()
     rate_configs = [c for c in configs if c != "detect"]
 
@@ -91,11 +116,14 @@ def main():
     out = []
     out.append("### Observation rate per field and configuration, verdict reached")
     out.append("")
-    out.append("Cells: percent of runs whose test failed, of how many runs; in brackets, runs in which the agent served "
-               "at least one stale value. *best*: the highest rate among the adversarial heuristics. *verdict*: what "
-               "`racetriage triage benchmarks/corpus` concluded; *ok* when the table accepts it.")
+    how = ("all runs of a cell in one JVM through the launcher's trial server, a fresh jumble run (new buffers, that "
+           "seed) per run" if a.mode == "serve" else "a fresh JVM per run")
+    out.append("Cells: percent of runs whose test failed, of how many runs (" + how + "; seed = run number); in "
+               "brackets, runs in which the agent served at least one stale value. *best*: the highest rate among the "
+               "adversarial heuristics. *verdict*: what `racetriage triage benchmarks/corpus` concluded; *ok* when "
+               "the table accepts it.")
     out.append("")
-    head = ["field", "source", "expected"] + rate_configs + ["best", "verdict", "ok"]
+    head = ["field", "source", "expected"] + rate_configs + ["best", "verdict", "ok", "paper (Fig. 9)"]
     out.append("| " + " | ".join(head) + " |")
     out.append("|" + " --- |" * len(head))
     summary = dict(destructive=0, destructive_90=0, benign_failed=[], verdict_ok=0, verdict_total=0, no_agent_failed=[],
@@ -131,6 +159,7 @@ def main():
             cells += [verdict, "yes" if ok else "**no**"]
         else:
             cells += ["–", "–"]
+        cells.append(PAPER_FIG9.get(f, ""))
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
 
@@ -170,28 +199,29 @@ def main():
                        + (", ".join(f"`{short(f)}`" for f in sorted(detected - candidates)) or "none") + ".")
         out.append("")
 
-    if any(k[1] in ("no-agent", "detect", "sc") for k in runs):
+    if any(k[1] in ("no-agent", "detect", "sc") for k in cost):
         out.append("### Cost per field (JUMBLE Figure 10 columns)")
         out.append("")
-        out.append("Medians over the runs above. *test*: the JUnit test's own time as the launcher measured it; *JVM*: "
+        out.append(f"Medians over fresh JVMs (the cost runs: {max((len(v) for v in cost.values()), default=0)} per "
+                   "configuration). *test*: the JUnit test's own time as the launcher measured it; *JVM*: "
                    "the whole JVM (start-up, instrumentation, report). Slowdowns are to the no-agent medians; jumble "
                    "is the `sc` configuration, as in the paper. *writes*, *reads*: buffered writes and reads of the "
                    "field per run (the paper's Num. Writes). Maximum write-buffer size with and without compression: "
                    "**not reported** — the agent's jumble report has no buffer-size or GC1/GC2/REMOVE OLDEST counts.")
         out.append("")
-        out.append("| field | base test ms | base JVM ms | detect slowdown (test / JVM) | jumble sc slowdown (test / JVM) | writes | reads |")
-        out.append("| --- | ---: | ---: | --- | --- | ---: | ---: |")
+        out.append("| field | base test ms | base JVM ms | detect slowdown (test / JVM) | jumble sc slowdown (test / JVM) | writes | reads | paper (Fig. 10: Empty / Jumble) |")
+        out.append("| --- | ---: | ---: | --- | --- | ---: | ---: | --- |")
         for row in rows:
             f = row["field"]
-            base = runs.get((f, "no-agent"), [])
-            det = runs.get((f, "detect"), [])
-            sc = runs.get((f, "sc"), [])
+            base = cost.get((f, "no-agent"), [])
+            det = cost.get((f, "detect"), [])
+            sc = cost.get((f, "sc"), [])
             bt, bj = median([r["test_ms"] for r in base]), median([r["jvm_ms"] for r in base])
             dt, dj = median([r["test_ms"] for r in det]), median([r["jvm_ms"] for r in det])
             st, sj = median([r["test_ms"] for r in sc]), median([r["jvm_ms"] for r in sc])
             out.append(f"| `{short(f)}` | {fmt_ms(bt)} | {fmt_ms(bj)} | {fmt_ratio(dt, bt)} / {fmt_ratio(dj, bj)} | "
                        f"{fmt_ratio(st, bt)} / {fmt_ratio(sj, bj)} | {fmt_ms(median([r['writes'] for r in sc]))} | "
-                       f"{fmt_ms(median([r['reads'] for r in sc]))} |")
+                       f"{fmt_ms(median([r['reads'] for r in sc]))} | {PAPER_FIG10.get(f, '')} |")
         out.append("")
 
     out.append("### Against the issue's targets")
