@@ -38,7 +38,7 @@ JAVA_OPTS="${JAVA_OPTS:--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
 mkdir -p "$OUT"
 
 AGENT="${AGENT:-$(ls "$ROOT"/dynamic-runner/agent/target/racetriage-agent-*.jar | grep -v original | head -1)}"
-LAUNCHER="$(ls "$ROOT"/dynamic-runner/launcher/target/racetriage-launcher-*.jar | head -1)"
+LAUNCHER="${LAUNCHER:-$(ls "$ROOT"/dynamic-runner/launcher/target/racetriage-launcher-*.jar | head -1)}"
 (cd "$CORPUS" && mvn -B -o -q test-compile dependency:build-classpath -Dmdep.outputFile="$OUT/deps.txt" >/dev/null)
 PLATFORM_VERSION="$(tr ':' '\n' < "$OUT/deps.txt" | sed -n 's#.*/junit-platform-engine/\([^/]*\)/.*#\1#p' | head -1)"
 LAUNCHER_API="$HOME/.m2/repository/org/junit/platform/junit-platform-launcher/$PLATFORM_VERSION/junit-platform-launcher-$PLATFORM_VERSION.jar"
