@@ -9,7 +9,7 @@
 #   ./racetriage bench [OUTPUT]                  # the same script
 #
 # Sections (keys for ONLY/SKIP, extended regular expressions): prefilter, agent-slowdown, lsp, figure9,
-# jumble-overhead, triage-examples, dashboard, corpus, detection, jcstress. A section whose command fails keeps its
+# jumble-overhead, triage-examples, dashboard, corpus, detection, race-free, jcstress. A section whose command fails keeps its
 # output and says so; the other sections still run. The previous file is kept as $OUT/RESULTS.previous.md.
 # Needs: what each benchmark needs (java 17, mvn, Maven Central once for jcstress); note that prefilter/run.sh and
 # lsp/run.sh run `mvn install` for their modules.
@@ -120,6 +120,9 @@ section corpus "Evaluation: corpus accuracy and cost" \
 section detection "Evaluation: detection and static prefilter precision and recall" \
   "racetriage triage --detect-only per project: the races the agent detects, and the prefilter's candidates against them." \
   "RACETRIAGE_SKIP_BUILD=1 benchmarks/corpus/detection.sh"
+section race-free "Evaluation: race-free programs (precision of detection)" \
+  "The agent's RaceFreeIdiomsIT: one race-free program per synchronisation idiom, each run 3 times under the agent; zero races must be reported." \
+  "benchmarks/corpus/race-free.sh"
 section jcstress "Evaluation: native stress testing (jcstress) on the corpus's litmus shapes" \
   "The same shapes as jcstress 0.16 tests: samples that showed the weak outcome the corpus test fails on, next to racetriage's observation rate in the corpus section." \
   "$JCSTRESS_ENV benchmarks/corpus-jcstress/run.sh"
