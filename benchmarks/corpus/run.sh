@@ -46,7 +46,8 @@ LAUNCHER_API="$HOME/.m2/repository/org/junit/platform/junit-platform-launcher/$P
 # the launcher uses the agent's JSON writer, so the agent jar is on the class path as the runner puts it there
 CP="$CORPUS/target/test-classes:$CORPUS/target/classes:$(cat "$OUT/deps.txt"):$LAUNCHER_API:$LAUNCHER:$AGENT"
 if [ "$MODE" = auto ]; then
-  if unzip -l "$LAUNCHER" | grep -q 'dev/racetriage/launcher/TrialServer.class'; then MODE=serve; else MODE=fork; fi
+  # not `unzip | grep -q`: grep quitting early SIGPIPEs unzip, and pipefail then says "no"
+  if [ -n "$(unzip -l "$LAUNCHER" | grep TrialServer.class)" ]; then MODE=serve; else MODE=fork; fi
 fi
 
 # the table's rows (comments dropped), filtered by FIELDS
