@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The litmus-shaped programs of benchmarks/corpus under jcstress (native stress testing, no adversarial memory):
 # each test runs alone for one iteration of TIME_MS per jcstress configuration (jcstress itself varies the compilation
-# modes: 18 configurations for two actors), and the markdown table says how many samples showed the weak outcome the
+# modes: 18 configurations for two actors; -v so tests without a weak outcome print their counts too), and the table says how many samples showed the weak outcome the
 # corpus test fails on, and the wall time spent, to set beside racetriage's observation rate and time.
 #
 #   benchmarks/corpus-jcstress/run.sh                  # TIME_MS=1000, all four tests
@@ -34,7 +34,7 @@ for t in $TESTS; do
   log="$OUT/$t.log"
   start=$(date +%s)
   (cd "$OUT" && java -cp "$CP" org.openjdk.jcstress.Main -t "dev.racetriage.corpus.jcstress.${t}Stress" -c "$CPUS" \
-     -f 1 -iters 1 -time "$TIME_MS" -jvmArgs "-XX:+UseSerialGC" -r "$OUT/results-$t") > "$log" 2>&1 || true
+     -v -f 1 -iters 1 -time "$TIME_MS" -jvmArgs "-XX:+UseSerialGC" -r "$OUT/results-$t") > "$log" 2>&1 || true
   wall=$(( $(date +%s) - start ))
   # the "Results across all configurations" block: RESULT SAMPLES FREQ EXPECT DESCRIPTION rows
   awk -v t="$t" -v field="$(corpus_field "$t")" -v wall="$wall" '
