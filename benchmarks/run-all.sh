@@ -9,8 +9,8 @@
 #   ./racetriage bench [OUTPUT]                  # the same script
 #
 # Sections (keys for ONLY/SKIP, extended regular expressions): prefilter, agent-slowdown, lsp, figure9,
-# jumble-overhead, triage-examples, dashboard, corpus, detection, race-free, jcstress. A section whose command fails keeps its
-# output and says so; the other sections still run. The previous file is kept as $OUT/RESULTS.previous.md.
+# jumble-overhead, triage-examples, dashboard, corpus, detection, race-free, jcstress. A section whose command fails
+# keeps its output and says so; the other sections still run. The previous file is kept as $OUT/RESULTS.previous.md.
 # Needs: what each benchmark needs (java 17, mvn, Maven Central once for jcstress); note that prefilter/run.sh and
 # lsp/run.sh run `mvn install` for their modules.
 set -uo pipefail

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The litmus-shaped programs of benchmarks/corpus under jcstress (native stress testing, no adversarial memory):
-# each test runs alone for one iteration of TIME_MS per jcstress configuration (jcstress itself varies the compilation
-# modes: 18 configurations for two actors; -v so tests without a weak outcome print their counts too), and the table says how many samples showed the weak outcome the
-# corpus test fails on, and the wall time spent, to set beside racetriage's observation rate and time.
+# each test runs alone for one iteration of TIME_MS per jcstress configuration (jcstress itself varies the
+# compilation modes: 18 configurations for two actors; -v so tests without a weak outcome print their counts too),
+# and the markdown table says how many samples showed the weak outcome the corpus test fails on, and the wall time
+# spent, to set beside racetriage's observation rate and time.
 #
 #   benchmarks/corpus-jcstress/run.sh                  # TIME_MS=1000, all four tests
 #   TIME_MS=200 TESTS="StoreBuffering" benchmarks/corpus-jcstress/run.sh
