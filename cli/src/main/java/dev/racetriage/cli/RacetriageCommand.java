@@ -23,7 +23,11 @@ import picocli.CommandLine.Command;
       MarkCommand.class,
       CommandLine.HelpCommand.class
     },
-    footer = {"", "Run 'racetriage COMMAND --help' for the options of one command."})
+    footer = {
+      "",
+      "Run 'racetriage COMMAND --help' for the options of one command.",
+      "In a source checkout, 'racetriage bench [OUTPUT]' regenerates benchmarks/RESULTS.md (benchmarks/run-all.sh)."
+    })
 public final class RacetriageCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -65,6 +65,16 @@ final class TriageCommand implements Callable<Integer> {
   @Option(names = "--budget", paramLabel = "DURATION", description = "Stop planning new trials after this long (e.g. 10m)")
   String budget;
 
+  @Option(names = "--field", split = ",", paramLabel = "FIELD",
+      description = "Run trials only for these fields (pkg.Class.field); the other races keep their stored verdicts")
+  List<String> fields;
+
+  @Option(names = "--no-early-stop", description = "Run every heuristic --trials times (no sequential early stopping)")
+  boolean noEarlyStop;
+
+  @Option(names = "--jvm-per-trial", description = "Start a JVM for every trial instead of repeating a test in one JVM")
+  boolean jvmPerTrial;
+
   @Override
   public Integer call() throws InterruptedException {
     if (!List.of("table", "json", "sarif").contains(format)) {
@@ -76,7 +86,8 @@ final class TriageCommand implements Callable<Integer> {
           heuristics == null ? TriageOptions.ALL_HEURISTICS : heuristics,
           jobs == null ? Runtime.getRuntime().availableProcessors() : jobs,
           budget == null ? null : DurationOption.parse("--budget", budget),
-          Duration.ofMinutes(10), Duration.ofMinutes(10));
+          Duration.ofMinutes(10), Duration.ofMinutes(10), !noEarlyStop, !jvmPerTrial,
+          fields == null ? List.of() : fields);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2);
     }

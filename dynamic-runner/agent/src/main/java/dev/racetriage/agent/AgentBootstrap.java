@@ -222,8 +222,10 @@ public final class AgentBootstrap {
       RunReport.Status status = RunReport.statusOf(summary, startError);
       try {
         if (jumbleOptions != null) {
-          RunReport.writeJumble(out, status, tally.trustedJdkClasses(), jumbleOptions.heuristic(),
-              jumbleOptions.seed(),
+          // the last run's settings: a trial server (JumbleRuntime.beginRun) changes them between runs
+          RunReport.writeJumble(out, status, tally.trustedJdkClasses(),
+              jumble != null ? jumble.heuristic() : jumbleOptions.heuristic(),
+              jumble != null ? jumble.seed() : jumbleOptions.seed(),
               jumble != null ? jumble.stats() : new JumbleTargets(jumbleOptions.fields()).emptyStats(), summary);
         } else {
           RunReport.write(out, status, tally.trustedJdkClasses(),

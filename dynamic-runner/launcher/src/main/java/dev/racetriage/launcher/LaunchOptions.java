@@ -6,15 +6,17 @@ import java.util.List;
 
 /**
  * The launcher's command line:
- * {@code --results FILE [--list] [--scan DIR]... [--select-class C]... [--select-method C#m]... [--select-id ID]...}.
+ * {@code --results FILE [--list | --serve] [--scan DIR]... [--select-class C]... [--select-method C#m]... [--select-id ID]...}.
  * With no selector every test under the {@code --scan} roots whose class name follows Surefire's default pattern runs.
+ * {@code --serve} runs the selection once per command read from stdin ({@link TrialServer}).
  */
-record LaunchOptions(
-    Path results, boolean listOnly, List<Path> scanRoots, List<String> classes, List<String> methods, List<String> uniqueIds) {
+record LaunchOptions(Path results, boolean listOnly, boolean serve, List<Path> scanRoots, List<String> classes,
+    List<String> methods, List<String> uniqueIds) {
 
   static LaunchOptions parse(String[] args) {
     Path results = null;
     boolean listOnly = false;
+    boolean serve = false;
     List<Path> scanRoots = new ArrayList<>();
     List<String> classes = new ArrayList<>();
     List<String> methods = new ArrayList<>();
@@ -23,6 +25,7 @@ record LaunchOptions(
       String arg = args[i];
       switch (arg) {
         case "--list" -> listOnly = true;
+        case "--serve" -> serve = true;
         case "--results" -> results = Path.of(value(args, ++i, arg));
         case "--scan" -> scanRoots.add(Path.of(value(args, ++i, arg)));
         case "--select-class" -> classes.add(value(args, ++i, arg));
@@ -37,7 +40,10 @@ record LaunchOptions(
     if (scanRoots.isEmpty() && classes.isEmpty() && methods.isEmpty() && ids.isEmpty()) {
       throw new IllegalArgumentException("nothing to run: give --scan DIR or a --select-* option");
     }
-    return new LaunchOptions(results, listOnly, scanRoots, classes, methods, ids);
+    if (listOnly && serve) {
+      throw new IllegalArgumentException("--list and --serve exclude each other");
+    }
+    return new LaunchOptions(results, listOnly, serve, scanRoots, classes, methods, ids);
   }
 
   private static String value(String[] args, int index, String option) {

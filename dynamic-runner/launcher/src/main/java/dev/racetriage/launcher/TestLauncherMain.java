@@ -3,6 +3,7 @@ package dev.racetriage.launcher;
 import static org.junit.platform.engine.discovery.ClassNameFilter.STANDARD_INCLUDE_PATTERN;
 import static org.junit.platform.engine.discovery.ClassNameFilter.includeClassNamePatterns;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,7 +17,8 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * Runs (or lists) the selected tests of a project in this JVM and writes the results file. Exit code 0 when the
+ * Runs (or lists, or serves repeated runs of — {@code --serve}, see {@link TrialServer}) the selected tests of a
+ * project in this JVM and writes the results file. Exit code 0 when the
  * launcher itself worked, whatever the tests did (their outcomes are in the file); 2 for bad arguments; 3 when the
  * JUnit Platform could not run at all.
  */
@@ -46,6 +48,11 @@ public final class TestLauncherMain {
 
   static int run(LaunchOptions options) throws Exception {
     long start = System.nanoTime();
+    // In serve mode stdout is the protocol channel: the tests' own output goes to stderr.
+    PrintStream protocol = System.out;
+    if (options.serve()) {
+      System.setOut(System.err);
+    }
     try (ResultsFile results = new ResultsFile(options.results())) {
       ResultsListener listener = new ResultsListener(results);
       Launcher launcher = LauncherFactory.create();
@@ -53,6 +60,8 @@ public final class TestLauncherMain {
       if (options.listOnly()) {
         TestPlan plan = launcher.discover(request);
         listener.listed(plan);
+      } else if (options.serve()) {
+        new TrialServer(launcher, request, listener, protocol).serve();
       } else {
         launcher.execute(request, listener);
       }

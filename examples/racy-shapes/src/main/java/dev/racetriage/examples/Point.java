@@ -34,4 +34,9 @@ public final class Point {
   public static boolean initialised() {
     return p != null;
   }
+
+  /** Forgets the singleton, so each test starts before its creation (tests only; call it with no thread running). */
+  static void reset() {
+    p = null;
+  }
 }

@@ -4,6 +4,7 @@ import dev.racetriage.agent.hb.ThreadState;
 import dev.racetriage.agent.jumble.AdversarialMemory;
 import dev.racetriage.agent.jumble.FieldStats;
 import dev.racetriage.agent.jumble.JumbleConfig;
+import dev.racetriage.agent.jumble.ReadHeuristics;
 import dev.racetriage.agent.jumble.WriteBuffer;
 import java.util.List;
 import java.util.function.Function;
@@ -20,13 +21,14 @@ import java.util.function.Function;
 public final class JumbleRuntime {
   private final DetectRuntime detect;
   private final JumbleTargets targets;
-  private final AdversarialMemory memory;
   private final int[] indices;
-  private final ScheduleNoise noise;
-  private final WeakIdentityTable<WriteBuffer[]> objects = new WeakIdentityTable<>();
-  private final WeakIdentityTable<SampledArray> arrays = new WeakIdentityTable<>();
-  private final WriteBuffer[] statics;
   private final Function<Object, WriteBuffer[]> newSlots;
+  /**
+   * Everything one run of a test owns: replaced as a whole by {@link #beginRun}, so a test repeated in one JVM starts
+   * each run with no buffer, no "last value read" and fresh counters. A hook reads this field once per access; a
+   * straggler thread of the previous run that is still inside a hook finishes on the old state, which nobody reads.
+   */
+  private volatile RunState run;
 
   /**
    * @param indices the array elements sampled in each jumbled array
@@ -36,11 +38,36 @@ public final class JumbleRuntime {
                        ScheduleNoise noise) {
     this.detect = detect;
     this.targets = targets;
-    this.memory = new AdversarialMemory(detect.engine(), config);
     this.indices = indices.clone();
-    this.noise = noise;
-    this.statics = new WriteBuffer[targets.keys().size()];
-    this.newSlots = new SlotsFactory(statics.length);
+    this.newSlots = new SlotsFactory(targets.keys().size());
+    this.run = new RunState(new AdversarialMemory(detect.engine(), config), noise, targets.keys().size());
+  }
+
+  /**
+   * Starts a new run of the program under trial in this JVM (the launcher's trial server calls it before each run of
+   * the test): every write buffer, every location's "last value read" and every counter of the previous run is
+   * dropped, and reads are served by {@code heuristic} seeded with {@code seed}; bound, fairness and sampled indices
+   * stay as the agent options set them. The happens-before clocks are kept: they describe threads, not runs, and a
+   * new buffer starts from each location's value at its first access in this run (value@⊥), as at start-up.
+   *
+   * @throws IllegalArgumentException for an unknown heuristic name (the current run is left as it was)
+   */
+  public void beginRun(String heuristic, long seed, boolean withNoise) {
+    JumbleConfig now = run.memory.config();
+    JumbleConfig config = new JumbleConfig(ReadHeuristics.byName(heuristic), seed, now.bound(), now.fairnessLimit(),
+        now.splitWide());
+    run = new RunState(new AdversarialMemory(detect.engine(), config), withNoise ? new ScheduleNoise(seed) : null,
+        targets.keys().size());
+  }
+
+  /** The heuristic serving reads in the current run. */
+  public String heuristic() {
+    return run.memory.config().heuristic().name();
+  }
+
+  /** The seed of the current run. */
+  public long seed() {
+    return run.memory.config().seed();
   }
 
   public JumbleTargets targets() {
@@ -51,9 +78,12 @@ public final class JumbleRuntime {
     return detect;
   }
 
-  /** The counters of every field under trial, in slot order; zeros for a field whose locations were never read. */
+  /**
+   * The counters of every field under trial in the current run, in slot order; zeros for a field whose locations were
+   * never read.
+   */
   public List<FieldStats> stats() {
-    List<FieldStats> used = memory.stats();
+    List<FieldStats> used = run.memory.stats();
     FieldStats[] out = new FieldStats[targets.keys().size()];
     for (int slot = 0; slot < out.length; slot++) {
       String key = targets.key(slot);
@@ -72,70 +102,73 @@ public final class JumbleRuntime {
   // ---- fields (object null: a static field) ----
 
   long readBits(ThreadShadow t, Object object, int slot, long current, WriteBuffer.Kind kind) {
-    pause();
-    return buffer(object, slot, kind, current, null).read(detect.threadState(t));
+    RunState r = run;
+    r.pause();
+    return buffer(r, object, slot, kind, current, null).read(detect.threadState(t));
   }
 
   Object readRef(ThreadShadow t, Object object, int slot, Object current) {
-    pause();
-    return buffer(object, slot, WriteBuffer.Kind.REFERENCE, 0, current).readRef(detect.threadState(t));
+    RunState r = run;
+    r.pause();
+    return buffer(r, object, slot, WriteBuffer.Kind.REFERENCE, 0, current).readRef(detect.threadState(t));
   }
 
   void writeBits(ThreadShadow t, Object object, int slot, long old, long value, WriteBuffer.Kind kind) {
-    pause();
-    buffer(object, slot, kind, old, null).write(detect.threadState(t), value);
+    RunState r = run;
+    r.pause();
+    buffer(r, object, slot, kind, old, null).write(detect.threadState(t), value);
   }
 
   void writeRef(ThreadShadow t, Object object, int slot, Object old, Object value) {
-    pause();
-    buffer(object, slot, WriteBuffer.Kind.REFERENCE, 0, old).writeRef(detect.threadState(t), value);
+    RunState r = run;
+    r.pause();
+    buffer(r, object, slot, WriteBuffer.Kind.REFERENCE, 0, old).writeRef(detect.threadState(t), value);
   }
 
-  private WriteBuffer buffer(Object object, int slot, WriteBuffer.Kind kind, long bits, Object ref) {
-    WriteBuffer[] slots = object == null ? statics : objects.getOrCreate(object, newSlots);
+  private WriteBuffer buffer(RunState r, Object object, int slot, WriteBuffer.Kind kind, long bits, Object ref) {
+    WriteBuffer[] slots = object == null ? r.statics : r.objects.getOrCreate(object, newSlots);
     synchronized (slots) { // creation and lookup under one lock: a buffer is published only once complete
       WriteBuffer b = slots[slot];
       if (b == null) {
-        b = create(targets.key(slot), kind, bits, ref);
+        b = r.create(targets.key(slot), kind, bits, ref);
         slots[slot] = b;
       }
       return b;
     }
   }
 
-  private WriteBuffer create(String key, WriteBuffer.Kind kind, long bits, Object ref) {
-    return kind == WriteBuffer.Kind.REFERENCE ? memory.newReferenceBuffer(key, ref) : memory.newBuffer(key, kind, bits);
-  }
-
   // ---- sampled array elements ----
 
   /** The array is held in the jumbled array field of {@code slot} (the first such field names it). */
   void noteArray(Object array, int slot) {
-    if (arrays.get(array) == null) {
-      arrays.getOrCreate(array, new SampledArrayFactory(slot, indices.length));
+    RunState r = run;
+    if (r.arrays.get(array) == null) {
+      r.arrays.getOrCreate(array, new SampledArrayFactory(slot, indices.length));
     }
   }
 
   /** The element's value for this read; {@code current} unless the array and index are sampled. */
   long readElement(ThreadShadow t, Object array, int index, long current, WriteBuffer.Kind kind) {
-    WriteBuffer b = element(array, index, kind, current);
+    RunState r = run;
+    WriteBuffer b = element(r, array, index, kind, current);
     if (b == null) {
       return current;
     }
-    pause();
+    r.pause();
     return b.read(detect.threadState(t));
   }
 
   void writeElement(ThreadShadow t, Object array, int index, long old, long value, WriteBuffer.Kind kind) {
-    WriteBuffer b = element(array, index, kind, old);
+    RunState r = run;
+    WriteBuffer b = element(r, array, index, kind, old);
     if (b != null) {
-      pause();
+      r.pause();
       b.write(detect.threadState(t), value);
     }
   }
 
-  private WriteBuffer element(Object array, int index, WriteBuffer.Kind kind, long current) {
-    SampledArray sampled = arrays.get(array);
+  private WriteBuffer element(RunState r, Object array, int index, WriteBuffer.Kind kind, long current) {
+    SampledArray sampled = r.arrays.get(array);
     if (sampled == null) {
       return null;
     }
@@ -144,7 +177,7 @@ public final class JumbleRuntime {
         synchronized (sampled) {
           WriteBuffer b = sampled.buffers[k];
           if (b == null) {
-            b = create(targets.key(sampled.slot), kind, current, null);
+            b = r.create(targets.key(sampled.slot), kind, current, null);
             sampled.buffers[k] = b;
           }
           return b;
@@ -154,12 +187,6 @@ public final class JumbleRuntime {
     return null;
   }
 
-  private void pause() {
-    if (noise != null) {
-      noise.atAccess();
-    }
-  }
-
   void internalError() {
     detect.internalError();
   }
@@ -167,6 +194,31 @@ public final class JumbleRuntime {
   /** Thread states are created on demand; this one is the caller's. Tests use it to line up clocks. */
   ThreadState threadState(ThreadShadow t) {
     return detect.threadState(t);
+  }
+
+  /** The buffers, counters and noise of one run (see {@link #beginRun}). */
+  private static final class RunState {
+    final AdversarialMemory memory;
+    final ScheduleNoise noise;
+    final WeakIdentityTable<WriteBuffer[]> objects = new WeakIdentityTable<>();
+    final WeakIdentityTable<SampledArray> arrays = new WeakIdentityTable<>();
+    final WriteBuffer[] statics;
+
+    RunState(AdversarialMemory memory, ScheduleNoise noise, int slots) {
+      this.memory = memory;
+      this.noise = noise;
+      this.statics = new WriteBuffer[slots];
+    }
+
+    WriteBuffer create(String key, WriteBuffer.Kind kind, long bits, Object ref) {
+      return kind == WriteBuffer.Kind.REFERENCE ? memory.newReferenceBuffer(key, ref) : memory.newBuffer(key, kind, bits);
+    }
+
+    void pause() {
+      if (noise != null) {
+        noise.atAccess();
+      }
+    }
   }
 
   /** The sampled buffers of one array, and the jumbled field that named it. */

@@ -3,6 +3,7 @@ package dev.racetriage.agent.instrument;
 import static dev.racetriage.agent.instrument.InstrumentedRun.call;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.racetriage.agent.instrument.fixtures.RacyCells;
@@ -61,6 +62,33 @@ class JumbleModeTest {
       assertEquals(1, s.reads());
       assertEquals(1, s.staleReads());
       assertEquals(1, s.writes());
+    }
+  }
+
+  @Test
+  void beginRunStartsAFreshRunWithNoBufferNoCountersAndItsOwnHeuristic() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[0], CELLS + "count")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "setCount", cells, 7));
+      assertEquals(0, call(c, "getCount", cells), "run 1: the stale default");
+
+      run.jumble().beginRun("sc", 5, false);
+      assertEquals("sc", run.jumble().heuristic());
+      assertEquals(5, run.jumble().seed());
+      assertEquals(0, stats(run).get(CELLS + "count").reads(), "the counters are the new run's alone");
+      assertEquals(7, call(c, "getCount", cells), "run 2's buffer starts from the heap value: the old 0 is gone");
+
+      run.jumble().beginRun("oldest", 6, false);
+      writeUnordered(run, () -> call(c, "setCount", cells, 9));
+      assertEquals(7, call(c, "getCount", cells), "run 3: its oldest value is the one at its first access");
+      FieldStats s = stats(run).get(CELLS + "count");
+      assertEquals(1, s.reads());
+      assertEquals(1, s.staleReads());
+      assertEquals(1, s.writes());
+
+      assertThrows(IllegalArgumentException.class, () -> run.jumble().beginRun("newest", 1, false));
+      assertEquals("oldest", run.jumble().heuristic(), "a bad name leaves the run as it was");
     }
   }
 

@@ -67,6 +67,17 @@ public final class TestJvm {
     return command;
   }
 
+  /**
+   * Starts a trial server: a JVM that runs the selection once per command (the launcher's {@code --serve} mode), with
+   * the agent started with {@code agentOptions}. Its stderr (the tests' output too) goes to {@code log}.
+   */
+  public TrialServerProcess serve(TestSelection selection, String agentOptions, Path results, Path log,
+      Duration startTimeout) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(command(selection, Optional.of(agentOptions), results));
+    command.add("--serve");
+    return TrialServerProcess.start(command, module.dir(), log, startTimeout);
+  }
+
   private static TestRunResult read(Path results, ExternalCommand.Outcome outcome) throws IOException {
     Map<String, TestOutcome> byId = new LinkedHashMap<>();
     Map<String, JsonNode> running = new LinkedHashMap<>();

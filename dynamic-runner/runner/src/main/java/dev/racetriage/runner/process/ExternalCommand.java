@@ -72,7 +72,7 @@ public final class ExternalCommand {
   }
 
   /** Kills the process and everything it started (a test JVM may fork its own children). */
-  static void killTree(Process process) throws InterruptedException {
+  public static void killTree(Process process) throws InterruptedException {
     List<ProcessHandle> victims = new ArrayList<>();
     process.descendants().forEach(victims::add);
     victims.add(process.toHandle());

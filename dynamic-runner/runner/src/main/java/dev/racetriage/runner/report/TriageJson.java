@@ -66,7 +66,7 @@ public final class TriageJson {
     TriageStats s = result.stats();
     ObjectNode stats = root.putObject("stats");
     stats.put("buildMillis", s.buildMillis()).put("baselineMillis", s.baselineMillis()).put("detectMillis", s.detectMillis())
-        .put("trials", s.trials()).put("trialMillis", s.trialMillis()).put("elapsedMillis", s.elapsedMillis())
+        .put("trials", s.trials()).put("trialJvms", s.trialJvms()).put("trialMillis", s.trialMillis()).put("elapsedMillis", s.elapsedMillis())
         .put("tests", s.tests());
     ArrayNode skipped = stats.putArray("uninstrumentedClasses");
     s.uninstrumentedClasses().forEach(c -> skipped.addObject().put("class", c.className()).put("reason", c.reason()));

@@ -6,7 +6,10 @@ import java.util.List;
 
 /**
  * What a triage run does. {@code database} null means the project's default ({@code .racetriage/triage.db});
- * {@code budget} null means no limit.
+ * {@code budget} null means no limit. {@code earlyStop}: the sequential stopping rule (off: every heuristic runs
+ * {@code trials} times); {@code repeatInJvm}: repeat a test inside one trial JVM where it allows it (off: a JVM per
+ * trial); {@code fields}: run trials only for these field keys (empty: every race); the others keep their stored
+ * verdicts.
  */
 public record TriageOptions(
     Path project,
@@ -17,13 +20,17 @@ public record TriageOptions(
     int jobs,
     Duration budget,
     Duration buildTimeout,
-    Duration baselineTimeout) {
+    Duration baselineTimeout,
+    boolean earlyStop,
+    boolean repeatInJvm,
+    List<String> fields) {
 
   public static final List<String> ALL_HEURISTICS =
       List.of("sc", "oldest", "oldest-but-different", "random", "random-but-different");
 
   public TriageOptions {
     heuristics = List.copyOf(heuristics);
+    fields = List.copyOf(fields);
     if (trials < 1) throw new IllegalArgumentException("--trials must be at least 1, not " + trials);
     if (jobs < 1) throw new IllegalArgumentException("--jobs must be at least 1, not " + jobs);
     for (String h : heuristics) {
@@ -33,12 +40,34 @@ public record TriageOptions(
     }
   }
 
+  /** With early stopping and in-JVM repetition on. */
+  public TriageOptions(Path project, Path database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
+      Duration budget, Duration buildTimeout, Duration baselineTimeout) {
+    this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, true, true, List.of());
+  }
+
   public static TriageOptions defaults(Path project) {
     return new TriageOptions(project, null, false, 20, ALL_HEURISTICS, Runtime.getRuntime().availableProcessors(),
         null, Duration.ofMinutes(10), Duration.ofMinutes(10));
   }
 
   public TriageOptions withDetectOnly(boolean only) {
-    return new TriageOptions(project, database, only, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout);
+    return new TriageOptions(project, database, only, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout,
+        earlyStop, repeatInJvm, fields);
+  }
+
+  public TriageOptions withEarlyStop(boolean on) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
+        baselineTimeout, on, repeatInJvm, fields);
+  }
+
+  public TriageOptions withFields(List<String> only) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
+        baselineTimeout, earlyStop, repeatInJvm, only);
+  }
+
+  public TriageOptions withRepeatInJvm(boolean on) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
+        baselineTimeout, earlyStop, on, fields);
   }
 }

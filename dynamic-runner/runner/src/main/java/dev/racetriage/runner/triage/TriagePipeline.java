@@ -25,6 +25,8 @@ import dev.racetriage.store.races.RaceKind;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunStatus;
 import dev.racetriage.runner.trial.JvmTrialExecutor;
+import dev.racetriage.runner.trial.ServedTrials;
+import dev.racetriage.runner.trial.TrialSession;
 import dev.racetriage.runner.trial.StoppingRule;
 import dev.racetriage.runner.trial.TrialCell;
 import dev.racetriage.runner.trial.TrialEvidence;
@@ -82,7 +84,16 @@ public final class TriagePipeline {
         classified = false;
         warnings.add(NO_JUMBLE);
       } else {
-        trials = trials(d, d.byConfidence(), options, progress, o -> { });
+        List<DetectedRace> chosen = d.byConfidence().stream()
+            .filter(r -> options.fields().isEmpty() || options.fields().contains(r.fieldKey())).toList();
+        for (String field : options.fields()) {
+          if (!d.races().containsKey(field)) {
+            warnings.add("--field " + field + ": no race on this field was detected, so it had no trials (detected: "
+                + String.join(", ", d.races().keySet()) + ").");
+          }
+        }
+        trials = trials(d, chosen, options, progress, o -> { });
+        warnings.addAll(notes);
       }
     }
     long trialMillis = trials.isEmpty() ? 0 : millisSince(trialStart);
@@ -106,7 +117,8 @@ public final class TriagePipeline {
       throw new TriageException(e.getMessage(), e);
     }
     findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
-    TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(), trials.size(), trialMillis,
+    TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(), trials.size(),
+        trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
         millisSince(start), d.tests(), d.skipped());
     return new TriageResult(findings, d.candidates(), warnings, stats, classified);
   }
@@ -217,6 +229,7 @@ public final class TriagePipeline {
    */
   public List<TrialOutcome> trials(Detection d, List<DetectedRace> races, TriageOptions options, TriageProgress progress,
       Consumer<TrialOutcome> onEach) throws InterruptedException {
+    notes.clear();
     Map<String, TestRef> testsByName = d.testsByName();
     Map<TestModule, TestJvm> jvms = d.jvms();
     Path work = d.work();
@@ -240,12 +253,24 @@ public final class TriagePipeline {
     Instant deadline = options.budget() == null ? null : Instant.now().plus(options.budget());
     AtomicInteger done = new AtomicInteger();
     int estimate = cells.size() * options.trials();
-    return new TrialScheduler(executor, StoppingRule.standard(options.trials()), options.jobs(), deadline)
-        .run(cells, o -> {
-          onEach.accept(o);
-          progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic());
-        });
+    StoppingRule rule = options.earlyStop() ? StoppingRule.standard(options.trials()) : StoppingRule.exhaustive(options.trials());
+    TrialScheduler scheduler = new TrialScheduler(
+        options.repeatInJvm() ? new ServedTrials(executor) : TrialSession.perRun(executor), rule, options.jobs(), deadline);
+    List<TrialOutcome> outcomes = scheduler.run(cells, o -> {
+      onEach.accept(o);
+      progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic());
+    });
+    lastTrialJvms = scheduler.jvmsStarted();
+    for (String fallback : scheduler.fallbacks()) {
+      notes.add("Trials of " + fallback + "; they ran in a JVM each.");
+    }
+    return outcomes;
   }
+
+  /** Trial JVMs started by the last {@link #trials} call (for the stats). */
+  private volatile int lastTrialJvms;
+  /** Why trials of the last {@link #trials} call could not reuse a JVM (reported as warnings by {@link #run}). */
+  private final List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
 
   /** A trial may take ten times its baseline plus the JVM's start-up, and never less than {@link #MIN_TRIAL_TIMEOUT}. */
   static Duration trialTimeout(long baselineMillis) {

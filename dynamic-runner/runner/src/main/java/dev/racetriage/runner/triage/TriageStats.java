@@ -3,12 +3,16 @@ package dev.racetriage.runner.triage;
 import dev.racetriage.runner.detect.DetectionReport;
 import java.util.List;
 
-/** Where the time of a triage run went, and what the agent could not instrument. */
+/**
+ * Where the time of a triage run went, and what the agent could not instrument. {@code trials} counts trial runs,
+ * {@code trialJvms} the JVMs they ran in (fewer when tests are repeated inside one JVM).
+ */
 public record TriageStats(
     long buildMillis,
     long baselineMillis,
     long detectMillis,
     int trials,
+    int trialJvms,
     long trialMillis,
     long elapsedMillis,
     int tests,

@@ -36,15 +36,36 @@ public final class JvmTrialExecutor implements TrialExecutor {
     this.workDir = workDir;
   }
 
+  /** The test JVM of the module that holds the test. */
+  TestJvm jvm(String testId) {
+    return jvmForTest.apply(testId);
+  }
+
+  /** The test's deadline per run. */
+  Duration timeout(String testId) {
+    return timeoutForTest.apply(testId);
+  }
+
+  /** A new, numbered directory for the files of one trial JVM. */
+  Path newTrialDir() {
+    return workDir.resolve("trial-" + counter.incrementAndGet());
+  }
+
+  /** The command line that reruns this one trial in a JVM of its own, reporting into {@code dir}. */
+  String replay(TrialSpec spec, Path dir) {
+    return String.join(" ", jvm(spec.testId()).command(TestSelection.of(spec.testId()),
+        Optional.of(spec.agentOptions(dir.resolve("jumble.jsonl").toString())), dir.resolve("results.jsonl")));
+  }
+
   @Override
   public TrialOutcome run(TrialSpec spec) throws InterruptedException {
-    Path dir = workDir.resolve("trial-" + counter.incrementAndGet());
+    Path dir = newTrialDir();
     Path report = dir.resolve("jumble.jsonl");
-    TestJvm jvm = jvmForTest.apply(spec.testId());
+    TestJvm jvm = jvm(spec.testId());
     TestSelection selection = TestSelection.of(spec.testId());
     Optional<String> agent = Optional.of(spec.agentOptions(report.toString()));
-    String replay = String.join(" ", jvm.command(selection, agent, dir.resolve("results.jsonl")));
-    Duration timeout = timeoutForTest.apply(spec.testId());
+    String replay = replay(spec, dir);
+    Duration timeout = timeout(spec.testId());
     TestRunResult run;
     try {
       run = jvm.run(selection, agent, timeout, dir);

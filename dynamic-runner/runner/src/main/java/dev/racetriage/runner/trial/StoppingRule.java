@@ -1,39 +1,82 @@
 package dev.racetriage.runner.trial;
 
+import dev.racetriage.runner.verdict.HeuristicTrials;
+import dev.racetriage.runner.verdict.VerdictClassifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
 /**
- * Sequential early stopping for one (field, test, heuristic): run until the evidence is decisive, at most
- * {@code maxRuns} times.
+ * Sequential early stopping for one field: per heuristic, run until its evidence is decisive, at most
+ * {@code maxRuns} times; and the whole field stops once its verdict cannot change any more.
  *
  * <ul>
  *   <li>an adversarial heuristic stops after {@code failuresToConvict} failures that were served stale values (the
  *       race is destructive under it; more runs only refine the rate);</li>
  *   <li>it also stops after {@code unexercisedAfter} runs in which no stale value was ever served: the test does not
  *       exercise the race under this heuristic, and more seeds of the same schedule rarely change that;</li>
- *   <li>the {@code sc} control stops at its first failure: the test fails without stale values, so it is flaky.</li>
+ *   <li>it stops when its slowdown against {@code sc} already passes the classifier's qos rule (median ratio and
+ *       Mann-Whitney, which needs 8 timed runs on each side);</li>
+ *   <li>the {@code sc} control stops at its first failure: the test fails without stale values, so it is flaky;</li>
+ *   <li>the field stops when {@code sc} failed (flaky), or when some heuristic convicted the race and {@code sc} has
+ *       passed at least {@code controlRunsToConvict} runs (destructive: nothing later can change the verdict, as the
+ *       classifier ranks flaky only on {@code sc} failures and the baseline).</li>
  * </ul>
+ *
+ * {@link #exhaustive} turns all of it off but {@code maxRuns}: every heuristic runs {@code maxRuns} times (to measure
+ * what early stopping saves, and for observation-rate studies).
  */
-public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAfter) {
+public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAfter, int controlRunsToConvict,
+                           boolean early) {
 
   public static StoppingRule standard(int maxRuns) {
-    return new StoppingRule(maxRuns, 3, Math.min(maxRuns, 5));
+    return new StoppingRule(maxRuns, 3, Math.min(maxRuns, 5), 3, true);
   }
 
-  /** Whether to stop, given the tally so far. */
-  public boolean done(String heuristic, Tally tally) {
+  public static StoppingRule exhaustive(int maxRuns) {
+    return new StoppingRule(maxRuns, Integer.MAX_VALUE, maxRuns, Integer.MAX_VALUE, false);
+  }
+
+  /** Whether {@code heuristic} needs no more runs, given every heuristic's tally of this field and test so far. */
+  public boolean done(String heuristic, Map<String, Tally> tallies) {
+    Tally tally = tallies.getOrDefault(heuristic, Tally.EMPTY);
     if (tally.runs() >= maxRuns) return true;
-    if ("sc".equals(heuristic)) return tally.failures() > 0;
+    if (!early) return false;
+    if (HeuristicTrials.SC.equals(heuristic)) return tally.failures() > 0;
     if (tally.explainedFailures() >= failuresToConvict) return true;
-    return tally.runs() >= unexercisedAfter && tally.staleReads() == 0;
+    if (tally.runs() >= unexercisedAfter && tally.staleReads() == 0) return true;
+    Tally sc = tallies.get(HeuristicTrials.SC);
+    return tally.failures() == 0 && sc != null && sc.failures() == 0
+        && VerdictClassifier.standard().slower(tally.timedMillis(), sc.timedMillis());
   }
 
-  /** Running counts for one (field, test, heuristic). */
-  public record Tally(int runs, int failures, int explainedFailures, long staleReads) {
-    public static final Tally EMPTY = new Tally(0, 0, 0, 0);
+  /** Whether the field's verdict is settled, so none of its tests needs another run under any heuristic. */
+  public boolean fieldDecided(Map<String, Tally> tallies) {
+    if (!early) return false;
+    Tally sc = tallies.get(HeuristicTrials.SC);
+    if (sc != null && sc.failures() > 0) return true;
+    boolean controlled = sc == null || sc.runs() >= controlRunsToConvict;
+    return controlled && tallies.entrySet().stream()
+        .anyMatch(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().explainedFailures() >= failuresToConvict);
+  }
+
+  /** Running counts for one (field, test, heuristic); {@code timedMillis} leaves out warm-up runs. */
+  public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis) {
+    public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of());
+
+    public Tally {
+      timedMillis = List.copyOf(timedMillis);
+    }
 
     public Tally plus(TrialOutcome outcome) {
       boolean explained = outcome.failed() && outcome.staleReads() > 0;
+      List<Long> timed = timedMillis;
+      if (!outcome.warmUp()) {
+        timed = new ArrayList<>(timedMillis);
+        timed.add(outcome.millis());
+      }
       return new Tally(runs + 1, failures + (outcome.failed() ? 1 : 0), explainedFailures + (explained ? 1 : 0),
-          staleReads + outcome.staleReads());
+          staleReads + outcome.staleReads(), timed);
     }
   }
 }

@@ -26,7 +26,7 @@ public final class TrialEvidence {
       for (TrialOutcome o : runs) {
         reads += o.reads();
         stale += o.staleReads();
-        durations.add(o.millis());
+        if (!o.warmUp()) durations.add(o.millis()); // cold code: not comparable with the warm runs
         if (o.failed()) {
           // A failure counts against the race only if this run was served a stale value (sc never is).
           if (o.staleReads() > 0) explained++;

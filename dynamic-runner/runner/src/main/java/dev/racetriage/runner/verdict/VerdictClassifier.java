@@ -72,7 +72,7 @@ public final class VerdictClassifier {
     }
     if (control.isPresent()) {
       for (HeuristicTrials t : adversarial) {
-        double ratio = medianRatio(t, control.get());
+        double ratio = medianRatio(t.durationsMillis(), control.get().durationsMillis());
         double p = MannWhitney.pValueGreater(t.durationsMillis(), control.get().durationsMillis());
         if (ratio >= slowdownRatio && p < alpha) {
           return new Classification(Verdict.QOS, String.format(Locale.ROOT,
@@ -87,9 +87,18 @@ public final class VerdictClassifier {
 
   private static final String SC = HeuristicTrials.SC;
 
-  private static double medianRatio(HeuristicTrials t, HeuristicTrials sc) {
-    double base = median(sc.durationsMillis());
-    double slow = median(t.durationsMillis());
+  /**
+   * Whether runs with these durations are slower than the {@code sc} runs by this classifier's qos rule (median ratio
+   * and Mann-Whitney); early stopping asks it to end a heuristic whose slowdown is already decisive.
+   */
+  public boolean slower(List<Long> adversarialMillis, List<Long> scMillis) {
+    return medianRatio(adversarialMillis, scMillis) >= slowdownRatio
+        && MannWhitney.pValueGreater(adversarialMillis, scMillis) < alpha;
+  }
+
+  private static double medianRatio(List<Long> adversarialMillis, List<Long> scMillis) {
+    double base = median(scMillis);
+    double slow = median(adversarialMillis);
     return base <= 0 ? (slow > 0 ? Double.POSITIVE_INFINITY : 1) : slow / base;
   }
 

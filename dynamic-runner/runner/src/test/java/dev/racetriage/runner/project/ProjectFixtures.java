@@ -68,6 +68,14 @@ public final class ProjectFixtures {
         """.formatted(testClassBody));
   }
 
+  /** A single-module project with JUnit 5 and the given files (paths relative to the project, e.g. src/test/java/demo/ATest.java). */
+  public static void writeProject(Path dir, java.util.Map<String, String> files) throws IOException {
+    write(dir.resolve("pom.xml"), pom("fixture", "jar", "", JUNIT));
+    for (var file : files.entrySet()) {
+      write(dir.resolve(file.getKey()), file.getValue());
+    }
+  }
+
   /** Copies the repository's examples/racy-shapes project (sources only: no build output, no triage data) into {@code dir}. */
   public static Path copyRacyShapes(Path dir) throws IOException {
     Path source = repositoryRoot().resolve("examples/racy-shapes");

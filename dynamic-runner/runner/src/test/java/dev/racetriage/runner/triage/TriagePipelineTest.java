@@ -59,31 +59,4 @@ class TriagePipelineTest {
     }
     assertTrue(Files.isRegularFile(root.resolve(".racetriage/triage.db")));
   }
-
-  @Test
-  void aProjectWithNoTestsIsAClearError() throws Exception {
-    ProjectFixtures.writeSingleModuleProject(dir, "package demo; public class Lonely { int x; }");
-    TriageException error = assertThrows(TriageException.class,
-        () -> new TriagePipeline().run(TriageOptions.defaults(dir).withDetectOnly(true), TriageProgress.silent()));
-    assertTrue(error.getMessage().contains("No compiled tests"), error.getMessage());
-  }
-
-  @Test
-  void aTestThatFailsWithoutTheAgentMakesItsRacesFlaky() throws Exception {
-    ProjectFixtures.writeProjectWithTests(dir, """
-          int shared;
-          @Test void racesAndFails() throws Exception {
-            Thread a = new Thread(() -> shared = 1);
-            Thread b = new Thread(() -> shared = 2);
-            a.start(); b.start(); a.join(); b.join();
-            fail("broken on purpose");
-          }
-        """);
-    TriageResult result = new TriagePipeline().run(TriageOptions.defaults(dir).withDetectOnly(true), TriageProgress.silent());
-    assertEquals(1, result.warnings().size(), result.warnings()::toString);
-    assertTrue(result.warnings().get(0).contains("demo.BehaviourTest#racesAndFails"), result.warnings().get(0));
-    assertEquals(1, result.races().size());
-    assertEquals(Verdict.FLAKY, result.races().get(0).verdict());
-    assertFalse(result.hasDestructive());
-  }
 }

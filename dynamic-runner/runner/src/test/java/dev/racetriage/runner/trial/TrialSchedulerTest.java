@@ -20,30 +20,44 @@ import org.junit.jupiter.api.Test;
 class TrialSchedulerTest {
   /** Decides each trial's outcome from its heuristic, like a program whose race shows under some heuristics. */
   private static TrialExecutor byHeuristic(Map<String, TrialOutcome.Result> results, Map<String, Long> stale) {
-    return spec -> new TrialOutcome(spec, results.get(spec.heuristic()), 10, 100, stale.get(spec.heuristic()),
+    return byHeuristic(results, stale, Map.of());
+  }
+
+  private static TrialExecutor byHeuristic(Map<String, TrialOutcome.Result> results, Map<String, Long> stale,
+      Map<String, Long> millis) {
+    return spec -> new TrialOutcome(spec, results.get(spec.heuristic()), millis.getOrDefault(spec.heuristic(), 10L),
+        100, stale.get(spec.heuristic()),
         results.get(spec.heuristic()) == TrialOutcome.Result.PASS ? null : "java.lang.NullPointerException", "java …");
   }
 
   private static List<TrialCell> cells(String... heuristics) {
+    return cellsOf("[engine:junit-jupiter]/[class:demo.CTest]/[method:t()]", heuristics);
+  }
+
+  private static List<TrialCell> cellsOf(String testId, String... heuristics) {
     List<TrialCell> cells = new ArrayList<>();
-    for (String h : heuristics) cells.add(new TrialCell("demo.C.x", "[engine:junit-jupiter]/[class:demo.CTest]/[method:t()]", "demo.CTest#t", h));
+    for (String h : heuristics) cells.add(new TrialCell("demo.C.x", testId, "demo.CTest#" + testId.hashCode(), h));
     return cells;
   }
 
+  private static Map<String, Long> runs(List<TrialOutcome> outcomes) {
+    return outcomes.stream().collect(Collectors.groupingBy(o -> o.spec().heuristic(), Collectors.counting()));
+  }
+
   @Test
-  void aConvictingHeuristicStopsAfterThreeFailuresAndScRunsInFull() throws Exception {
+  void aConvictingHeuristicEndsTheFieldOnceScHasThreeCleanRuns() throws Exception {
     TrialExecutor executor = byHeuristic(
         Map.of("sc", TrialOutcome.Result.PASS, "oldest-but-different", TrialOutcome.Result.FAIL, "oldest", TrialOutcome.Result.PASS),
-        Map.of("sc", 0L, "oldest-but-different", 4L, "oldest", 0L));
+        Map.of("sc", 0L, "oldest-but-different", 4L, "oldest", 1L));
     List<TrialOutcome> seen = Collections.synchronizedList(new ArrayList<>());
 
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 2, null)
         .run(cells("sc", "oldest-but-different", "oldest"), seen::add);
 
-    Map<String, Long> runs = outcomes.stream().collect(Collectors.groupingBy(o -> o.spec().heuristic(), Collectors.counting()));
-    assertEquals(20, runs.get("sc"));
-    assertEquals(3, runs.get("oldest-but-different"), "decisive after three failures with stale reads");
-    assertEquals(5, runs.get("oldest"), "no stale value in five runs: stop, it is not exercised");
+    // interleaved rounds sc, obd, oldest; the third obd failure (round 3, after sc's third run) decides the field
+    assertEquals(Map.of("sc", 3L, "oldest-but-different", 3L, "oldest", 2L), runs(outcomes));
+    assertEquals(List.of("sc", "oldest-but-different", "oldest", "sc"),
+        outcomes.subList(0, 4).stream().map(o -> o.spec().heuristic()).toList(), "heuristics alternate run by run");
     assertEquals(outcomes.size(), seen.size());
 
     List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(outcomes);
@@ -55,10 +69,68 @@ class TrialSchedulerTest {
   }
 
   @Test
+  void withoutEarlyStoppingEveryHeuristicRunsInFull() throws Exception {
+    TrialExecutor executor = byHeuristic(
+        Map.of("sc", TrialOutcome.Result.PASS, "oldest-but-different", TrialOutcome.Result.FAIL, "oldest", TrialOutcome.Result.PASS),
+        Map.of("sc", 0L, "oldest-but-different", 4L, "oldest", 0L));
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.exhaustive(7), 2, null)
+        .run(cells("sc", "oldest-but-different", "oldest"), o -> {});
+    assertEquals(Map.of("sc", 7L, "oldest-but-different", 7L, "oldest", 7L), runs(outcomes));
+  }
+
+  @Test
+  void anUnexercisedHeuristicStopsAfterFiveRunsAndScStopsWithTheLastAdversary() throws Exception {
+    TrialExecutor executor = byHeuristic(Map.of("sc", TrialOutcome.Result.PASS, "oldest", TrialOutcome.Result.PASS),
+        Map.of("sc", 0L, "oldest", 0L));
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest"), o -> {});
+    assertEquals(Map.of("sc", 5L, "oldest", 5L), runs(outcomes), "sc is only a control: it ends with the adversaries");
+  }
+
+  @Test
+  void aDecisiveSlowdownStopsItsHeuristicOnceBothSidesHaveEightTimedRuns() throws Exception {
+    TrialExecutor executor = byHeuristic(
+        Map.of("sc", TrialOutcome.Result.PASS, "oldest", TrialOutcome.Result.PASS, "random", TrialOutcome.Result.PASS),
+        Map.of("sc", 0L, "oldest", 5L, "random", 5L), Map.of("sc", 10L, "oldest", 100L, "random", 11L));
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest", "random"), o -> {});
+    assertEquals(Map.of("sc", 20L, "oldest", 8L, "random", 20L), runs(outcomes),
+        "oldest is 10x slower (decisive at 8 vs 8); random is not slower and runs in full");
+  }
+
+  @Test
+  void warmUpRunsStayOutOfTheTimings() {
+    TrialSpec spec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "oldest", 1);
+    StoppingRule.Tally tally = StoppingRule.Tally.EMPTY
+        .plus(new TrialOutcome(spec, TrialOutcome.Result.PASS, 900, 1, 1, null, "java …", true))
+        .plus(new TrialOutcome(spec, TrialOutcome.Result.PASS, 30, 1, 1, null, "java …", false));
+    assertEquals(2, tally.runs());
+    assertEquals(List.of(30L), tally.timedMillis());
+    HeuristicTrials evidence = TrialEvidence.byHeuristic(List.of(
+        new TrialOutcome(spec, TrialOutcome.Result.PASS, 900, 1, 1, null, "java …", true),
+        new TrialOutcome(spec, TrialOutcome.Result.PASS, 30, 1, 1, null, "java …", false))).get(0);
+    assertEquals(2, evidence.runs());
+    assertEquals(List.of(30L), evidence.durationsMillis());
+  }
+
+  @Test
+  void aDecidedFieldStartsNoRunOnItsOtherTests() throws Exception {
+    TrialExecutor executor = byHeuristic(
+        Map.of("sc", TrialOutcome.Result.PASS, "oldest", TrialOutcome.Result.FAIL), Map.of("sc", 0L, "oldest", 3L));
+    List<TrialCell> cells = new ArrayList<>(cellsOf("first", "sc", "oldest"));
+    cells.addAll(cellsOf("second", "sc", "oldest"));
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null).run(cells, o -> {});
+    assertTrue(outcomes.stream().allMatch(o -> o.spec().testId().equals("first")), "one worker: the first test decided it");
+    assertEquals(6, outcomes.size());
+  }
+
+  @Test
   void scStopsAtItsFirstFailureAndItCountsAsUnexplained() throws Exception {
-    TrialExecutor executor = byHeuristic(Map.of("sc", TrialOutcome.Result.FAIL), Map.of("sc", 0L));
-    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null).run(cells("sc"), o -> {});
-    assertEquals(1, outcomes.size());
+    TrialExecutor executor = byHeuristic(Map.of("sc", TrialOutcome.Result.FAIL, "oldest", TrialOutcome.Result.PASS),
+        Map.of("sc", 0L, "oldest", 2L));
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest"), o -> {});
+    assertEquals(Map.of("sc", 1L), runs(outcomes), "flaky at once: the field is decided before oldest runs");
     HeuristicTrials sc = TrialEvidence.byHeuristic(outcomes).get(0);
     assertEquals(1, sc.unexplainedFailures());
     assertEquals(0, sc.explainedFailures());

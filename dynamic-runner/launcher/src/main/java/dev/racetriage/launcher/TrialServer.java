@@ -1,0 +1,132 @@
+package dev.racetriage.launcher;
+
+import dev.racetriage.agent.detect.JsonText;
+import dev.racetriage.agent.jumble.FieldStats;
+import dev.racetriage.agent.runtime.JumbleHooks;
+import dev.racetriage.agent.runtime.JumbleRuntime;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+
+/**
+ * The launcher's {@code --serve} mode: runs the selected tests again and again in this one JVM, once per {@code run}
+ * command read from stdin, and answers each with one JSON line on stdout. With the agent in jumble mode, a
+ * {@code run HEURISTIC SEED} command first gives the agent a fresh run ({@link JumbleRuntime#beginRun}): the tests
+ * then start with no write buffer and fresh counters, and the answer carries the counters of that run alone. This
+ * saves a JVM start and a warm-up per trial; the runner falls back to one JVM per run when repeating the test is not
+ * faithful (see the runner's {@code ServedTrialExecutor}).
+ *
+ * <p>Stdout carries nothing but the protocol: the tests' own {@code System.out} goes to stderr. Lines:
+ * <pre>
+ * {"event":"ready","jumble":true}
+ * {"event":"run","run":1,"status":"passed","tests":1,"millis":71,"heuristic":"oldest","seed":42,
+ *  "fields":[{"field":"pkg.C.f","reads":5,"staleReads":3,"readsWithChoice":5,"writes":1}],"threadsLeft":[]}
+ * {"event":"error","message":"…"}
+ * </pre>
+ * {@code failure} ({@code type}, {@code message}, {@code stack}) is added when a test failed; {@code threadsLeft}
+ * names the non-daemon threads started during the server's life that are still alive after the run (a test that
+ * leaves threads behind is not repeatable: its leftovers run into the next run).
+ */
+final class TrialServer {
+  private final Launcher launcher;
+  private final LauncherDiscoveryRequest request;
+  private final ResultsListener results;
+  private final PrintStream protocol;
+  private final Set<Thread> threadsAtStart;
+
+  TrialServer(Launcher launcher, LauncherDiscoveryRequest request, ResultsListener results, PrintStream protocol) {
+    this.launcher = launcher;
+    this.request = request;
+    this.results = results;
+    this.protocol = protocol;
+    this.threadsAtStart = new HashSet<>(Thread.getAllStackTraces().keySet());
+  }
+
+  /** Serves commands until {@code quit} or the end of stdin. */
+  void serve() throws IOException {
+    JumbleRuntime jumble = JumbleHooks.installed();
+    StringBuilder ready = new StringBuilder();
+    new JsonText(ready).beginObject().name("event").value("ready").name("jumble").value(jumble != null).endObject();
+    send(ready);
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    int runs = 0;
+    for (String line = in.readLine(); line != null; line = in.readLine()) {
+      if (line.isBlank()) continue;
+      RunCommand command;
+      try {
+        command = RunCommand.parse(line);
+        if (command.resetsJumble()) {
+          if (jumble == null) {
+            throw new IllegalArgumentException("'" + line.trim() + "' needs the agent in jumble mode "
+                + "(-javaagent:racetriage-agent.jar=mode=jumble;field=…;heuristic=…); without it use plain 'run'");
+          }
+          jumble.beginRun(command.heuristic(), command.seed(), command.noise());
+        }
+      } catch (IllegalArgumentException e) {
+        error(e.getMessage());
+        continue;
+      }
+      if (command.quit()) {
+        return;
+      }
+      send(run(++runs, jumble));
+    }
+  }
+
+  private StringBuilder run(int number, JumbleRuntime jumble) {
+    RunRecorder recorder = new RunRecorder();
+    launcher.execute(request, results, recorder);
+    StringBuilder line = new StringBuilder();
+    JsonText json = new JsonText(line).beginObject().name("event").value("run").name("run").value(number)
+        .name("status").value(recorder.status()).name("tests").value(recorder.tests())
+        .name("millis").value(recorder.millis());
+    if (recorder.failure() != null) {
+      ResultsFile.failure(json, recorder.failure());
+    }
+    if (jumble != null) {
+      json.name("heuristic").value(jumble.heuristic()).name("seed").value(jumble.seed());
+      json.name("fields").beginArray();
+      for (FieldStats f : jumble.stats()) {
+        json.beginObject().name("field").value(f.fieldKey()).name("reads").value(f.reads())
+            .name("staleReads").value(f.staleReads()).name("readsWithChoice").value(f.readsWithChoice())
+            .name("writes").value(f.writes()).endObject();
+      }
+      json.endArray();
+    }
+    json.name("threadsLeft").beginArray();
+    for (String name : threadsLeft()) {
+      json.value(name);
+    }
+    json.endArray().endObject();
+    return line;
+  }
+
+  private List<String> threadsLeft() {
+    List<String> names = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (!t.isDaemon() && t.isAlive() && !threadsAtStart.contains(t)) {
+        names.add(t.getName());
+      }
+    }
+    return names;
+  }
+
+  private void error(String message) {
+    StringBuilder line = new StringBuilder();
+    new JsonText(line).beginObject().name("event").value("error").name("message").value(message).endObject();
+    send(line);
+  }
+
+  private void send(StringBuilder line) {
+    protocol.println(line);
+    protocol.flush();
+  }
+}

@@ -1,0 +1,148 @@
+package dev.racetriage.runner.triage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.runner.project.ProjectFixtures;
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.races.AccessSite;
+import dev.racetriage.store.races.AccessType;
+import dev.racetriage.store.races.Race;
+import dev.racetriage.store.races.RaceKind;
+import dev.racetriage.store.runs.Run;
+import dev.racetriage.store.runs.RunStatus;
+import dev.racetriage.store.trials.Trial;
+import dev.racetriage.store.trials.TrialOutcome;
+import dev.racetriage.store.verdicts.Evidence;
+import dev.racetriage.store.verdicts.Verdict;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad input through the whole pipeline: each gives one clear message, and none loses what the triage database
+ * already held (a database seeded with an earlier verdict, trials and run is read back unchanged afterwards).
+ */
+class TriageBadInputTest {
+  private static final FieldKey EARLIER = FieldKey.parse("earlier.Shared.count");
+
+  @TempDir Path dir;
+  private Path db;
+  private String before;
+
+  @BeforeEach
+  void seedTheDatabase() throws Exception {
+    db = dir.resolve("kept/triage.db");
+    Files.createDirectories(db.getParent());
+    try (TriageStore store = TriageStore.open(db, dir)) {
+      Run run = store.runs().start("triage", null, null);
+      store.races().upsert(new Race(EARLIER, Set.of(RaceKind.WR),
+          List.of(new AccessSite(AccessType.READ, "main", "earlier/Shared.java", 3, List.of()),
+              new AccessSite(AccessType.WRITE, "worker", "earlier/Shared.java", 4, List.of())),
+          Set.of("earlier.SharedTest#counts")), run.id());
+      store.trials().add(new Trial(EARLIER, "earlier.SharedTest#counts", "oldest", 42, TrialOutcome.FAIL,
+          Duration.ofMillis(12), 5, 3, "java.lang.AssertionError"), run.id());
+      store.verdicts().set(EARLIER, Verdict.DESTRUCTIVE, new Evidence("1/1 runs failed under oldest", "java …",
+          "java.lang.AssertionError", Map.of()), run.id());
+      store.runs().finish(run.id(), RunStatus.SUCCEEDED, "earlier run", null);
+    }
+    before = snapshot();
+  }
+
+  /** What the database says about the earlier field: race, verdict history and trials. */
+  private String snapshot() {
+    try (TriageStore store = TriageStore.open(db, dir)) {
+      return store.races().find(EARLIER) + "\n" + store.verdicts().history(EARLIER) + "\n" + store.trials().forRace(EARLIER);
+    }
+  }
+
+  private TriageOptions options(Path project) {
+    return new TriageOptions(project, db, false, 3, List.of("sc", "oldest"), 2, null, Duration.ofMinutes(5),
+        Duration.ofMinutes(2));
+  }
+
+  private TriageException failsWith(Path project) {
+    TriageException error = assertThrows(TriageException.class,
+        () -> new TriagePipeline().run(options(project), TriageProgress.silent()));
+    assertEquals(before, snapshot(), "the earlier data is untouched");
+    return error;
+  }
+
+  @Test
+  void aDirectoryThatIsNotAMavenProject() throws Exception {
+    Path project = Files.createDirectories(dir.resolve("plain"));
+    Files.writeString(project.resolve("Main.java"), "class Main {}");
+    TriageException error = failsWith(project);
+    assertTrue(error.getMessage().contains("is not a Maven project (no pom.xml)"), error.getMessage());
+  }
+
+  @Test
+  void aProjectThatDoesNotCompile() throws Exception {
+    Path project = dir.resolve("broken");
+    ProjectFixtures.writeSingleModuleProject(project, "package demo; public class Broken { int x = ; }");
+    TriageException error = failsWith(project);
+    assertTrue(error.getMessage().contains("does not build"), error.getMessage());
+    assertTrue(error.getMessage().contains("Broken.java"), error.getMessage());
+  }
+
+  @Test
+  void aProjectWithNoTests() throws Exception {
+    Path project = dir.resolve("untested");
+    ProjectFixtures.writeSingleModuleProject(project, "package demo; public class Lonely { int x; }");
+    TriageException error = failsWith(project);
+    assertTrue(error.getMessage().contains("No compiled tests"), error.getMessage());
+  }
+
+  /**
+   * A test that fails without the agent and one that calls System.exit, both racing: their races are flaky, never
+   * destructive, each failure is named once, and the earlier data stays next to the new.
+   */
+  @Test
+  void testsThatFailOrExitWithoutTheAgentAreFlakyNeverDestructive() throws Exception {
+    Path project = dir.resolve("misbehaving");
+    ProjectFixtures.writeProjectWithTests(project, """
+          int shared;
+          long other;
+          @Test @org.junit.jupiter.api.Order(1) void racesAndFails() throws Exception {
+            Thread a = new Thread(() -> shared = 1);
+            Thread b = new Thread(() -> shared = 2);
+            a.start(); b.start(); a.join(); b.join();
+            fail("broken on purpose");
+          }
+          @Test @org.junit.jupiter.api.Order(2) void racesAndExits() throws Exception {
+            Thread a = new Thread(() -> other = 1);
+            Thread b = new Thread(() -> other = 2);
+            a.start(); b.start(); a.join(); b.join();
+            System.exit(4);
+          }
+        """);
+    Files.writeString(project.resolve("src/test/resources/junit-platform.properties"),
+        "junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$OrderAnnotation\n");
+
+    TriageResult result = new TriagePipeline().run(options(project), TriageProgress.silent());
+
+    assertFalse(result.hasDestructive());
+    assertEquals(2, result.races().size(), result.races()::toString);
+    assertTrue(result.races().stream().allMatch(r -> r.verdict() == Verdict.FLAKY), result.races()::toString);
+    assertEquals(2, result.warnings().size(), result.warnings()::toString);
+    assertTrue(result.warnings().get(0).contains("demo.BehaviourTest#racesAndFails") && result.warnings().get(0).contains("(failed)"),
+        result.warnings().get(0));
+    assertTrue(result.warnings().get(1).contains("demo.BehaviourTest#racesAndExits") && result.warnings().get(1).contains("(crashed)"),
+        result.warnings().get(1));
+    assertEquals(0, result.stats().trials(), "a test that fails without the agent teaches nothing under it");
+    assertEquals(before, snapshot(), "the earlier data is untouched");
+    try (TriageStore store = TriageStore.open(db, dir)) {
+      assertEquals(Verdict.FLAKY, store.verdicts().current(FieldKey.parse("demo.BehaviourTest.shared")).orElseThrow().verdict());
+      assertEquals(2, store.runs().recent(10).size(), "the earlier run and this one");
+    }
+  }
+}

@@ -1,0 +1,190 @@
+package dev.racetriage.runner.trial;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.runner.fork.AgentJar;
+import dev.racetriage.runner.fork.JUnitPlatformJars;
+import dev.racetriage.runner.fork.TestJvm;
+import dev.racetriage.runner.project.MavenProject;
+import dev.racetriage.runner.project.ProjectBuilder;
+import dev.racetriage.runner.project.ProjectFixtures;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The in-JVM repeat on real forked JVMs: one fixture project (built once for the class) whose tests repeat cleanly,
+ * leak static state, hang on their second run, call System.exit, or leave a thread behind.
+ */
+class ServedTrialSessionTest {
+  private static final String CELL = """
+      package demo;
+      public class Cell {
+        int value;
+        public static Cell shared;
+        public static int runs;
+      }
+      """;
+
+  private static final Map<String, String> TESTS = Map.of(
+      "src/main/java/demo/Cell.java", CELL,
+      "src/test/java/demo/RepeatTest.java", """
+          package demo;
+          import org.junit.jupiter.api.Test;
+          import static org.junit.jupiter.api.Assertions.assertEquals;
+          class RepeatTest {
+            @Test void writesOnceReadsTwice() {
+              Cell c = new Cell();
+              c.value = 7;
+              assertEquals(14, c.value + c.value);
+            }
+          }
+          """,
+      "src/test/java/demo/LeakTest.java", """
+          package demo;
+          import org.junit.jupiter.api.Test;
+          import static org.junit.jupiter.api.Assertions.assertNotNull;
+          class LeakTest {
+            @Test void initialisesASingletonOnce() {
+              if (Cell.shared == null) Cell.shared = new Cell();
+              assertNotNull(Cell.shared);
+            }
+          }
+          """,
+      "src/test/java/demo/HangTest.java", """
+          package demo;
+          import org.junit.jupiter.api.Test;
+          class HangTest {
+            @Test void hangsOnItsSecondRunInAJvm() throws Exception {
+              Cell c = new Cell();
+              c.value = ++Cell.runs;
+              if (c.value == 2) new java.util.concurrent.CountDownLatch(1).await();
+            }
+          }
+          """,
+      "src/test/java/demo/ExitTest.java", """
+          package demo;
+          import org.junit.jupiter.api.Test;
+          class ExitTest {
+            @Test void exits() { new Cell().value = 1; System.exit(3); }
+          }
+          """,
+      "src/test/java/demo/ThreadTest.java", """
+          package demo;
+          import org.junit.jupiter.api.Test;
+          class ThreadTest {
+            @Test void leavesAThreadRunning() {
+              Cell c = new Cell();
+              c.value = 1;
+              new Thread(() -> { try { Thread.sleep(600_000); } catch (InterruptedException e) { } }, "leftover").start();
+            }
+          }
+          """);
+
+  @TempDir static Path dir;
+  private static JvmTrialExecutor executor;
+
+  @BeforeAll
+  static void buildOnce() throws Exception {
+    ProjectFixtures.writeProject(dir, TESTS);
+    MavenProject project = new ProjectBuilder(Duration.ofMinutes(5)).build(dir);
+    TestJvm jvm = new TestJvm(project.modules().get(0), JUnitPlatformJars.launcherFor(project.modules().get(0), dir),
+        AgentJar.locate());
+    executor = new JvmTrialExecutor(id -> jvm, id -> Duration.ofSeconds(10), dir.resolve("trials"));
+  }
+
+  private static String id(String testClass, String method) {
+    return "[engine:junit-jupiter]/[class:demo." + testClass + "]/[method:" + method + "()]";
+  }
+
+  private static List<TrialOutcome> runs(String field, String testClass, String method, String... heuristics)
+      throws Exception {
+    List<TrialOutcome> outcomes = new ArrayList<>();
+    try (ServedTrialSession session = new ServedTrialSession(executor, field, id(testClass, method))) {
+      for (int i = 0; i < heuristics.length; i++) {
+        outcomes.add(session.run(new TrialSpec(field, id(testClass, method), "demo." + testClass + "#" + method,
+            heuristics[i], i)));
+      }
+      lastJvms = session.jvmsStarted();
+      lastFallback = session.fallbackReason();
+    }
+    return outcomes;
+  }
+
+  private static int lastJvms;
+  private static String lastFallback;
+
+  @Test
+  void repeatsATestInOneJvmWithFreshCountersEachRun() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "RepeatTest", "writesOnceReadsTwice",
+        "sc", "oldest", "sc", "random", "oldest-but-different");
+
+    assertEquals(1, lastJvms, "five runs, one JVM");
+    assertNull(lastFallback);
+    for (TrialOutcome o : outcomes) {
+      assertEquals(TrialOutcome.Result.PASS, o.result(), o::failure);
+      assertEquals(2, o.reads(), "each run's own reads, not a running total: the agent state is fresh per run");
+      assertEquals(0, o.staleReads(), "one thread: its own write is the only value it may see");
+    }
+    assertTrue(outcomes.get(0).warmUp());
+    assertTrue(outcomes.stream().skip(1).noneMatch(TrialOutcome::warmUp));
+    assertTrue(outcomes.get(1).replayCommand().contains("heuristic=oldest;seed=1;"), outcomes.get(1).replayCommand());
+  }
+
+  @Test
+  void staticStateThatLeaksBetweenRunsFallsBackToAJvmPerRun() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.shared", "LeakTest", "initialisesASingletonOnce", "sc", "oldest", "sc");
+
+    assertNotNull(lastFallback);
+    assertTrue(lastFallback.contains("state leaks"), lastFallback);
+    assertEquals(3, outcomes.size());
+    for (TrialOutcome o : outcomes) {
+      assertEquals(TrialOutcome.Result.PASS, o.result(), o::failure);
+      assertTrue(o.reads() > 0, "every counted run saw the singleton being created, as in a fresh JVM");
+    }
+    assertEquals(3, lastJvms, "the server, then a JVM each for the repeated run and the third one");
+  }
+
+  @Test
+  void aHangIsKilledCountedAsTimeoutAndTheNextRunGetsAFreshJvm() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "HangTest", "hangsOnItsSecondRunInAJvm", "sc", "oldest", "sc");
+
+    assertEquals(TrialOutcome.Result.PASS, outcomes.get(0).result());
+    assertEquals(TrialOutcome.Result.TIMEOUT, outcomes.get(1).result());
+    assertTrue(outcomes.get(1).failure().contains("a hang"), outcomes.get(1).failure());
+    assertEquals(TrialOutcome.Result.PASS, outcomes.get(2).result(), "a new server: the test's first run again");
+    assertTrue(outcomes.get(2).warmUp());
+    assertEquals(2, lastJvms);
+  }
+
+  @Test
+  void systemExitEndsTheServerAndLaterRunsUseAJvmEach() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "ExitTest", "exits", "sc", "oldest");
+
+    assertEquals(TrialOutcome.Result.FAIL, outcomes.get(0).result());
+    assertTrue(outcomes.get(0).failure().contains("exit code 3"), outcomes.get(0).failure());
+    assertEquals(TrialOutcome.Result.FAIL, outcomes.get(1).result(), outcomes.get(1)::toString);
+    assertNotNull(lastFallback);
+    assertEquals(2, lastJvms);
+  }
+
+  @Test
+  void aTestThatLeavesAThreadRunningIsNotRepeatedInItsJvm() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "ThreadTest", "leavesAThreadRunning", "sc", "oldest");
+
+    assertTrue(outcomes.stream().allMatch(o -> o.result() == TrialOutcome.Result.PASS));
+    assertNotNull(lastFallback);
+    assertTrue(lastFallback.contains("leftover"), lastFallback);
+    assertEquals(2, lastJvms);
+    assertFalse(outcomes.get(1).warmUp());
+  }
+}
