@@ -125,6 +125,7 @@ class TriageBadInputTest {
             System.exit(4);
           }
         """);
+    Files.createDirectories(project.resolve("src/test/resources"));
     Files.writeString(project.resolve("src/test/resources/junit-platform.properties"),
         "junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$OrderAnnotation\n");
 
