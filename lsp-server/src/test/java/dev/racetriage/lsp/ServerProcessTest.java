@@ -42,6 +42,19 @@ class ServerProcessTest {
     return params;
   }
 
+  /** The server's threads (jcmd), so a hang seen only on a slow machine can be diagnosed from the report. */
+  private static String threadDump(Process process) {
+    try {
+      Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+          Long.toString(process.pid()), "Thread.print").redirectErrorStream(true).start();
+      String dump = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      jcmd.waitFor(30, TimeUnit.SECONDS);
+      return dump;
+    } catch (Exception e) {
+      return "(no thread dump: " + e + ")";
+    }
+  }
+
   @Test
   void anEditorSessionOverStdioEndsWithExitCodeZero() throws Exception {
     Fixtures.mavenProject(project);
@@ -64,7 +77,13 @@ class ServerProcessTest {
       String uri = DocumentUris.toUri(file);
       server.getTextDocumentService().didOpen(
           new DidOpenTextDocumentParams(new TextDocumentItem(uri, "java", 1, Files.readString(file))));
-      client.awaitDiagnostics(uri, p -> forField(p, StoreFixture.INSTANCE).isPresent());
+      try {
+        client.awaitDiagnostics(uri, p -> forField(p, StoreFixture.INSTANCE).isPresent());
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "\n--- server log ---\n" + Files.readString(log)
+            + "\n--- window/logMessage ---\n" + client.logged.stream().map(m -> m.getMessage()).toList()
+            + "\n--- server threads ---\n" + threadDump(process), e);
+      }
 
       server.shutdown().get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
       server.exit();
