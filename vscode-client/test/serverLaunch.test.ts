@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  classpath, displayCommand, locateDistribution, lspArgs, MAIN_CLASS, racetriageCommand, ServerDistribution,
+  classpath, displayCommand, locateDistribution, lspArgs, MAIN_CLASS, racetriageCommand, ServerDistribution, VM_OUTPUT_TO_STDERR,
 } from '../src/server/serverLaunch';
 import { fakeDistribution, tempDir } from './fixtures';
 
@@ -78,7 +78,7 @@ describe('building the racetriage command line', () => {
     const line = racetriageCommand(jars, java, lspArgs(), { platform: 'linux' });
     assert.deepEqual(line, {
       command: '/opt/jdk-17/bin/java',
-      args: ['-cp', '/ext/server/racetriage-cli.jar:/ext/server/lib/*', MAIN_CLASS, 'lsp'],
+      args: [...VM_OUTPUT_TO_STDERR, '-cp', '/ext/server/racetriage-cli.jar:/ext/server/lib/*', MAIN_CLASS, 'lsp'],
       env: {}, shell: false,
     });
   });
@@ -90,14 +90,14 @@ describe('building the racetriage command line', () => {
     assert.equal(classpath(windowsJars, 'win32'), 'C:\\ext\\server\\racetriage-cli.jar;C:\\ext\\server\\lib\\*');
     const line = racetriageCommand(windowsJars, { executable: 'C:\\jdk\\bin\\java.exe', home: 'C:\\jdk' }, ['lsp'],
       { platform: 'win32' });
-    assert.equal(line.args[1], 'C:\\ext\\server\\racetriage-cli.jar;C:\\ext\\server\\lib\\*');
+    assert.equal(line.args[VM_OUTPUT_TO_STDERR.length + 1], 'C:\\ext\\server\\racetriage-cli.jar;C:\\ext\\server\\lib\\*');
     assert.equal(line.shell, false);
   });
 
   it('puts JVM options before the classpath and the socket option after lsp', () => {
     const line = racetriageCommand(jars, java, lspArgs(5007), { platform: 'linux', jvmArgs: ['-Xmx2g', '-Dx=y'] });
     assert.deepEqual(line.args,
-      ['-Xmx2g', '-Dx=y', '-cp', '/ext/server/racetriage-cli.jar:/ext/server/lib/*', MAIN_CLASS, 'lsp', '--socket', '5007']);
+      ['-XX:+DisplayVMOutputToStderr', '-Xlog:disable', '-Xlog:all=warning:stderr', '-Xmx2g', '-Dx=y', '-cp', '/ext/server/racetriage-cli.jar:/ext/server/lib/*', MAIN_CLASS, 'lsp', '--socket', '5007']);
     assert.deepEqual(lspArgs(0), ['lsp']);
     assert.deepEqual(lspArgs(undefined), ['lsp']);
   });
@@ -122,7 +122,7 @@ describe('building the racetriage command line', () => {
     const line = racetriageCommand(jars, { executable: '/opt/my jdk/bin/java', home: undefined }, lspArgs(5007),
       { platform: 'linux' });
     assert.equal(displayCommand(line, 'linux'),
-      `'/opt/my jdk/bin/java' -cp '/ext/server/racetriage-cli.jar:/ext/server/lib/*' ${MAIN_CLASS} lsp --socket 5007`);
+      `'/opt/my jdk/bin/java' ${VM_OUTPUT_TO_STDERR.join(' ')} -cp '/ext/server/racetriage-cli.jar:/ext/server/lib/*' ${MAIN_CLASS} lsp --socket 5007`);
     const launcher = racetriageCommand({ kind: 'launcher', script: 'C:\\rt\\racetriage.cmd' },
       { executable: 'java', home: 'C:\\Program Files\\jdk' }, ['lsp'], { platform: 'win32' });
     assert.equal(displayCommand(launcher, 'win32'), 'set "JAVA_HOME=C:\\Program Files\\jdk" && C:\\rt\\racetriage.cmd lsp');

@@ -87,6 +87,14 @@ export interface BuildOptions {
   readonly jvmArgs?: readonly string[];
 }
 
+/**
+ * The JVM's own output (warnings such as "CodeCache is full", unified-logging warnings) goes to standard output by
+ * default, where it would corrupt the LSP stream of a server on stdio; these send it to standard error. The
+ * `racetriage` launcher script adds the same options itself.
+ */
+export const VM_OUTPUT_TO_STDERR: readonly string[] =
+  ['-XX:+DisplayVMOutputToStderr', '-Xlog:disable', '-Xlog:all=warning:stderr'];
+
 /** The command line for `racetriage <args>` with the chosen Java and distribution. */
 export function racetriageCommand(distribution: ServerDistribution, java: JavaChoice, args: readonly string[],
     options: BuildOptions): CommandLine {
@@ -105,7 +113,8 @@ export function racetriageCommand(distribution: ServerDistribution, java: JavaCh
   }
   return {
     command: java.executable,
-    args: [...jvmArgs, '-cp', classpath(distribution, options.platform), MAIN_CLASS, ...args],
+    args: [...VM_OUTPUT_TO_STDERR, ...jvmArgs, '-cp', classpath(distribution, options.platform), MAIN_CLASS,
+      ...args],
     env: {},
     shell: false,
   };

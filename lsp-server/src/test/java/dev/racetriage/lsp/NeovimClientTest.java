@@ -135,6 +135,7 @@ class NeovimClientTest {
   private static JsonArray serverCommand() {
     JsonArray command = new JsonArray();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    LanguageServerMain.VM_OUTPUT_TO_STDERR.forEach(command::add);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(LanguageServerMain.class.getName());

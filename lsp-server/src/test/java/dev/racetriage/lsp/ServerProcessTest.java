@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.lsp4j.DidOpenTextDocumentParams;
@@ -27,11 +28,17 @@ class ServerProcessTest {
   @TempDir Path project;
 
   private static Process startServer(Path log) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        LanguageServerMain.class.getName())
-        .redirectError(log.toFile())
-        .start();
+    return startServer(log, List.of());
+  }
+
+  /** As an editor starts it (the launcher script's VM options for {@code lsp}), with {@code extraOptions} after them. */
+  private static Process startServer(Path log, List<String> extraOptions) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(LanguageServerMain.VM_OUTPUT_TO_STDERR);
+    command.addAll(extraOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), LanguageServerMain.class.getName()));
+    return new ProcessBuilder(command).redirectError(log.toFile()).start();
   }
 
   private static InitializeParams initializeParams(Path root) {
@@ -57,9 +64,25 @@ class ServerProcessTest {
 
   @Test
   void anEditorSessionOverStdioEndsWithExitCodeZero() throws Exception {
+    editorSession(List.of());
+  }
+
+  /**
+   * The JVM prints its own output ("CodeCache is full" and other warnings, -XX:+PrintCompilation) on stdout by
+   * default, in the middle of whatever the server writes there; the launch's VM options send it to stderr. With
+   * PrintCompilation the JVM prints hundreds of lines during the session, and the protocol must come through intact.
+   */
+  @Test
+  void theJvmsOwnOutputDoesNotCorruptTheProtocolStream() throws Exception {
+    String log = editorSession(List.of("-XX:+PrintCompilation"));
+    assertTrue(log.contains("java.lang.String::"), "the JVM printed compilations (on stderr)");
+  }
+
+  /** Initialize, open a file, wait for its candidate, shut down; returns the server's stderr. */
+  private String editorSession(List<String> jvmOptions) throws Exception {
     Fixtures.mavenProject(project);
     Path log = project.resolve("server.log");
-    Process process = startServer(log);
+    Process process = startServer(log, jvmOptions);
     try {
       RecordingClient client = new RecordingClient();
       OutputStream toServer = process.getOutputStream();
@@ -89,6 +112,7 @@ class ServerProcessTest {
       server.exit();
       assertTrue(process.waitFor(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS), "the server exits after 'exit'");
       assertEquals(0, process.exitValue(), Files.readString(log));
+      return Files.readString(log);
     } finally {
       process.destroyForcibly();
     }
