@@ -28,6 +28,7 @@ import dev.racetriage.runner.trial.JvmTrialExecutor;
 import dev.racetriage.runner.trial.ServedTrials;
 import dev.racetriage.runner.trial.TrialSession;
 import dev.racetriage.runner.trial.StoppingRule;
+import dev.racetriage.runner.trial.JumbledIndices;
 import dev.racetriage.runner.trial.TrialCell;
 import dev.racetriage.runner.trial.TrialEvidence;
 import dev.racetriage.runner.trial.TrialOutcome;
@@ -241,7 +242,8 @@ public final class TriagePipeline {
         if (ref == null) continue; // failed its baseline: flaky, nothing to learn from trials
         byId.put(ref.id(), ref);
         for (String heuristic : options.heuristics()) {
-          cells.add(new TrialCell(race.fieldKey(), ref.id(), test, heuristic));
+          cells.add(new TrialCell(race.fieldKey(), ref.id(), test, heuristic,
+              JumbledIndices.choose(race.fieldKey(), race.indices())));
         }
       }
     }
@@ -355,8 +357,10 @@ public final class TriagePipeline {
     b.sitePairs().stream().filter(p -> !pairs.contains(p)).forEach(pairs::add);
     Set<String> tests = new LinkedHashSet<>(a.tests());
     tests.addAll(b.tests());
+    Set<Integer> indices = new LinkedHashSet<>(a.indices());
+    indices.addAll(b.indices());
     return new DetectedRace(a.fieldKey(), a.count() + b.count(), a.wr() + b.wr(), a.ww() + b.ww(), a.current(),
-        a.previous(), pairs, new ArrayList<>(tests));
+        a.previous(), pairs, new ArrayList<>(tests), new ArrayList<>(indices));
   }
 
   private static TestRunResult runJvm(TestJvm jvm, Optional<String> agent, Duration timeout, Path work, TestModule module,
