@@ -304,7 +304,8 @@ public final class TriagePipeline {
       Classification c = VerdictClassifier.standard().classify(evidence, failsWithoutAgent);
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
-          decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(), c.facts()), runId);
+          decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(),
+          withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials)), runId);
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
           .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
       finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null);
@@ -315,6 +316,16 @@ public final class TriagePipeline {
     }
     Optional<TrustedBenignMark> mark = store.marks().find(field);
     return mark.isPresent() ? finding.withTrustedBenign(mark.get().note()) : finding;
+  }
+
+  /** For an array key, the elements its trials jumbled join the evidence's facts ({@code jumbledIndices}). */
+  private static Map<String, String> withJumbledIndices(Map<String, String> facts, String fieldKey,
+      List<TrialOutcome> trials) {
+    String jumbled = trials.isEmpty() ? null : JumbledIndices.describe(fieldKey, trials.get(0).spec().indices());
+    if (jumbled == null) return facts;
+    Map<String, String> more = new LinkedHashMap<>(facts);
+    more.put("jumbledIndices", jumbled);
+    return more;
   }
 
   private static List<RaceFinding.TrialSummary> summaries(List<HeuristicTrials> evidence) {

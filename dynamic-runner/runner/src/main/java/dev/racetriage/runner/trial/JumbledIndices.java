@@ -1,6 +1,8 @@
 package dev.racetriage.runner.trial;
 
+import dev.racetriage.agent.options.JumbleOptions;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Which elements of a racy array a trial jumbles. The agent's adversarial memory buffers only a few sampled indices
@@ -26,5 +28,20 @@ public final class JumbledIndices {
       return List.of();
     }
     return List.copyOf(racing.subList(0, Math.min(MAX, racing.size())));
+  }
+
+  /**
+   * The elements a trial of {@code fieldKey} jumbled, for a verdict's evidence ({@code "4,8,9"}, or {@code "0,1 (the
+   * agent's default)"}): an array's "unexercised" or "benign" holds for those elements only. Null for a field.
+   */
+  public static String describe(String fieldKey, List<Integer> chosen) {
+    if (!fieldKey.endsWith("[]")) {
+      return null;
+    }
+    return chosen.isEmpty() ? join(JumbleOptions.DEFAULT_INDICES) + " (the agent's default)" : join(chosen);
+  }
+
+  private static String join(List<Integer> indices) {
+    return indices.stream().map(String::valueOf).collect(Collectors.joining(","));
   }
 }

@@ -70,6 +70,7 @@ class JumbledIndicesTest {
     assertEquals("mode=jumble;field=demo.Sieve.composite[];heuristic=oldest;seed=" + new TrialCell(array, "id",
         "demo.SieveTest#count", "oldest").seed(0) + ";indices=4,9,16;out=jumble.jsonl", options);
     assertEquals(List.of(4, 9, 16), parsedByTheAgent(options).indices());
+    assertEquals("4,9,16", JumbledIndices.describe(array, List.of(4, 9, 16)), "the verdict's evidence names them");
   }
 
   @Test
@@ -98,5 +99,7 @@ class JumbledIndicesTest {
     DetectedRace array = DetectionReport.read(old).races().get(0);
     assertEquals(List.of(), array.indices());
     assertEquals(JumbleOptions.DEFAULT_INDICES, parsedByTheAgent(agentOptions(array)).indices());
+    assertEquals("0,1 (the agent's default)", JumbledIndices.describe(array.fieldKey(), List.of()));
+    assertEquals(null, JumbledIndices.describe(field.fieldKey(), List.of()), "a field has no elements");
   }
 }
