@@ -5,15 +5,26 @@ import java.util.Map;
 
 /**
  * The aggregate of every race reported on one field key: how many times, how many of each kind, the first report in
- * full, the distinct (current site, previous site, kind) pairs seen (at most {@link RaceAggregator#MAX_PAIRS}) and
- * the tests that were running when it raced (at most {@link RaceAggregator#MAX_TESTS}; empty outside tests).
+ * full, the distinct (current site, previous site, kind) pairs seen (at most {@link RaceAggregator#MAX_PAIRS}), the
+ * tests that were running when it raced (at most {@link RaceAggregator#MAX_TESTS}; empty outside tests) and, for an
+ * array key ({@code pkg.Cls.slots[]}), the distinct element indices that raced (at most
+ * {@link RaceAggregator#MAX_INDICES}; those of WR races first, as a stale value can only be served where a read
+ * raced; empty for a field).
  */
 public record FieldRaces(String fieldKey, long count, Map<RaceKind, Long> countByKind, RaceReport first,
-                         List<SitePair> sitePairs, boolean sitePairsTruncated, List<String> tests) {
+                         List<SitePair> sitePairs, boolean sitePairsTruncated, List<String> tests,
+                         List<Integer> indices, boolean indicesTruncated) {
     public FieldRaces {
         countByKind = Map.copyOf(countByKind);
         sitePairs = List.copyOf(sitePairs);
         tests = List.copyOf(tests);
+        indices = List.copyOf(indices);
+    }
+
+    /** Without racing indices (a field, not an array). */
+    public FieldRaces(String fieldKey, long count, Map<RaceKind, Long> countByKind, RaceReport first,
+                      List<SitePair> sitePairs, boolean sitePairsTruncated, List<String> tests) {
+        this(fieldKey, count, countByKind, first, sitePairs, sitePairsTruncated, tests, List.of(), false);
     }
 
     /** Without test attribution. */

@@ -65,12 +65,20 @@ public final class HSummaryDetector {
      * @return true iff a race was reported
      */
     public boolean read(ThreadState t, LocationState x, int siteId) {
-        return !t.clock().covers(x.lastWrite) && uncoveredRead(t, x, siteId);
+        return read(t, x, siteId, RaceReport.NO_INDEX);
+    }
+
+    /**
+     * {@link #read} of array element {@code index} (or {@link RaceReport#NO_INDEX}): the index only travels to a race
+     * report, so the shadow state of an element need not store it.
+     */
+    public boolean read(ThreadState t, LocationState x, int siteId, int index) {
+        return !t.clock().covers(x.lastWrite) && uncoveredRead(t, x, siteId, index);
     }
 
     /** The read's slow path, kept out of {@link #read} so the inlined fast path stays small. */
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-    private boolean uncoveredRead(ThreadState t, LocationState x, int siteId) {
+    private boolean uncoveredRead(ThreadState t, LocationState x, int siteId, int index) {
         int previousSite;
         String previousWriter;
         synchronized (x) {
@@ -80,7 +88,7 @@ public final class HSummaryDetector {
             previousSite = x.lastSite;
             previousWriter = x.lastWriter;
         }
-        report(RaceKind.WR, t, x, siteId, previousSite, previousWriter);
+        report(RaceKind.WR, t, x, siteId, previousSite, previousWriter, index);
         return true;
     }
 
@@ -92,15 +100,20 @@ public final class HSummaryDetector {
      * @return true iff a race was reported
      */
     public boolean write(ThreadState t, LocationState x, int siteId) {
+        return write(t, x, siteId, RaceReport.NO_INDEX);
+    }
+
+    /** {@link #write} of array element {@code index} (or {@link RaceReport#NO_INDEX}), named in a race report. */
+    public boolean write(ThreadState t, LocationState x, int siteId, int index) {
         if (x.lastWrite == t.epoch() && x.lastSite == siteId && !t.inClinit()) {
             return false; // the thread's same write again: changes nothing
         }
-        return recordWrite(t, x, siteId);
+        return recordWrite(t, x, siteId, index);
     }
 
     /** The write's slow path, kept out of {@link #write} so the inlined fast path stays small. */
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-    private boolean recordWrite(ThreadState t, LocationState x, int siteId) {
+    private boolean recordWrite(ThreadState t, LocationState x, int siteId, int index) {
         if (t.inClinit()) {
             clinitWrite(t, x, siteId);
             return false;
@@ -119,7 +132,7 @@ public final class HSummaryDetector {
                 return false;
             }
         }
-        report(RaceKind.WW, t, x, siteId, previousSite, previousWriter);
+        report(RaceKind.WW, t, x, siteId, previousSite, previousWriter, index);
         return true;
     }
 
@@ -163,7 +176,7 @@ public final class HSummaryDetector {
 
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     private void report(RaceKind kind, ThreadState t, LocationState x, int siteId, int previousSite,
-                        String previousWriter) {
+                        String previousWriter, int index) {
         try {
             synchronized (counterLock) {
                 races++;
@@ -173,7 +186,7 @@ public final class HSummaryDetector {
             Access current = new Access(t.name(), sites.site(siteId), stack);
             Access previous = new Access(previousWriter == null ? "?" : previousWriter,
                     sites.site(previousSite), java.util.List.of());
-            sink.race(new RaceReport(x.fieldKey(), kind, current, previous));
+            sink.race(new RaceReport(x.fieldKey(), kind, current, previous, index));
         } catch (Throwable e) {
             synchronized (counterLock) {
                 internalErrors++;

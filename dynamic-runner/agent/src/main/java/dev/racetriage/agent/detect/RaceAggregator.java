@@ -19,6 +19,11 @@ public final class RaceAggregator implements RaceSink {
     public static final int MAX_PAIRS = 32;
     /** Distinct tests kept per field. */
     public static final int MAX_TESTS = 64;
+    /**
+     * Distinct racing array indices kept per array key (per kind while running, this many in the report): enough to
+     * choose the elements a trial jumbles, small enough that a racy loop over a big array costs a short scan.
+     */
+    public static final int MAX_INDICES = 32;
 
     private final Map<String, Entry> byField = new LinkedHashMap<>();
     private long total;
@@ -64,6 +69,9 @@ public final class RaceAggregator implements RaceSink {
         } else if (!e.pairs.contains(pair)) {
             e.truncated = true;
         }
+        if (report.index() != RaceReport.NO_INDEX) {
+            (report.kind() == RaceKind.WR ? e.wrIndices : e.wwIndices).add(report.index());
+        }
     }
 
     /** Only the first report of a field is kept whole (with its stack); later ones are counted and paired. */
@@ -81,8 +89,23 @@ public final class RaceAggregator implements RaceSink {
     public synchronized List<FieldRaces> fields() {
         List<FieldRaces> out = new ArrayList<>(byField.size());
         for (Entry e : byField.values()) {
+            List<Integer> indices = new ArrayList<>();
+            boolean indicesTruncated = e.wrIndices.truncated() || e.wwIndices.truncated();
+            for (BoundedIndexSet set : new BoundedIndexSet[] {e.wrIndices, e.wwIndices}) {
+                for (int i = 0; i < set.size(); i++) {
+                    int index = set.get(i);
+                    if (indices.contains(index)) {
+                        continue;
+                    }
+                    if (indices.size() < MAX_INDICES) {
+                        indices.add(index);
+                    } else {
+                        indicesTruncated = true;
+                    }
+                }
+            }
             out.add(new FieldRaces(e.first.fieldKey(), e.count, e.byKind, e.first, new ArrayList<>(e.pairs),
-                    e.truncated, new ArrayList<>(e.tests)));
+                    e.truncated, new ArrayList<>(e.tests), indices, indicesTruncated));
         }
         return out;
     }
@@ -92,6 +115,9 @@ public final class RaceAggregator implements RaceSink {
         final Map<RaceKind, Long> byKind = new EnumMap<>(RaceKind.class);
         final LinkedHashSet<FieldRaces.SitePair> pairs = new LinkedHashSet<>();
         final LinkedHashSet<String> tests = new LinkedHashSet<>();
+        /** Indices of WR and of WW races, kept apart so a read's index is never crowded out by many writes'. */
+        final BoundedIndexSet wrIndices = new BoundedIndexSet(MAX_INDICES);
+        final BoundedIndexSet wwIndices = new BoundedIndexSet(MAX_INDICES);
         long count;
         boolean truncated;
 

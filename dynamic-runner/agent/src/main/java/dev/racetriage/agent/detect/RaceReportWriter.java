@@ -14,10 +14,15 @@ import java.util.List;
  *  "current":{"thread":"T1","class":"pkg.C","method":"run","file":"C.java","line":12,"stack":["pkg.C.run(C.java:12)"]},
  *  "previous":{"thread":"T0","class":"pkg.C","method":"init","file":"C.java","line":7,"stack":[]},
  *  "sitePairs":[{"kind":"WR","current":{...site},"previous":{...site}}],"sitePairsTruncated":false,
- *  "tests":["pkg.BoxTest#concurrentGet()"]}
+ *  "tests":["pkg.BoxTest#concurrentGet()"],"indices":[],"indicesTruncated":false}
+ * {"type":"race","field":"pkg.Sieve.composite[]",…,"indices":[4,8,9,16],"indicesTruncated":false}
  * {"type":"summary","classesInstrumented":12,"classesSkipped":[{"class":"pkg.Big","reason":"method too large"}],
  *  "races":3,"raceReports":17,"internalErrors":0}
  * </pre>
+ *
+ * {@code indices} lists, for an array key, the distinct element indices that raced — those of WR races first, then
+ * those of WW races only, each in order of first report, at most {@link RaceAggregator#MAX_INDICES} — and is empty
+ * for a field; {@code indicesTruncated} says more distinct indices raced. The runner jumbles these elements.
  */
 public final class RaceReportWriter {
     private RaceReportWriter() {
@@ -63,6 +68,12 @@ public final class RaceReportWriter {
             j.value(t);
         }
         j.endArray();
+        j.name("indices").beginArray();
+        for (int index : r.indices()) {
+            j.value(index);
+        }
+        j.endArray();
+        j.name("indicesTruncated").value(r.indicesTruncated());
         j.endObject();
         return sb.toString();
     }

@@ -104,7 +104,7 @@ public final class DetectRuntime {
         return;
       }
     }
-    detector.read(state, x, site);
+    detector.read(state, x, site, index); // the index reaches only a race report
   }
 
   void writeElement(ThreadShadow t, Object array, int index, int site) {
@@ -119,7 +119,7 @@ public final class DetectRuntime {
         return;
       }
     }
-    detector.write(state, x, site);
+    detector.write(state, x, site, index);
   }
 
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)

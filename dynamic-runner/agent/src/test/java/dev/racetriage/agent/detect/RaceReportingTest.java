@@ -97,6 +97,62 @@ class RaceReportingTest {
         assertEquals(RaceAggregator.MAX_PAIRS + 5, f.count());
     }
 
+    /** The runner jumbles the elements that raced: element races carry their index to the report, fields none. */
+    @Test
+    void elementRacesReportTheirIndexAndFieldRacesNone() throws IOException {
+        RaceAggregator agg = new RaceAggregator();
+        HSummaryDetector detector = new HSummaryDetector(new SiteTable(), agg);
+        dev.racetriage.agent.hb.HappensBefore hb = new dev.racetriage.agent.hb.HappensBefore();
+        dev.racetriage.agent.hb.ThreadState writer = hb.newThread("writer");
+        dev.racetriage.agent.hb.ThreadState reader = hb.newThread("reader");
+        LocationState five = new LocationState("pkg.Sieve.composite[]");
+        LocationState field = new LocationState("pkg.Sieve.count");
+        detector.write(writer, five, -1, 5);
+        assertTrue(detector.read(reader, five, -1, 5));
+        detector.write(writer, field, -1);
+        assertTrue(detector.read(reader, field, -1));
+        List<FieldRaces> fields = agg.fields();
+        assertEquals(List.of(5), fields.get(0).indices());
+        assertEquals(5, fields.get(0).first().index());
+        assertEquals(List.of(), fields.get(1).indices());
+        assertEquals(RaceReport.NO_INDEX, fields.get(1).first().index());
+
+        StringWriter out = new StringWriter();
+        RaceReportWriter.write(out, fields, agg.totalReports(), new RunSummary());
+        Map<?, ?> line = (Map<?, ?>) JsonCheck.parse(out.toString().split("\n")[0]);
+        assertEquals(List.of(5L), line.get("indices"));
+    }
+
+    /** Indices of WR races (where a stale value can be served) come first, then WW-only ones; both bounded. */
+    @Test
+    void racingIndicesAreDistinctReadsFirstAndBounded() {
+        RaceAggregator agg = new RaceAggregator();
+        String key = "pkg.Sieve.composite[]";
+        agg.race(indexed(key, RaceKind.WW, 16));
+        agg.race(indexed(key, RaceKind.WR, 4));
+        agg.race(indexed(key, RaceKind.WW, 20));
+        agg.race(indexed(key, RaceKind.WR, 4));
+        agg.race(indexed(key, RaceKind.WR, 9));
+        agg.race(indexed(key, RaceKind.WW, 4));
+        FieldRaces f = agg.fields().get(0);
+        assertEquals(List.of(4, 9, 16, 20), f.indices());
+        assertFalse(f.indicesTruncated());
+
+        for (int i = 0; i < 3 * RaceAggregator.MAX_INDICES; i++) {
+            agg.race(indexed(key, RaceKind.WW, 1000 + i));
+        }
+        agg.race(indexed(key, RaceKind.WR, 12)); // a read's index is not crowded out by many writes'
+        f = agg.fields().get(0);
+        assertEquals(RaceAggregator.MAX_INDICES, f.indices().size());
+        assertEquals(List.of(4, 9, 12, 16, 20, 1000), f.indices().subList(0, 6));
+        assertTrue(f.indicesTruncated());
+    }
+
+    private static RaceReport indexed(String field, RaceKind kind, int index) {
+        RaceReport r = report(field, kind, GET, SET);
+        return new RaceReport(r.fieldKey(), r.kind(), r.current(), r.previous(), index);
+    }
+
     @Test
     void reportFileIsOneParsableLinePerFieldThenTheSummary() throws IOException {
         RaceAggregator agg = new RaceAggregator();
@@ -138,6 +194,8 @@ class RaceReportingTest {
         assertEquals(-1L, ((Map<?, ?>) second.get("current")).get("line"));
         assertEquals(false, race.get("sitePairsTruncated"));
         assertEquals(List.of("pkg.BoxTest#get()"), race.get("tests"));
+        assertEquals(List.of(), race.get("indices"), "a field has no racing indices");
+        assertEquals(false, race.get("indicesTruncated"));
 
         Map<?, ?> s = (Map<?, ?>) JsonCheck.parse(lines[1]);
         assertEquals("summary", s.get("type"));

@@ -43,6 +43,25 @@ record AgentReport(List<String> lines, String status, Set<String> racyFields, St
     return new AgentReport(lines, status, fields, summary);
   }
 
+  /**
+   * The {@code "indices"} of a raced field's line (the array elements that raced; empty for a field), or null when the
+   * field has no race line.
+   */
+  List<Integer> indices(String field) {
+    String prefix = "{\"type\":\"race\",\"field\":\"" + field + "\"";
+    for (String line : lines) {
+      if (line.startsWith(prefix)) {
+        Matcher m = Pattern.compile("\"indices\":\\[([0-9,]*)]").matcher(line);
+        if (!m.find()) {
+          throw new AssertionError("no \"indices\" in the race line of " + field + ": " + line);
+        }
+        return m.group(1).isEmpty() ? List.of()
+            : java.util.Arrays.stream(m.group(1).split(",")).map(Integer::valueOf).toList();
+      }
+    }
+    return null;
+  }
+
   long summaryNumber(String key) {
     Matcher m = Pattern.compile("\"" + key + "\":(\\d+)").matcher(summary);
     return m.find() ? Long.parseLong(m.group(1)) : -1;

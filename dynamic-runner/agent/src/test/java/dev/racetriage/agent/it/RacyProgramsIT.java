@@ -2,6 +2,7 @@ package dev.racetriage.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,17 @@ class RacyProgramsIT {
     assertEquals(0, result.exitCode(), result.describe());
     assertEquals("ok", result.report().status());
     assertEquals(Set.of(fixture + ".cells[]"), result.report().racyFields(), result.describe());
+  }
+
+  @Test
+  void anArrayRaceReportsTheIndexThatRacedAndAFieldRaceNone() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.RacyArrayElementBad";
+    AgentJvm.Result result = AgentJvm.run("racy-element", "mode=detect", AgentJvm.TEST_CLASSPATH,
+        "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(fixture + ".slots[]", fixture + ".lastWorker"), result.report().racyFields(), result.describe());
+    assertEquals(List.of(5), result.report().indices(fixture + ".slots[]"), result.describe());
+    assertEquals(List.of(), result.report().indices(fixture + ".lastWorker"), result.describe());
   }
 
   @Test

@@ -4,14 +4,23 @@ import java.util.List;
 
 /**
  * One raced field as the agent reported it: counts by kind, the first race in full (both accesses), the distinct
- * site pairs, and the tests that were running when it raced.
+ * site pairs, the tests that were running when it raced, and for an array key ({@code pkg.Cls.slots[]}) the distinct
+ * element indices that raced (those of WR races first; empty for a field or an older agent's report).
  */
 public record DetectedRace(
-    String fieldKey, long count, long wr, long ww, Access current, Access previous, List<SitePair> sitePairs, List<String> tests) {
+    String fieldKey, long count, long wr, long ww, Access current, Access previous, List<SitePair> sitePairs, List<String> tests,
+    List<Integer> indices) {
 
   public DetectedRace {
     sitePairs = List.copyOf(sitePairs);
     tests = List.copyOf(tests);
+    indices = List.copyOf(indices);
+  }
+
+  /** Without racing indices (a field). */
+  public DetectedRace(
+      String fieldKey, long count, long wr, long ww, Access current, Access previous, List<SitePair> sitePairs, List<String> tests) {
+    this(fieldKey, count, wr, ww, current, previous, sitePairs, tests, List.of());
   }
 
   /** One access: the thread, where it was, and (for the access that found the race) a few stack frames. */

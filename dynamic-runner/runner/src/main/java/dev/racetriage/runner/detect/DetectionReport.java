@@ -61,8 +61,10 @@ public record DetectionReport(
     }
     List<String> tests = new ArrayList<>();
     node.path("tests").forEach(t -> tests.add(t.asText()));
+    List<Integer> indices = new ArrayList<>(); // absent in an older agent's report: no indices, trials sample 0 and 1
+    node.path("indices").forEach(i -> indices.add(i.asInt()));
     return new DetectedRace(node.path("field").asText(), node.path("count").asLong(), node.path("wr").asLong(),
-        node.path("ww").asLong(), access(node.path("current")), access(node.path("previous")), pairs, tests);
+        node.path("ww").asLong(), access(node.path("current")), access(node.path("previous")), pairs, tests, indices);
   }
 
   private static DetectedRace.Access access(JsonNode a) {

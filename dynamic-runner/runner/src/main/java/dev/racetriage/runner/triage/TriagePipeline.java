@@ -28,6 +28,7 @@ import dev.racetriage.runner.trial.JvmTrialExecutor;
 import dev.racetriage.runner.trial.ServedTrials;
 import dev.racetriage.runner.trial.TrialSession;
 import dev.racetriage.runner.trial.StoppingRule;
+import dev.racetriage.runner.trial.JumbledIndices;
 import dev.racetriage.runner.trial.TrialCell;
 import dev.racetriage.runner.trial.TrialEvidence;
 import dev.racetriage.runner.trial.TrialOutcome;
@@ -241,7 +242,8 @@ public final class TriagePipeline {
         if (ref == null) continue; // failed its baseline: flaky, nothing to learn from trials
         byId.put(ref.id(), ref);
         for (String heuristic : options.heuristics()) {
-          cells.add(new TrialCell(race.fieldKey(), ref.id(), test, heuristic));
+          cells.add(new TrialCell(race.fieldKey(), ref.id(), test, heuristic,
+              JumbledIndices.choose(race.fieldKey(), race.indices())));
         }
       }
     }
@@ -302,7 +304,8 @@ public final class TriagePipeline {
       Classification c = VerdictClassifier.standard().classify(evidence, failsWithoutAgent);
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
-          decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(), c.facts()), runId);
+          decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(),
+          withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials)), runId);
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
           .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
       finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null);
@@ -313,6 +316,16 @@ public final class TriagePipeline {
     }
     Optional<TrustedBenignMark> mark = store.marks().find(field);
     return mark.isPresent() ? finding.withTrustedBenign(mark.get().note()) : finding;
+  }
+
+  /** For an array key, the elements its trials jumbled join the evidence's facts ({@code jumbledIndices}). */
+  private static Map<String, String> withJumbledIndices(Map<String, String> facts, String fieldKey,
+      List<TrialOutcome> trials) {
+    String jumbled = trials.isEmpty() ? null : JumbledIndices.describe(fieldKey, trials.get(0).spec().indices());
+    if (jumbled == null) return facts;
+    Map<String, String> more = new LinkedHashMap<>(facts);
+    more.put("jumbledIndices", jumbled);
+    return more;
   }
 
   private static List<RaceFinding.TrialSummary> summaries(List<HeuristicTrials> evidence) {
@@ -355,8 +368,10 @@ public final class TriagePipeline {
     b.sitePairs().stream().filter(p -> !pairs.contains(p)).forEach(pairs::add);
     Set<String> tests = new LinkedHashSet<>(a.tests());
     tests.addAll(b.tests());
+    Set<Integer> indices = new LinkedHashSet<>(a.indices());
+    indices.addAll(b.indices());
     return new DetectedRace(a.fieldKey(), a.count() + b.count(), a.wr() + b.wr(), a.ww() + b.ww(), a.current(),
-        a.previous(), pairs, new ArrayList<>(tests));
+        a.previous(), pairs, new ArrayList<>(tests), new ArrayList<>(indices));
   }
 
   private static TestRunResult runJvm(TestJvm jvm, Optional<String> agent, Duration timeout, Path work, TestModule module,

@@ -1,7 +1,21 @@
 package dev.racetriage.runner.trial;
 
-/** The unit of early stopping: one test of one racy field under one heuristic, run again and again. */
-public record TrialCell(String fieldKey, String testId, String testName, String heuristic) {
+import java.util.List;
+
+/**
+ * The unit of early stopping: one test of one racy field under one heuristic, run again and again. {@code indices}
+ * are the array elements jumbled for an array key (empty: the agent's default, see {@link JumbledIndices}).
+ */
+public record TrialCell(String fieldKey, String testId, String testName, String heuristic, List<Integer> indices) {
+
+  public TrialCell {
+    indices = List.copyOf(indices);
+  }
+
+  /** A cell with the agent's default sampled indices. */
+  public TrialCell(String fieldKey, String testId, String testName, String heuristic) {
+    this(fieldKey, testId, testName, heuristic, List.of());
+  }
 
   /** The seed of the n-th run: fixed by the cell and the run number, so every trial can be replayed. */
   public long seed(int run) {
@@ -13,6 +27,6 @@ public record TrialCell(String fieldKey, String testId, String testName, String 
   }
 
   TrialSpec spec(int run) {
-    return new TrialSpec(fieldKey, testId, testName, heuristic, seed(run));
+    return new TrialSpec(fieldKey, testId, testName, heuristic, seed(run), indices);
   }
 }
