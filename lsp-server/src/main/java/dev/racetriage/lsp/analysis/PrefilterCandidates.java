@@ -199,7 +199,7 @@ public final class PrefilterCandidates implements StaticCandidates {
     } catch (IllegalArgumentException e) {
       log.info("racetriage: " + e.getMessage() + "; open files are analysed one by one");
       return Optional.empty();
-    } catch (RuntimeException | LinkageError e) {
+    } catch (RuntimeException | LinkageError | StackOverflowError e) {
       log.showOnce("prefilter-open", MessageType.Warning, "racetriage: the static prefilter could not scan "
           + workspace.root() + " (" + e + "); open files are analysed one by one");
       return Optional.empty();

@@ -100,7 +100,9 @@ public final class DiagnosticsScheduler implements AutoCloseable {
       publishIfCurrent(uri, computer.compute(snapshot.get(), superseded));
     } catch (CancellationException superseded) {
       // a newer version is scheduled; it publishes
-    } catch (RuntimeException | LinkageError e) {
+    } catch (RuntimeException | LinkageError | StackOverflowError e) {
+      // StackOverflowError: JDT recurses on deeply nested expressions (a long string concatenation); the file is
+      // reported, the server and the other files go on
       log.error("racetriage: analysing " + snapshot.get().path() + " failed; its diagnostics are not updated", e);
     }
   }
