@@ -13,9 +13,16 @@ import java.time.Duration;
  * per run, and falling back to a JVM per run ({@link JvmTrialExecutor}) whenever repeating is not faithful:
  *
  * <ul>
- *   <li><b>state leaks between runs</b>: a run in a reused JVM in which the field saw no write (or no read) while the
- *       JVM's first run saw some — a static singleton initialised by run 1 means later runs never race. That run
- *       tested nothing and is not counted; it is run again in a fresh JVM, as is every later run of the pair;</li>
+ *   <li><b>state leaks between runs</b>: a static singleton initialised by run 1 means later runs never write (or never
+ *       read) the field, so they never race. A run in a reused JVM in which the field saw no write (or no read) while
+ *       the JVM's first run saw some is therefore suspect — but the schedule alone can do the same: Peterson's
+ *       {@code turn} is read only while the other thread holds its flag (not when the two threads happen not to
+ *       overlap), RELAXER's {@code y} only once the reader saw {@code done}. A leak persists, a schedule does not: a
+ *       suspect run is not counted and is run again in the same JVM; if that run sees the field, the pair goes on in
+ *       the JVM. If it is suspect too, the run is made in a fresh JVM, and that run counts: when the fresh JVM sees the
+ *       field, reusing the JVM is what hid it, and every later run of the pair gets a JVM of its own; when the fresh
+ *       JVM does not see it either, missing the field is what the test does under this heuristic and schedule, and
+ *       the pair stays in the reused JVM;</li>
  *   <li><b>a hang</b>: no answer within the test's timeout. The JVM and its children are killed, the run is a
  *       {@code TIMEOUT} (evidence like any hang), and the next run starts a new server;</li>
  *   <li><b>the JVM ended mid-run</b> ({@code System.exit}, a crash), or <b>a run left non-daemon threads alive</b>:
@@ -39,6 +46,7 @@ final class ServedTrialSession implements TrialSession {
   private boolean perRun;
   private String fallbackReason;
   private int jvms;
+  private int scheduleMisses;
 
   ServedTrialSession(JvmTrialExecutor executor, String field, String testId) {
     this.executor = executor;
@@ -62,6 +70,11 @@ final class ServedTrialSession implements TrialSession {
       jvms++;
       return executor.run(spec);
     }
+    return served(spec, false);
+  }
+
+  /** One run in the server; {@code again}: it repeats a run in which the field saw no write or no read. */
+  private TrialOutcome served(TrialSpec spec, boolean again) throws InterruptedException {
     Path dir = executor.newTrialDir();
     if (server == null && !start(spec, dir)) {
       return run(spec);
@@ -96,10 +109,9 @@ final class ServedTrialSession implements TrialSession {
     if (warmUp) {
       firstReads = reads;
       firstWrites = writes;
-    } else if ((firstWrites > 0 && writes == 0) || (firstReads > 0 && reads == 0)) {
-      fallBack("state leaks between runs of the test: the first run in the JVM made " + firstWrites + " write(s) and "
-          + firstReads + " read(s) of the field, a later one " + writes + " and " + reads);
-      return run(spec); // this run tested nothing: run it again where the test starts from scratch
+    } else if (missesTheField(writes, reads)) {
+      // this run tested nothing: not counted; once more here, then where the test starts from scratch
+      return again ? confirmInFreshJvm(spec, writes, reads) : served(spec, true);
     }
     if (run.path("threadsLeft").size() > 0) {
       fallBack("the test leaves non-daemon threads running (" + run.path("threadsLeft") + ")");
@@ -113,6 +125,34 @@ final class ServedTrialSession implements TrialSession {
           : "none".equals(status) ? "the test did not run (it was not found or was skipped)" : status;
     }
     return new TrialOutcome(spec, result, run.path("millis").asLong(), reads, stale, failure, replay, warmUp);
+  }
+
+  /** No write (or no read) of the field, while the JVM's first run had some. */
+  private boolean missesTheField(long writes, long reads) {
+    return (firstWrites > 0 && writes == 0) || (firstReads > 0 && reads == 0);
+  }
+
+  /**
+   * Two runs in a row in this JVM saw no write (or no read) of the field: the run is made in a fresh JVM, and that run
+   * counts. If the fresh JVM sees the field, reusing the JVM is what hid it (leaked state, or warm code that changes the
+   * schedule for good): the pair falls back to a JVM per run. If not, it is the schedule: the server stays.
+   */
+  private TrialOutcome confirmInFreshJvm(TrialSpec spec, long writes, long reads) throws InterruptedException {
+    jvms++;
+    JvmTrialExecutor.Counted fresh = executor.runCounted(spec);
+    if (!missesTheField(fresh.writes(), fresh.outcome().reads())) {
+      fallBack("state leaks between runs of the test: the first run in the JVM made " + firstWrites + " write(s) and "
+          + firstReads + " read(s) of the field, two later ones in a row " + writes + " and " + reads
+          + ", a run in a fresh JVM " + fresh.writes() + " and " + fresh.outcome().reads());
+    } else {
+      scheduleMisses++;
+    }
+    return fresh.outcome();
+  }
+
+  /** Runs confirmed in a fresh JVM whose missing writes or reads were the schedule's doing, not a leak. */
+  int scheduleMisses() {
+    return scheduleMisses;
   }
 
   private boolean start(TrialSpec spec, Path dir) throws InterruptedException {
