@@ -141,7 +141,8 @@ final class ServedTrialSession implements TrialSession {
     jvms++;
     JvmTrialExecutor.Counted fresh = executor.runCounted(spec);
     if (!missesTheField(fresh.writes(), fresh.outcome().reads())) {
-      fallBack("state leaks between runs of the test: the first run in the JVM made " + firstWrites + " write(s) and "
+      fallBack("repeating the test in one JVM hides the field (state leaks between runs, or warm code changes the "
+          + "schedule for good): the first run in the JVM made " + firstWrites + " write(s) and "
           + firstReads + " read(s) of the field, two later ones in a row " + writes + " and " + reads
           + ", a run in a fresh JVM " + fresh.writes() + " and " + fresh.outcome().reads());
     } else {
