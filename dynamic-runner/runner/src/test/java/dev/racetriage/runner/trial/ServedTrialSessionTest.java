@@ -105,6 +105,23 @@ class ServedTrialSessionTest {
             @Test void skipsTheReadForThreeRunsInARow() throws Exception { writeAndMaybeRead("r---rr"); }
           }
           """,
+      "src/test/java/demo/OutcomeTest.java", """
+          package demo;
+          import org.junit.jupiter.api.Test;
+          import static org.junit.jupiter.api.Assertions.assertTrue;
+          class OutcomeTest {
+            static int runs;
+            static int otherRuns;
+            @Test void passesOnlyOnItsFirstRunInAJvm() {
+              new Cell().value = 1;
+              assertTrue(++runs == 1, "an earlier run in this JVM broke me");
+            }
+            @Test void failsOnItsSecondRunOnly() {
+              new Cell().value = 1;
+              assertTrue(++otherRuns != 2, "an intermittent failure");
+            }
+          }
+          """,
       "src/test/java/demo/ThreadTest.java", """
           package demo;
           import org.junit.jupiter.api.Test;
@@ -219,6 +236,30 @@ class ServedTrialSessionTest {
         "run 2 is the fresh JVM's (no read, as there); run 3 the server's again");
     assertTrue(outcomes.stream().allMatch(o -> o.result() == TrialOutcome.Result.PASS));
     assertFalse(outcomes.get(2).warmUp(), "the third run reused the server: not a new JVM's first run");
+  }
+
+  /** A test that fails under sc only after an earlier run in its JVM: a fresh JVM passes it, so the pair falls back. */
+  @Test
+  void aFailureThatOnlyARepeatInTheJvmCausesFallsBackAndIsNotCounted() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "OutcomeTest", "passesOnlyOnItsFirstRunInAJvm", "sc", "sc", "oldest");
+
+    assertNotNull(lastFallback);
+    assertTrue(lastFallback.contains("state leaks") && lastFallback.contains("passed in a fresh JVM"), lastFallback);
+    assertTrue(outcomes.stream().allMatch(o -> o.result() == TrialOutcome.Result.PASS),
+        () -> "the failures of the reused JVM are not evidence: " + outcomes);
+    assertEquals(3, lastJvms, "the server, the fresh JVM that passed run 2, a JVM for run 3");
+  }
+
+  /** A failure that a repeat in the same JVM does not reproduce stands: intermittent failures are evidence. */
+  @Test
+  void anIntermittentFailureInTheReusedJvmIsCountedAsItWas() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "OutcomeTest", "failsOnItsSecondRunOnly", "sc", "sc", "sc");
+
+    assertNull(lastFallback);
+    assertEquals(1, lastJvms);
+    assertEquals(List.of(TrialOutcome.Result.PASS, TrialOutcome.Result.FAIL, TrialOutcome.Result.PASS),
+        outcomes.stream().map(TrialOutcome::result).toList());
+    assertTrue(outcomes.get(1).failure().contains("an intermittent failure"), outcomes.get(1).failure());
   }
 
   @Test
