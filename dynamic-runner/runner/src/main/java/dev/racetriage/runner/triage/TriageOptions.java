@@ -27,7 +27,7 @@ public record TriageOptions(
     List<String> fields,
     int detectRuns) {
 
-  /** Detection runs by default: three runs in one JVM cost about one more JVM start than one run (RESULTS.md). */
+  /** Detection runs by default: three runs in one JVM took about 1 s more than one on the corpus (RESULTS.md). */
   public static final int DEFAULT_DETECT_RUNS = 3;
 
   public static final List<String> ALL_HEURISTICS =
