@@ -179,9 +179,12 @@ def main():
                 out.append(f"| `{short(row['field'])}` | {v['verdict']} | {v['evidence']['summary']} |")
         out.append("")
         stats = triage.get("stats", {})
+        # `trials` counts runs; `trialJvms` the JVMs they ran in (the trial server repeats a test in one JVM)
         out.append(f"Triage cost: {stats.get('elapsedMillis', 0) / 1000:.0f} s in all, {stats.get('trials', '?')} trial "
-                   f"JVMs ({stats.get('trialMillis', 0) / 1000:.0f} s of trials, build {stats.get('buildMillis', 0) / 1000:.1f} s, "
-                   f"baseline {stats.get('baselineMillis', 0) / 1000:.1f} s, detection {stats.get('detectMillis', 0) / 1000:.1f} s).")
+                   f"runs in {stats.get('trialJvms', '?')} JVMs ({stats.get('trialMillis', 0) / 1000:.0f} s of trials, "
+                   f"build {stats.get('buildMillis', 0) / 1000:.1f} s, baseline {stats.get('baselineMillis', 0) / 1000:.1f} s, "
+                   f"detection {stats.get('detectMillis', 0) / 1000:.1f} s in {stats.get('detectRuns', 1)} run(s), "
+                   f"races only a repeat found: {', '.join(short(f) for f in stats.get('lateRaces', [])) or 'none'}).")
         out.append("")
         # detection precision on the corpus and the static prefilter against what the agent detected
         detected = {r["field"] for r in triage["races"]}

@@ -75,6 +75,11 @@ final class TriageCommand implements Callable<Integer> {
   @Option(names = "--jvm-per-trial", description = "Start a JVM for every trial instead of repeating a test in one JVM")
   boolean jvmPerTrial;
 
+  @Option(names = "--detect-runs", paramLabel = "N", description = "Run the tests N times in the detection JVM and "
+      + "take the union of the races (schedule-dependent races show in some runs only; default: "
+      + TriageOptions.DEFAULT_DETECT_RUNS + ")")
+  int detectRuns = TriageOptions.DEFAULT_DETECT_RUNS;
+
   @Override
   public Integer call() throws InterruptedException {
     if (!List.of("table", "json", "sarif").contains(format)) {
@@ -87,7 +92,7 @@ final class TriageCommand implements Callable<Integer> {
           jobs == null ? Runtime.getRuntime().availableProcessors() : jobs,
           budget == null ? null : DurationOption.parse("--budget", budget),
           Duration.ofMinutes(10), Duration.ofMinutes(10), !noEarlyStop, !jvmPerTrial,
-          fields == null ? List.of() : fields);
+          fields == null ? List.of() : fields, detectRuns);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2);
     }

@@ -41,10 +41,14 @@ final class TriageTable {
       }
     }
     TriageStats s = result.stats();
-    out.append(String.format(Locale.ROOT, "%n%d race(s), %d test(s); build %.1f s, baseline %.1f s, detection %.1f s, "
-            + "%d trial(s) in %d JVM(s) %.1f s, total %.1f s%n",
+    out.append(String.format(Locale.ROOT, "%n%d race(s), %d test(s); build %.1f s, baseline %.1f s, detection %.1f s "
+            + "(%d run(s), %d race(s) found only by a repeat), %d trial(s) in %d JVM(s) %.1f s, total %.1f s%n",
         result.races().size(), s.tests(), s.buildMillis() / 1000.0, s.baselineMillis() / 1000.0,
-        s.detectMillis() / 1000.0, s.trials(), s.trialJvms(), s.trialMillis() / 1000.0, s.elapsedMillis() / 1000.0));
+        s.detectMillis() / 1000.0, s.detectRuns(), s.lateRaces().size(), s.trials(), s.trialJvms(),
+        s.trialMillis() / 1000.0, s.elapsedMillis() / 1000.0));
+    if (!s.lateRaces().isEmpty()) {
+      out.append("Found only by a repeated detection run: ").append(String.join(", ", s.lateRaces())).append('\n');
+    }
     if (!s.uninstrumentedClasses().isEmpty()) {
       out.append("Not instrumented (races in these classes cannot be seen):\n");
       s.uninstrumentedClasses().forEach(c -> out.append("  ").append(c.className()).append(": ").append(c.reason()).append('\n'));

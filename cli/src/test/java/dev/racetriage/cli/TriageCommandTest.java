@@ -33,6 +33,13 @@ class TriageCommandTest {
   }
 
   @Test
+  void fewerThanOneDetectionRunIsAUsageError() {
+    CliRun r = run("triage", dir.toString(), "--detect-runs", "0");
+    assertEquals(2, r.exitCode());
+    assertTrue(r.err().contains("--detect-runs must be at least 1"), r.err());
+  }
+
+  @Test
   void aDirectoryThatIsNotAMavenProjectIsAClearError() {
     CliRun r = run("triage", dir.toString(), "--detect-only");
     assertEquals(2, r.exitCode());
@@ -44,7 +51,8 @@ class TriageCommandTest {
     writeRacyProject(dir);
     Path report = dir.resolve("report.json");
 
-    CliRun r = run("triage", dir.toString(), "--detect-only", "--format", "json", "--out", report.toString());
+    CliRun r = run("triage", dir.toString(), "--detect-only", "--detect-runs", "2", "--format", "json", "--out",
+        report.toString());
 
     assertEquals(0, r.exitCode(), r.err());
     JsonNode json = new ObjectMapper().readTree(Files.readString(report));
@@ -56,6 +64,8 @@ class TriageCommandTest {
     assertTrue(race.path("kinds").size() >= 1 && race.path("kinds").get(0).asText().matches("WR|WW"), race::toString);
     assertEquals("src/main/java/demo/Counter.java", race.path("accesses").get(0).path("file").asText());
     assertTrue(json.path("stats").path("detectMillis").asLong() > 0);
+    assertEquals(2, json.path("stats").path("detectRuns").asInt(), "the tests ran twice under detection");
+    assertTrue(json.path("stats").path("lateRaces").isArray());
     assertTrue(json.path("candidates").isArray());
   }
 

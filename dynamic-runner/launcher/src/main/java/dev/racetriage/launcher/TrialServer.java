@@ -1,7 +1,10 @@
 package dev.racetriage.launcher;
 
 import dev.racetriage.agent.detect.JsonText;
+import dev.racetriage.agent.detect.FieldRaces;
 import dev.racetriage.agent.jumble.FieldStats;
+import dev.racetriage.agent.runtime.DetectRuntime;
+import dev.racetriage.agent.runtime.Hooks;
 import dev.racetriage.agent.runtime.JumbleHooks;
 import dev.racetriage.agent.runtime.JumbleRuntime;
 import java.io.BufferedReader;
@@ -34,6 +37,11 @@ import org.junit.platform.launcher.LauncherDiscoveryRequest;
  * {@code failure} ({@code type}, {@code message}, {@code stack}) is added when a test failed; {@code threadsLeft}
  * names the non-daemon threads started during the server's life that are still alive after the run (a test that
  * leaves threads behind is not repeatable: its leftovers run into the next run).
+ *
+ * <p>With the agent in detect mode (no jumble), a plain {@code run} repeats the selection under detection and the answer
+ * carries {@code "raced":[…]}, the field keys that raced so far in this JVM (cumulative over runs): the runner repeats
+ * its detection run this way and counts the races only a later run found. The agent's report, written when the JVM
+ * exits, holds the union of all runs.
  */
 final class TrialServer {
   private final Launcher launcher;
@@ -98,6 +106,13 @@ final class TrialServer {
         json.beginObject().name("field").value(f.fieldKey()).name("reads").value(f.reads())
             .name("staleReads").value(f.staleReads()).name("readsWithChoice").value(f.readsWithChoice())
             .name("writes").value(f.writes()).endObject();
+      }
+      json.endArray();
+    } else if (Hooks.installed() != null) {
+      DetectRuntime detect = Hooks.installed();
+      json.name("raced").beginArray();
+      for (FieldRaces f : detect.aggregator().fields()) {
+        json.value(f.fieldKey());
       }
       json.endArray();
     }

@@ -74,8 +74,20 @@ public final class TrialServerProcess implements AutoCloseable {
 
   /** Runs the test once more, after giving the agent a fresh jumble run with this heuristic and seed. */
   public Reply run(String heuristic, long seed, Duration timeout) throws InterruptedException {
+    return send("run " + heuristic + " " + seed, timeout);
+  }
+
+  /**
+   * Runs the selection once more without touching the agent (plain {@code run}); with a detect-mode agent the answer
+   * lists the fields raced so far ({@code raced}).
+   */
+  public Reply repeat(Duration timeout) throws InterruptedException {
+    return send("run", timeout);
+  }
+
+  private Reply send(String command, Duration timeout) throws InterruptedException {
     try {
-      stdin.write("run " + heuristic + " " + seed + "\n");
+      stdin.write(command + "\n");
       stdin.flush();
     } catch (IOException closed) {
       return ended();
@@ -90,7 +102,7 @@ public final class TrialServerProcess implements AutoCloseable {
     }
     if (!"run".equals(reply.path("event").asText())) {
       kill();
-      throw new IllegalStateException("the trial server refused 'run " + heuristic + " " + seed + "': " + reply);
+      throw new IllegalStateException("the trial server refused '" + command + "': " + reply);
     }
     return new Reply.Answer(reply);
   }
@@ -135,6 +147,24 @@ public final class TrialServerProcess implements AutoCloseable {
   /** Kills the JVM and everything it started. */
   public void kill() throws InterruptedException {
     ExternalCommand.killTree(process);
+  }
+
+  /**
+   * Asks the server to quit and waits up to {@code wait} for the JVM to exit — the agent writes its report on the way
+   * out, so a detection JVM must not be killed early. Returns the exit code, or -1 when the JVM had to be killed.
+   */
+  public int quit(Duration wait) throws InterruptedException {
+    try {
+      stdin.write("quit\n");
+      stdin.close();
+    } catch (IOException alreadyGone) {
+      // ended already
+    }
+    if (process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+      return process.exitValue();
+    }
+    kill();
+    return -1;
   }
 
   /** Asks the server to quit and kills it if it does not within a few seconds (a test's leftover thread). */

@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * What steps 1 to 3 of the pipeline learned about a project: its static candidates, a test JVM per module, the
  * tests that passed their baseline (trials replay only those), the ones that failed it, and the races with the tests
- * that touched them.
+ * that touched them. {@code detectRuns}: how many times the detection JVMs ran the tests (the most of any module);
+ * {@code lateRaces}: the raced fields that the first detection run did not show and a repeat did.
  */
 public record Detection(
     Path root,
@@ -31,7 +32,13 @@ public record Detection(
     long baselineMillis,
     long detectMillis,
     Path work,
-    boolean canJumble) {
+    boolean canJumble,
+    int detectRuns,
+    List<String> lateRaces) {
+
+  public Detection {
+    lateRaces = List.copyOf(lateRaces);
+  }
 
   /** The races, the prefilter's most confident first: a budget is spent where harm is likeliest. */
   public List<DetectedRace> byConfidence() {

@@ -3,6 +3,7 @@ package dev.racetriage.runner.triage;
 import dev.racetriage.prefilter.Candidate;
 import dev.racetriage.runner.detect.DetectedRace;
 import dev.racetriage.runner.detect.DetectionReport;
+import dev.racetriage.runner.detect.DetectionRuns;
 import dev.racetriage.runner.fork.AgentJar;
 import dev.racetriage.runner.process.ExternalCommand;
 import dev.racetriage.runner.fork.JUnitPlatformJars;
@@ -120,7 +121,7 @@ public final class TriagePipeline {
     findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
     TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(), trials.size(),
         trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
-        millisSince(start), d.tests(), d.skipped());
+        millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces());
     return new TriageResult(findings, d.candidates(), warnings, stats, classified);
   }
 
@@ -183,18 +184,23 @@ public final class TriagePipeline {
     }
 
     // Detection: every test once under the agent.
-    progress.phase("detect", "tests under the agent");
+    progress.phase("detect", "tests under the agent, " + options.detectRuns() + " run(s) per JVM");
     long detectStart = System.nanoTime();
     Map<String, DetectedRace> races = new LinkedHashMap<>();
     List<DetectionReport.SkippedClass> skipped = new ArrayList<>();
     int done = 0;
+    int detectRuns = 0;
+    Map<String, Integer> firstRun = new LinkedHashMap<>();
     for (TestModule module : project.modules()) {
       Path report = work.resolve(moduleDirName(module, root)).resolve("detect").resolve("races.jsonl");
       Duration timeout = max(MIN_DETECT_TIMEOUT, baselines.get(module).elapsed().multipliedBy(DETECT_TIMEOUT_FACTOR));
       // the agent leaves test frameworks, mocking libraries and racetriage's launcher alone by default
       String agentOptions = "mode=detect;out=" + report;
-      TestRunResult run = runJvm(jvms.get(module), Optional.of(agentOptions), timeout, work, module, root, "detect");
+      DetectionRuns run = detectionRuns(jvms.get(module), agentOptions, options.detectRuns(), timeout, report, module,
+          root, warnings);
       DetectionReport detection = readReport(report);
+      detectRuns = Math.max(detectRuns, run.runs());
+      run.firstRun().forEach((field, r) -> firstRun.merge(field, r, Math::min));
       if (!detection.complete()) {
         throw new TriageException("The detection run of module " + module.name(root) + " ended before the agent wrote "
             + "its report (" + (run.timedOut() ? "killed after " + timeout.toSeconds() + " s" : "exit code " + run.exitCode())
@@ -211,6 +217,7 @@ public final class TriagePipeline {
       progress.step(++done, project.modules().size(), module.name(root));
     }
     long detectMillis = millisSince(detectStart);
+    List<String> lateRaces = races.keySet().stream().filter(f -> firstRun.getOrDefault(f, 1) > 1).toList();
     Set<String> baselineFailures = new LinkedHashSet<>();
     Map<String, TestRef> testsByName = new LinkedHashMap<>();
     baselines.forEach((module, b) -> b.outcomes().forEach(o -> {
@@ -218,7 +225,44 @@ public final class TriagePipeline {
       else if (o.status() == TestOutcome.Status.PASSED) testsByName.put(testName(o), new TestRef(o.id(), module, o.millis()));
     }));
     return new Detection(root, candidates, jvms, testsByName, baselineFailures, races, skipped, tests,
-        buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"));
+        buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"), detectRuns, lateRaces);
+  }
+
+  /**
+   * Step 3 for one module: its tests {@code runs} times in one detection JVM ({@link DetectionRuns}), or once. When the
+   * repeats lose the agent's report (a later run hung, the JVM would not quit) or the launcher cannot serve, the tests
+   * run once in a fresh JVM instead, with a warning: a repeat must never cost the races a single run finds.
+   */
+  private static DetectionRuns detectionRuns(TestJvm jvm, String agentOptions, int runs, Duration timeout, Path report,
+      TestModule module, Path root, List<String> warnings) throws TriageException, InterruptedException {
+    Path dir = report.getParent();
+    try {
+      if (runs > 1) {
+        String problem;
+        try {
+          DetectionRuns repeated = DetectionRuns.repeated(jvm, agentOptions, runs, timeout, dir);
+          if (repeated.timedOut() && repeated.runs() == 0) {
+            return repeated; // the first run hung: a single run would hang as well (the caller says so)
+          }
+          if (readReport(report).complete()) {
+            if (repeated.stopReason() != null) {
+              warnings.add("Detection of module " + module.name(root) + " stopped repeating its tests after "
+                  + repeated.runs() + " of " + runs + " run(s): " + repeated.stopReason() + ".");
+            }
+            return repeated;
+          }
+          problem = repeated.stopReason() != null ? repeated.stopReason() : "the JVM did not exit after its runs";
+        } catch (IOException e) {
+          problem = e.getMessage();
+        }
+        warnings.add("Detection of module " + module.name(root) + " could not repeat its tests in one JVM (" + problem
+            + "); they ran once in a fresh JVM instead.");
+        Files.deleteIfExists(report);
+      }
+      return DetectionRuns.single(jvm, agentOptions, timeout, dir);
+    } catch (IOException e) {
+      throw new TriageException("Could not start the detect JVM for module " + module.name(root) + ": " + e.getMessage(), e);
+    }
   }
 
   /** A test that passed its baseline: how to select it, which module's JVM runs it, and how long it took. */

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Where the time of a triage run went, and what the agent could not instrument. {@code trials} counts trial runs,
- * {@code trialJvms} the JVMs they ran in (fewer when tests are repeated inside one JVM).
+ * {@code trialJvms} the JVMs they ran in (fewer when tests are repeated inside one JVM). {@code detectRuns}: runs of
+ * the tests under detection (per module, in one JVM); {@code lateRaces}: races only a repeated detection run found.
  */
 public record TriageStats(
     long buildMillis,
@@ -16,8 +17,11 @@ public record TriageStats(
     long trialMillis,
     long elapsedMillis,
     int tests,
-    List<DetectionReport.SkippedClass> uninstrumentedClasses) {
+    List<DetectionReport.SkippedClass> uninstrumentedClasses,
+    int detectRuns,
+    List<String> lateRaces) {
   public TriageStats {
     uninstrumentedClasses = List.copyOf(uninstrumentedClasses);
+    lateRaces = List.copyOf(lateRaces);
   }
 }

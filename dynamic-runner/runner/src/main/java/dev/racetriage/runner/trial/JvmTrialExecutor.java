@@ -59,6 +59,14 @@ public final class JvmTrialExecutor implements TrialExecutor {
 
   @Override
   public TrialOutcome run(TrialSpec spec) throws InterruptedException {
+    return runCounted(spec).outcome();
+  }
+
+  /** A trial in a fresh JVM and the writes of the field it saw (the outcome has the reads). */
+  record Counted(TrialOutcome outcome, long writes) {}
+
+  /** {@link #run}, keeping the field's write count for the trial server's faithfulness check. */
+  Counted runCounted(TrialSpec spec) throws InterruptedException {
     Path dir = newTrialDir();
     Path report = dir.resolve("jumble.jsonl");
     TestJvm jvm = jvm(spec.testId());
@@ -70,7 +78,8 @@ public final class JvmTrialExecutor implements TrialExecutor {
     try {
       run = jvm.run(selection, agent, timeout, dir);
     } catch (IOException e) {
-      return new TrialOutcome(spec, TrialOutcome.Result.FAIL, 0, 0, 0, "the trial JVM could not start: " + e.getMessage(), replay);
+      return new Counted(new TrialOutcome(spec, TrialOutcome.Result.FAIL, 0, 0, 0,
+          "the trial JVM could not start: " + e.getMessage(), replay), 0);
     }
     long[] reads = readCounts(report, spec.fieldKey());
     TestOutcome test = run.outcomes().stream().filter(o -> spec.testId().equals(o.id())).findFirst().orElse(null);
@@ -89,12 +98,12 @@ public final class JvmTrialExecutor implements TrialExecutor {
       result = TrialOutcome.Result.PASS;
     }
     long millis = test == null ? run.elapsed().toMillis() : test.millis();
-    return new TrialOutcome(spec, result, millis, reads[0], reads[1], failure, replay);
+    return new Counted(new TrialOutcome(spec, result, millis, reads[0], reads[1], failure, replay), reads[2]);
   }
 
-  /** {reads, staleReads} of the field from the agent's report; zeros when the report is missing (JVM killed). */
+  /** {reads, staleReads, writes} of the field from the agent's report; zeros when the report is missing (JVM killed). */
   static long[] readCounts(Path report, String field) {
-    long[] counts = new long[2];
+    long[] counts = new long[3];
     if (!Files.isRegularFile(report)) return counts;
     try {
       for (String line : Files.readAllLines(report)) {
@@ -108,6 +117,7 @@ public final class JvmTrialExecutor implements TrialExecutor {
         if ("jumble".equals(node.path("type").asText()) && field.equals(node.path("field").asText())) {
           counts[0] += node.path("reads").asLong();
           counts[1] += node.path("staleReads").asLong();
+          counts[2] += node.path("writes").asLong();
         }
       }
     } catch (IOException e) {

@@ -40,6 +40,7 @@ class TriagePipelineTest {
         "dev.racetriage.examples.RacyInitLoop.x",
         "dev.racetriage.examples.TourSearch.bestLength")), fields);
     assertEquals(10, result.stats().tests());
+    assertEquals(TriageOptions.DEFAULT_DETECT_RUNS, result.stats().detectRuns(), "the tests ran three times under detection");
     Set<String> candidates = new TreeSet<>();
     result.candidates().forEach(c -> candidates.add(c.field()));
     assertTrue(candidates.containsAll(fields), () -> "the prefilter should flag every raced field; it flagged " + candidates);

@@ -78,6 +78,50 @@ class ServedTrialSessionTest {
             @Test void exits() { new Cell().value = 1; System.exit(3); }
           }
           """,
+      "src/test/java/demo/ScheduleTest.java", """
+          package demo;
+          import java.nio.file.Files;
+          import java.nio.file.Path;
+          import org.junit.jupiter.api.Test;
+          import static org.junit.jupiter.api.Assertions.assertEquals;
+          /**
+           * Stand-ins for a schedule that decides whether the racy read happens at all (Peterson's turn is read only
+           * when the threads overlap): whether run n reads the field is letter n of a pattern ('r' reads), n counted
+           * across every JVM in a file of the working directory, so it holds in a fresh JVM too.
+           */
+          class ScheduleTest {
+            static boolean readsThisRun(String pattern) throws Exception {
+              Path counter = Path.of("runs-" + pattern);
+              int run = (Files.exists(counter) ? Integer.parseInt(Files.readString(counter).trim()) : 0) + 1;
+              Files.writeString(counter, Integer.toString(run));
+              return pattern.charAt((run - 1) % pattern.length()) == 'r';
+            }
+            static void writeAndMaybeRead(String pattern) throws Exception {
+              Cell c = new Cell();
+              c.value = 3;
+              if (readsThisRun(pattern)) assertEquals(3, c.value);
+            }
+            @Test void skipsTheReadOnceInAWhile() throws Exception { writeAndMaybeRead("r-rrrr"); }
+            @Test void skipsTheReadForThreeRunsInARow() throws Exception { writeAndMaybeRead("r---rr"); }
+          }
+          """,
+      "src/test/java/demo/OutcomeTest.java", """
+          package demo;
+          import org.junit.jupiter.api.Test;
+          import static org.junit.jupiter.api.Assertions.assertTrue;
+          class OutcomeTest {
+            static int runs;
+            static int otherRuns;
+            @Test void passesOnlyOnItsFirstRunInAJvm() {
+              new Cell().value = 1;
+              assertTrue(++runs == 1, "an earlier run in this JVM broke me");
+            }
+            @Test void failsOnItsSecondRunOnly() {
+              new Cell().value = 1;
+              assertTrue(++otherRuns != 2, "an intermittent failure");
+            }
+          }
+          """,
       "src/test/java/demo/ThreadTest.java", """
           package demo;
           import org.junit.jupiter.api.Test;
@@ -116,12 +160,14 @@ class ServedTrialSessionTest {
       }
       lastJvms = session.jvmsStarted();
       lastFallback = session.fallbackReason();
+      lastScheduleMisses = session.scheduleMisses();
     }
     return outcomes;
   }
 
   private static int lastJvms;
   private static String lastFallback;
+  private static int lastScheduleMisses;
 
   @Test
   void repeatsATestInOneJvmWithFreshCountersEachRun() throws Exception {
@@ -151,7 +197,69 @@ class ServedTrialSessionTest {
       assertEquals(TrialOutcome.Result.PASS, o.result(), o::failure);
       assertTrue(o.reads() > 0, "every counted run saw the singleton being created, as in a fresh JVM");
     }
-    assertEquals(3, lastJvms, "the server, then a JVM each for the repeated run and the third one");
+    assertEquals(3, lastJvms, "the server (whose second and third runs never wrote the singleton), then a fresh JVM "
+        + "that did — the leak confirmed, run 2 counted from there — and a JVM for the third run");
+    assertTrue(outcomes.get(1).replayCommand().contains("heuristic=oldest"), outcomes.get(1).replayCommand());
+  }
+
+  /**
+   * A run that skips the field's read once (the schedule's doing) is run again in the same JVM, which reads it: the
+   * pair keeps its one JVM, and every counted run read the field.
+   */
+  @Test
+  void aRunThatOnceMissesTheReadIsRepeatedInTheSameJvmNotAFreshOne() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "ScheduleTest", "skipsTheReadOnceInAWhile", "sc", "oldest", "sc");
+
+    assertNull(lastFallback, "a miss that does not persist is no leak");
+    assertEquals(1, lastJvms, "runs 1, 2 (no read, not counted), 3 (its repeat) and 4 in the one server");
+    assertEquals(3, outcomes.size());
+    for (TrialOutcome o : outcomes) {
+      assertEquals(TrialOutcome.Result.PASS, o.result(), o::failure);
+      assertEquals(1, o.reads(), "the run without a read is not among the counted ones");
+    }
+    assertTrue(outcomes.stream().skip(1).noneMatch(TrialOutcome::warmUp));
+  }
+
+  /**
+   * Two runs in a row without the read, and a fresh JVM does not read it either: missing it is what the test does,
+   * not leaked state. The fresh JVM's run counts, and the pair goes back to its server.
+   */
+  @Test
+  void aMissThatAFreshJvmSharesIsScheduleNotLeakAndTheServerStays() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "ScheduleTest", "skipsTheReadForThreeRunsInARow",
+        "sc", "oldest", "sc");
+
+    assertNull(lastFallback, "the fresh JVM missed the read too: no leak");
+    assertEquals(1, lastScheduleMisses);
+    assertEquals(2, lastJvms, "the server and the one fresh JVM that checked");
+    assertEquals(List.of(1L, 0L, 1L), outcomes.stream().map(TrialOutcome::reads).toList(),
+        "run 2 is the fresh JVM's (no read, as there); run 3 the server's again");
+    assertTrue(outcomes.stream().allMatch(o -> o.result() == TrialOutcome.Result.PASS));
+    assertFalse(outcomes.get(2).warmUp(), "the third run reused the server: not a new JVM's first run");
+  }
+
+  /** A test that fails under sc only after an earlier run in its JVM: a fresh JVM passes it, so the pair falls back. */
+  @Test
+  void aFailureThatOnlyARepeatInTheJvmCausesFallsBackAndIsNotCounted() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "OutcomeTest", "passesOnlyOnItsFirstRunInAJvm", "sc", "sc", "oldest");
+
+    assertNotNull(lastFallback);
+    assertTrue(lastFallback.contains("state leaks") && lastFallback.contains("passed in a fresh JVM"), lastFallback);
+    assertTrue(outcomes.stream().allMatch(o -> o.result() == TrialOutcome.Result.PASS),
+        () -> "the failures of the reused JVM are not evidence: " + outcomes);
+    assertEquals(3, lastJvms, "the server, the fresh JVM that passed run 2, a JVM for run 3");
+  }
+
+  /** A failure that a repeat in the same JVM does not reproduce stands: intermittent failures are evidence. */
+  @Test
+  void anIntermittentFailureInTheReusedJvmIsCountedAsItWas() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "OutcomeTest", "failsOnItsSecondRunOnly", "sc", "sc", "sc");
+
+    assertNull(lastFallback);
+    assertEquals(1, lastJvms);
+    assertEquals(List.of(TrialOutcome.Result.PASS, TrialOutcome.Result.FAIL, TrialOutcome.Result.PASS),
+        outcomes.stream().map(TrialOutcome::result).toList());
+    assertTrue(outcomes.get(1).failure().contains("an intermittent failure"), outcomes.get(1).failure());
   }
 
   @Test
