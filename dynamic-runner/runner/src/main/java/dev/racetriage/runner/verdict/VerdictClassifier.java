@@ -18,21 +18,32 @@ import java.util.Optional;
  *   <li><b>destructive</b> — some adversarial heuristic failed in runs that served stale values;</li>
  *   <li><b>unexercised</b> — no adversarial run was ever served a stale value, so nothing was tested;</li>
  *   <li><b>qos</b> — no failure, but an adversarial heuristic's runs were slower than {@code sc}'s by at least
- *       {@code slowdownRatio} in median and a one-sided Mann-Whitney test gives p &lt; {@code alpha};</li>
+ *       {@code slowdownRatio} and at least {@code minSlowdownMillis} in median, and a one-sided Mann-Whitney test
+ *       gives p &lt; {@code alpha} divided by the number of heuristics compared with {@code sc} (Bonferroni: with
+ *       four heuristics each tested at {@code alpha}, a benign race would come out qos four times as often);</li>
  *   <li><b>benign</b> — stale values were served, nothing failed, nothing slowed down.</li>
  * </ol>
  */
 public final class VerdictClassifier {
+  /**
+   * Below this a slowdown is not evidence: a test run's duration moves by a few milliseconds with the scheduler's
+   * time slices and the timer's granularity, so a 1 ms test that takes 2 ms is "2x slower" by chance (seen: a
+   * spin-wait test of 1 ms median came out qos on a loaded machine).
+   */
+  public static final long MIN_SLOWDOWN_MILLIS = 10;
+
   private final double slowdownRatio;
+  private final long minSlowdownMillis;
   private final double alpha;
 
-  public VerdictClassifier(double slowdownRatio, double alpha) {
+  public VerdictClassifier(double slowdownRatio, long minSlowdownMillis, double alpha) {
     this.slowdownRatio = slowdownRatio;
+    this.minSlowdownMillis = minSlowdownMillis;
     this.alpha = alpha;
   }
 
   public static VerdictClassifier standard() {
-    return new VerdictClassifier(1.5, 0.01);
+    return new VerdictClassifier(1.5, MIN_SLOWDOWN_MILLIS, 0.01);
   }
 
   public Classification classify(List<HeuristicTrials> trials, boolean failsWithoutAgent) {
@@ -74,7 +85,8 @@ public final class VerdictClassifier {
       for (HeuristicTrials t : adversarial) {
         double ratio = medianRatio(t.durationsMillis(), control.get().durationsMillis());
         double p = MannWhitney.pValueGreater(t.durationsMillis(), control.get().durationsMillis());
-        if (ratio >= slowdownRatio && p < alpha) {
+        if (ratio >= slowdownRatio && p < alpha / adversarial.size()
+            && median(t.durationsMillis()) - median(control.get().durationsMillis()) >= minSlowdownMillis) {
           return new Classification(Verdict.QOS, String.format(Locale.ROOT,
               "no failures; %s runs %.1fx slower than sc in median (Mann-Whitney p = %.2g)", t.heuristic(), ratio, p),
               t.heuristic(), facts);
@@ -89,11 +101,13 @@ public final class VerdictClassifier {
 
   /**
    * Whether runs with these durations are slower than the {@code sc} runs by this classifier's qos rule (median ratio
-   * and Mann-Whitney); early stopping asks it to end a heuristic whose slowdown is already decisive.
+   * and difference, Mann-Whitney at {@code alpha / comparisons}); early stopping asks it to end a heuristic whose
+   * slowdown is already decisive.
    */
-  public boolean slower(List<Long> adversarialMillis, List<Long> scMillis) {
+  public boolean slower(List<Long> adversarialMillis, List<Long> scMillis, int comparisons) {
     return medianRatio(adversarialMillis, scMillis) >= slowdownRatio
-        && MannWhitney.pValueGreater(adversarialMillis, scMillis) < alpha;
+        && median(adversarialMillis) - median(scMillis) >= minSlowdownMillis
+        && MannWhitney.pValueGreater(adversarialMillis, scMillis) < alpha / Math.max(1, comparisons);
   }
 
   private static double medianRatio(List<Long> adversarialMillis, List<Long> scMillis) {

@@ -77,6 +77,31 @@ class VerdictClassifierTest {
   }
 
   @Test
+  void aSlowdownOfAMillisecondOrTwoIsNotEvidenceHoweverConsistent() {
+    // a 1 ms test taking 2-3 ms under a heuristic: 2.5x and perfectly separated, but within scheduling noise
+    HeuristicTrials fastSc = new HeuristicTrials("sc", 20, 0, 0, 200, 0, durations(1, 20));
+    Classification c = classifier.classify(List.of(fastSc, adversarial("oldest", 0, 0, 300, durations(3, 20))), false);
+    assertEquals(Verdict.BENIGN, c.verdict(), c.summary());
+    assertTrue(MannWhitney.pValueGreater(durations(3, 20), durations(1, 20)) < 1e-6, "the ranks alone would say qos");
+  }
+
+  @Test
+  void theSignificanceLevelIsSharedByTheHeuristicsComparedWithSc() {
+    List<Long> scRuns = List.of(100L, 104L, 108L, 112L, 116L, 120L, 124L, 128L, 132L, 136L);
+    List<Long> slower = List.of(106L, 122L, 170L, 175L, 180L, 185L, 190L, 195L, 200L, 130L); // median 1.5x
+    double p = MannWhitney.pValueGreater(slower, scRuns);
+    assertTrue(p > 0.01 / 4 && p < 0.01, "the data sit between the corrected and the uncorrected level: p = " + p);
+    HeuristicTrials sc = new HeuristicTrials("sc", 10, 0, 0, 100, 0, scRuns);
+    HeuristicTrials oldest = new HeuristicTrials("oldest", 10, 0, 0, 100, 50, slower);
+    assertEquals(Verdict.QOS, classifier.classify(List.of(sc, oldest), false).verdict(), "one comparison");
+    List<HeuristicTrials> four = List.of(sc, oldest,
+        new HeuristicTrials("oldest-but-different", 10, 0, 0, 100, 50, scRuns),
+        new HeuristicTrials("random", 10, 0, 0, 100, 50, scRuns),
+        new HeuristicTrials("random-but-different", 10, 0, 0, 100, 50, scRuns));
+    assertEquals(Verdict.BENIGN, classifier.classify(four, false).verdict(), "four comparisons: p must be < 0.0025");
+  }
+
+  @Test
   void mannWhitneySeparatesShiftedSamplesAndNotEqualOnes() {
     List<Long> low = durations(100, 20);
     List<Long> high = durations(150, 20);
