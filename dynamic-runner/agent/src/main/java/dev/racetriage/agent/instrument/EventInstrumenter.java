@@ -197,7 +197,7 @@ final class EventInstrumenter extends AdviceAdapter {
       jumbleFieldInsn(opcode, owner, name, descriptor, declaring, isFinal, isArray);
       return;
     }
-    int fieldId = ctx.fields().id(declaring, name);
+    int fieldId = ctx.ids().field(declaring, name);
     switch (opcode) {
       case GETFIELD -> {
         if (isVolatile) {
@@ -481,7 +481,7 @@ final class EventInstrumenter extends AdviceAdapter {
 
   private int site() {
     return siteByLine.computeIfAbsent(line,
-        l -> ctx.sites().register(ctx.binaryName(), methodName, ctx.sourceFile(), l));
+        l -> ctx.ids().site(ctx.binaryName(), methodName, ctx.sourceFile(), l));
   }
 
   private void pushInt(int value) {
