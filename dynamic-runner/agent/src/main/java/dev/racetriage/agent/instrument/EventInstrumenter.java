@@ -180,6 +180,10 @@ final class EventInstrumenter extends AdviceAdapter {
     boolean isFinal = field != null && field.isFinal();
     boolean isArray = descriptor.charAt(0) == '[';
     boolean wide = descriptor.equals("J") || descriptor.equals("D");
+    if (!checkAccesses && ClassFilter.isQueueNode(declaring)) {
+      super.visitFieldInsn(opcode, owner, name, descriptor); // AQS queue bookkeeping: see ClassFilter.AQS_QUEUE_NODES
+      return;
+    }
     if (!checkAccesses && !isVolatile) {
       // trusted code: only volatile fields order anything — and the pointers lock-free structures follow. A final
       // field's pointer was set by the constructor, not published by a CAS on its holder: no edge to stand in for
