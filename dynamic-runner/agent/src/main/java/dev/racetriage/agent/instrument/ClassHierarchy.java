@@ -123,15 +123,28 @@ public final class ClassHierarchy {
     }
   }
 
-  /** Starts recording, on this thread, every class whose information is asked for. */
-  void startRecording() {
+  /**
+   * Starts recording, on this thread, every class whose information is asked for. Transformations nest (reading a
+   * class file can load, and so transform, another class on the same thread), so this returns the enclosing
+   * recording, to hand back to {@link #stopRecording}.
+   */
+  Set<String> startRecording() {
+    Set<String> enclosing = consulted.get();
     consulted.set(new HashSet<>());
+    return enclosing;
   }
 
-  /** Stops recording and returns the classes consulted since {@link #startRecording}. */
-  Set<String> stopRecording() {
+  /** Stops this recording, resumes the enclosing one, and returns the classes consulted since the start. */
+  Set<String> stopRecording(Set<String> enclosing) {
     Set<String> names = consulted.get();
-    consulted.remove();
+    if (enclosing != null) {
+      consulted.set(enclosing);
+      if (names != null) {
+        enclosing.addAll(names); // what the inner class's instrumentation read, the outer one may have read too
+      }
+    } else {
+      consulted.remove();
+    }
     return names == null ? Set.of() : names;
   }
 

@@ -84,7 +84,8 @@ public final class ClassInstrumenter {
       return Outcome.skipped(SkipReason.unreadable(e));
     }
     String name = reader.getClassName();
-    hierarchy.startRecording();
+    java.util.Set<String> enclosing = hierarchy.startRecording();
+    boolean recording = true;
     try {
       IdPlaceholders ids = IdPlaceholders.forClass(classFile);
       ClassInfo info = null;
@@ -108,7 +109,8 @@ public final class ClassInstrumenter {
         instrumented = writer.toByteArray();
       }
       IdTemplate template = ids.template(instrumented);
-      return dependencies(loader, name, template, info, hierarchy.stopRecording());
+      recording = false;
+      return dependencies(loader, name, template, info, hierarchy.stopRecording(enclosing));
     } catch (MethodTooLargeException e) {
       return Outcome.skipped(SkipReason.methodTooLarge(e.getMethodName() + e.getDescriptor()));
     } catch (ClassTooLargeException e) {
@@ -116,7 +118,9 @@ public final class ClassInstrumenter {
     } catch (Throwable e) {
       return Outcome.skipped(SkipReason.unreadable(e));
     } finally {
-      hierarchy.stopRecording();
+      if (recording) {
+        hierarchy.stopRecording(enclosing);
+      }
     }
   }
 
