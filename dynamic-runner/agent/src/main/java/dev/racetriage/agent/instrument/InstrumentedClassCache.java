@@ -108,7 +108,9 @@ public final class InstrumentedClassCache {
       return;
     }
     File file = entryFile(kind, classFile);
-    File temp = new File(dir, file.getName() + ".tmp-" + Thread.currentThread().getId() + "-" + System.nanoTime());
+    // unique across the JVMs sharing the directory: thread ids repeat between JVMs, identity hashes and times rarely
+    File temp = new File(dir, file.getName() + ".tmp-" + Integer.toHexString(System.identityHashCode(new Object()))
+        + "-" + Thread.currentThread().getId() + "-" + System.nanoTime());
     try {
       try (FileOutputStream out = new FileOutputStream(temp)) {
         out.write(encode(classFile, compiled));
