@@ -12,6 +12,9 @@
 #                            with the others (no agent, agent, baseline agent, no agent, ...), and add its columns
 #        CPU_TIME=1          also report the median CPU time (user+sys, from /usr/bin/time) of every configuration:
 #                            less sensitive than wall time to other processes on a shared machine
+#        AGENT_EXTRA=';cache=off'  appended to the new agent's options (e.g. to measure it without its class cache;
+#                            by default the agent keeps instrumented classes in ~/.cache/racetriage/agent-classes,
+#                            so the first run of a new agent jar instruments and later runs reuse)
 # Needs: java 17+, mvn (to build the agent and resolve the examples' JUnit), network access to Maven Central once.
 set -euo pipefail
 
@@ -51,7 +54,7 @@ EXAMPLES_CP="$(cat "$WORK/examples-cp.txt")"
 mkdir -p "$WORK/examples"
 javac -g -d "$WORK/examples" -cp "$EXAMPLES_CP" $(find "$EXAMPLES/src/main/java" "$EXAMPLES/src/test/java" -name '*.java')
 
-AGENT_OPT="-javaagent:$WORK/agent.jar=mode=detect;out=$WORK/report.jsonl"
+AGENT_OPT="-javaagent:$WORK/agent.jar=mode=detect;out=$WORK/report.jsonl${AGENT_EXTRA:-}"
 BASELINE_OPT="-javaagent:$WORK/baseline.jar=mode=detect;out=$WORK/report-baseline.jsonl"
 EXAMPLES_CMD=(-jar "$WORK/junit-platform-console-standalone.jar" execute --disable-banner --details=none
   -cp "$WORK/examples:$EXAMPLES_CP" --select-package dev.racetriage.examples)
@@ -116,7 +119,7 @@ row() { # name, args...
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "java: $(java -version 2>&1 | head -1)"
-echo "command: RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS CPU_TIME=$CPU_TIME benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
+echo "command: RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS CPU_TIME=$CPU_TIME${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
 echo
 header="| date | cores | workload | runs | no agent (median) | detect mode (median) | slowdown | agent report |"
 rule="| --- | --- | --- | --- | --- | --- | --- | --- |"

@@ -6,6 +6,7 @@ import dev.racetriage.agent.detect.SiteTable;
 import dev.racetriage.agent.instrument.ClassFilter;
 import dev.racetriage.agent.instrument.ClassInstrumenter;
 import dev.racetriage.agent.instrument.ClassKind;
+import dev.racetriage.agent.instrument.InstrumentedClassCache;
 import dev.racetriage.agent.instrument.InstrumentingTransformer;
 import dev.racetriage.agent.jumble.JumbleConfig;
 import dev.racetriage.agent.jumble.ReadHeuristics;
@@ -44,6 +45,14 @@ public final class AgentBootstrap {
   }
 
   public static void start(String argument, Instrumentation inst) {
+    start(argument, inst, null);
+  }
+
+  /**
+   * @param agentJar the agent jar's path, which the class cache's identity is derived from; null (running from a
+   *                 classes directory) disables the cache
+   */
+  public static void start(String argument, Instrumentation inst, String agentJar) {
     AgentOptions options;
     try {
       options = AgentOptionsParser.parse(argument);
@@ -57,7 +66,7 @@ public final class AgentBootstrap {
       return;
     }
     try {
-      install(options, inst);
+      install(options, inst, agentJar);
     } catch (Throwable e) {
       ERR.println("racetriage agent: ERROR: could not start (" + e + "). The program runs uninstrumented.");
       RunSummary empty = new RunSummary();
@@ -67,7 +76,7 @@ public final class AgentBootstrap {
     }
   }
 
-  private static void install(AgentOptions options, Instrumentation inst) throws IOException {
+  private static void install(AgentOptions options, Instrumentation inst, String agentJar) throws IOException {
     long started = System.nanoTime();
     RunSummary summary = new RunSummary();
     SiteTable sites = new SiteTable();
@@ -78,7 +87,8 @@ public final class AgentBootstrap {
     JumbleOptions jumbleOptions = options.jumble();
     JumbleTargets targets = jumbleOptions == null ? null : new JumbleTargets(jumbleOptions.fields());
     JumbleRuntime jumble = jumbleOptions == null ? null : jumbleRuntime(runtime, targets, jumbleOptions);
-    ClassInstrumenter instrumenter = new ClassInstrumenter(sites, fields, targets);
+    InstrumentedClassCache cache = ClassCacheLocation.open(options, agentJar, ERR);
+    ClassInstrumenter instrumenter = new ClassInstrumenter(sites, fields, targets, cache);
     InstrumentingTransformer transformer = new InstrumentingTransformer(filter, instrumenter, tally,
         options.dumpDir() == null ? null : Path.of(options.dumpDir()));
     warmUp(runtime);
@@ -96,7 +106,13 @@ public final class AgentBootstrap {
       long done = System.nanoTime();
       ERR.println("racetriage agent: " + options.mode() + " mode, report " + Path.of(options.out()).toAbsolutePath()
           + "; started in " + (done - started) / 1_000_000 + " ms (warm-up " + (warm - started) / 1_000_000
-          + " ms, " + retransformed + " loaded JDK classes retransformed in " + (done - warm) / 1_000_000 + " ms)");
+          + " ms, " + retransformed + " loaded JDK classes retransformed in " + (done - warm) / 1_000_000 + " ms)"
+          + ClassCacheLocation.describe(cache));
+      if (cache != null) {
+        Runtime.getRuntime().addShutdownHook(new Thread(
+            () -> ERR.println("racetriage agent: at exit" + ClassCacheLocation.describe(cache)),
+            "racetriage-cache-summary"));
+      }
     }
   }
 

@@ -17,8 +17,10 @@ public final class AgentMain {
 
   public static void premain(String argument, Instrumentation inst) {
     try {
-      Class<?> bootstrap = bootstrapClass(inst);
-      bootstrap.getMethod("start", String.class, Instrumentation.class).invoke(null, argument, inst);
+      File jar = agentJar();
+      Class<?> bootstrap = bootstrapClass(inst, jar);
+      bootstrap.getMethod("start", String.class, Instrumentation.class, String.class)
+          .invoke(null, argument, inst, jar.isFile() ? jar.getPath() : null);
     } catch (Throwable e) {
       System.err.println("racetriage agent: ERROR: could not start (" + e + "). The program runs uninstrumented.");
     }
@@ -29,9 +31,12 @@ public final class AgentMain {
     premain(argument, inst);
   }
 
-  private static Class<?> bootstrapClass(Instrumentation inst) throws Exception {
+  private static File agentJar() throws Exception {
     URL location = AgentMain.class.getProtectionDomain().getCodeSource().getLocation();
-    File jar = new File(location.toURI());
+    return new File(location.toURI());
+  }
+
+  private static Class<?> bootstrapClass(Instrumentation inst, File jar) throws Exception {
     if (jar.isFile()) {
       inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
       return Class.forName("dev.racetriage.agent.AgentBootstrap", true, null);

@@ -1,12 +1,10 @@
 package dev.racetriage.agent.instrument;
 
-import dev.racetriage.agent.detect.SiteTable;
-import dev.racetriage.agent.runtime.FieldRegistry;
 import dev.racetriage.agent.runtime.JumbleTargets;
 
 /**
  * What the method instrumenters of one class share: where the class comes from (to resolve the fields it
- * references), and the tables its access sites and fields are registered in.
+ * references), and the placeholders its field and site ids are emitted as ({@link IdPlaceholders}).
  *
  * @param internalName the class being transformed, {@code pkg/Cls}
  * @param sourceFile   the SourceFile attribute, or null
@@ -14,7 +12,7 @@ import dev.racetriage.agent.runtime.JumbleTargets;
  * @param jumble       the fields under trial in jumble mode; null in detect mode
  */
 record ClassContext(String internalName, String sourceFile, int version, ClassLoader loader,
-                    ClassHierarchy hierarchy, SiteTable sites, FieldRegistry fields,
+                    ClassHierarchy hierarchy, IdPlaceholders ids,
                     JumbleTargets jumble) {
 
   String binaryName() {
@@ -22,6 +20,6 @@ record ClassContext(String internalName, String sourceFile, int version, ClassLo
   }
 
   ClassContext withSourceFile(String file) {
-    return new ClassContext(internalName, file, version, loader, hierarchy, sites, fields, jumble);
+    return new ClassContext(internalName, file, version, loader, hierarchy, ids, jumble);
   }
 }

@@ -29,6 +29,24 @@ public final class ClassFilter {
   static final List<String> UNTRUSTED_IN_TRUSTED = List.of(
       "java/util/concurrent/ThreadLocalRandom", "java/util/concurrent/locks/LockSupport");
 
+  /**
+   * The wait-queue nodes of AbstractQueuedSynchronizer (and its long twin): neither instrumented nor followed from
+   * AQS code (see {@link #isQueueNode}). They order nothing the application can see: every AQS acquire that returns
+   * (lock, latch await, semaphore acquire, condition await re-acquiring its lock) has just read or CASed the
+   * synchronizer's {@code state}, which every release writes before it unparks a successor — that edge, on the
+   * synchronizer object, is kept. Hooking the nodes made each contended acquire create, register and later expunge
+   * shadow state for a node that no application thread ever sees.
+   */
+  static final List<String> AQS_QUEUE_NODES = List.of(
+      "java/util/concurrent/locks/AbstractQueuedSynchronizer$Node",
+      "java/util/concurrent/locks/AbstractQueuedSynchronizer$ExclusiveNode",
+      "java/util/concurrent/locks/AbstractQueuedSynchronizer$SharedNode",
+      "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionNode",
+      "java/util/concurrent/locks/AbstractQueuedLongSynchronizer$Node",
+      "java/util/concurrent/locks/AbstractQueuedLongSynchronizer$ExclusiveNode",
+      "java/util/concurrent/locks/AbstractQueuedLongSynchronizer$SharedNode",
+      "java/util/concurrent/locks/AbstractQueuedLongSynchronizer$ConditionNode");
+
   static final String THREAD = "java/lang/Thread";
 
   private final List<String> includes;
@@ -83,7 +101,13 @@ public final class ClassFilter {
   }
 
   static boolean isTrusted(String internalName) {
-    return startsWithAny(internalName, TRUSTED_PREFIXES) && !startsWithAny(internalName, UNTRUSTED_IN_TRUSTED);
+    return startsWithAny(internalName, TRUSTED_PREFIXES) && !startsWithAny(internalName, UNTRUSTED_IN_TRUSTED)
+        && !isQueueNode(internalName);
+  }
+
+  /** True for an AQS wait-queue node class ({@link #AQS_QUEUE_NODES}): trusted code's accesses to it are not hooked. */
+  static boolean isQueueNode(String internalName) {
+    return AQS_QUEUE_NODES.contains(internalName);
   }
 
   private static boolean startsWithAny(String name, List<String> prefixes) {

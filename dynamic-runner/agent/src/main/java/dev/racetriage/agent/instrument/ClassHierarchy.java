@@ -43,6 +43,11 @@ public final class ClassHierarchy {
   private static final Object BOOT_KEY = new Object();
 
   private final Map<Object, Map<String, ClassInfo>> cache = new WeakHashMap<>();
+  /**
+   * The classes consulted by the current thread's instrumentation of one class ({@link #startRecording}): the
+   * instrumented bytes depend on them, so the class cache checks they are unchanged before reusing the bytes.
+   */
+  private final ThreadLocal<Set<String>> consulted = new ThreadLocal<>();
 
   /** Resolves owner.name as the JVM would: declared fields, then superinterfaces, then the superclass. */
   public ResolvedField resolveField(ClassLoader loader, String owner, String name) {
@@ -118,7 +123,51 @@ public final class ClassHierarchy {
     }
   }
 
+  /**
+   * Starts recording, on this thread, every class whose information is asked for. Transformations nest (reading a
+   * class file can load, and so transform, another class on the same thread), so this returns the enclosing
+   * recording, to hand back to {@link #stopRecording}.
+   */
+  Set<String> startRecording() {
+    Set<String> enclosing = consulted.get();
+    consulted.set(new HashSet<>());
+    return enclosing;
+  }
+
+  /** Stops this recording, resumes the enclosing one, and returns the classes consulted since the start. */
+  Set<String> stopRecording(Set<String> enclosing) {
+    Set<String> names = consulted.get();
+    if (enclosing != null) {
+      consulted.set(enclosing);
+      if (names != null) {
+        enclosing.addAll(names); // what the inner class's instrumentation read, the outer one may have read too
+      }
+    } else {
+      consulted.remove();
+    }
+    return names == null ? Set.of() : names;
+  }
+
+  /** Registers a class known from a cache entry (a hit never runs ASM on the class's bytes). */
+  void remember(ClassLoader loader, ClassInfo info) {
+    synchronized (cache) {
+      loaderCache(loader).put(info.name(), info);
+    }
+  }
+
+  /** The information of a class this hierarchy has (remembered or read), without reading anything; else null. */
+  ClassInfo known(ClassLoader loader, String internalName) {
+    synchronized (cache) {
+      ClassInfo cached = loaderCache(loader).get(internalName);
+      return cached == MISSING ? null : cached;
+    }
+  }
+
   ClassInfo info(ClassLoader loader, String internalName) {
+    Set<String> recording = consulted.get();
+    if (recording != null) {
+      recording.add(internalName);
+    }
     synchronized (cache) {
       ClassInfo cached = loaderCache(loader).get(internalName);
       if (cached != null) {
@@ -149,7 +198,7 @@ public final class ClassHierarchy {
     }
   }
 
-  private static ClassInfo read(ClassReader reader) {
+  static ClassInfo read(ClassReader reader) {
     Map<String, Integer> fields = new HashMap<>();
     reader.accept(new ClassVisitor(Opcodes.ASM9) {
       @Override

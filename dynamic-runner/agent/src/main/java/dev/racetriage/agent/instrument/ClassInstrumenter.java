@@ -30,23 +30,49 @@ public final class ClassInstrumenter {
   private final SiteTable sites;
   private final FieldRegistry fields;
   private final JumbleTargets jumble;
+  private final InstrumentedClassCache cache;
 
   /** Detect mode: every access is hooked for the race detector. */
   public ClassInstrumenter(SiteTable sites, FieldRegistry fields) {
-    this(sites, fields, null);
+    this(sites, fields, null, null);
   }
 
   /**
    * @param jumble jumble mode when non-null: only the accesses of these fields are hooked (their reads return the
    *               adversarial memory's choice); synchronisation is hooked as in detect mode
+   * @param cache  where instrumented classes are kept between runs, or null for none; its directory must be
+   *               specific to everything that changes what this instrumenter emits (mode, jumble fields, agent jar)
    */
-  public ClassInstrumenter(SiteTable sites, FieldRegistry fields, JumbleTargets jumble) {
+  public ClassInstrumenter(SiteTable sites, FieldRegistry fields, JumbleTargets jumble, InstrumentedClassCache cache) {
     this.sites = sites;
     this.fields = fields;
     this.jumble = jumble;
+    this.cache = cache;
   }
 
   public Outcome instrument(ClassKind kind, ClassLoader loader, byte[] classFile) {
+    if (cache != null) {
+      CompiledClass cached = cache.lookup(kind, loader, classFile);
+      if (cached != null) {
+        if (cached.info() != null) {
+          hierarchy.remember(loader, cached.info());
+        }
+        return new Outcome(cached.template().bind(sites, fields), null);
+      }
+    }
+    Object compiled = compile(kind, loader, classFile);
+    if (!(compiled instanceof CompiledClass c)) {
+      return (Outcome) compiled;
+    }
+    byte[] bytes = c.template().bind(sites, fields);
+    if (cache != null) {
+      cache.store(kind, classFile, c);
+    }
+    return new Outcome(bytes, null);
+  }
+
+  /** Runs ASM: a {@link CompiledClass}, or the {@link Outcome} of a class left as it is. */
+  private Object compile(ClassKind kind, ClassLoader loader, byte[] classFile) {
     int major = classFile.length >= 8 ? ((classFile[6] & 0xFF) << 8) | (classFile[7] & 0xFF) : -1;
     ClassReader reader;
     try {
@@ -58,29 +84,70 @@ public final class ClassInstrumenter {
       return Outcome.skipped(SkipReason.unreadable(e));
     }
     String name = reader.getClassName();
+    java.util.Set<String> enclosing = hierarchy.startRecording();
+    boolean recording = true;
     try {
+      IdPlaceholders ids = IdPlaceholders.forClass(classFile);
+      ClassInfo info = null;
+      byte[] instrumented;
       if (kind == ClassKind.THREAD) {
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
         reader.accept(new ThreadClassVisitor(writer), ClassReader.EXPAND_FRAMES);
-        return new Outcome(writer.toByteArray(), null);
+        instrumented = writer.toByteArray();
+      } else {
+        if ((reader.getAccess() & (Opcodes.ACC_MODULE)) != 0) {
+          return new Outcome(null, null); // module-info: no code
+        }
+        info = ClassHierarchy.read(reader);
+        hierarchy.remember(loader, info);
+        boolean frames = major >= Opcodes.V1_6;
+        ClassWriter writer = new HierarchyClassWriter(reader,
+            frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
+        ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble);
+        ClassVisitor visitor = new InstrumentingClassVisitor(writer, ctx, kind == ClassKind.APPLICATION);
+        reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);
+        instrumented = writer.toByteArray();
       }
-      if ((reader.getAccess() & (Opcodes.ACC_MODULE)) != 0) {
-        return new Outcome(null, null); // module-info: no code
-      }
-      hierarchy.remember(loader, reader);
-      boolean frames = major >= Opcodes.V1_6;
-      ClassWriter writer = new HierarchyClassWriter(reader,
-          frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
-      ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, sites, fields, jumble);
-      ClassVisitor visitor = new InstrumentingClassVisitor(writer, ctx, kind == ClassKind.APPLICATION);
-      reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);
-      return new Outcome(writer.toByteArray(), null);
+      IdTemplate template = ids.template(instrumented);
+      recording = false;
+      return dependencies(loader, name, template, info, hierarchy.stopRecording(enclosing));
     } catch (MethodTooLargeException e) {
       return Outcome.skipped(SkipReason.methodTooLarge(e.getMethodName() + e.getDescriptor()));
     } catch (ClassTooLargeException e) {
       return Outcome.skipped(SkipReason.classTooLarge());
     } catch (Throwable e) {
       return Outcome.skipped(SkipReason.unreadable(e));
+    } finally {
+      if (recording) {
+        hierarchy.stopRecording(enclosing);
+      }
     }
+  }
+
+  /**
+   * The compiled class with the digests of the classes its instrumentation consulted. {@code java.*} classes are
+   * left out (the cache directory is per JDK); a class known only from a transformation (no class file to read back)
+   * makes the result not reusable.
+   */
+  private CompiledClass dependencies(ClassLoader loader, String self, IdTemplate template, ClassInfo info,
+                                     java.util.Set<String> consulted) {
+    if (cache == null) {
+      return new CompiledClass(template, info, new String[0], new long[0]);
+    }
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (String name : consulted) {
+      if (!name.equals(self) && !name.startsWith("java/")) {
+        names.add(name);
+      }
+    }
+    String[] dependencyNames = names.toArray(new String[0]);
+    java.util.Arrays.sort(dependencyNames);
+    long[] digests = cache.digestsOf(loader, dependencyNames);
+    for (int i = 0; i < digests.length; i++) {
+      if (digests[i] == ClassFileDigests.MISSING && hierarchy.known(loader, dependencyNames[i]) != null) {
+        return new CompiledClass(template, info, null, null);
+      }
+    }
+    return new CompiledClass(template, info, dependencyNames, digests);
   }
 }

@@ -180,6 +180,10 @@ final class EventInstrumenter extends AdviceAdapter {
     boolean isFinal = field != null && field.isFinal();
     boolean isArray = descriptor.charAt(0) == '[';
     boolean wide = descriptor.equals("J") || descriptor.equals("D");
+    if (!checkAccesses && ClassFilter.isQueueNode(declaring)) {
+      super.visitFieldInsn(opcode, owner, name, descriptor); // AQS queue bookkeeping: see ClassFilter.AQS_QUEUE_NODES
+      return;
+    }
     if (!checkAccesses && !isVolatile) {
       // trusted code: only volatile fields order anything — and the pointers lock-free structures follow. A final
       // field's pointer was set by the constructor, not published by a CAS on its holder: no edge to stand in for
@@ -197,7 +201,7 @@ final class EventInstrumenter extends AdviceAdapter {
       jumbleFieldInsn(opcode, owner, name, descriptor, declaring, isFinal, isArray);
       return;
     }
-    int fieldId = ctx.fields().id(declaring, name);
+    int fieldId = ctx.ids().field(declaring, name);
     switch (opcode) {
       case GETFIELD -> {
         if (isVolatile) {
@@ -481,7 +485,7 @@ final class EventInstrumenter extends AdviceAdapter {
 
   private int site() {
     return siteByLine.computeIfAbsent(line,
-        l -> ctx.sites().register(ctx.binaryName(), methodName, ctx.sourceFile(), l));
+        l -> ctx.ids().site(ctx.binaryName(), methodName, ctx.sourceFile(), l));
   }
 
   private void pushInt(int value) {

@@ -14,14 +14,19 @@ import java.util.List;
  * @param verbose    print every skipped class and the summary on stderr
  * @param dumpDir    when set, instrumented class files are written there (for {@code javap} when debugging)
  * @param jumble     the adversarial-memory settings in {@code jumble} mode; null in {@code detect} mode
+ * @param cache      where instrumented classes are kept between runs: a directory, {@link #CACHE_OFF}, or null for
+ *                   the default ({@code $XDG_CACHE_HOME/racetriage/agent-classes}, else
+ *                   {@code ~/.cache/racetriage/agent-classes})
  */
 public record AgentOptions(String mode, String out, List<String> includes, List<String> excludes,
-                           int stackDepth, boolean verbose, String dumpDir, JumbleOptions jumble) {
+                           int stackDepth, boolean verbose, String dumpDir, JumbleOptions jumble,
+                           String cache) {
 
   public static final String MODE_DETECT = "detect";
   public static final String MODE_JUMBLE = "jumble";
   public static final String DEFAULT_OUT = "racetriage-races.jsonl";
   public static final int DEFAULT_STACK_DEPTH = 6;
+  public static final String CACHE_OFF = "off";
 
   public AgentOptions {
     includes = List.copyOf(includes);
@@ -33,6 +38,7 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
   }
 
   public static AgentOptions defaults() {
-    return new AgentOptions(MODE_DETECT, DEFAULT_OUT, List.of(), List.of(), DEFAULT_STACK_DEPTH, false, null, null);
+    return new AgentOptions(MODE_DETECT, DEFAULT_OUT, List.of(), List.of(), DEFAULT_STACK_DEPTH, false, null, null,
+        null);
   }
 }

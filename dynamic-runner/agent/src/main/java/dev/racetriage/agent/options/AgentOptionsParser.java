@@ -12,7 +12,7 @@ import java.util.List;
 public final class AgentOptionsParser {
 
   static final List<String> KEYS = List.of("mode", "out", "include", "exclude", "stack", "verbose", "dump", "field",
-      "heuristic", "seed", "bound", "indices", "noise");
+      "heuristic", "seed", "bound", "indices", "noise", "cache");
   /** The keys that only mean something in jumble mode. */
   static final List<String> JUMBLE_KEYS = List.of("field", "heuristic", "seed", "bound", "indices", "noise");
   static final List<String> HEURISTICS = List.of("sc", "oldest", "oldest-but-different", "random",
@@ -36,6 +36,7 @@ public final class AgentOptionsParser {
     int bound = JumbleOptions.DEFAULT_BOUND;
     List<Integer> indices = JumbleOptions.DEFAULT_INDICES;
     boolean noise = false;
+    String cache = defaults.cache();
     if (argument == null || argument.isBlank()) {
       return defaults;
     }
@@ -79,6 +80,7 @@ public final class AgentOptionsParser {
         case "bound" -> bound = bound(value);
         case "indices" -> indices = indices(value);
         case "noise" -> noise = onOff(key, value);
+        case "cache" -> cache = requireNonEmpty(key, value);
         default -> throw new IllegalStateException("key list and switch disagree on " + key);
       }
     }
@@ -88,7 +90,7 @@ public final class AgentOptionsParser {
           throw new InvalidAgentOptionException(key, "option '" + key + "' only applies with mode=jumble");
         }
       }
-      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null);
+      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache);
     }
     if (fields.isEmpty()) {
       throw new InvalidAgentOptionException("field",
@@ -99,7 +101,7 @@ public final class AgentOptionsParser {
           "mode=jumble needs heuristic=<" + String.join("|", HEURISTICS) + ">");
     }
     return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump,
-        new JumbleOptions(fields, heuristic, seed, bound, indices, noise));
+        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache);
   }
 
   private static List<String> fieldKeys(String value) throws InvalidAgentOptionException {

@@ -137,13 +137,20 @@ public final class DetectRuntime {
   }
 
   /** An array no field was seen to hold is named after the method that first touched it (cached per site). */
-  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private String unnamedArrayKey(int site) {
     String[] cache = unnamedKeys;
     String key = site >= 0 && site < cache.length ? cache[site] : null;
-    if (key != null) {
-      return key;
-    }
+    return key != null ? key : newUnnamedArrayKey(site);
+  }
+
+  /**
+   * The first element of an unnamed array at this site: builds and caches the key. Out of line: it runs once per site
+   * while {@link #unnamedArrayKey} runs once per element (a matrix's rows: 10^5 times), and C2 compiling the string
+   * building and the site table lookup into that caller cost ~90 ms per run.
+   */
+  @DontInline
+  private String newUnnamedArrayKey(int site) {
+    String key;
     var where = sites.site(site);
     key = where.className() + "." + where.methodName() + "()[]";
     synchronized (this) {

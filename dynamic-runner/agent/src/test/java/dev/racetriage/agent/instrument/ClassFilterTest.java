@@ -34,6 +34,11 @@ class ClassFilterTest {
     }
     assertEquals(ClassKind.IGNORED, defaults.kindOf("java/util/concurrent/ThreadLocalRandom"));
     assertEquals(ClassKind.IGNORED, defaults.kindOf("java/util/concurrent/locks/LockSupport"));
+    assertEquals(ClassKind.IGNORED, defaults.kindOf("java/util/concurrent/locks/AbstractQueuedSynchronizer$Node"));
+    assertEquals(ClassKind.IGNORED,
+        defaults.kindOf("java/util/concurrent/locks/AbstractQueuedSynchronizer$ExclusiveNode"));
+    assertEquals(ClassKind.TRUSTED_JDK,
+        defaults.kindOf("java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject"));
     assertEquals(ClassKind.THREAD, defaults.kindOf("java/lang/Thread"));
     assertEquals(ClassKind.IGNORED, defaults.kindOf("java/lang/ThreadGroup"));
   }

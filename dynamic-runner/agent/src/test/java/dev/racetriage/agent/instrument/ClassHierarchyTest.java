@@ -30,6 +30,19 @@ class ClassHierarchyTest {
   }
 
   @Test
+  void recordingsNestLikeTransformationsOnOneThread() {
+    java.util.Set<String> outer = hierarchy.startRecording();
+    hierarchy.resolveField(loader, internal(Base.class), "flag");
+    java.util.Set<String> enclosing = hierarchy.startRecording(); // another class is transformed meanwhile
+    hierarchy.resolveField(loader, internal(Constants.class), "LIMIT");
+    assertEquals(java.util.Set.of(internal(Constants.class)), hierarchy.stopRecording(enclosing));
+    hierarchy.resolveField(loader, internal(Derived.class), "own");
+    assertEquals(java.util.Set.of(internal(Base.class), internal(Constants.class), internal(Derived.class)),
+        hierarchy.stopRecording(outer), "the outer recording keeps going and is never narrower than the inner");
+    assertNull(outer);
+  }
+
+  @Test
   void fieldsResolveToTheirDeclaringClassWithTheirFlags() {
     ClassHierarchy.ResolvedField flag = hierarchy.resolveField(loader, internal(Derived.class), "flag");
     assertEquals(internal(Base.class), flag.declaringClass());

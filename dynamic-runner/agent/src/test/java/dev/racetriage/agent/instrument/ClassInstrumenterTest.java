@@ -76,6 +76,34 @@ class ClassInstrumenterTest {
   }
 
   @Test
+  void aqsKeepsItsStateHeadAndTailEdgesButNotItsQueueNodes() throws IOException {
+    String aqs = "java/util/concurrent/locks/AbstractQueuedSynchronizer";
+    byte[] original = bytesOf(aqs);
+    int[] ownFields = new int[1];
+    int[] nodeFields = new int[1];
+    new ClassReader(original).accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exceptions) {
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitFieldInsn(int opcode, String owner, String field, String d) {
+            if (owner.equals(aqs) && List.of("state", "head", "tail").contains(field)) {
+              ownFields[0]++; // the volatile fields of the synchronizer itself
+            } else if (owner.startsWith(aqs + "$") && owner.endsWith("Node")) {
+              nodeFields[0]++;
+            }
+          }
+        };
+      }
+    }, 0);
+    List<String> hooks = hookCalls(instrumenter.instrument(ClassKind.TRUSTED_JDK, null, original).bytes());
+    long volatileHooks = hooks.stream().filter(h -> h.equals("volatileRead") || h.equals("volatileWrite")).count();
+    assertTrue(nodeFields[0] > 10, "AQS reads its nodes' fields: " + nodeFields[0]);
+    assertEquals(ownFields[0], volatileHooks, "one hook per access of state/head/tail, none for node fields");
+    assertTrue(hooks.contains("atomicBefore") && hooks.contains("atomicAfter"), hooks.toString());
+  }
+
+  @Test
   void threadForksAtStartAndJoinsWhenJoinReturns() throws IOException {
     byte[] out = instrumenter.instrument(ClassKind.THREAD, null, bytesOf("java/lang/Thread")).bytes();
     List<String> hooks = hookCalls(out);

@@ -43,7 +43,7 @@ final class InstrumentedRun implements AutoCloseable {
     runtime = new DetectRuntime(sites, fields, new RunSummary(), 4);
     JumbleTargets targets = jumbled == null ? null : new JumbleTargets(jumbled);
     loader = new InstrumentingLoader(getClass().getClassLoader(), FIXTURES,
-        new ClassInstrumenter(sites, fields, targets));
+        new ClassInstrumenter(sites, fields, targets, null));
     jumble = targets == null ? null : new JumbleRuntime(runtime, targets, config, indices, null);
     Hooks.install(runtime);
     JumbleHooks.install(jumble);

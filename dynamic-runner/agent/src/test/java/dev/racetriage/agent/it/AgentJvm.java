@@ -20,6 +20,7 @@ final class AgentJvm {
   static final Path AGENT_JAR = Path.of(required("racetriage.agent.jar"));
   static final String TEST_CLASSPATH = required("racetriage.it.classpath");
   static final Path WORK = Path.of(required("racetriage.it.work"));
+  static final Path CLASS_CACHE_HOME = WORK.resolve("xdg-cache");
 
   /** What a finished JVM left behind. */
   record Result(int exitCode, String stdout, String stderr, AgentReport report) {
@@ -45,8 +46,12 @@ final class AgentJvm {
     command.addAll(List.of(args));
     Path stdout = dir.resolve("stdout.txt");
     Path stderr = dir.resolve("stderr.txt");
-    Process process = new ProcessBuilder(command).directory(dir.toFile())
-        .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+        .redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+    // one class cache for all the integration tests, not the user's: the first JVM to load a class instruments and
+    // stores it, later ones (the same fixture run again, other fixtures' JDK classes) take it from the cache
+    builder.environment().put("XDG_CACHE_HOME", CLASS_CACHE_HOME.toString());
+    Process process = builder.start();
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();
       fail(name + ": the JVM under the agent did not finish in 120 s; output in " + dir);

@@ -31,6 +31,15 @@ class AgentOptionsParserTest {
   }
 
   @Test
+  void cacheIsADirectoryOffOrTheDefault() throws Exception {
+    assertEquals(null, AgentOptionsParser.parse("mode=detect").cache());
+    assertEquals("/tmp/c", AgentOptionsParser.parse("mode=detect;cache=/tmp/c").cache());
+    assertEquals(AgentOptions.CACHE_OFF, AgentOptionsParser.parse("cache=off").cache());
+    assertEquals("cache", assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("cache=")).option());
+  }
+
+  @Test
   void toleratesSpacesEmptyPairsAndTrailingSeparator() throws Exception {
     AgentOptions options = AgentOptionsParser.parse(" out = a.jsonl ;; verbose=false; ");
     assertEquals("a.jsonl", options.out());
