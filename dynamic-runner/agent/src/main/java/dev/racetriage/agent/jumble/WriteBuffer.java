@@ -148,7 +148,10 @@ public final class WriteBuffer {
 
     /**
      * Non-atomic long/double (JUMBLE §5.2): the top 32 bits of one visible write and the bottom 32 of another distinct
-     * visible one — preferring one whose value differs — in a random order.
+     * visible one — preferring one whose value differs — in a random order among the orders that give a value neither
+     * write has. When neither does (the halves of 0.0 and 1.0: 1.0's bottom half is 0, so either tearing gives 0.0 or
+     * 1.0 back), the heuristic's own choice is served whole, as the JMM also allows: tearing it would only hand the
+     * heuristic's stale pick back as the latest value half the time.
      */
     private long splitWide(long vis, int first) {
         long others = vis & ~(1L << first);
@@ -162,8 +165,14 @@ public final class WriteBuffer {
         int second = choice.randomIndex(differing != 0 ? differing : others);
         long a = bits[first];
         long b = bits[second];
-        return random.nextBoolean() ? (a & 0xFFFF_FFFF_0000_0000L) | (b & 0xFFFF_FFFFL)
-                : (b & 0xFFFF_FFFF_0000_0000L) | (a & 0xFFFF_FFFFL);
+        long topOfA = (a & 0xFFFF_FFFF_0000_0000L) | (b & 0xFFFF_FFFFL);
+        long topOfB = (b & 0xFFFF_FFFF_0000_0000L) | (a & 0xFFFF_FFFFL);
+        boolean aNew = topOfA != a && topOfA != b;
+        boolean bNew = topOfB != a && topOfB != b;
+        if (aNew && bNew) {
+            return random.nextBoolean() ? topOfA : topOfB;
+        }
+        return aNew ? topOfA : bNew ? topOfB : a;
     }
 
     /** The heuristic's choice among the visible entries, or the latest write when fairness says so. */
