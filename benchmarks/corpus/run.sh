@@ -102,12 +102,14 @@ serve_cell() {
     no-agent) ;;
     *) agent=("-javaagent:$AGENT=mode=jumble;field=$field;heuristic=$config;seed=1;out=$dir/jumble.jsonl") ;;
   esac
-  python3 "$CORPUS/serve_runs.py" --field "$field" --config "$config" --seeds 1 "$RUNS" --timeout "$TIMEOUT" \
+  python3 "$CORPUS/serve_runs.py" --field "$field" --config "$config" --seeds 1 "$RUNS" --timeout "$TIMEOUT" $NOISE_FLAG \
     --log "$dir/stderr.txt" -- java $JAVA_OPTS ${agent[@]+"${agent[@]}"} -cp "$CP" \
     dev.racetriage.launcher.TestLauncherMain --serve --results "$dir/results.jsonl" --select-method "$test"
 }
 export -f one_run serve_cell
-export OUT AGENT CP TIMEOUT JAVA_OPTS CORPUS RUNS
+# NOISE=on (serve mode): the agent's seeded schedule noise at jumbled accesses in every adversarial run
+NOISE_FLAG=$([ "${NOISE:-off}" = on ] && echo --noise || true)
+export OUT AGENT CP TIMEOUT JAVA_OPTS CORPUS RUNS NOISE_FLAG
 
 if [ "$RUNS" -gt 0 ] && [ "$MODE" = serve ]; then
   while IFS=$'\t' read -r field _ _ test _; do

@@ -59,6 +59,7 @@ def main():
     p.add_argument("--seeds", nargs=2, type=int, required=True, metavar=("FIRST", "LAST"))
     p.add_argument("--timeout", type=float, default=60)
     p.add_argument("--log", required=True, help="file for the JVMs' stderr")
+    p.add_argument("--noise", action="store_true", help="schedule noise at jumbled accesses ('run H SEED noise')")
     p.add_argument("command", nargs=argparse.REMAINDER)
     a = p.parse_args()
     command = a.command[1:] if a.command and a.command[0] == "--" else a.command
@@ -75,7 +76,7 @@ def main():
             while seeds:
                 seed = seeds[0]
                 try:
-                    proc.stdin.write(f"run {a.config} {seed}\n" if jumble else "run\n")
+                    proc.stdin.write(f"run {a.config} {seed}{' noise' if a.noise else ''}\n" if jumble else "run\n")
                     proc.stdin.flush()
                 except BrokenPipeError:  # the JVM ended after its last answer: the seed did not run yet
                     stop(proc)
