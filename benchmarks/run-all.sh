@@ -31,11 +31,11 @@ cd "$ROOT"
 if [ "$QUICK" = 1 ]; then
   PREFILTER_ARGS="20 500 2 5"; LSP_ARGS="20 500 2 5 store"; SLOWDOWN_ENV="RUNS=1 MATRIX=60 INCREMENTS=20000"
   FIGURE9_ENV="RUNS=2"; OVERHEAD_RUNS=1; TRIAGE_ARGS="--trials 3"; DASHBOARD_ENV="RACES=500 CLIENTS=2 DURATION=3 WARMUP=1"
-  CORPUS_ENV="RUNS=1"; CORPUS_TRIAGE_ARGS="--trials 3"; JCSTRESS_ENV="TIME_MS=100"
+  CORPUS_ENV="RUNS=1"; CORPUS_TRIAGE_ARGS="--trials 3"; JCSTRESS_ENV="MAX_BUDGET_S=20 RACETRIAGE_SKIP_BUILD=1"
 else
   PREFILTER_ARGS="200 2000 10 50"; LSP_ARGS="200 2000 10 50 store"; SLOWDOWN_ENV="RUNS=5"
   FIGURE9_ENV="RUNS=100"; OVERHEAD_RUNS=10; TRIAGE_ARGS=""; DASHBOARD_ENV=""
-  CORPUS_ENV="RUNS=100"; CORPUS_TRIAGE_ARGS=""; JCSTRESS_ENV="TIME_MS=1000"
+  CORPUS_ENV="RUNS=100"; CORPUS_TRIAGE_ARGS=""; JCSTRESS_ENV="RACETRIAGE_SKIP_BUILD=1"
 fi
 
 machine() {
@@ -124,7 +124,7 @@ section race-free "Evaluation: race-free programs (precision of detection)" \
   "The agent's RaceFreeIdiomsIT: one race-free program per synchronisation idiom, each run 3 times under the agent; zero races must be reported." \
   "benchmarks/corpus/race-free.sh"
 section jcstress "Evaluation: native stress testing (jcstress) on the corpus's litmus shapes" \
-  "The same shapes as jcstress 0.16 tests: samples that showed the weak outcome the corpus test fails on, next to racetriage's observation rate in the corpus section." \
+  "The same shapes as jcstress 0.16 tests, each given the wall time racetriage triage spends on the same fields: racetriage's failed runs beside the samples in which jcstress saw the weak outcome the corpus test fails on." \
   "$JCSTRESS_ENV benchmarks/corpus-jcstress/run.sh"
 
 [ -f "$TARGET" ] && cp "$TARGET" "$OUT/RESULTS.previous.md"

@@ -23,13 +23,14 @@ PAPER_FIG9 = {
     "dev.racetriage.corpus.HaloRelaxation.halo[]": "0 / 0 / 100 / 100 / 100 / 100 (sor, [0] and [1])",
     "dev.racetriage.corpus.HaloRelaxation.sync[]": "0 / 0 / 100 / 100 / 100 / 100 (sor, [0] and [1])",
 }
-# Figure 10: slowdown under RoadRunner's Empty checker and under JUMBLE (sc), writes, max buffer no comp. / with comp.
+# Figure 10: slowdown under RoadRunner's Empty checker and under JUMBLE (sc), instances, writes, max buffer no comp. /
+# with comp.
 PAPER_FIG10 = {
-    "dev.racetriage.corpus.DebugSwitch.verbose": "montecarlo: 1.2× / 1.2×, 40,005 writes, buffer 40,005 / 5",
-    "dev.racetriage.corpus.Renderer.threadCount": "mtrt: 4.5× / 4.9×, 10 writes, buffer 10 / 5",
-    "dev.racetriage.corpus.TspSolver.minTourLen": "tsp: 2.3× / 4.0×, 26 writes, buffer 26 / 23",
-    "dev.racetriage.corpus.HaloRelaxation.halo[]": "sor: 3.9× / 5.8×, 104,620 writes, buffer 255 / 32",
-    "dev.racetriage.corpus.HaloRelaxation.sync[]": "sor: 3.9× / 5.8×, 104,620 writes, buffer 255 / 32",
+    "dev.racetriage.corpus.DebugSwitch.verbose": "montecarlo: 1.2× / 1.2×, 1 instance, 40,005 writes, buffer 40,005 / 5",
+    "dev.racetriage.corpus.Renderer.threadCount": "mtrt: 4.5× / 4.9×, 1 instance, 10 writes, buffer 10 / 5",
+    "dev.racetriage.corpus.TspSolver.minTourLen": "tsp: 2.3× / 4.0×, 1 instance, 26 writes, buffer 26 / 23",
+    "dev.racetriage.corpus.HaloRelaxation.halo[]": "sor: 3.9× / 5.8×, 2,106 instances, 104,620 writes, buffer 255 / 32",
+    "dev.racetriage.corpus.HaloRelaxation.sync[]": "sor: 3.9× / 5.8×, 2,106 instances, 104,620 writes, buffer 255 / 32",
 }
 
 
@@ -57,9 +58,13 @@ def read_raw(path):
             if len(parts) < 9:
                 continue
             field, config, seed, outcome, reads, stale, writes, jvm_ms, test_ms = parts[:9]
+            # JUMBLE Figure 10's counts, when the agent reported them (older raw files stop at test millis)
+            locations, nocomp, comp, removed = (parts[9:13] + ["-"] * 4)[:4]
             num = lambda s: None if s in ("-", "") else int(s)
             runs[(field, config)].append(dict(fail=outcome == "fail", reads=num(reads), stale=num(stale),
-                                              writes=num(writes), jvm_ms=num(jvm_ms), test_ms=num(test_ms)))
+                                              writes=num(writes), jvm_ms=num(jvm_ms), test_ms=num(test_ms),
+                                              locations=num(locations), nocomp=num(nocomp), comp=num(comp),
+                                              removed=num(removed)))
     return runs
 
 
@@ -86,6 +91,11 @@ def median(values):
 
 def fmt_ms(v):
     return "–" if v is None else f"{v:,.0f}"
+
+
+def largest(values):
+    values = [v for v in values if v is not None]
+    return max(values) if values else None
 
 
 def fmt_ratio(a, b):
@@ -208,12 +218,15 @@ def main():
         out.append(f"Medians over fresh JVMs (the cost runs: {max((len(v) for v in cost.values()), default=0)} per "
                    "configuration). *test*: the JUnit test's own time as the launcher measured it; *JVM*: "
                    "the whole JVM (start-up, instrumentation, report). Slowdowns are to the no-agent medians; jumble "
-                   "is the `sc` configuration, as in the paper. *writes*, *reads*: buffered writes and reads of the "
-                   "field per run (the paper's Num. Writes). Maximum write-buffer size with and without compression: "
-                   "**not reported** — the agent's jumble report has no buffer-size or GC1/GC2/REMOVE OLDEST counts.")
+                   "is the `sc` configuration, as in the paper. *instances*, *writes*, *reads*: locations of the field "
+                   "that got a write buffer, buffered writes and reads per run (medians; the paper's Num. Instances "
+                   "and Num. Writes). *max buffer*: the largest write buffer of any location of the field, largest over "
+                   "the runs, without compression (the initial entry plus every write to that location, as if GC1, "
+                   "GC2 and REMOVE OLDEST never applied) / with compression (what the buffer held after GC1 and GC2, "
+                   "at most the bound 32; a `†` when REMOVE OLDEST had to drop entries) — the paper's last two columns.")
         out.append("")
-        out.append("| field | base test ms | base JVM ms | detect slowdown (test / JVM) | jumble sc slowdown (test / JVM) | writes | reads | paper (Fig. 10: Empty / Jumble) |")
-        out.append("| --- | ---: | ---: | --- | --- | ---: | ---: | --- |")
+        out.append("| field | base test ms | base JVM ms | detect slowdown (test / JVM) | jumble sc slowdown (test / JVM) | instances | writes | reads | max buffer (no comp. / with comp.) | paper (Fig. 10: Empty / Jumble) |")
+        out.append("| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- | --- |")
         for row in rows:
             f = row["field"]
             base = cost.get((f, "no-agent"), [])
@@ -222,9 +235,13 @@ def main():
             bt, bj = median([r["test_ms"] for r in base]), median([r["jvm_ms"] for r in base])
             dt, dj = median([r["test_ms"] for r in det]), median([r["jvm_ms"] for r in det])
             st, sj = median([r["test_ms"] for r in sc]), median([r["jvm_ms"] for r in sc])
+            nocomp, comp = largest([r["nocomp"] for r in sc]), largest([r["comp"] for r in sc])
+            removed = largest([r["removed"] for r in sc])
+            sizes = "–" if comp is None else f"{fmt_ms(nocomp)} / {fmt_ms(comp)}{' †' if removed else ''}"
             out.append(f"| `{short(f)}` | {fmt_ms(bt)} | {fmt_ms(bj)} | {fmt_ratio(dt, bt)} / {fmt_ratio(dj, bj)} | "
-                       f"{fmt_ratio(st, bt)} / {fmt_ratio(sj, bj)} | {fmt_ms(median([r['writes'] for r in sc]))} | "
-                       f"{fmt_ms(median([r['reads'] for r in sc]))} | {PAPER_FIG10.get(f, '')} |")
+                       f"{fmt_ratio(st, bt)} / {fmt_ratio(sj, bj)} | {fmt_ms(median([r['locations'] for r in sc]))} | "
+                       f"{fmt_ms(median([r['writes'] for r in sc]))} | {fmt_ms(median([r['reads'] for r in sc]))} | "
+                       f"{sizes} | {PAPER_FIG10.get(f, '')} |")
         out.append("")
 
     out.append("### Against the issue's targets")

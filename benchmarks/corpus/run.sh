@@ -17,7 +17,8 @@
 # Cost columns: COST_RUNS fresh JVMs per field without an agent, in detect mode and in jumble mode under sc.
 #
 # Output: the markdown section on stdout and in $OUT/section.md; raw runs in $OUT/raw.tsv and $OUT/cost.tsv (field,
-# config, seed, outcome, reads, staleReads, writes, JVM or run wall millis, test millis); the triage in triage.json.
+# config, seed, outcome, reads, staleReads, writes, JVM or run wall millis, test millis, then the agent's locations,
+# maxBufferUncompressed, maxBufferCompressed, removedOldest); the triage in triage.json.
 # Needs: the agent, launcher and cli built in this checkout (mvn -B -o -q -pl cli,dynamic-runner/launcher -am package
 # -DskipTests); Maven for the corpus's test class path; python3.
 set -euo pipefail
@@ -71,17 +72,23 @@ one_run() {
   end=$(date +%s%N)
   grep -q '"failed":0' "$dir/results.jsonl" 2>/dev/null || outcome=fail
   grep -q '"event":"summary"' "$dir/results.jsonl" 2>/dev/null || outcome=fail
-  local reads=- stale=- writes=- testms=-
+  local reads=- stale=- writes=- testms=- locations=- nocomp=- comp=- removed=-
   if [ -f "$dir/jumble.jsonl" ]; then
     local line
     line=$(grep '"type":"jumble"' "$dir/jumble.jsonl" | head -1)
-    reads=$(sed 's/.*"reads":\([0-9]*\).*/\1/' <<<"$line")
-    stale=$(sed 's/.*"staleReads":\([0-9]*\).*/\1/' <<<"$line")
-    writes=$(sed 's/.*"writes":\([0-9]*\).*/\1/' <<<"$line")
+    # a member the agent did not write (an older agent) stays "-"
+    member() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" <<<"$line" | grep . || echo -; }
+    reads=$(member reads)
+    stale=$(member staleReads)
+    writes=$(member writes)
+    locations=$(member locations)
+    nocomp=$(member maxBufferUncompressed)
+    comp=$(member maxBufferCompressed)
+    removed=$(member removedOldest)
   fi
   testms=$(grep '"event":"finished"' "$dir/results.jsonl" 2>/dev/null | sed -n 's/.*"millis":\([0-9]*\).*/\1/p' | head -1)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$field" "$config" "$seed" "$outcome" "$reads" "$stale" "$writes" \
-    $(( (end - start) / 1000000 )) "${testms:--}"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$field" "$config" "$seed" "$outcome" "$reads" \
+    "$stale" "$writes" $(( (end - start) / 1000000 )) "${testms:--}" "$locations" "$nocomp" "$comp" "$removed"
   # keep the evidence of failures only: a full run leaves thousands of directories otherwise
   [ "$outcome" = fail ] || rm -rf "$dir"
 }
@@ -95,12 +102,14 @@ serve_cell() {
     no-agent) ;;
     *) agent=("-javaagent:$AGENT=mode=jumble;field=$field;heuristic=$config;seed=1;out=$dir/jumble.jsonl") ;;
   esac
-  python3 "$CORPUS/serve_runs.py" --field "$field" --config "$config" --seeds 1 "$RUNS" --timeout "$TIMEOUT" \
+  python3 "$CORPUS/serve_runs.py" --field "$field" --config "$config" --seeds 1 "$RUNS" --timeout "$TIMEOUT" $NOISE_FLAG \
     --log "$dir/stderr.txt" -- java $JAVA_OPTS ${agent[@]+"${agent[@]}"} -cp "$CP" \
     dev.racetriage.launcher.TestLauncherMain --serve --results "$dir/results.jsonl" --select-method "$test"
 }
 export -f one_run serve_cell
-export OUT AGENT CP TIMEOUT JAVA_OPTS CORPUS RUNS
+# NOISE=on (serve mode): the agent's seeded schedule noise at jumbled accesses in every adversarial run
+NOISE_FLAG=$([ "${NOISE:-off}" = on ] && echo --noise || true)
+export OUT AGENT CP TIMEOUT JAVA_OPTS CORPUS RUNS NOISE_FLAG
 
 if [ "$RUNS" -gt 0 ] && [ "$MODE" = serve ]; then
   while IFS=$'\t' read -r field _ _ test _; do

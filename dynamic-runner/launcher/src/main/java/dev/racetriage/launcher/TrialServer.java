@@ -7,6 +7,7 @@ import dev.racetriage.agent.runtime.DetectRuntime;
 import dev.racetriage.agent.runtime.Hooks;
 import dev.racetriage.agent.runtime.JumbleHooks;
 import dev.racetriage.agent.runtime.JumbleRuntime;
+import dev.racetriage.agent.runtime.RunReport;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -31,7 +32,8 @@ import org.junit.platform.launcher.LauncherDiscoveryRequest;
  * <pre>
  * {"event":"ready","jumble":true}
  * {"event":"run","run":1,"status":"passed","tests":1,"millis":71,"heuristic":"oldest","seed":42,
- *  "fields":[{"field":"pkg.C.f","reads":5,"staleReads":3,"readsWithChoice":5,"writes":1}],"threadsLeft":[]}
+ *  "fields":[{"field":"pkg.C.f","reads":5,"staleReads":3,"readsWithChoice":5,"writes":1,"locations":1,
+ *  "maxBufferCompressed":2,"maxBufferUncompressed":2,"removedOldest":0}],"threadsLeft":[]}
  * {"event":"error","message":"…"}
  * </pre>
  * {@code failure} ({@code type}, {@code message}, {@code stack}) is added when a test failed; {@code threadsLeft}
@@ -103,9 +105,9 @@ final class TrialServer {
       json.name("heuristic").value(jumble.heuristic()).name("seed").value(jumble.seed());
       json.name("fields").beginArray();
       for (FieldStats f : jumble.stats()) {
-        json.beginObject().name("field").value(f.fieldKey()).name("reads").value(f.reads())
-            .name("staleReads").value(f.staleReads()).name("readsWithChoice").value(f.readsWithChoice())
-            .name("writes").value(f.writes()).endObject();
+        json.beginObject().name("field").value(f.fieldKey());
+        RunReport.counters(json, f);
+        json.endObject();
       }
       json.endArray();
     } else if (Hooks.installed() != null) {

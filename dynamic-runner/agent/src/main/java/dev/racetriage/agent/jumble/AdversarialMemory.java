@@ -53,6 +53,7 @@ public final class AdversarialMemory {
             stats = f.stats;
             seed = SeededRandom.mix(SeededRandom.mix(config.seed(), fieldKey.hashCode()), f.locations++);
         }
+        stats.countLocation();
         return new WriteBuffer(kind, initialBits, initialRef, config, seed, engine, stats);
     }
 

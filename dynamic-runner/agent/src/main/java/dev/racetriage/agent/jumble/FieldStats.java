@@ -4,6 +4,11 @@ package dev.racetriage.agent.jumble;
  * Counters of one jumbled field over all its locations (instances): reads served, reads that had more than one
  * visible write to choose from, and reads that served a stale value (different from the latest write's). A race for
  * which no stale value was ever served was not exercised — it is <em>unexercised</em>, not benign.
+ *
+ * <p>Also JUMBLE Figure 10's columns: the locations that got a write buffer (Num. Instances), the writes (Num.
+ * Writes), and over all locations the largest write buffer with compression (entries held after GC1/GC2, at most
+ * the bound) and without (the initial entry plus every write to one location), with how many writes had to apply
+ * REMOVE OLDEST (non-zero: the bound limited the stale values a read could get).
  */
 public final class FieldStats {
     private final String fieldKey;
@@ -11,6 +16,10 @@ public final class FieldStats {
     private long readsWithChoice;
     private long staleReads;
     private long writes;
+    private long locations;
+    private int maxBufferCompressed;
+    private long maxBufferUncompressed;
+    private long removedOldest;
 
     public FieldStats(String fieldKey) {
         this.fieldKey = fieldKey;
@@ -30,8 +39,25 @@ public final class FieldStats {
         }
     }
 
-    synchronized void countWrite() {
+    /** A location of this field got its buffer (one entry: the value it held). */
+    synchronized void countLocation() {
+        locations++;
+        maxBufferCompressed = Math.max(maxBufferCompressed, 1);
+        maxBufferUncompressed = Math.max(maxBufferUncompressed, 1);
+    }
+
+    /**
+     * @param size             the buffer's entries after this write and its compression
+     * @param uncompressedSize the entries it would hold with no compression rule
+     * @param removedOldest    whether this write had to apply REMOVE OLDEST
+     */
+    synchronized void countWrite(int size, long uncompressedSize, boolean removedOldest) {
         writes++;
+        maxBufferCompressed = Math.max(maxBufferCompressed, size);
+        maxBufferUncompressed = Math.max(maxBufferUncompressed, uncompressedSize);
+        if (removedOldest) {
+            this.removedOldest++;
+        }
     }
 
     public synchronized long reads() {
@@ -50,6 +76,26 @@ public final class FieldStats {
         return writes;
     }
 
+    /** Locations (instances, static field, sampled array elements) that got a write buffer. */
+    public synchronized long locations() {
+        return locations;
+    }
+
+    /** The most entries any of the field's buffers held after a write's compression (GC1, GC2, REMOVE OLDEST). */
+    public synchronized int maxBufferCompressed() {
+        return maxBufferCompressed;
+    }
+
+    /** The most entries any of the field's buffers would have held with no compression: 1 + its writes. */
+    public synchronized long maxBufferUncompressed() {
+        return maxBufferUncompressed;
+    }
+
+    /** Writes that dropped the oldest entry at the bound (REMOVE OLDEST). */
+    public synchronized long removedOldest() {
+        return removedOldest;
+    }
+
     /** True iff at least one stale value was served: the trial really tested this race. */
     public synchronized boolean exercised() {
         return staleReads > 0;
@@ -58,6 +104,7 @@ public final class FieldStats {
     @Override
     public synchronized String toString() {
         return fieldKey + ": " + reads + " reads, " + readsWithChoice + " with a choice, " + staleReads + " stale, "
-                + writes + " writes";
+                + writes + " writes, " + locations + " locations, max buffer " + maxBufferCompressed + " ("
+                + maxBufferUncompressed + " uncompressed, " + removedOldest + " oldest removed)";
     }
 }

@@ -30,6 +30,13 @@ import java.util.Arrays;
  * earlier k with K_k ⊑ K_i (the j that hides i from a reader hides k too), so no remaining entry was hidden only by
  * a dropped one. An incomplete reader set (a thread the runtime has not seen yet) therefore costs that thread
  * stale choices, never legality.
+ *
+ * <p>Sizes (JUMBLE Figure 10's last two columns): GC1 also runs whenever a write takes the buffer past the largest
+ * size it has held so far, so the buffer never holds more than the largest number of entries that [GC1] and [GC2]
+ * could not drop after some write — the paper's "maximum buffer size with compression", capped at the bound by
+ * [REMOVE OLDEST]. GC1 drops only entries no known thread can see and heuristics choose among the visible entries by
+ * rank, so when GC1 runs changes no value served to a known thread. "Without compression" is the size the buffer
+ * would have if no rule ever dropped anything: the initial entry plus every write appended to this location.
  */
 public final class WriteBuffer {
     /** How the stored bits are read. */
@@ -65,6 +72,10 @@ public final class WriteBuffer {
     private boolean forcedLatest;
     private long reads;
     private long staleReads;
+    /** Writes appended to this location (every [WRITE], whatever was dropped since). */
+    private long appended;
+    /** The largest size this buffer has held after a write's compression. */
+    private int highWater = 1;
     private final Choice choice = new Choice();
 
     /**
@@ -137,7 +148,10 @@ public final class WriteBuffer {
 
     /**
      * Non-atomic long/double (JUMBLE §5.2): the top 32 bits of one visible write and the bottom 32 of another distinct
-     * visible one — preferring one whose value differs — in a random order.
+     * visible one — preferring one whose value differs — in a random order among the orders that give a value neither
+     * write has. When neither does (the halves of 0.0 and 1.0: 1.0's bottom half is 0, so either tearing gives 0.0 or
+     * 1.0 back), the heuristic's own choice is served whole, as the JMM also allows: tearing it would only hand the
+     * heuristic's stale pick back as the latest value half the time.
      */
     private long splitWide(long vis, int first) {
         long others = vis & ~(1L << first);
@@ -151,8 +165,14 @@ public final class WriteBuffer {
         int second = choice.randomIndex(differing != 0 ? differing : others);
         long a = bits[first];
         long b = bits[second];
-        return random.nextBoolean() ? (a & 0xFFFF_FFFF_0000_0000L) | (b & 0xFFFF_FFFFL)
-                : (b & 0xFFFF_FFFF_0000_0000L) | (a & 0xFFFF_FFFFL);
+        long topOfA = (a & 0xFFFF_FFFF_0000_0000L) | (b & 0xFFFF_FFFFL);
+        long topOfB = (b & 0xFFFF_FFFF_0000_0000L) | (a & 0xFFFF_FFFFL);
+        boolean aNew = topOfA != a && topOfA != b;
+        boolean bNew = topOfB != a && topOfB != b;
+        if (aNew && bNew) {
+            return random.nextBoolean() ? topOfA : topOfB;
+        }
+        return aNew ? topOfA : bNew ? topOfB : a;
     }
 
     /** The heuristic's choice among the visible entries, or the latest write when fairness says so. */
@@ -259,14 +279,10 @@ public final class WriteBuffer {
             }
         }
         if (size == bits.length && liveThreads != null) {
-            ThreadState[] live = liveThreads.liveThreads();
-            VectorClock[] clocks = new VectorClock[live.length];
-            for (int k = 0; k < live.length; k++) {
-                clocks[k] = live[k].clock();
-            }
-            gc1(clocks);
+            gc1(liveClocks());
         }
-        if (size == bits.length) {
+        boolean removedOldest = size == bits.length;
+        if (removedOldest) {
             remove(0); // [REMOVE OLDEST]: sound, but costs adversarial freedom, so only at the bound
         }
         // K_i ⊑ K_last ⊑ stamp needs no comparison (transitivity): ordered writers compare one clock per write
@@ -284,9 +300,28 @@ public final class WriteBuffer {
         writers[size] = writer;
         dominatedBy[size] = 0;
         size++;
-        if (stats != null) {
-            stats.countWrite();
+        appended++;
+        if (size > highWater && liveThreads != null) {
+            // past the high-water mark: compress now, so the mark is what the rules could not drop (class comment);
+            // below it a write costs no GC1, so a buffer whose garbage is collectable stays small and cheap
+            gc1(liveClocks());
         }
+        if (size > highWater) {
+            highWater = size;
+        }
+        if (stats != null) {
+            stats.countWrite(size, appended + 1, removedOldest);
+        }
+    }
+
+    /** The clocks of the engine's live threads, read as lower bounds (see the class comment). */
+    private VectorClock[] liveClocks() {
+        ThreadState[] live = liveThreads.liveThreads();
+        VectorClock[] clocks = new VectorClock[live.length];
+        for (int k = 0; k < live.length; k++) {
+            clocks[k] = live[k].clock();
+        }
+        return clocks;
     }
 
     /**
@@ -401,6 +436,16 @@ public final class WriteBuffer {
 
     public synchronized long staleReads() {
         return staleReads;
+    }
+
+    /** The largest number of entries this buffer has held after a write (with GC1, GC2 and REMOVE OLDEST). */
+    public synchronized int maxSize() {
+        return highWater;
+    }
+
+    /** The entries this buffer would hold if no compression rule had dropped any: the initial one and every write. */
+    public synchronized long uncompressedSize() {
+        return appended + 1;
     }
 
     private void check(int i) {

@@ -23,7 +23,11 @@ import java.nio.file.Path;
  * buffers, and those that returned a value other than the latest write):
  *
  * <pre>{"type":"jumble","field":"pkg.C.f","heuristic":"oldest","seed":42,"reads":N,"staleReads":M,
- *  "readsWithChoice":K,"writes":W}</pre>
+ *  "readsWithChoice":K,"writes":W,"locations":L,"maxBufferCompressed":C,"maxBufferUncompressed":U,
+ *  "removedOldest":R}</pre>
+ *
+ * <p>{@code locations}, {@code writes} and the two buffer maxima are JUMBLE Figure 10's Num. Instances, Num. Writes
+ * and Max. Buffer Size with / without compression (see {@link FieldStats}).
  */
 public final class RunReport {
   private RunReport() {
@@ -101,11 +105,20 @@ public final class RunReport {
     j.name("field").value(f.fieldKey());
     j.name("heuristic").value(heuristic);
     j.name("seed").value(seed);
+    counters(j, f);
+    j.endObject();
+    return sb.toString();
+  }
+
+  /** The field's counters as members of the object {@code j} is writing (the report line, the trial server's answer). */
+  public static void counters(JsonText j, FieldStats f) {
     j.name("reads").value(f.reads());
     j.name("staleReads").value(f.staleReads());
     j.name("readsWithChoice").value(f.readsWithChoice());
     j.name("writes").value(f.writes());
-    j.endObject();
-    return sb.toString();
+    j.name("locations").value(f.locations());
+    j.name("maxBufferCompressed").value(f.maxBufferCompressed());
+    j.name("maxBufferUncompressed").value(f.maxBufferUncompressed());
+    j.name("removedOldest").value(f.removedOldest());
   }
 }

@@ -126,6 +126,18 @@ class HeuristicsTest {
         assertEquals(List.of(c, c), reads(ordered, 2), "a ordered before the reader's own c is hidden: nothing to tear");
     }
 
+    /**
+     * JUMBLE Figure 2's coordinates: 0.0 and 1.0 differ only in the top half, so tearing them gives one of them back.
+     * oldest then serves its stale 0.0 whole in every read instead of handing back 1.0 for half of the tearings.
+     */
+    @Test
+    void wideValuesWhoseTearingGivesNothingNewAreServedWhole() {
+        long one = Double.doubleToRawLongBits(1.0);
+        WriteBuffer b = racyBuffer("oldest", 5, 1000, WriteBuffer.Kind.WIDE, one);
+        assertEquals(java.util.Collections.nCopies(20, 0L), reads(b, 20), "the default 0.0, whole, every time");
+        assertEquals(20, b.staleReads());
+    }
+
     @Test
     void fieldStatsCountReadsChoicesAndStaleValues() {
         AdversarialMemory memory = new AdversarialMemory(hb, JumbleConfig.of("oldest", 1));
