@@ -15,6 +15,7 @@
 # trial server; MODE=auto (default) serves when the launcher jar has the trial server. The corpus's tests reset their
 # static state before starting threads, so a repeat in one JVM races as the first run did.
 # Cost columns: COST_RUNS fresh JVMs per field without an agent, in detect mode and in jumble mode under sc.
+# Array fields are jumbled at the elements a detect-mode run of their test saw race (first 8), as triage does.
 #
 # Output: the markdown section on stdout and in $OUT/section.md; raw runs in $OUT/raw.tsv and $OUT/cost.tsv (field,
 # config, seed, outcome, reads, staleReads, writes, JVM or run wall millis, test millis, then the agent's locations,
@@ -63,7 +64,7 @@ one_run() {
   case "$config" in
     no-agent) ;;
     detect) agent=("-javaagent:$AGENT=mode=detect;out=$dir/races.jsonl") ;;
-    *) agent=("-javaagent:$AGENT=mode=jumble;field=$field;heuristic=$config;seed=$seed;out=$dir/jumble.jsonl") ;;
+    *) agent=("-javaagent:$AGENT=mode=jumble;field=$field;heuristic=$config;seed=$seed$(indices_option "$field");out=$dir/jumble.jsonl") ;;
   esac
   local start end outcome=pass
   start=$(date +%s%N)
@@ -100,16 +101,41 @@ serve_cell() {
   local agent=()
   case "$config" in
     no-agent) ;;
-    *) agent=("-javaagent:$AGENT=mode=jumble;field=$field;heuristic=$config;seed=1;out=$dir/jumble.jsonl") ;;
+    *) agent=("-javaagent:$AGENT=mode=jumble;field=$field;heuristic=$config;seed=1$(indices_option "$field");out=$dir/jumble.jsonl") ;;
   esac
   python3 "$CORPUS/serve_runs.py" --field "$field" --config "$config" --seeds 1 "$RUNS" --timeout "$TIMEOUT" $NOISE_FLAG \
     --log "$dir/stderr.txt" -- java $JAVA_OPTS ${agent[@]+"${agent[@]}"} -cp "$CP" \
     dev.racetriage.launcher.TestLauncherMain --serve --results "$dir/results.jsonl" --select-method "$test"
 }
-export -f one_run serve_cell
+# an array field is jumbled at the elements a detect-mode run of its test saw race (the first 8, as the runner's
+# trials do: trial.JumbledIndices); ";indices=…" or nothing (the agent's default 0,1) for a field or no indices
+detect_indices() {
+  local field="$1" test="$2"
+  local dir="$OUT/indices/${field##*.corpus.}"
+  mkdir -p "$dir"
+  timeout "$TIMEOUT" java $JAVA_OPTS "-javaagent:$AGENT=mode=detect;out=$dir/races.jsonl" -cp "$CP" \
+      dev.racetriage.launcher.TestLauncherMain --results "$dir/results.jsonl" --select-method "$test" \
+      >"$dir/out.txt" 2>&1 || true
+  python3 - "$dir/races.jsonl" "$field" > "$dir/indices.txt" <<'PY' || true
+import json, sys
+for line in open(sys.argv[1]):
+    race = json.loads(line)
+    if race.get("type") == "race" and race.get("field") == sys.argv[2] and race.get("indices"):
+        print(",".join(str(i) for i in race["indices"][:8]))
+PY
+}
+indices_option() {
+  local file="$OUT/indices/${1##*.corpus.}/indices.txt"
+  if [ -s "$file" ]; then echo ";indices=$(head -1 "$file")"; fi
+}
+export -f one_run serve_cell indices_option
 # NOISE=on (serve mode): the agent's seeded schedule noise at jumbled accesses in every adversarial run
 NOISE_FLAG=$([ "${NOISE:-off}" = on ] && echo --noise || true)
 export OUT AGENT CP TIMEOUT JAVA_OPTS CORPUS RUNS NOISE_FLAG
+
+while IFS=$'\t' read -r field _ _ test _; do
+  case "$field" in *'[]') detect_indices "$field" "$test" ;; esac
+done < "$OUT/rows.tsv"
 
 if [ "$RUNS" -gt 0 ] && [ "$MODE" = serve ]; then
   while IFS=$'\t' read -r field _ _ test _; do
