@@ -6,8 +6,8 @@ package dev.racetriage.agent.jumble;
  * @param heuristic      how a read picks among the visible writes
  * @param seed           the run's seed; every location derives its own generator from it, so a run is replayable
  * @param bound          the write buffer size at which REMOVE OLDEST applies (paper: 32); 2..64
- * @param fairnessLimit  at most this many consecutive reads of one location serve a value other than the latest
- *                       write; the next one serves the latest (fairness, JUMBLE §1.2: busy-wait loops terminate)
+ * @param fairnessLimit  at most this many consecutive reads of one location by one thread serve a value other than the
+ *                       latest write; its next one serves the latest (fairness, JUMBLE §1.2: busy-wait loops end)
  * @param splitWide      read longs/doubles non-atomically: top half of one visible write, bottom half of another
  */
 public record JumbleConfig(ReadHeuristic heuristic, long seed, int bound, int fairnessLimit, boolean splitWide) {

@@ -66,8 +66,13 @@ public final class WriteBuffer {
     private boolean hasLastRead;
     private long lastReadBits;
     private Object lastReadRef;
-    /** Consecutive reads that served something other than the latest write's value (fairness). */
-    private int staleRun;
+    /**
+     * Per reading thread (indexed by tid): its consecutive reads of this location that served something other than the
+     * latest write's value (fairness). Per thread, not per location: in {@code while (sync[other] < sync[me])} the
+     * other thread's own up-to-date reads of {@code sync[other]} would otherwise reset the count of this thread's
+     * stale run forever, and the spin would never end (a live-lock the program does not have).
+     */
+    private int[] staleRuns = new int[4];
     /** Whether the read in progress was forced to the latest write by fairness. */
     private boolean forcedLatest;
     private long reads;
@@ -129,20 +134,20 @@ public final class WriteBuffer {
     /** A read of a reference location by t. */
     public synchronized Object readRef(ThreadState t) {
         long vis = visibleTo(t.clock());
-        Object v = refs[pick(vis)];
-        finishRead(0, v, Long.bitCount(vis) > 1);
+        Object v = refs[pick(t, vis)];
+        finishRead(t, 0, v, Long.bitCount(vis) > 1);
         return v;
     }
 
     private long serve(ThreadState t) {
         long vis = visibleTo(t.clock());
-        int first = pick(vis);
+        int first = pick(t, vis);
         long value = bits[first];
         if (kind == Kind.WIDE && config.splitWide() && !config.heuristic().sequentiallyConsistent() && !forcedLatest
                 && Long.bitCount(vis) > 1) {
             value = splitWide(vis, first);
         }
-        finishRead(value, null, Long.bitCount(vis) > 1);
+        finishRead(t, value, null, Long.bitCount(vis) > 1);
         return value;
     }
 
@@ -176,9 +181,9 @@ public final class WriteBuffer {
     }
 
     /** The heuristic's choice among the visible entries, or the latest write when fairness says so. */
-    private int pick(long vis) {
+    private int pick(ThreadState t, long vis) {
         choice.visible = vis;
-        forcedLatest = staleRun >= config.fairnessLimit();
+        forcedLatest = staleRunOf(t) >= config.fairnessLimit();
         if (forcedLatest) {
             return size - 1;
         }
@@ -190,9 +195,18 @@ public final class WriteBuffer {
         return i;
     }
 
-    private void finishRead(long valueBits, Object valueRef, boolean hadChoice) {
+    private int staleRunOf(ThreadState t) {
+        int tid = t.tid();
+        return tid < staleRuns.length ? staleRuns[tid] : 0;
+    }
+
+    private void finishRead(ThreadState t, long valueBits, Object valueRef, boolean hadChoice) {
         boolean stale = kind == Kind.REFERENCE ? valueRef != refs[size - 1] : valueBits != bits[size - 1];
-        staleRun = stale ? staleRun + 1 : 0;
+        int tid = t.tid();
+        if (tid >= staleRuns.length) {
+            staleRuns = Arrays.copyOf(staleRuns, Math.max(tid + 1, 2 * staleRuns.length));
+        }
+        staleRuns[tid] = stale ? staleRuns[tid] + 1 : 0;
         reads++;
         if (stale) {
             staleReads++;

@@ -96,6 +96,22 @@ class HeuristicsTest {
         }
     }
 
+    /**
+     * The JGF sor barrier, {@code sync[me]++; while (sync[other] < sync[me]) yield();}: the owner of a counter reads it
+     * up to date between the spinner's reads. Fairness counts per reading thread, so the owner's fresh reads do not
+     * reset the spinner's run of stale ones, and the spin still ends after the limit.
+     */
+    @Test
+    void fairnessCountsEachReaderApartSoAnotherThreadsFreshReadsDoNotStarveASpinner() {
+        WriteBuffer b = racyBuffer("oldest", 1, 3, WriteBuffer.Kind.NARROW, 1);
+        List<Long> spinner = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            spinner.add(b.read(reader));
+            assertEquals(1L, b.read(writer), "the writer reads its own latest write");
+        }
+        assertEquals(List.of(0L, 0L, 0L, 1L, 0L, 0L, 0L, 1L), spinner);
+    }
+
     /** A long is read as two 32-bit halves, each from a visible write, and the two writes differ. */
     @Test
     void wideValuesAreTornBetweenTwoVisibleWrites() {
