@@ -2,6 +2,7 @@ package dev.racetriage.corpus;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs bodies on fresh threads, joins them, and rethrows the first failure so JUnit reports it. Start and join are
@@ -40,6 +41,26 @@ final class Concurrently {
     for (Throwable failure : failures) {
       if (failure != null) throw failure;
     }
+  }
+
+  /**
+   * Runs the bodies as {@link #run} does, but each starts only once every thread has started (a start gate, as
+   * jcstress and stress tests use): on a loaded machine a short body can otherwise end before the other thread is
+   * scheduled, and bodies that never overlap in real time leave adversarial memory nothing unseen to serve. The gate
+   * orders what precedes it; everything after it in one body stays unordered with the others.
+   */
+  static void together(Body... bodies) throws Throwable {
+    CountDownLatch gate = new CountDownLatch(bodies.length);
+    Body[] gated = new Body[bodies.length];
+    for (int i = 0; i < bodies.length; i++) {
+      Body body = bodies[i];
+      gated[i] = () -> {
+        gate.countDown();
+        gate.await();
+        body.run();
+      };
+    }
+    run(gated);
   }
 
   /** Runs {@code body} after {@link #SETTLE_MILLIS}: the body that should observe the other thread's writes. */
