@@ -15,8 +15,9 @@ import java.util.Set;
 
 /**
  * What steps 1 to 3 of the pipeline learned about a project: its static candidates, a test JVM per module, the
- * tests that passed their baseline (trials replay only those), the ones that failed it, and the races with the tests
- * that touched them. {@code detectRuns}: how many times the detection JVMs ran the tests (the most of any module);
+ * tests that passed their baseline (trials replay only those), the ones that failed it every time, the ones that
+ * failed it intermittently (test name to "k of n runs"; they are tried too), and the races with the tests that touched
+ * them. {@code detectRuns}: how many times the detection JVMs ran the tests (the most of any module);
  * {@code lateRaces}: the raced fields that the first detection run did not show and a repeat did.
  */
 public record Detection(
@@ -25,6 +26,7 @@ public record Detection(
     Map<TestModule, TestJvm> jvms,
     Map<String, TriagePipeline.TestRef> testsByName,
     Set<String> baselineFailures,
+    Map<String, String> intermittentFailures,
     Map<String, DetectedRace> races,
     List<DetectionReport.SkippedClass> skipped,
     int tests,
@@ -38,6 +40,7 @@ public record Detection(
 
   public Detection {
     lateRaces = List.copyOf(lateRaces);
+    intermittentFailures = Map.copyOf(intermittentFailures);
   }
 
   /** The races, the prefilter's most confident first: a budget is spent where harm is likeliest. */

@@ -164,6 +164,7 @@ public final class TriagePipeline {
     long baselineStart = System.nanoTime();
     Map<TestModule, TestJvm> jvms = new LinkedHashMap<>();
     Map<TestModule, TestRunResult> baselines = new LinkedHashMap<>();
+    Map<String, BaselineRecheck.Result> rechecked = new LinkedHashMap<>();
     int tests = 0;
     for (TestModule module : project.modules()) {
       TestJvm jvm = new TestJvm(module, launcher(module, root), agentJar);
@@ -171,11 +172,25 @@ public final class TriagePipeline {
       TestRunResult baseline = runJvm(jvm, Optional.empty(), options.baselineTimeout(), work, module, root, "baseline");
       baselines.put(module, baseline);
       tests += baseline.outcomes().size();
-      for (TestOutcome failed : baseline.outcomes().stream().filter(TestOutcome::failed).toList()) {
-        warnings.add("The test " + testName(failed) + " fails without the agent (" + failed.status().name().toLowerCase()
-            + "): races it touches are reported as flaky.");
+      List<TestOutcome> failed = baseline.outcomes().stream().filter(TestOutcome::failed).toList();
+      if (!failed.isEmpty()) {
+        try {
+          rechecked.putAll(BaselineRecheck.recheck(jvm, failed, options.baselineTimeout(),
+              work.resolve(moduleDirName(module, root)).resolve("baseline")));
+        } catch (IOException e) {
+          throw new TriageException("Could not start a JVM to re-run the tests that failed the baseline of module "
+              + module.name(root) + ": " + e.getMessage(), e);
+        }
       }
       progress.step(baselines.size(), project.modules().size(), module.name(root));
+    }
+    for (BaselineRecheck.Result r : rechecked.values()) {
+      TestOutcome first = r.first();
+      warnings.add(r.intermittent()
+          ? "The test " + testName(first) + " failed without the agent in " + r.describe() + " (an intermittent "
+              + "failure): races it touches are tried, and a failure under sc makes them flaky."
+          : "The test " + testName(first) + " fails without the agent (" + first.status().name().toLowerCase()
+              + (r.runs() > 1 ? ", " + r.describe() : "") + "): races it touches are reported as flaky.");
     }
     long baselineMillis = millisSince(baselineStart);
     if (tests == 0) {
@@ -219,13 +234,19 @@ public final class TriagePipeline {
     long detectMillis = millisSince(detectStart);
     List<String> lateRaces = races.keySet().stream().filter(f -> firstRun.getOrDefault(f, 1) > 1).toList();
     Set<String> baselineFailures = new LinkedHashSet<>();
+    Map<String, String> intermittentFailures = new LinkedHashMap<>();
     Map<String, TestRef> testsByName = new LinkedHashMap<>();
     baselines.forEach((module, b) -> b.outcomes().forEach(o -> {
-      if (o.failed()) baselineFailures.add(testName(o));
+      BaselineRecheck.Result r = rechecked.get(o.id());
+      if (r != null && r.intermittent()) {
+        intermittentFailures.put(testName(o), r.describe());
+        testsByName.put(testName(o), new TestRef(o.id(), module, r.passed().millis()));
+      } else if (o.failed()) baselineFailures.add(testName(o));
       else if (o.status() == TestOutcome.Status.PASSED) testsByName.put(testName(o), new TestRef(o.id(), module, o.millis()));
     }));
-    return new Detection(root, candidates, jvms, testsByName, baselineFailures, races, skipped, tests,
-        buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"), detectRuns, lateRaces);
+    return new Detection(root, candidates, jvms, testsByName, baselineFailures, intermittentFailures, races, skipped,
+        tests, buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"), detectRuns,
+        lateRaces);
   }
 
   /**
@@ -345,7 +366,8 @@ public final class TriagePipeline {
     RaceFinding finding;
     if (!fieldTrials.isEmpty() || failsWithoutAgent) {
       List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
-      Classification c = VerdictClassifier.standard().classify(evidence, failsWithoutAgent);
+      Classification c = withIntermittentBaseline(
+          VerdictClassifier.standard().classify(evidence, failsWithoutAgent), race, d.intermittentFailures());
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
           decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(),
@@ -360,6 +382,20 @@ public final class TriagePipeline {
     }
     Optional<TrustedBenignMark> mark = store.marks().find(field);
     return mark.isPresent() ? finding.withTrustedBenign(mark.get().note()) : finding;
+  }
+
+  /**
+   * A race whose test failed its baseline intermittently keeps the trials' verdict, and says so: the summary names
+   * the native failures and the facts hold them ({@code failsWithoutAgent}: test, "k of n runs").
+   */
+  static Classification withIntermittentBaseline(Classification c, DetectedRace race, Map<String, String> intermittent) {
+    List<String> seen = race.tests().stream().filter(intermittent::containsKey)
+        .map(t -> t + " failed " + intermittent.get(t) + " without the agent").toList();
+    if (seen.isEmpty()) return c;
+    Map<String, String> facts = new LinkedHashMap<>(c.facts());
+    facts.put("failsWithoutAgent", String.join("; ", seen));
+    return new Classification(c.verdict(), c.summary() + " (intermittent without the agent: " + String.join("; ", seen)
+        + ")", c.decisiveHeuristic(), facts);
   }
 
   /** For an array key, the elements its trials jumbled join the evidence's facts ({@code jumbledIndices}). */
