@@ -3,14 +3,19 @@
 # benchmark, each with the command that produced it, when it ran, the load before and after, how long it took, and
 # the benchmark's own output (its markdown tables as they are; other printed lines as a list).
 #
-#   benchmarks/run-all.sh                        # everything, full sizes (hours on a 2-core machine), into RESULTS.md
+#   benchmarks/run-all.sh                        # everything, full sizes (about an hour on an idle 2-core machine)
 #   QUICK=1 benchmarks/run-all.sh /tmp/r.md      # every benchmark at smoke-test size, into /tmp/r.md
-#   ONLY='corpus|detection' benchmarks/run-all.sh /tmp/r.md
+#   ONLY='corpus|detection' benchmarks/run-all.sh  # re-runs those sections and replaces them in RESULTS.md
 #   ./racetriage bench [OUTPUT]                  # the same script
 #
 # Sections (keys for ONLY/SKIP, extended regular expressions): prefilter, agent-slowdown, lsp, figure9,
 # jumble-overhead, triage-examples, dashboard, corpus, detection, race-free, jcstress. A section whose command fails
-# keeps its output and says so; the other sections still run. The previous file is kept as $OUT/RESULTS.previous.md.
+# keeps its output and says so; the other sections still run. Each section ends with its standing reading,
+# benchmarks/notes/KEY.md (what the figures mean, the paper's figures beside them, known caveats), when there is one.
+# With ONLY or SKIP and an existing output file, the sections that ran replace their namesakes in it (a section is
+# everything from its "## " heading to the next; they are put in this script's order) and the others stay; without
+# ONLY or SKIP the file is written anew. The
+# previous file is kept as $OUT/RESULTS.previous.md.
 # Needs: what each benchmark needs (java 17, mvn, Maven Central once for jcstress); note that prefilter/run.sh and
 # lsp/run.sh run `mvn install` for their modules.
 set -uo pipefail
@@ -34,7 +39,7 @@ if [ "$QUICK" = 1 ]; then
   CORPUS_ENV="RUNS=1"; CORPUS_TRIAGE_ARGS="--trials 3"; JCSTRESS_ENV="MAX_BUDGET_S=20 RACETRIAGE_SKIP_BUILD=1"
 else
   PREFILTER_ARGS="200 2000 10 50"; LSP_ARGS="200 2000 10 50 store"; SLOWDOWN_ENV="RUNS=5"
-  FIGURE9_ENV="RUNS=100"; OVERHEAD_RUNS=10; TRIAGE_ARGS=""; DASHBOARD_ENV=""
+  FIGURE9_ENV="RUNS=30"; OVERHEAD_RUNS=10; TRIAGE_ARGS=""; DASHBOARD_ENV=""
   CORPUS_ENV="RUNS=100"; CORPUS_TRIAGE_ARGS=""; JCSTRESS_ENV="RACETRIAGE_SKIP_BUILD=1"
 fi
 
@@ -57,6 +62,7 @@ to_markdown() {
 # section KEY TITLE DESCRIPTION COMMAND: runs COMMAND (a shell string) and appends its section to $OUT/sections.md
 section() {
   local key="$1" title="$2" what="$3" command="$4"
+  echo "## $title" >> "$OUT/order.txt"
   if ! [[ "$key" =~ $ONLY ]] || [[ "$key" =~ $SKIP ]]; then
     echo "run-all: skipping $key" >&2
     return
@@ -73,7 +79,8 @@ section() {
     echo "$what"
     echo
     echo "Command (from the repository root): \`$command\`. Run $(date -u -d "@$start" '+%Y-%m-%d %H:%M UTC'), took" \
-      "$(( $(date +%s) - start )) s, load average $load_before before and $(cut -d' ' -f1-3 /proc/loadavg) after." \
+      "$(( $(date +%s) - start )) s, load average $load_before before and $(cut -d' ' -f1-3 /proc/loadavg) after," \
+      "at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' with local changes')." \
       "Machine: $(machine)."
     if [ "$rc" -ne 0 ]; then
       echo
@@ -86,10 +93,17 @@ section() {
     echo
     to_markdown "$OUT/$key.out"
     echo
+    if [ -f "$ROOT/benchmarks/notes/$key.md" ]; then
+      echo "### Reading"
+      echo
+      cat "$ROOT/benchmarks/notes/$key.md"
+      echo
+    fi
   } >> "$OUT/sections.md"
 }
 
 : > "$OUT/sections.md"
+: > "$OUT/order.txt"
 echo "run-all: building the reactor (package, no tests)" >&2
 mvn -B -q -DskipTests package > "$OUT/build.log" 2>&1 || { echo "run-all: the build failed, see $OUT/build.log" >&2; exit 1; }
 
@@ -128,6 +142,25 @@ section jcstress "Evaluation: native stress testing (jcstress) on the corpus's l
   "$JCSTRESS_ENV benchmarks/corpus-jcstress/run.sh"
 
 [ -f "$TARGET" ] && cp "$TARGET" "$OUT/RESULTS.previous.md"
+if { [ "$ONLY" != . ] || [ "$SKIP" != '^$' ]; } && [ -f "$TARGET" ]; then
+  # the sections that ran replace their namesakes, the others stay; benchmark sections in this script's order, then
+  # any other section the file had
+  python3 - "$TARGET" "$OUT/sections.md" "$OUT/order.txt" <<'PY'
+import re, sys
+target, fresh, order = sys.argv[1], sys.argv[2], sys.argv[3]
+def split(text):
+    parts = re.split(r'(?m)^(?=## )', text)
+    return parts[0], dict((p.split('\n', 1)[0], p) for p in parts[1:])
+head, old = split(open(target).read())
+_, new = split(open(fresh).read())
+titles = open(order).read().splitlines()
+out = [new.get(t) or old.get(t) for t in titles if new.get(t) or old.get(t)]
+out += [p for t, p in old.items() if t not in titles]
+open(target, 'w').write(head + ''.join(p.rstrip('\n') + '\n\n' for p in out).rstrip('\n') + '\n')
+PY
+  echo "run-all: replaced the sections that ran in $TARGET (outputs and logs in $OUT)" >&2
+  exit 0
+fi
 {
   echo "# Benchmark results"
   echo
