@@ -55,7 +55,7 @@ to_markdown() {
     /^#/ { if (prev != "") print ""; match($0, /^#+/); if (RLENGTH < 3) $0 = "###" substr($0, RLENGTH + 1)
            print; print ""; intable = 0; prev = ""; next }
     /^[[:space:]]*$/ { print ""; intable = 0; prev = ""; next }
-    { if (intable) print ""; intable = 0; print "- " $0; prev = $0 }
+    { if (intable) print ""; intable = 0; print (/^- / ? "" : "- ") $0; prev = $0 }
   ' "$1"
 }
 
