@@ -230,6 +230,16 @@ public final class DetectRuntime {
     hb.release(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
 
+  /**
+   * Before an atomic operation that reads and writes (CAS, getAndAdd): ACQUIRE and RELEASE the atomic clock at once.
+   * Acquiring it here as well as after the operation changes no clock: the acquire after joins a clock that only grew
+   * since, and the clock released is L ⊔ C(t) either way. It saves the acquire after its monitor and join: the
+   * released clock's cover is then t's own epoch (a contended lock() was a join more per call).
+   */
+  void atomicAcquireRelease(ThreadShadow t, Object object) {
+    hb.acquireRelease(t.state(threads), t.shadowOf(object, shadow).atomic());
+  }
+
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
   void trustedReferenceRead(ThreadShadow t, Object holder) {
     ObjectShadow s = t.peekShadow(holder, shadow);
