@@ -16,6 +16,11 @@ import dev.racetriage.agent.hb.ThreadState;
  * Detect mode: turns hook events into happens-before updates ({@link HappensBefore}) and h-summary checks
  * ({@link HSummaryDetector}), keeping the shadow memory those need. Every method runs on the program thread that
  * produced the event, with that thread's {@link ThreadShadow} marked busy by {@link Hooks}.
+ *
+ * <p>The event methods are {@code @DontInline}: C1 does not inline them into the hooks (too large), so each became
+ * hot and was C2-compiled on its own, and then again inside its hook when the hook reached C2 — the runtime's hot
+ * code compiled twice (a JFR trace: ~3 KB of the ~9 KB C2 inlined per run, on a machine where the single C2 thread
+ * compiles ~30 KB/s while the program waits in C1 code). Now each is compiled once; the hook around it stays small.
  */
 public final class DetectRuntime {
   private final HappensBefore hb = new HappensBefore();
@@ -68,6 +73,7 @@ public final class DetectRuntime {
 
   // ---- accesses ----
 
+  @DontInline // see the class comment
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
@@ -76,6 +82,7 @@ public final class DetectRuntime {
     }
   }
 
+  @DontInline // see the class comment
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
@@ -83,14 +90,17 @@ public final class DetectRuntime {
     detector.write(state, s.field(fieldId, fields), site);
   }
 
+  @DontInline // see the class comment
   void readStatic(ThreadShadow t, int fieldId, int site) {
     detector.read(t.state(threads), shadow.staticField(fieldId), site);
   }
 
+  @DontInline // see the class comment
   void writeStatic(ThreadShadow t, int fieldId, int site) {
     detector.write(t.state(threads), shadow.staticField(fieldId), site);
   }
 
+  @DontInline // see the class comment
   void readElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOf(array, shadow);
     ThreadState state = t.state(threads);
@@ -107,6 +117,7 @@ public final class DetectRuntime {
     detector.read(state, x, site, index); // the index reaches only a race report
   }
 
+  @DontInline // see the class comment
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOf(array, shadow);
     ThreadState state = t.state(threads);
@@ -172,6 +183,7 @@ public final class DetectRuntime {
     return untrackedArrays;
   }
 
+  @DontInline // see the class comment
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
     ObjectShadow s = t.shadowOf(array, shadow);
     if (s.arrayKey() == null) { // the first field names it: no string built on every later read of the field
@@ -182,6 +194,7 @@ public final class DetectRuntime {
   // ---- synchronisation ----
 
   /** After monitorenter (and after Object.wait returns): ACQUIRE the object's monitor. */
+  @DontInline // see the class comment
   void monitorEnter(ThreadShadow t, Object object) {
     SyncClock released = t.shadowOf(object, shadow).monitorIfReleased();
     if (released != null) { // a monitor never released has nothing to give
@@ -190,11 +203,13 @@ public final class DetectRuntime {
   }
 
   /** Before monitorexit (and before Object.wait): RELEASE the object's monitor. */
+  @DontInline // see the class comment
   void monitorExit(ThreadShadow t, Object object) {
     hb.release(t.state(threads), t.shadowOf(object, shadow).monitor());
   }
 
   /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
+  @DontInline // see the class comment
   void volatileRead(ThreadShadow t, Object object, int fieldId) {
     ObjectShadow s = t.shadowOf(object, shadow);
     SyncClock field = s.volatileFieldIfReleased(fieldId);
@@ -208,11 +223,13 @@ public final class DetectRuntime {
   }
 
   /** Before a volatile write: RELEASE to the field's clock. */
+  @DontInline // see the class comment
   void volatileWrite(ThreadShadow t, Object object, int fieldId) {
     hb.release(t.state(threads), t.shadowOf(object, shadow).volatileField(fieldId));
   }
 
   /** After an atomic operation that reads: ACQUIRE the atomic clock and every volatile field clock. */
+  @DontInline // see the class comment
   void atomicAcquire(ThreadShadow t, Object object) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
@@ -226,6 +243,7 @@ public final class DetectRuntime {
   }
 
   /** Before an atomic operation that writes: RELEASE to the atomic clock (volatile readers acquire it too). */
+  @DontInline // see the class comment
   void atomicRelease(ThreadShadow t, Object object) {
     hb.release(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
@@ -236,11 +254,13 @@ public final class DetectRuntime {
    * since, and the clock released is L ⊔ C(t) either way. It saves the acquire after its monitor and join: the
    * released clock's cover is then t's own epoch (a contended lock() was a join more per call).
    */
+  @DontInline // see the class comment
   void atomicAcquireRelease(ThreadShadow t, Object object) {
     hb.acquireRelease(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
 
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
+  @DontInline // see the class comment
   void trustedReferenceRead(ThreadShadow t, Object holder) {
     ObjectShadow s = t.peekShadow(holder, shadow);
     SyncClock atomic = s == null ? null : s.atomicIfReleased();
@@ -249,10 +269,12 @@ public final class DetectRuntime {
     }
   }
 
+  @DontInline // see the class comment
   void volatileReadStatic(ThreadShadow t, int fieldId) {
     hb.acquire(t.state(threads), shadow.staticSync(fieldId));
   }
 
+  @DontInline // see the class comment
   void volatileWriteStatic(ThreadShadow t, int fieldId) {
     hb.release(t.state(threads), shadow.staticSync(fieldId));
   }
