@@ -1,6 +1,7 @@
 package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
 
 import dev.racetriage.agent.detect.HSummaryDetector;
 import dev.racetriage.agent.detect.LocationState;
@@ -17,10 +18,12 @@ import dev.racetriage.agent.hb.ThreadState;
  * ({@link HSummaryDetector}), keeping the shadow memory those need. Every method runs on the program thread that
  * produced the event, with that thread's {@link ThreadShadow} marked busy by {@link Hooks}.
  *
- * <p>The event methods are {@code @DontInline}: C1 does not inline them into the hooks (too large), so each became
- * hot and was C2-compiled on its own, and then again inside its hook when the hook reached C2 — the runtime's hot
- * code compiled twice (a JFR trace: ~3 KB of the ~9 KB C2 inlined per run, on a machine where the single C2 thread
- * compiles ~30 KB/s while the program waits in C1 code). Now each is compiled once; the hook around it stays small.
+ * <p>The event methods are each compiled once. Left to the JIT, C1 did not inline them into the hooks (too large), so
+ * each became hot and was C2-compiled on its own, and then again inside its hook when the hook reached C2 — the
+ * runtime's hot code compiled twice (a JFR trace: ~3 KB of the ~9 KB C2 inlined per run, on a machine where the
+ * single C2 thread compiles ~30 KB/s while the program waits in C1 code). The access methods, one call per program
+ * access, are {@code @ForceInline} (C1 and C2 inline them into their one hook: no call more per access); the
+ * synchronisation methods, which take monitors anyway, are {@code @DontInline} (the hooks around them stay small).
  */
 public final class DetectRuntime {
   private final HappensBefore hb = new HappensBefore();
@@ -73,7 +76,7 @@ public final class DetectRuntime {
 
   // ---- accesses ----
 
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
@@ -82,7 +85,7 @@ public final class DetectRuntime {
     }
   }
 
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
@@ -90,17 +93,17 @@ public final class DetectRuntime {
     detector.write(state, s.field(fieldId, fields), site);
   }
 
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void readStatic(ThreadShadow t, int fieldId, int site) {
     detector.read(t.state(threads), shadow.staticField(fieldId), site);
   }
 
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void writeStatic(ThreadShadow t, int fieldId, int site) {
     detector.write(t.state(threads), shadow.staticField(fieldId), site);
   }
 
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void readElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOf(array, shadow);
     ThreadState state = t.state(threads);
@@ -117,7 +120,7 @@ public final class DetectRuntime {
     detector.read(state, x, site, index); // the index reaches only a race report
   }
 
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOf(array, shadow);
     ThreadState state = t.state(threads);
