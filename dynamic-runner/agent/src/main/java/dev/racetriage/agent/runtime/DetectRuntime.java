@@ -22,8 +22,9 @@ import dev.racetriage.agent.hb.ThreadState;
  * each became hot and was C2-compiled on its own, and then again inside its hook when the hook reached C2 — the
  * runtime's hot code compiled twice (a JFR trace: ~3 KB of the ~9 KB C2 inlined per run, on a machine where the
  * single C2 thread compiles ~30 KB/s while the program waits in C1 code). The access methods, one call per program
- * access, are {@code @ForceInline} (C1 and C2 inline them into their one hook: no call more per access); the
- * synchronisation methods, which take monitors anyway, are {@code @DontInline} (the hooks around them stay small).
+ * access, are {@code @ForceInline} (C1 and C2 inline them into their one hook: no call more per access), and so are
+ * the acquires, whose common case is a cover check (their monitor and join are out of line in {@link HappensBefore});
+ * the releases, which take a monitor every time, are {@code @DontInline} (the hooks around them stay small).
  */
 public final class DetectRuntime {
   private final HappensBefore hb = new HappensBefore();
@@ -197,7 +198,7 @@ public final class DetectRuntime {
   // ---- synchronisation ----
 
   /** After monitorenter (and after Object.wait returns): ACQUIRE the object's monitor. */
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void monitorEnter(ThreadShadow t, Object object) {
     SyncClock released = t.shadowOf(object, shadow).monitorIfReleased();
     if (released != null) { // a monitor never released has nothing to give
@@ -212,7 +213,7 @@ public final class DetectRuntime {
   }
 
   /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void volatileRead(ThreadShadow t, Object object, int fieldId) {
     ObjectShadow s = t.shadowOf(object, shadow);
     SyncClock field = s.volatileFieldIfReleased(fieldId);
@@ -232,7 +233,7 @@ public final class DetectRuntime {
   }
 
   /** After an atomic operation that reads: ACQUIRE the atomic clock and every volatile field clock. */
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void atomicAcquire(ThreadShadow t, Object object) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
@@ -263,7 +264,7 @@ public final class DetectRuntime {
   }
 
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void trustedReferenceRead(ThreadShadow t, Object holder) {
     ObjectShadow s = t.peekShadow(holder, shadow);
     SyncClock atomic = s == null ? null : s.atomicIfReleased();
@@ -272,7 +273,7 @@ public final class DetectRuntime {
     }
   }
 
-  @DontInline // see the class comment
+  @ForceInline // see the class comment
   void volatileReadStatic(ThreadShadow t, int fieldId) {
     hb.acquire(t.state(threads), shadow.staticSync(fieldId));
   }
