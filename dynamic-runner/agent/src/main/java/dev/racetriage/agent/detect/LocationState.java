@@ -3,6 +3,7 @@ package dev.racetriage.agent.detect;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+import dev.racetriage.agent.hb.Backoff;
 import dev.racetriage.agent.hb.Epoch;
 
 /**
@@ -65,8 +66,8 @@ public final class LocationState {
     }
 
     /**
-     * Takes the location's lock and returns the last write's epoch. Held for a few field accesses only, so a
-     * contender spins briefly, then yields (its holder may have been descheduled).
+     * Takes the location's lock and returns the last write's epoch. Held for a few field accesses only (see
+     * {@link Backoff}).
      */
     long lock() {
         for (int spins = 0; ; spins++) {
@@ -74,11 +75,7 @@ public final class LocationState {
             if (epoch >= 0 && LAST_WRITE.compareAndSet(this, epoch, epoch | LOCKED)) {
                 return epoch;
             }
-            if (spins < 64) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
+            Backoff.pause(spins);
         }
     }
 
