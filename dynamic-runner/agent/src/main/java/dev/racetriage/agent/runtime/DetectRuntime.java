@@ -106,7 +106,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void readElement(ThreadShadow t, Object array, int index, int site) {
-    ObjectShadow s = t.shadowOf(array, shadow);
+    ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
     if (s.allWritesCoveredBy(state)) {
       return;
@@ -123,7 +123,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void writeElement(ThreadShadow t, Object array, int index, int site) {
-    ObjectShadow s = t.shadowOf(array, shadow);
+    ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
     long now = state.epoch();
     s.noteWrite(now);
