@@ -23,8 +23,8 @@ import dev.racetriage.agent.hb.ThreadState;
  * runtime's hot code compiled twice (a JFR trace: ~3 KB of the ~9 KB C2 inlined per run, on a machine where the
  * single C2 thread compiles ~30 KB/s while the program waits in C1 code). The access methods, one call per program
  * access, are {@code @ForceInline} (C1 and C2 inline them into their one hook: no call more per access), and so are
- * the acquires, whose common case is a cover check (their monitor and join are out of line in {@link HappensBefore});
- * the releases, which take a monitor every time, are {@code @DontInline} (the hooks around them stay small).
+ * the acquires, whose common case is a cover check (their lock and join are out of line in {@link HappensBefore});
+ * the releases, which take a clock's lock every time, are {@code @DontInline} (the hooks around them stay small).
  */
 public final class DetectRuntime {
   private final HappensBefore hb = new HappensBefore();
