@@ -109,9 +109,12 @@ public final class AgentBootstrap {
           + " ms, " + retransformed + " loaded JDK classes retransformed in " + (done - warm) / 1_000_000 + " ms)"
           + ClassCacheLocation.describe(cache));
       if (cache != null) {
-        Runtime.getRuntime().addShutdownHook(new Thread(
-            () -> ERR.println("racetriage agent: at exit" + ClassCacheLocation.describe(cache)),
-            "racetriage-cache-summary"));
+        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() { // not a lambda: see reportAtExit
+          @Override
+          public void run() {
+            ERR.println("racetriage agent: at exit" + ClassCacheLocation.describe(cache));
+          }
+        }, "racetriage-cache-summary"));
       }
     }
   }
@@ -229,33 +232,37 @@ public final class AgentBootstrap {
    */
   private static void reportAtExit(Path out, RunSummary summary, RaceAggregator races, String startError,
                                    TransformTally tally, JumbleOptions jumbleOptions, JumbleRuntime jumble) {
-    Thread writer = new Thread(() -> {
-      ThreadShadow thread = ThreadShadow.current();
-      thread.enterAgent();
-      DetectRuntime runtime = Hooks.installed();
-      Hooks.install(null); // late events of other shutdown hooks would race with the report
-      JumbleHooks.install(null);
-      RunReport.Status status = RunReport.statusOf(summary, startError);
-      try {
-        if (jumbleOptions != null) {
-          // the last run's settings: a trial server (JumbleRuntime.beginRun) changes them between runs
-          RunReport.writeJumble(out, status, tally.trustedJdkClasses(),
-              jumble != null ? jumble.heuristic() : jumbleOptions.heuristic(),
-              jumble != null ? jumble.seed() : jumbleOptions.seed(),
-              jumble != null ? jumble.stats() : new JumbleTargets(jumbleOptions.fields()).emptyStats(), summary);
-        } else {
-          RunReport.write(out, status, tally.trustedJdkClasses(),
-              runtime == null ? 0 : runtime.untrackedArrays(), races, summary);
+    // an anonymous class, not a lambda: a lambda linked at start-up spins hidden classes (see ClassFilter.internal)
+    Thread writer = new Thread(new Runnable() {
+      @Override
+      public void run() {
+        ThreadShadow thread = ThreadShadow.current();
+        thread.enterAgent();
+        DetectRuntime runtime = Hooks.installed();
+        Hooks.install(null); // late events of other shutdown hooks would race with the report
+        JumbleHooks.install(null);
+        RunReport.Status status = RunReport.statusOf(summary, startError);
+        try {
+          if (jumbleOptions != null) {
+            // the last run's settings: a trial server (JumbleRuntime.beginRun) changes them between runs
+            RunReport.writeJumble(out, status, tally.trustedJdkClasses(),
+                jumble != null ? jumble.heuristic() : jumbleOptions.heuristic(),
+                jumble != null ? jumble.seed() : jumbleOptions.seed(),
+                jumble != null ? jumble.stats() : new JumbleTargets(jumbleOptions.fields()).emptyStats(), summary);
+          } else {
+            RunReport.write(out, status, tally.trustedJdkClasses(),
+                runtime == null ? 0 : runtime.untrackedArrays(), races, summary);
+          }
+        } catch (Throwable e) {
+          ERR.println("racetriage agent: ERROR: could not write the report " + out.toAbsolutePath() + ": " + e);
         }
-      } catch (Throwable e) {
-        ERR.println("racetriage agent: ERROR: could not write the report " + out.toAbsolutePath() + ": " + e);
-      }
-      if (!status.ok()) {
-        ERR.println("racetriage agent: ERROR: " + status.message() + " (report: " + out.toAbsolutePath() + ")");
-      } else if (runtime != null && (races.totalReports() > 0 || !summary.skippedClasses().isEmpty())) {
-        ERR.println("racetriage agent: " + races.fields().size() + " racy field(s), " + summary.classesInstrumented()
-            + " class(es) instrumented, " + summary.skippedClasses().size() + " left uninstrumented (report: "
-            + out.toAbsolutePath() + ")");
+        if (!status.ok()) {
+          ERR.println("racetriage agent: ERROR: " + status.message() + " (report: " + out.toAbsolutePath() + ")");
+        } else if (runtime != null && (races.totalReports() > 0 || !summary.skippedClasses().isEmpty())) {
+          ERR.println("racetriage agent: " + races.fields().size() + " racy field(s), " + summary.classesInstrumented()
+              + " class(es) instrumented, " + summary.skippedClasses().size() + " left uninstrumented (report: "
+              + out.toAbsolutePath() + ")");
+        }
       }
     }, "racetriage-report");
     Runtime.getRuntime().addShutdownHook(writer);

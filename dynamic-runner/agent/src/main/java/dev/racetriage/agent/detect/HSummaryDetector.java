@@ -19,20 +19,21 @@ import dev.racetriage.agent.hb.ThreadState;
  * x ∉ h(t) is a race: WR for a read, WW for a write ({@link RaceKind}).
  *
  * <p><b>Concurrency.</b> Many program threads call in at once. A thread only reads its own clock. The location's
- * {@code lastWrite} is volatile; its three fields are only written together under the location's monitor.
+ * {@code lastWrite} is volatile; its three fields are only written together under the location's lock (a bit of
+ * {@code lastWrite}, see {@link LocationState}).
  * <ul>
  * <li>read: one volatile read and one array read; if the epoch is covered there is no race, whatever writes are in
  * flight — the read is linearised before them, and a read followed by an unordered write is an RW race, which
- * h does not report. If it is not covered, the check is repeated under the monitor (linearising the read after the
+ * h does not report. If it is not covered, the check is repeated under the lock (linearising the read after the
  * newest completed write) and only then reported, with the site and writer that belong to that very epoch; so a
  * report never pairs an epoch with another write's site, and a write completed meanwhile that t does cover clears
  * the read.</li>
- * <li>write: check-and-set under the monitor, so two concurrent unordered writes cannot both pass the check (the
- * second to take the monitor sees the first's epoch and reports WW). The only unlocked shortcut is a repeated write
+ * <li>write: check-and-set under the lock, so two concurrent unordered writes cannot both pass the check (the
+ * second to take the lock sees the first's epoch and reports WW). The only unlocked shortcut is a repeated write
  * by the same thread in the same epoch from the same site, which changes nothing.</li>
  * </ul>
  * Neither path can report a race that the h-summary of the linearised trace would not report: every report is
- * decided on a value read under the monitor that the write it names really stored.
+ * decided on a value read under the lock that the write it names really stored.
  *
  * <p>Never throws into the program: a failing sink is swallowed and counted ({@link #internalErrors()}).
  */
@@ -56,7 +57,7 @@ public final class HSummaryDetector {
 
     /** norace(x, t) = x ∈ h(t), without side effects. */
     public boolean inSummary(ThreadState t, LocationState x) {
-        return t.clock().covers(x.lastWrite);
+        return t.clock().covers(x.epoch());
     }
 
     /**
@@ -73,20 +74,18 @@ public final class HSummaryDetector {
      * report, so the shadow state of an element need not store it.
      */
     public boolean read(ThreadState t, LocationState x, int siteId, int index) {
-        return !t.clock().covers(x.lastWrite) && uncoveredRead(t, x, siteId, index);
+        return !t.clock().covers(x.epoch()) && uncoveredRead(t, x, siteId, index);
     }
 
     /** The read's slow path, kept out of {@link #read} so the inlined fast path stays small. */
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     private boolean uncoveredRead(ThreadState t, LocationState x, int siteId, int index) {
-        int previousSite;
-        String previousWriter;
-        synchronized (x) {
-            if (t.clock().covers(x.lastWrite)) {
-                return false;
-            }
-            previousSite = x.lastSite;
-            previousWriter = x.lastWriter;
+        long last = x.lock();
+        int previousSite = x.lastSite;
+        String previousWriter = x.lastWriter;
+        x.unlock(last);
+        if (t.clock().covers(last)) {
+            return false;
         }
         report(RaceKind.WR, t, x, siteId, previousSite, previousWriter, index);
         return true;
@@ -119,18 +118,15 @@ public final class HSummaryDetector {
             return false;
         }
         long now = t.epoch();
-        int previousSite;
-        String previousWriter;
-        synchronized (x) {
-            boolean racy = !t.clock().covers(x.lastWrite);
-            previousSite = x.lastSite;
-            previousWriter = x.lastWriter;
-            x.lastSite = siteId;
-            x.lastWriter = t.name();
-            x.lastWrite = now;
-            if (!racy) {
-                return false;
-            }
+        String name = t.name();
+        long last = x.lock();
+        int previousSite = x.lastSite;
+        String previousWriter = x.lastWriter;
+        x.lastSite = siteId;
+        x.lastWriter = name;
+        x.unlock(now);
+        if (t.clock().covers(last)) {
+            return false;
         }
         report(RaceKind.WW, t, x, siteId, previousSite, previousWriter, index);
         return true;
@@ -141,11 +137,14 @@ public final class HSummaryDetector {
      * later access: x is recorded at ⊥, i.e. put into every h(z) (JRF §5.3, h(static_initializer)).
      */
     public void clinitWrite(ThreadState t, LocationState x, int siteId) {
-        synchronized (x) {
-            x.lastSite = siteId;
-            x.lastWriter = t.name();
-            x.lastWrite = Epoch.BOTTOM;
-        }
+        set(x, Epoch.BOTTOM, siteId, t.name());
+    }
+
+    private static void set(LocationState x, long epoch, int siteId, String writer) {
+        x.lock();
+        x.lastSite = siteId;
+        x.lastWriter = writer;
+        x.unlock(epoch);
     }
 
     /**
@@ -153,11 +152,7 @@ public final class HSummaryDetector {
      * this (an unhooked location is at ⊥, which can only hide races, never invent one); traces do.
      */
     public void instantiate(ThreadState t, LocationState x) {
-        synchronized (x) {
-            x.lastSite = -1;
-            x.lastWriter = t.name();
-            x.lastWrite = t.epoch();
-        }
+        set(x, t.epoch(), -1, t.name());
     }
 
     /** Races reported so far. */

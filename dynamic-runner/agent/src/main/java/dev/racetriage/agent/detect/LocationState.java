@@ -1,5 +1,9 @@
 package dev.racetriage.agent.detect;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import dev.racetriage.agent.hb.Backoff;
 import dev.racetriage.agent.hb.Epoch;
 
 /**
@@ -12,17 +16,33 @@ import dev.racetriage.agent.hb.Epoch;
  * everyone (the runtime does not hook allocation; default values are visible to every thread, JRF §2.1
  * "the writing of default values synchronizes-with the first access").
  *
- * <p>Concurrency protocol: {@link #lastWrite} is volatile and is the only field read without the monitor. All three
- * fields are written together under this object's monitor. See {@link HSummaryDetector} for why that is enough.
+ * <p>Concurrency protocol: {@link #lastWrite} is volatile and is the only field read without the location's lock. The
+ * lock is the top bit of {@link #lastWrite} itself ({@link #lock()}: a compare-and-set; {@link #unlock}: a release
+ * store of the new epoch), not a monitor: a monitor cost two compare-and-sets and a fence per write after each of the
+ * thread's releases. All three fields are written together under the lock. Epochs never have the top bit set (thread
+ * ids are non-negative ints), and lock-free readers use the epoch with the bit cleared: the write in flight is then
+ * linearised after them. See {@link HSummaryDetector} for why that is enough.
  */
 public final class LocationState {
+    private static final long LOCKED = Long.MIN_VALUE;
+    private static final VarHandle LAST_WRITE;
+
+    static {
+        try {
+            LAST_WRITE = MethodHandles.lookup().findVarHandle(LocationState.class, "lastWrite", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final String fieldKey;
+    /** The last write's epoch; its top bit is the lock (see the class comment): read it through {@link #epoch()}. */
     volatile long lastWrite = Epoch.BOTTOM;
-    /** Guarded by this; read racily only as a hint in the write fast path. */
+    /** Guarded by the lock; read racily only as a hint in the write fast path. */
     int lastSite = -1;
     /**
-     * Guarded by this. The name, not the ThreadState: holding the state would keep a finished thread's clock (as wide
-     * as the number of threads seen) alive for as long as any location it wrote last.
+     * Guarded by the lock. The name, not the ThreadState: holding the state would keep a finished thread's clock (as
+     * wide as the number of threads seen) alive for as long as any location it wrote last.
      */
     String lastWriter;
 
@@ -35,13 +55,37 @@ public final class LocationState {
         return fieldKey;
     }
 
-    /** The epoch of the last write (a packed {@link Epoch}); {@link Epoch#BOTTOM} when never written. */
+    /** The epoch of the last completed write (a packed {@link Epoch}); {@link Epoch#BOTTOM} when never written. */
     public long lastWriteEpoch() {
-        return lastWrite;
+        return epoch();
+    }
+
+    /** The last write's epoch without the lock bit: a write in progress has not happened yet. */
+    long epoch() {
+        return lastWrite & ~LOCKED;
+    }
+
+    /**
+     * Takes the location's lock and returns the last write's epoch. Held for a few field accesses only (see
+     * {@link Backoff}).
+     */
+    long lock() {
+        for (int spins = 0; ; spins++) {
+            long epoch = lastWrite;
+            if (epoch >= 0 && LAST_WRITE.compareAndSet(this, epoch, epoch | LOCKED)) {
+                return epoch;
+            }
+            Backoff.pause(spins);
+        }
+    }
+
+    /** Releases the lock, publishing {@code epoch} (and, before it, the site and writer stored under the lock). */
+    void unlock(long epoch) {
+        LAST_WRITE.setRelease(this, epoch);
     }
 
     @Override
     public String toString() {
-        return fieldKey + " last written at " + Epoch.toString(lastWrite);
+        return fieldKey + " last written at " + Epoch.toString(epoch());
     }
 }

@@ -17,8 +17,8 @@
  * ({@code pkg.Cls.f}, {@code pkg.Cls.slots[]}). A fresh state is at ⊥ (never written: no race).</li>
  * <li>Every non-volatile read: {@code detector.read(threadState, location, site)}; every non-volatile write:
  * {@code detector.write(threadState, location, site)}. Both return {@code true} iff they reported a race; with no
- * race they allocate nothing and take no lock (a write takes the location's monitor unless it repeats the same
- * thread's same-epoch same-site write). Writes while {@code threadState.inClinit()} are recorded at ⊥ unchecked.
+ * race they allocate nothing and take no lock (a write takes the location's lock, a bit of its last-write epoch,
+ * unless it repeats the same thread's same-epoch same-site write). Writes while {@code threadState.inClinit()} are recorded at ⊥ unchecked.
  * Volatile accesses are not locations: they are acquire/release on a SyncClock.</li>
  * <li>Test launcher glue: {@code aggregator.testStarted(testId)} / {@code aggregator.testFinished()} around each
  * test, so each raced field lists the tests it raced in ({@code "tests"} in the report, read by the runner).</li>

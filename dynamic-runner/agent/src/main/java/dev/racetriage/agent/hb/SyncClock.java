@@ -1,10 +1,15 @@
 package dev.racetriage.agent.hb;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The vector clock of one synchronisation object — a lock, a volatile location, a j.u.c object, or a thread seen as
  * the target of start/join (JUMBLE's L(m), JRF's SynchAddr). It is created at ⊥ ("never released"), and read or
- * written only by {@link HappensBefore} while holding this object's monitor — except {@link #cover}, which an
- * acquire reads without the monitor to skip the join when it would change nothing.
+ * written only by {@link HappensBefore} while holding its lock — except {@link #cover}, which an acquire reads
+ * without the lock to skip the join when it would change nothing. The lock is the top bit of {@link #cover} (a
+ * compare-and-set to take it, a release store of the new cover to give it back), not a monitor: a monitor cost two
+ * compare-and-sets and a fence for the cover's volatile store at every release.
  *
  * <p><b>Cover epoch.</b> {@code cover} = c@u promises L(s) ⊑ u's clock at the end of u's period c (the clock u
  * transfers at the release, fork or join that ticks it past c). Any thread t with C(t)(u) ≥ c got its u-component
@@ -16,23 +21,67 @@ package dev.racetriage.agent.hb;
 public final class SyncClock {
     /** A cover no thread ever covers (no thread has this id). */
     static final long UNKNOWN = Epoch.of(Integer.MAX_VALUE, Integer.MAX_VALUE);
+    /** The lock bit of {@link #cover}: epochs, ⊥ and {@link #UNKNOWN} all have it clear. */
+    private static final long LOCKED = Long.MIN_VALUE;
+    private static final VarHandle COVER;
 
+    static {
+        try {
+            COVER = MethodHandles.lookup().findVarHandle(SyncClock.class, "cover", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Guarded by the lock (see the class comment). */
     final VectorClock clock = new VectorClock();
-    /** See the class comment; written only under this object's monitor, after {@link #clock}. */
-    volatile long cover = Epoch.BOTTOM;
+    /**
+     * The cover epoch, see the class comment; its top bit is the lock that guards {@link #clock}. Read it without
+     * the lock through {@link #cover()}.
+     */
+    private volatile long cover = Epoch.BOTTOM;
 
-    /** A copy of the current clock, taken under the monitor (diagnostics and tests). */
-    public synchronized VectorClock snapshot() {
-        return new VectorClock(clock);
+    /**
+     * The cover, for an acquire that reads it without the lock: with the lock bit cleared, a release in progress is
+     * linearised after the acquire (its program action — the volatile write, the unlock — has not happened yet).
+     */
+    long cover() {
+        return cover & ~LOCKED;
+    }
+
+    /** Takes the lock; returns the cover. Held for one clock join or copy at most (see {@link Backoff}). */
+    long lock() {
+        for (int tries = 0; ; tries++) {
+            long current = cover;
+            if (current >= 0 && COVER.compareAndSet(this, current, current | LOCKED)) {
+                return current;
+            }
+            Backoff.pause(tries);
+        }
+    }
+
+    /** Releases the lock with {@code newCover} as the cover (a release store: the clock's writes come first). */
+    void unlock(long newCover) {
+        COVER.setRelease(this, newCover);
+    }
+
+    /** A copy of the current clock, taken under the lock (diagnostics and tests). */
+    public VectorClock snapshot() {
+        long current = lock();
+        try {
+            return new VectorClock(clock);
+        } finally {
+            unlock(current);
+        }
     }
 
     /** The current cover epoch (tests). */
     public long coverEpoch() {
-        return cover;
+        return cover();
     }
 
     @Override
-    public synchronized String toString() {
-        return clock.toString();
+    public String toString() {
+        return snapshot().toString();
     }
 }

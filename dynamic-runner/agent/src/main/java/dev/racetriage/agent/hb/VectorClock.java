@@ -1,6 +1,7 @@
 package dev.racetriage.agent.hb;
 
 import java.util.Arrays;
+import jdk.internal.vm.annotation.DontInline;
 
 /**
  * A vector clock K : Tid → Nat (JUMBLE §4.1), stored as a growable {@code int[]} indexed by the small thread ids the
@@ -47,7 +48,8 @@ public final class VectorClock {
         return v == Integer.MAX_VALUE ? v : (c[tid] = v + 1);
     }
 
-    /** K := K ⊔ other (point-wise max). */
+    /** K := K ⊔ other (point-wise max). Out of line: C2 unrolls the loop, once rather than into every caller. */
+    @DontInline
     public void join(VectorClock other) {
         int[] o = other.c;
         ensure(o.length);
@@ -59,7 +61,8 @@ public final class VectorClock {
         }
     }
 
-    /** K := other (copy, no sharing). */
+    /** K := other (copy, no sharing). Out of line, as {@link #join}. */
+    @DontInline
     public void copyFrom(VectorClock other) {
         int[] o = other.c;
         if (c.length < o.length) {

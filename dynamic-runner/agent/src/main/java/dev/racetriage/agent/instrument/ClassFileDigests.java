@@ -49,7 +49,13 @@ final class ClassFileDigests {
   }
 
   private Map<String, Long> cacheOf(ClassLoader loader) {
-    return byLoader.computeIfAbsent(loader == null ? BOOT_KEY : loader, k -> new HashMap<>());
+    Object key = loader == null ? BOOT_KEY : loader;
+    Map<String, Long> perLoader = byLoader.get(key); // no computeIfAbsent lambda: see ClassFilter.internal
+    if (perLoader == null) {
+      perLoader = new HashMap<>();
+      byLoader.put(key, perLoader);
+    }
+    return perLoader;
   }
 
   private static long read(ClassLoader loader, String internalName) {

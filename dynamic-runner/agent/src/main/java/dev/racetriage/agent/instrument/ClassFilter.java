@@ -119,7 +119,12 @@ public final class ClassFilter {
     return false;
   }
 
+  /** A loop, not a stream and a lambda: each lambda the agent links at start-up spins hidden classes (~1 ms each). */
   private static List<String> internal(List<String> binaryPrefixes) {
-    return binaryPrefixes.stream().map(p -> p.replace('.', '/')).toList();
+    List<String> out = new java.util.ArrayList<>(binaryPrefixes.size());
+    for (String prefix : binaryPrefixes) {
+      out.add(prefix.replace('.', '/'));
+    }
+    return List.copyOf(out);
   }
 }

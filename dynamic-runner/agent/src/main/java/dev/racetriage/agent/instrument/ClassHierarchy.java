@@ -182,7 +182,13 @@ public final class ClassHierarchy {
   }
 
   private Map<String, ClassInfo> loaderCache(ClassLoader loader) {
-    return cache.computeIfAbsent(loader == null ? BOOT_KEY : loader, k -> new HashMap<>());
+    Object key = loader == null ? BOOT_KEY : loader;
+    Map<String, ClassInfo> perLoader = cache.get(key); // no computeIfAbsent lambda: see ClassFilter.internal
+    if (perLoader == null) {
+      perLoader = new HashMap<>();
+      cache.put(key, perLoader);
+    }
+    return perLoader;
   }
 
   private static ClassInfo load(ClassLoader loader, String internalName) {

@@ -1,6 +1,7 @@
 package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
 
 import dev.racetriage.agent.detect.HSummaryDetector;
 import dev.racetriage.agent.detect.LocationState;
@@ -16,6 +17,14 @@ import dev.racetriage.agent.hb.ThreadState;
  * Detect mode: turns hook events into happens-before updates ({@link HappensBefore}) and h-summary checks
  * ({@link HSummaryDetector}), keeping the shadow memory those need. Every method runs on the program thread that
  * produced the event, with that thread's {@link ThreadShadow} marked busy by {@link Hooks}.
+ *
+ * <p>The event methods are each compiled once. Left to the JIT, C1 did not inline them into the hooks (too large), so
+ * each became hot and was C2-compiled on its own, and then again inside its hook when the hook reached C2 — the
+ * runtime's hot code compiled twice (a JFR trace: ~3 KB of the ~9 KB C2 inlined per run, on a machine where the
+ * single C2 thread compiles ~30 KB/s while the program waits in C1 code). The access methods, one call per program
+ * access, are {@code @ForceInline} (C1 and C2 inline them into their one hook: no call more per access), and so are
+ * the acquires, whose common case is a cover check (their lock and join are out of line in {@link HappensBefore});
+ * the releases, which take a clock's lock every time, are {@code @DontInline} (the hooks around them stay small).
  */
 public final class DetectRuntime {
   private final HappensBefore hb = new HappensBefore();
@@ -68,6 +77,7 @@ public final class DetectRuntime {
 
   // ---- accesses ----
 
+  @ForceInline // see the class comment
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
@@ -76,6 +86,7 @@ public final class DetectRuntime {
     }
   }
 
+  @ForceInline // see the class comment
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
@@ -83,16 +94,19 @@ public final class DetectRuntime {
     detector.write(state, s.field(fieldId, fields), site);
   }
 
+  @ForceInline // see the class comment
   void readStatic(ThreadShadow t, int fieldId, int site) {
     detector.read(t.state(threads), shadow.staticField(fieldId), site);
   }
 
+  @ForceInline // see the class comment
   void writeStatic(ThreadShadow t, int fieldId, int site) {
     detector.write(t.state(threads), shadow.staticField(fieldId), site);
   }
 
+  @ForceInline // see the class comment
   void readElement(ThreadShadow t, Object array, int index, int site) {
-    ObjectShadow s = t.shadowOf(array, shadow);
+    ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
     if (s.allWritesCoveredBy(state)) {
       return;
@@ -107,8 +121,9 @@ public final class DetectRuntime {
     detector.read(state, x, site, index); // the index reaches only a race report
   }
 
+  @ForceInline // see the class comment
   void writeElement(ThreadShadow t, Object array, int index, int site) {
-    ObjectShadow s = t.shadowOf(array, shadow);
+    ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
     long now = state.epoch();
     s.noteWrite(now);
@@ -172,6 +187,7 @@ public final class DetectRuntime {
     return untrackedArrays;
   }
 
+  @DontInline // see the class comment
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
     ObjectShadow s = t.shadowOf(array, shadow);
     if (s.arrayKey() == null) { // the first field names it: no string built on every later read of the field
@@ -182,6 +198,7 @@ public final class DetectRuntime {
   // ---- synchronisation ----
 
   /** After monitorenter (and after Object.wait returns): ACQUIRE the object's monitor. */
+  @ForceInline // see the class comment
   void monitorEnter(ThreadShadow t, Object object) {
     SyncClock released = t.shadowOf(object, shadow).monitorIfReleased();
     if (released != null) { // a monitor never released has nothing to give
@@ -190,11 +207,13 @@ public final class DetectRuntime {
   }
 
   /** Before monitorexit (and before Object.wait): RELEASE the object's monitor. */
+  @DontInline // see the class comment
   void monitorExit(ThreadShadow t, Object object) {
     hb.release(t.state(threads), t.shadowOf(object, shadow).monitor());
   }
 
   /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
+  @ForceInline // see the class comment
   void volatileRead(ThreadShadow t, Object object, int fieldId) {
     ObjectShadow s = t.shadowOf(object, shadow);
     SyncClock field = s.volatileFieldIfReleased(fieldId);
@@ -208,11 +227,13 @@ public final class DetectRuntime {
   }
 
   /** Before a volatile write: RELEASE to the field's clock. */
+  @DontInline // see the class comment
   void volatileWrite(ThreadShadow t, Object object, int fieldId) {
     hb.release(t.state(threads), t.shadowOf(object, shadow).volatileField(fieldId));
   }
 
   /** After an atomic operation that reads: ACQUIRE the atomic clock and every volatile field clock. */
+  @ForceInline // see the class comment
   void atomicAcquire(ThreadShadow t, Object object) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
@@ -226,11 +247,24 @@ public final class DetectRuntime {
   }
 
   /** Before an atomic operation that writes: RELEASE to the atomic clock (volatile readers acquire it too). */
+  @DontInline // see the class comment
   void atomicRelease(ThreadShadow t, Object object) {
     hb.release(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
 
+  /**
+   * Before an atomic operation that reads and writes (CAS, getAndAdd): ACQUIRE and RELEASE the atomic clock at once.
+   * Acquiring it here as well as after the operation changes no clock: the acquire after joins a clock that only grew
+   * since, and the clock released is L ⊔ C(t) either way. It saves the acquire after its monitor and join: the
+   * released clock's cover is then t's own epoch (a contended lock() was a join more per call).
+   */
+  @DontInline // see the class comment
+  void atomicAcquireRelease(ThreadShadow t, Object object) {
+    hb.acquireRelease(t.state(threads), t.shadowOf(object, shadow).atomic());
+  }
+
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
+  @ForceInline // see the class comment
   void trustedReferenceRead(ThreadShadow t, Object holder) {
     ObjectShadow s = t.peekShadow(holder, shadow);
     SyncClock atomic = s == null ? null : s.atomicIfReleased();
@@ -239,10 +273,12 @@ public final class DetectRuntime {
     }
   }
 
+  @ForceInline // see the class comment
   void volatileReadStatic(ThreadShadow t, int fieldId) {
     hb.acquire(t.state(threads), shadow.staticSync(fieldId));
   }
 
+  @DontInline // see the class comment
   void volatileWriteStatic(ThreadShadow t, int fieldId) {
     hb.release(t.state(threads), shadow.staticSync(fieldId));
   }

@@ -466,7 +466,11 @@ public final class Hooks {
       return;
     }
     try {
-      rt.atomicRelease(t, key);
+      if ((mode & SYNC_ACQUIRE) != 0) {
+        rt.atomicAcquireRelease(t, key);
+      } else {
+        rt.atomicRelease(t, key);
+      }
     } catch (Throwable e) {
       rt.internalError();
     } finally {

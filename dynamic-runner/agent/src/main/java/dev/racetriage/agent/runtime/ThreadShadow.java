@@ -36,6 +36,9 @@ public final class ThreadShadow {
   private WeakIdentityTable.Entry<ObjectShadow> way2;
   private WeakIdentityTable.Entry<ObjectShadow> way3;
   private int nextWay;
+  /** The arrays of the last element read and written (see {@link #shadowOfReadArray}). */
+  private WeakIdentityTable.Entry<ObjectShadow> lastRead;
+  private WeakIdentityTable.Entry<ObjectShadow> lastWritten;
   /** Direct-mapped by identity hash: the objects (locks, stripes, queues) this thread touched recently (1 KiB). */
   private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
 
@@ -77,8 +80,36 @@ public final class ThreadShadow {
    */
   ObjectShadow shadowOf(Object object, ShadowMemory memory) {
     // the caches hold table entries, which reference the objects weakly: the agent must not keep them alive
+    return entryOf(object, memory).value;
+  }
+
+  /**
+   * The shadow of an array whose element is read: the array of the last element read is compared first, so an
+   * inner loop reading one array (and writing another, {@link #shadowOfWrittenArray}) hits at the first compare
+   * wherever the array sits in the four ways. Stores only when the array changes.
+   */
+  ObjectShadow shadowOfReadArray(Object array, ShadowMemory memory) {
+    WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
+    if (e == null || !e.refersTo(array) || cacheMemory != memory) {
+      e = entryOf(array, memory);
+      lastRead = e;
+    }
+    return e.value;
+  }
+
+  /** The shadow of an array whose element is written: as {@link #shadowOfReadArray}, with its own last array. */
+  ObjectShadow shadowOfWrittenArray(Object array, ShadowMemory memory) {
+    WeakIdentityTable.Entry<ObjectShadow> e = lastWritten;
+    if (e == null || !e.refersTo(array) || cacheMemory != memory) {
+      e = entryOf(array, memory);
+      lastWritten = e;
+    }
+    return e.value;
+  }
+
+  private WeakIdentityTable.Entry<ObjectShadow> entryOf(Object object, ShadowMemory memory) {
     WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
-    return e != null ? e.value : shadowOfMiss(object, memory);
+    return e != null ? e : shadowOfMiss(object, memory);
   }
 
   private WeakIdentityTable.Entry<ObjectShadow> cachedWay(Object object, ShadowMemory memory) {
@@ -102,7 +133,7 @@ public final class ThreadShadow {
   }
 
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private ObjectShadow shadowOfMiss(Object object, ShadowMemory memory) {
+  private WeakIdentityTable.Entry<ObjectShadow> shadowOfMiss(Object object, ShadowMemory memory) {
     resetIfOtherMemory(memory);
     int slot = System.identityHashCode(object) & (RECENT - 1);
     @SuppressWarnings("unchecked")
@@ -112,7 +143,7 @@ public final class ThreadShadow {
       recent[slot] = cached;
     }
     remember(cached);
-    return cached.value;
+    return cached;
   }
 
   private void remember(WeakIdentityTable.Entry<ObjectShadow> entry) {
@@ -131,6 +162,8 @@ public final class ThreadShadow {
       way1 = null;
       way2 = null;
       way3 = null;
+      lastRead = null;
+      lastWritten = null;
       recent = new WeakIdentityTable.Entry[RECENT];
       cacheMemory = memory;
     }

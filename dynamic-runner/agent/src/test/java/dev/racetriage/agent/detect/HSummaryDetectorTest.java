@@ -149,6 +149,63 @@ class HSummaryDetectorTest {
         assertEquals(new Site("pkg.Box", "reset", "Box.java", 30), reports.get(0).previous().site());
     }
 
+    /** After a release the thread's writes are at a new epoch: the cached record of the old one is not reused. */
+    @Test
+    void aWriteAfterAReleaseIsRecordedAtTheNewEpoch() {
+        ThreadState a = hb.newThread("a");
+        ThreadState b = hb.newThread("b");
+        SyncClock lock = new SyncClock();
+        LocationState x = new LocationState("pkg.Box.value");
+        LocationState y = new LocationState("pkg.Box.other");
+        detector.write(a, x, writeSite);
+        hb.release(a, lock);
+        detector.write(a, y, writeSite);
+        hb.acquire(b, lock);
+        assertFalse(detector.write(b, x, writeSite));
+        assertTrue(detector.write(b, y, writeSite));
+        assertEquals(1, reports.size());
+    }
+
+    /**
+     * The lock-free write protocol under real concurrency: two unordered writes of one location, started together,
+     * always give exactly one WW, and its previous access is the other thread's write (name and site of one record).
+     */
+    @Test
+    void twoConcurrentUnorderedWritesAlwaysGiveOneWw() throws Exception {
+        int aSite = sites.register("pkg.Box", "a", "Box.java", 40);
+        int bSite = sites.register("pkg.Box", "b", "Box.java", 41);
+        for (int round = 0; round < 2000; round++) {
+            reports.clear();
+            ThreadState a = hb.newThread("a");
+            ThreadState b = hb.newThread("b");
+            LocationState x = new LocationState("pkg.Box.value");
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+            Thread other = new Thread(() -> {
+                await(start);
+                detector.write(b, x, bSite);
+            });
+            other.start();
+            await(start);
+            detector.write(a, x, aSite);
+            other.join();
+            assertEquals(1, reports.size(), "round " + round);
+            RaceReport r = reports.get(0);
+            assertEquals(RaceKind.WW, r.kind());
+            boolean aLast = r.current().threadName().equals("a");
+            assertEquals(aLast ? "b" : "a", r.previous().threadName());
+            assertEquals(sites.site(aLast ? bSite : aSite), r.previous().site());
+            assertEquals(sites.site(aLast ? aSite : bSite), r.current().site());
+        }
+    }
+
+    private static void await(java.util.concurrent.CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void aThrowingSinkNeverReachesTheProgram() {
         HSummaryDetector failing = new HSummaryDetector(sites, r -> {
