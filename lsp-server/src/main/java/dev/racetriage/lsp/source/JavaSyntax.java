@@ -1,5 +1,6 @@
 package dev.racetriage.lsp.source;
 
+import dev.racetriage.prefilter.parse.JdtInitialisation;
 import java.util.Map;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jdt.core.dom.AST;
@@ -26,6 +27,7 @@ public final class JavaSyntax {
   }
 
   private static CompilationUnit parse(String text, boolean ignoreMethodBodies) {
+    JdtInitialisation.ensure(); // before this thread and the project scan's touch JDT's classes at once
     ASTParser parser = ASTParser.newParser(AST.getJLSLatest());
     parser.setKind(ASTParser.K_COMPILATION_UNIT);
     Map<String, String> options = JavaCore.getOptions();

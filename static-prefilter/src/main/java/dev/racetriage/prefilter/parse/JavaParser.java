@@ -167,6 +167,7 @@ public final class JavaParser {
   }
 
   private ASTParser newParser(boolean bindings) {
+    JdtInitialisation.ensure();
     ASTParser parser = ASTParser.newParser(AST.getJLSLatest());
     parser.setKind(ASTParser.K_COMPILATION_UNIT);
     parser.setCompilerOptions(new java.util.HashMap<>(OPTIONS)); // JDT may keep and change the map

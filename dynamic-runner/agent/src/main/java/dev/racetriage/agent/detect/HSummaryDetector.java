@@ -83,7 +83,7 @@ public final class HSummaryDetector {
         long last = x.lock();
         int previousSite = x.lastSite;
         String previousWriter = x.lastWriter;
-        x.unlock(last);
+        x.lastWrite = last; // releases the lock: a store, never a call (LocationState#lock)
         if (t.clock().covers(last)) {
             return false;
         }
@@ -124,7 +124,7 @@ public final class HSummaryDetector {
         String previousWriter = x.lastWriter;
         x.lastSite = siteId;
         x.lastWriter = name;
-        x.unlock(now);
+        x.lastWrite = now; // releases the lock
         if (t.clock().covers(last)) {
             return false;
         }
@@ -144,7 +144,7 @@ public final class HSummaryDetector {
         x.lock();
         x.lastSite = siteId;
         x.lastWriter = writer;
-        x.unlock(epoch);
+        x.lastWrite = epoch; // releases the lock
     }
 
     /**

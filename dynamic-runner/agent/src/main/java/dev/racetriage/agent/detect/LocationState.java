@@ -17,9 +17,9 @@ import dev.racetriage.agent.hb.Epoch;
  * "the writing of default values synchronizes-with the first access").
  *
  * <p>Concurrency protocol: {@link #lastWrite} is volatile and is the only field read without the location's lock. The
- * lock is the top bit of {@link #lastWrite} itself ({@link #lock()}: a compare-and-set; {@link #unlock}: a release
- * store of the new epoch), not a monitor: a monitor cost two compare-and-sets and a fence per write after each of the
- * thread's releases. All three fields are written together under the lock. Epochs never have the top bit set (thread
+ * lock is the top bit of {@link #lastWrite} itself ({@link #lock()}: a compare-and-set; the holder's volatile
+ * store of the new epoch gives it back), not a monitor: a monitor cost two compare-and-sets and a fence per write
+ * after each of the thread's releases. All three fields are written together under the lock. Epochs never have the top bit set (thread
  * ids are non-negative ints), and lock-free readers use the epoch with the bit cleared: the write in flight is then
  * linearised after them. See {@link HSummaryDetector} for why that is enough.
  */
@@ -67,7 +67,10 @@ public final class LocationState {
 
     /**
      * Takes the location's lock and returns the last write's epoch. Held for a few field accesses only (see
-     * {@link Backoff}).
+     * {@link Backoff}). The holder releases it with a plain store of the new epoch into {@link #lastWrite} (a
+     * volatile store publishes the site and writer stored before it), not with a method call: a call may throw
+     * {@code StackOverflowError} on a deep stack before it runs, and a lock left held would hang every thread that
+     * touches the location (a monitor's exit is a bytecode and cannot fail that way).
      */
     long lock() {
         for (int spins = 0; ; spins++) {
@@ -79,10 +82,6 @@ public final class LocationState {
         }
     }
 
-    /** Releases the lock, publishing {@code epoch} (and, before it, the site and writer stored under the lock). */
-    void unlock(long epoch) {
-        LAST_WRITE.setRelease(this, epoch);
-    }
 
     @Override
     public String toString() {

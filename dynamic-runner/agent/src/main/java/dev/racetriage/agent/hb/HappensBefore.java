@@ -134,7 +134,7 @@ public final class HappensBefore {
                 cover = t.epoch();
             }
         } finally {
-            s.unlock(cover);
+            s.cover = cover; // releases the lock: a store, never a call (SyncClock#lock)
         }
     }
 
@@ -160,7 +160,7 @@ public final class HappensBefore {
                 cover = SyncClock.UNKNOWN;
             }
         } finally {
-            s.unlock(cover);
+            s.cover = cover; // releases the lock: a store, never a call (SyncClock#lock)
         }
         mine.tick(t.tid());
     }
@@ -181,7 +181,7 @@ public final class HappensBefore {
             s.clock.copyFrom(mine); // L(s) ⊑ C(t) after the join, so L(s) ⊔ C(t) = C(t)
             cover = t.epoch();
         } finally {
-            s.unlock(cover);
+            s.cover = cover; // releases the lock: a store, never a call (SyncClock#lock)
         }
         mine.tick(t.tid());
     }

@@ -8,7 +8,7 @@ import java.lang.invoke.VarHandle;
  * the target of start/join (JUMBLE's L(m), JRF's SynchAddr). It is created at ⊥ ("never released"), and read or
  * written only by {@link HappensBefore} while holding its lock — except {@link #cover}, which an acquire reads
  * without the lock to skip the join when it would change nothing. The lock is the top bit of {@link #cover} (a
- * compare-and-set to take it, a release store of the new cover to give it back), not a monitor: a monitor cost two
+ * compare-and-set to take it, a volatile store of the new cover to give it back), not a monitor: a monitor cost two
  * compare-and-sets and a fence for the cover's volatile store at every release.
  *
  * <p><b>Cover epoch.</b> {@code cover} = c@u promises L(s) ⊑ u's clock at the end of u's period c (the clock u
@@ -39,7 +39,7 @@ public final class SyncClock {
      * The cover epoch, see the class comment; its top bit is the lock that guards {@link #clock}. Read it without
      * the lock through {@link #cover()}.
      */
-    private volatile long cover = Epoch.BOTTOM;
+    volatile long cover = Epoch.BOTTOM;
 
     /**
      * The cover, for an acquire that reads it without the lock: with the lock bit cleared, a release in progress is
@@ -49,7 +49,12 @@ public final class SyncClock {
         return cover & ~LOCKED;
     }
 
-    /** Takes the lock; returns the cover. Held for one clock join or copy at most (see {@link Backoff}). */
+    /**
+     * Takes the lock; returns the cover. Held for one clock join or copy at most (see {@link Backoff}). The holder
+     * releases it in a {@code finally} with a plain store of the new cover into {@link #cover} (a volatile store: the
+     * clock's writes come first), never with a method call: a call may throw {@code StackOverflowError} on a deep
+     * stack before it runs, and a lock left held would hang every thread that synchronises on the object.
+     */
     long lock() {
         for (int tries = 0; ; tries++) {
             long current = cover;
@@ -60,10 +65,6 @@ public final class SyncClock {
         }
     }
 
-    /** Releases the lock with {@code newCover} as the cover (a release store: the clock's writes come first). */
-    void unlock(long newCover) {
-        COVER.setRelease(this, newCover);
-    }
 
     /** A copy of the current clock, taken under the lock (diagnostics and tests). */
     public VectorClock snapshot() {
@@ -71,7 +72,7 @@ public final class SyncClock {
         try {
             return new VectorClock(clock);
         } finally {
-            unlock(current);
+            cover = current;
         }
     }
 

@@ -28,6 +28,7 @@ final class EventInstrumenter extends AdviceAdapter {
   private final boolean staticMethod;
   private final boolean classInitializer;
   private final Map<Integer, Integer> siteByLine = new HashMap<>();
+  private final HandlerLastMethodNode exceptionTable;
   private final Label bodyStart = new Label();
   private final Label handler = new Label();
   private boolean receiverReady;
@@ -37,9 +38,10 @@ final class EventInstrumenter extends AdviceAdapter {
   /** Set by {@link CompoundUpdateMarker} right before a load whose store follows: skip that load's read check. */
   private boolean skipReadCheck;
 
-  EventInstrumenter(MethodVisitor next, int access, String name, String descriptor, ClassContext ctx,
+  EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses) {
     super(Opcodes.ASM9, next, access, name, descriptor);
+    this.exceptionTable = next;
     this.ctx = ctx;
     this.methodName = name;
     this.checkAccesses = checkAccesses;
@@ -369,13 +371,39 @@ final class EventInstrumenter extends AdviceAdapter {
     } else if (opcode == MONITORENTER) {
       mv.visitInsn(DUP);
       super.visitInsn(opcode);
-      HookMethod.MONITOR_ENTER.call(mv);
+      guardedCall(HookMethod.MONITOR_ENTER);
       return;
     } else if (opcode == MONITOREXIT) {
+      int monitor = newLocal(Type.getType(Object.class));
       mv.visitInsn(DUP);
-      HookMethod.MONITOR_EXIT.call(mv);
+      mv.visitVarInsn(ASTORE, monitor);
+      guardedCall(HookMethod.MONITOR_EXIT);
+      mv.visitVarInsn(ALOAD, monitor);
     }
     super.visitInsn(opcode);
+  }
+
+  /**
+   * Calls a monitor hook (its argument on the stack) so that nothing it throws — a {@code StackOverflowError} at the
+   * call itself, before the hook's own catch-all runs — escapes between a {@code monitorenter} and javac's protected
+   * region, or into the handler that re-runs {@code monitorexit}: either would leave the monitor held or exit it
+   * twice (an {@code IllegalMonitorStateException} or a hang the program does not have). The guard is first in the
+   * exception table and drops the throwable: the program goes on as it would without the agent, only that one
+   * acquire or release is not recorded.
+   */
+  private void guardedCall(HookMethod hook) {
+    Label start = new Label();
+    Label end = new Label();
+    Label guard = new Label();
+    Label after = new Label();
+    exceptionTable.visitTryCatchBlockFirst(start, end, guard, "java/lang/Throwable");
+    mv.visitLabel(start);
+    hook.call(mv);
+    mv.visitLabel(end);
+    mv.visitJumpInsn(GOTO, after);
+    mv.visitLabel(guard);
+    mv.visitInsn(POP);
+    mv.visitLabel(after);
   }
 
   /** Jumble mode: primitive element accesses are hooked only when some array field is under trial. */

@@ -28,7 +28,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     if (next == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
       return next;
     }
-    MethodVisitor buffered = new HandlerLastMethodNode(access, name, descriptor, signature, exceptions, next);
+    HandlerLastMethodNode buffered = new HandlerLastMethodNode(ctx.internalName(), access, name, descriptor, signature,
+        exceptions, next);
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
