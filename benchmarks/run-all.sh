@@ -3,7 +3,7 @@
 # benchmark, each with the command that produced it, when it ran, the load before and after, how long it took, and
 # the benchmark's own output (its markdown tables as they are; other printed lines as a list).
 #
-#   benchmarks/run-all.sh                        # everything, full sizes (about an hour on an idle 2-core machine)
+#   benchmarks/run-all.sh                        # everything, full sizes (about half an hour on a 2-core machine)
 #   QUICK=1 benchmarks/run-all.sh /tmp/r.md      # every benchmark at smoke-test size, into /tmp/r.md
 #   ONLY='corpus|detection' benchmarks/run-all.sh  # re-runs those sections and replaces them in RESULTS.md
 #   ./racetriage bench [OUTPUT]                  # the same script
