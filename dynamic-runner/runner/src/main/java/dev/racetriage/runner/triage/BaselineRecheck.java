@@ -35,19 +35,11 @@ final class BaselineRecheck {
     }
   }
 
-  interface Runner {
-    TestRunResult run(TestSelection selection, int rerun) throws IOException, InterruptedException;
-  }
-
   private BaselineRecheck() {}
 
   /** Re-runs {@code failed} (the baseline's failed outcomes of one module) in fresh JVMs of {@code jvm}. */
   static Map<String, Result> recheck(TestJvm jvm, List<TestOutcome> failed, Duration timeout, Path dir)
       throws IOException, InterruptedException {
-    return recheck(failed, (selection, rerun) -> jvm.run(selection, Optional.empty(), timeout, dir.resolve("rerun-" + rerun)));
-  }
-
-  static Map<String, Result> recheck(List<TestOutcome> failed, Runner runner) throws IOException, InterruptedException {
     Map<String, Result> results = new LinkedHashMap<>();
     for (TestOutcome o : failed) {
       results.put(o.id(), new Result(o, 1, 1, null));
@@ -59,7 +51,7 @@ final class BaselineRecheck {
       if (pending.isEmpty()) {
         break;
       }
-      TestRunResult again = runner.run(new TestSelection(pending), rerun);
+      TestRunResult again = jvm.run(new TestSelection(pending), Optional.empty(), timeout, dir.resolve("rerun-" + rerun));
       for (String id : pending) {
         Result r = results.get(id);
         Optional<TestOutcome> outcome = again.outcomes().stream().filter(o -> o.id().equals(id)).findFirst();
