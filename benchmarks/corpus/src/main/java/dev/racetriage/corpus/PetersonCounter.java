@@ -13,15 +13,22 @@ public final class PetersonCounter {
   int turn;
   int count;
 
-  /** Thread {@code id} (0 or 1) increments the counter {@code times} times, each inside the lock. */
-  public void increment(int id, int times) {
-    for (int i = 0; i < times; i++) {
+  /**
+   * Thread {@code id} (0 or 1) increments the counter, each time inside the lock, at least {@code times} times and
+   * until {@code deadlineNanos} ({@link System#nanoTime}) has passed, so the two threads overlap in real time even
+   * when one is scheduled late; returns how many increments it made.
+   */
+  public int increment(int id, int times, long deadlineNanos) {
+    int done = 0;
+    while (done < times || System.nanoTime() - deadlineNanos < 0) {
       lock(id);
       int seen = count;
       Thread.yield(); // widens the critical section, so two threads inside at once lose an update
       count = seen + 1;
       unlock(id);
+      done++;
     }
+    return done;
   }
 
   private void lock(int id) {
