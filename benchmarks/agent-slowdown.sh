@@ -2,11 +2,16 @@
 # Slowdown of the racetriage agent in detect mode against the same JVM without an agent, on
 #   1. the JUnit suite of examples/racy-shapes (run with the JUnit console launcher), and
 #   2. a CPU-heavy multithreaded program, benchmarks/agent-slowdown/CpuWorkload.java
-#      (a parallel matrix multiply and a lock-striped counter table).
+#      (a parallel matrix multiply and a lock-striped counter table), at two sizes: a short one (MATRIX, INCREMENTS;
+#      about 0.1 s of work, so JVM start-up and the agent's fixed costs weigh in) and a steady-state one (MATRIX_STEADY,
+#      INCREMENTS_STEADY; about 0.5 s of work without the agent, so the per-access and per-synchronisation costs
+#      dominate), each whole and in its two parts.
 # Each configuration runs RUNS times (default 5); the script prints the median wall time of each and the ratio,
 # as Markdown table rows for benchmarks/RESULTS.md, preceded by the machine description.
 #
-# Usage: benchmarks/agent-slowdown.sh            (RUNS=7 MATRIX=240 INCREMENTS=400000 to change the work)
+# Usage: benchmarks/agent-slowdown.sh            (RUNS=7 MATRIX=240 INCREMENTS=400000 MATRIX_STEADY=600
+#                                                 INCREMENTS_STEADY=4000000 to change the work; STEADY=0 skips the
+#                                                 steady-state rows)
 #        AGENT_JAR=path      use this agent jar instead of the one built from the working tree
 #        BASELINE_JAR=path   also run a second agent jar (e.g. built from an older commit), interleaved run by run
 #                            with the others (no agent, agent, baseline agent, no agent, ...), and add its columns
@@ -23,6 +28,9 @@ RUNS="${RUNS:-5}"
 THREADS="${THREADS:-4}"
 MATRIX="${MATRIX:-200}"
 INCREMENTS="${INCREMENTS:-400000}"
+STEADY="${STEADY:-1}"
+MATRIX_STEADY="${MATRIX_STEADY:-600}"
+INCREMENTS_STEADY="${INCREMENTS_STEADY:-4000000}"
 CONSOLE_VERSION="1.14.1"
 WORK="$(mktemp -d -t racetriage-bench-XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
@@ -119,7 +127,7 @@ row() { # name, args...
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "java: $(java -version 2>&1 | head -1)"
-echo "command: RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS CPU_TIME=$CPU_TIME${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
+echo "command: RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS STEADY=$STEADY MATRIX_STEADY=$MATRIX_STEADY INCREMENTS_STEADY=$INCREMENTS_STEADY CPU_TIME=$CPU_TIME${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
 echo
 header="| date | cores | workload | runs | no agent (median) | detect mode (median) | slowdown | agent report |"
 rule="| --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -142,4 +150,11 @@ row "examples/racy-shapes JUnit suite" "${EXAMPLES_CMD[@]}"
 row "CpuWorkload $THREADS threads, matrix $MATRIX, $INCREMENTS increments" "${CPU_CMD[@]}"
 row "CpuWorkload matrix only ($MATRIX)" -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX" 1
 row "CpuWorkload striped counters only ($INCREMENTS)" -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 "$INCREMENTS"
+if [[ "$STEADY" == 1 ]]; then
+  row "CpuWorkload steady state: $THREADS threads, matrix $MATRIX_STEADY, $INCREMENTS_STEADY increments" \
+    -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX_STEADY" "$INCREMENTS_STEADY"
+  row "CpuWorkload steady state: matrix only ($MATRIX_STEADY)" -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX_STEADY" 1
+  row "CpuWorkload steady state: striped counters only ($INCREMENTS_STEADY)" \
+    -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 "$INCREMENTS_STEADY"
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
