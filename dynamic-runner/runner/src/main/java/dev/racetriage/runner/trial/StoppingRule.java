@@ -12,15 +12,21 @@ import java.util.Map;
  *
  * <ul>
  *   <li>an adversarial heuristic stops after {@code failuresToConvict} failures that were served stale values (the
- *       race is destructive under it; more runs only refine the rate);</li>
+ *       race is destructive under it; more runs only refine the rate) — unless {@code sc} failed too: then it runs
+ *       on until it fails significantly more often than {@code sc} (the classifier's Fisher test) or reaches
+ *       {@code maxRuns};</li>
  *   <li>it also stops after {@code unexercisedAfter} runs in which no stale value was ever served: the test does not
  *       exercise the race under this heuristic, and more seeds of the same schedule rarely change that;</li>
  *   <li>it stops when its slowdown against {@code sc} already passes the classifier's qos rule (median ratio and
  *       difference, Mann-Whitney corrected for the heuristics compared, which needs 8 timed runs on each side);</li>
- *   <li>the {@code sc} control stops at its first failure: the test fails without stale values, so it is flaky;</li>
- *   <li>the field stops when {@code sc} failed (flaky), or when some heuristic convicted the race and {@code sc} has
- *       passed at least {@code controlRunsToConvict} runs (destructive: nothing later can change the verdict, as the
- *       classifier ranks flaky only on {@code sc} failures and the baseline).</li>
+ *   <li>the {@code sc} control stops after {@code failuresToConvict} failures: the test fails that often without
+ *       stale values. One failure does not stop it: a test that fails intermittently on its own (often through the
+ *       very race under study) is destructive if the stale values make it fail significantly more often, which
+ *       needs the control's rate;</li>
+ *   <li>the field stops when some heuristic convicted the race and {@code sc} has passed at least
+ *       {@code controlRunsToConvict} runs without a failure (destructive: nothing later can change the verdict), when
+ *       {@code sc} failed and some heuristic already fails significantly more often (destructive), or when {@code sc}
+ *       failed {@code failuresToConvict} times and none does (flaky).</li>
  * </ul>
  *
  * {@link #exhaustive} turns all of it off but {@code maxRuns}: every heuristic runs {@code maxRuns} times (to measure
@@ -42,12 +48,13 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     Tally tally = tallies.getOrDefault(heuristic, Tally.EMPTY);
     if (tally.runs() >= maxRuns) return true;
     if (!early) return false;
-    if (HeuristicTrials.SC.equals(heuristic)) return tally.failures() > 0;
-    if (tally.explainedFailures() >= failuresToConvict) return true;
+    if (HeuristicTrials.SC.equals(heuristic)) return tally.failures() >= failuresToConvict;
+    Tally control = tallies.get(HeuristicTrials.SC);
+    boolean controlFailed = control != null && control.failures() > 0;
+    if (tally.explainedFailures() >= failuresToConvict && !controlFailed) return true;
     if (tally.runs() >= unexercisedAfter && tally.staleReads() == 0) return true;
-    Tally sc = tallies.get(HeuristicTrials.SC);
-    return tally.failures() == 0 && sc != null && sc.failures() == 0
-        && VerdictClassifier.standard().slower(tally.timedMillis(), sc.timedMillis(), adversarialHeuristics(tallies));
+    return tally.failures() == 0 && control != null && !controlFailed
+        && VerdictClassifier.standard().slower(tally.timedMillis(), control.timedMillis(), adversarialHeuristics(tallies));
   }
 
   /** How many heuristics are compared with {@code sc}: the classifier corrects its significance level for them. */
@@ -59,7 +66,14 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   public boolean fieldDecided(Map<String, Tally> tallies) {
     if (!early) return false;
     Tally sc = tallies.get(HeuristicTrials.SC);
-    if (sc != null && sc.failures() > 0) return true;
+    int comparisons = adversarialHeuristics(tallies);
+    if (sc != null && sc.failures() > 0) {
+      boolean beyondControl = tallies.entrySet().stream()
+          .filter(e -> !HeuristicTrials.SC.equals(e.getKey()))
+          .anyMatch(e -> VerdictClassifier.standard().failsMoreOftenThanControl(e.getValue().explainedFailures(),
+              e.getValue().runs(), sc.failures(), sc.runs(), comparisons));
+      return beyondControl || sc.failures() >= failuresToConvict;
+    }
     boolean controlled = sc == null || sc.runs() >= controlRunsToConvict;
     return controlled && tallies.entrySet().stream()
         .anyMatch(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().explainedFailures() >= failuresToConvict);

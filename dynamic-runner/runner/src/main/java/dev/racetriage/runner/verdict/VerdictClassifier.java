@@ -13,9 +13,13 @@ import java.util.Optional;
  * Step 5 of the verdict pipeline (ARCHITECTURE.md "Verdicts"), applied to the trials of one race:
  *
  * <ol>
- *   <li><b>flaky</b> — the test failed without the agent, or under {@code sc}, or failed under a heuristic in a run
- *       that served no stale value: a failure the race cannot explain;</li>
- *   <li><b>destructive</b> — some adversarial heuristic failed in runs that served stale values;</li>
+ *   <li><b>flaky</b> — the test failed without the agent in every run, or under {@code sc} no less often than under
+ *       every adversarial heuristic, or under a heuristic in a run that served no stale value: a failure the race
+ *       cannot explain;</li>
+ *   <li><b>destructive</b> — some adversarial heuristic failed in runs that served stale values, and, where
+ *       {@code sc} failed too (a test that also fails intermittently without stale values, often through the race
+ *       under study: Peterson's lock without volatile fails natively on x86), failed significantly more often than
+ *       {@code sc}: a one-sided Fisher exact test gives p &lt; {@code alpha} divided by the number of heuristics;</li>
  *   <li><b>unexercised</b> — no adversarial run was ever served a stale value, so nothing was tested;</li>
  *   <li><b>qos</b> — no failure, but an adversarial heuristic's runs were slower than {@code sc}'s by at least
  *       {@code slowdownRatio} and at least {@code minSlowdownMillis} in median, and a one-sided Mann-Whitney test
@@ -56,6 +60,18 @@ public final class VerdictClassifier {
     }
     if (control.isPresent() && control.get().failures() > 0) {
       HeuristicTrials sc = control.get();
+      Optional<HeuristicTrials> beyondControl = adversarial.stream()
+          .filter(t -> failsMoreOftenThanControl(t.explainedFailures(), t.runs(), sc.failures(), sc.runs(),
+              adversarial.size()))
+          .max(Comparator.comparingDouble(HeuristicTrials::observationRate));
+      if (beyondControl.isPresent()) {
+        HeuristicTrials b = beyondControl.get();
+        return new Classification(Verdict.DESTRUCTIVE, String.format(Locale.ROOT,
+            "%d/%d runs failed under %s, %d/%d under sc: the stale values make the test fail more often than the"
+                + " control (Fisher p = %.2g)", b.explainedFailures(), b.runs(), b.heuristic(), sc.failures(),
+            sc.runs(), FisherExact.pValueGreater(b.explainedFailures(), b.runs(), sc.failures(), sc.runs())),
+            b.heuristic(), facts);
+      }
       return new Classification(Verdict.FLAKY,
           sc.failures() + "/" + sc.runs() + " runs failed under sc, where every read returns the latest value", SC, facts);
     }
@@ -98,6 +114,17 @@ public final class VerdictClassifier {
   }
 
   private static final String SC = HeuristicTrials.SC;
+
+  /**
+   * Whether a heuristic's failures with stale values ({@code explained} of {@code runs}) are significantly more
+   * frequent than the control's ({@code scFailures} of {@code scRuns}): one-sided Fisher exact test at {@code alpha}
+   * divided by the number of heuristics compared with {@code sc}. Early stopping asks it whether a field whose
+   * control failed is already decided.
+   */
+  public boolean failsMoreOftenThanControl(int explained, int runs, int scFailures, int scRuns, int comparisons) {
+    return explained > 0 && scRuns > 0
+        && FisherExact.pValueGreater(explained, runs, scFailures, scRuns) < alpha / Math.max(1, comparisons);
+  }
 
   /**
    * Whether runs with these durations are slower than the {@code sc} runs by this classifier's qos rule (median ratio

@@ -188,4 +188,48 @@ class TriageBadInputTest {
     }
     assertEquals(before, snapshot(), "the earlier data is untouched");
   }
+
+  /**
+   * A test that fails now and then on its own, also under {@code sc} (as Peterson's lock without volatile does
+   * natively on x86), but fails every time it reads a stale value: the race is destructive, because the stale values
+   * make it fail far more often than the control does — not flaky, as a single {@code sc} failure used to make it.
+   */
+  @Test
+  void aControlThatFailsOnceDoesNotHideARaceThatFailsEveryTime() throws Exception {
+    Path project = dir.resolve("intermittent-control");
+    ProjectFixtures.writeProjectWithTests(project, """
+          int shared;
+          @Test void readsWhatTheOtherThreadWrote() throws Exception {
+            Thread writer = new Thread(() -> shared = 1);
+            writer.start();
+            Thread.sleep(20);
+            int seen = shared;
+            writer.join();
+            boolean trial = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .anyMatch(a -> a.contains("mode=jumble"));
+            java.nio.file.Path marker = java.nio.file.Path.of(getClass().getProtectionDomain().getCodeSource()
+                .getLocation().toURI()).resolveSibling("first-trial-done");
+            if (trial && !java.nio.file.Files.exists(marker)) {
+              java.nio.file.Files.createFile(marker);
+              fail("the first trial run (sc: the interleaving starts with the control) fails whatever it reads");
+            }
+            assertEquals(1, seen);
+          }
+        """);
+    TriageOptions options = new TriageOptions(project, db, false, 10, List.of("sc", "oldest"), 1, null,
+        Duration.ofMinutes(5), Duration.ofMinutes(2));
+
+    TriageResult result = new TriagePipeline().run(options, TriageProgress.silent());
+
+    assertEquals(1, result.races().size(), result.races()::toString);
+    RaceFinding race = result.races().get(0);
+    assertEquals(Verdict.DESTRUCTIVE, race.verdict(), race::toString);
+    assertTrue(race.reason().matches("\\d+/\\d+ runs failed under oldest, 1/\\d+ under sc: the stale values make the"
+        + " test fail more often than the control \\(Fisher p = .*\\)"), race.reason());
+    try (TriageStore store = TriageStore.open(db, dir)) {
+      Evidence evidence = store.verdicts().current(FieldKey.parse("demo.BehaviourTest.shared")).orElseThrow().evidence();
+      assertEquals("1", evidence.facts().get("sc.failures"), evidence.facts()::toString);
+      assertTrue(Integer.parseInt(evidence.facts().get("oldest.runs")) >= 6, "3 failures no longer end it alone");
+    }
+  }
 }

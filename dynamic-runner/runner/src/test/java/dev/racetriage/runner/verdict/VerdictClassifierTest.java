@@ -37,9 +37,46 @@ class VerdictClassifierTest {
   }
 
   @Test
-  void aFailureUnderScIsFlakyWhateverTheOthersDid() {
-    Classification c = classifier.classify(List.of(sc(1), adversarial("oldest", 20, 0, 50, durations(100, 20))), false);
-    assertEquals(Verdict.FLAKY, c.verdict());
+  void aFailureUnderScIsFlakyUnlessAHeuristicFailsSignificantlyMoreOften() {
+    // 3 of 3 against 1 of 3: Fisher p = 0.5, nothing to tell the race from the test's own intermittence
+    Classification few = classifier.classify(List.of(
+        new HeuristicTrials("sc", 3, 0, 1, 30, 0, durations(100, 3)),
+        new HeuristicTrials("oldest", 3, 3, 0, 30, 9, durations(100, 3))), false);
+    assertEquals(Verdict.FLAKY, few.verdict());
+    assertEquals("1/3 runs failed under sc, where every read returns the latest value", few.summary());
+    // 10 of 10 against 1 of 10: p = 6e-5 < 0.01 (one heuristic compared)
+    Classification many = classifier.classify(List.of(
+        new HeuristicTrials("sc", 10, 0, 1, 100, 0, durations(100, 10)),
+        new HeuristicTrials("oldest", 10, 10, 0, 100, 30, durations(100, 10))), false);
+    assertEquals(Verdict.DESTRUCTIVE, many.verdict());
+    assertEquals("oldest", many.decisiveHeuristic());
+    assertEquals("10/10 runs failed under oldest, 1/10 under sc: the stale values make the test fail more often than"
+        + " the control (Fisher p = 6.0e-05)", many.summary());
+  }
+
+  @Test
+  void theFisherThresholdIsCorrectedForTheHeuristicsCompared() {
+    // 8 of 8 against 1 of 8: p = 7.0e-4, below 0.01 / 1 and 0.01 / 4, not below 0.01 / 20
+    HeuristicTrials sc = new HeuristicTrials("sc", 8, 0, 1, 80, 0, durations(100, 8));
+    HeuristicTrials oldest = new HeuristicTrials("oldest", 8, 8, 0, 80, 20, durations(100, 8));
+    assertEquals(Verdict.DESTRUCTIVE, classifier.classify(List.of(sc, oldest), false).verdict());
+    assertTrue(classifier.failsMoreOftenThanControl(8, 8, 1, 8, 4));
+    assertTrue(!classifier.failsMoreOftenThanControl(8, 8, 1, 8, 20));
+    // as often as the control, or failures without stale values only: no evidence against the race
+    assertTrue(!classifier.failsMoreOftenThanControl(2, 20, 2, 20, 1));
+    assertTrue(!classifier.failsMoreOftenThanControl(0, 20, 1, 20, 1));
+    Classification unexplainedOnly = classifier.classify(List.of(sc(1),
+        adversarial("oldest", 0, 20, 0, durations(100, 20))), false);
+    assertEquals(Verdict.FLAKY, unexplainedOnly.verdict());
+  }
+
+  @Test
+  void fishersTailMatchesTheHypergeometricByHand() {
+    // 5 of 5 against 1 of 5: P(X >= 5) = C(6,5) C(4,0) / C(10,5) = 6 / 252
+    assertEquals(6.0 / 252, FisherExact.pValueGreater(5, 5, 1, 5), 1e-12);
+    // 2 of 4 against 2 of 4: P(X >= 2) = (C(4,2)C(4,2) + C(4,3)C(4,1) + C(4,4)C(4,0)) / C(8,4) = (36 + 16 + 1) / 70
+    assertEquals(53.0 / 70, FisherExact.pValueGreater(2, 4, 2, 4), 1e-12);
+    assertEquals(1.0, FisherExact.pValueGreater(0, 7, 3, 9), 1e-12);
   }
 
   @Test
