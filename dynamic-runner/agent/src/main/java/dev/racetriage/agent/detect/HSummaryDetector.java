@@ -24,7 +24,8 @@ import dev.racetriage.agent.hb.ThreadState;
  * <ul>
  * <li>read: one volatile read and one array read; if the epoch is covered there is no race, whatever writes are in
  * flight — the read is linearised before them, and a read followed by an unordered write is an RW race, which
- * h does not report. If it is not covered, the check is repeated under the lock (linearising the read after the
+ * h does not report. (The instrumentation calls the read check after the program's load, so a write whose value
+ * the load returned has always been recorded before the check: linearising the read there never hides it.) If it is not covered, the check is repeated under the lock (linearising the read after the
  * newest completed write) and only then reported, with the site and writer that belong to that very epoch; so a
  * report never pairs an epoch with another write's site, and a write completed meanwhile that t does cover clears
  * the read.</li>

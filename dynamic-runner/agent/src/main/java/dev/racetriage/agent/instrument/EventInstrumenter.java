@@ -15,8 +15,14 @@ import org.objectweb.asm.commons.AdviceAdapter;
  * {@code Thread.isAlive} and class initialisation. For trusted JDK code it is only the synchronisation: trusted
  * classes are never checked for races (Java RaceFinder §5.4), but their edges order the application.
  *
- * <p>Hooks for accesses are inserted before the instruction using only stack shuffles, so the instruction sees the
- * operand stack it expected; frames are recomputed by the ClassWriter. The catch-all handler for exceptional exits
+ * <p>Hooks for writes are inserted before the instruction, hooks for reads after it ({@code readAfterLoad}), using
+ * only stack shuffles, so the instruction sees the operand stack it expected; frames are recomputed by the
+ * ClassWriter. A read is checked after its load so that the write whose value it returned is always in the trace
+ * before it: checked before the load, a write whose hook ran between the check and the load would place the read
+ * first — an RW pair, which the h-summary does not report — although the read saw that write (a consumer's one
+ * read of a flag that a producer had just raised went unreported that way). Checked after, a write landing between
+ * the load and the check is reported against a read that saw the older value: still two unordered conflicting
+ * accesses, a real race. The catch-all handler for exceptional exits
  * is added last to the exception table (via {@link HandlerLastMethodNode}), so the method's own handlers still catch
  * first.
  */
@@ -217,13 +223,20 @@ final class EventInstrumenter extends AdviceAdapter {
           }
           pushInt(fieldId);
           HookMethod.VOLATILE_READ.call(mv);
-        } else {
-          if (!isFinal && !skipRead) {
-            mv.visitInsn(DUP);
-            pushInt(fieldId);
-            pushInt(site());
-            callAccessHook(HookMethod.READ_FIELD);
+        } else if (!isFinal && !skipRead) {
+          // the check after the load (see readAfterLoad): [obj] -> [obj, obj] -> [obj, v] -> [v, obj] -> [v]
+          mv.visitInsn(DUP);
+          super.visitFieldInsn(opcode, owner, name, descriptor);
+          if (wide) {
+            mv.visitInsn(DUP2_X1);
+            mv.visitInsn(POP2);
+          } else {
+            mv.visitInsn(SWAP);
           }
+          pushInt(fieldId);
+          pushInt(site());
+          callAccessHook(HookMethod.READ_FIELD);
+        } else {
           super.visitFieldInsn(opcode, owner, name, descriptor);
         }
         nameArray(isArray, fieldId);
@@ -249,12 +262,12 @@ final class EventInstrumenter extends AdviceAdapter {
           pushInt(fieldId);
           HookMethod.VOLATILE_READ_STATIC.call(mv);
         } else {
-          if (!isFinal) {
+          super.visitFieldInsn(opcode, owner, name, descriptor);
+          if (!isFinal) { // the check after the load (see readAfterLoad)
             pushInt(fieldId);
             pushInt(site());
             callAccessHook(HookMethod.READ_STATIC);
           }
-          super.visitFieldInsn(opcode, owner, name, descriptor);
         }
         nameArray(isArray, fieldId);
       }
@@ -342,9 +355,19 @@ final class EventInstrumenter extends AdviceAdapter {
     }
     if (checkAccesses && isArrayLoad(opcode)) {
       if (!skipRead) {
+        // the check after the load (see readAfterLoad): [arr, i] -> [arr, i, arr, i] -> [arr, i, v] -> [v, arr, i]
         mv.visitInsn(DUP2);
+        super.visitInsn(opcode);
+        if (opcode == LALOAD || opcode == DALOAD) {
+          mv.visitInsn(DUP2_X2);
+          mv.visitInsn(POP2);
+        } else {
+          mv.visitInsn(DUP_X2);
+          mv.visitInsn(POP);
+        }
         pushInt(site());
         callAccessHook(HookMethod.READ_ELEMENT);
+        return;
       }
     } else if (checkAccesses && isArrayStore(opcode)) {
       if (opcode == LASTORE || opcode == DASTORE) {

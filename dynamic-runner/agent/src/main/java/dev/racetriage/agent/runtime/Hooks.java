@@ -47,14 +47,17 @@ public final class Hooks {
     return t;
   }
 
-  /** Before a read of a non-final, non-volatile instance field. Without the thread slot (tests, the warm-up). */
+  /**
+   * After a read of a non-final, non-volatile instance field (checked after the load: see EventInstrumenter).
+   * Without the thread slot (tests, the warm-up).
+   */
   @DontInline
   public static void readField(Object object, int fieldId, int site) {
     readField(object, fieldId, site, null);
   }
 
   /**
-   * Before a read of a non-final, non-volatile instance field.
+   * After a read of a non-final, non-volatile instance field (see EventInstrumenter: checked after the load).
    * Instrumented methods keep the calling thread's shadow in a local: {@code thread} is that local (null
    * until the method's first hooked access) and the result is stored back into it, so a method pays for the
    * {@code ThreadLocal} lookup once per invocation, not once per access (all access hooks work so).
@@ -111,14 +114,14 @@ public final class Hooks {
     return t;
   }
 
-  /** Before a read of a non-final, non-volatile static field. Without the thread slot (tests, the warm-up). */
+  /** After a read of a non-final, non-volatile static field. Without the thread slot (tests, the warm-up). */
   @DontInline
   public static void readStatic(int fieldId, int site) {
     readStatic(fieldId, site, null);
   }
 
   /**
-   * Before a read of a non-final, non-volatile static field.
+   * After a read of a non-final, non-volatile static field.
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
   @DontInline
@@ -173,14 +176,14 @@ public final class Hooks {
     return t;
   }
 
-  /** Before an array element load. Without the thread slot (tests, the warm-up). */
+  /** After an array element load. Without the thread slot (tests, the warm-up). */
   @DontInline
   public static void readElement(Object array, int index, int site) {
     readElement(array, index, site, null);
   }
 
   /**
-   * Before an array element load.
+   * After an array element load.
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
   @DontInline

@@ -122,6 +122,55 @@ class ClassInstrumenterTest {
     assertEquals(1, hooks.stream().filter("readField"::equals).count(), "only factor's read: " + hooks);
   }
 
+  @Test
+  void readsAreCheckedAfterTheirLoadAndWritesBeforeTheirStore() throws IOException {
+    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(),
+        bytesOf(Reads.class.getName().replace('.', '/'))).bytes();
+    List<String> order = new ArrayList<>();
+    new ClassReader(out).accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exceptions) {
+        if (!name.equals("readAll")) return null;
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitFieldInsn(int opcode, String owner, String field, String d) {
+            order.add((opcode == Opcodes.GETFIELD || opcode == Opcodes.GETSTATIC ? "load " : "store ") + field);
+          }
+
+          @Override
+          public void visitInsn(int opcode) {
+            if (opcode == Opcodes.LALOAD || opcode == Opcodes.IALOAD) order.add("load element");
+          }
+
+          @Override
+          public void visitMethodInsn(int opcode, String owner, String method, String d, boolean itf) {
+            if (owner.equals(HookMethod.OWNER)) order.add(method);
+          }
+        };
+      }
+    }, 0);
+    // the write whose value a load returns is recorded before the load's check (see EventInstrumenter)
+    assertEquals(List.of("load flag", "readField", "load wide", "readField", "load shared", "readStatic",
+        "load wides", "readField", "arrayInField", "load element", "readElement",
+        "load ints", "readField", "arrayInField", "load element", "readElement",
+        "writeField", "store flag"), order);
+  }
+
+  /** Reads of every shape the read hooks take (a wide value too), then a write. */
+  static final class Reads {
+    static int shared;
+    boolean flag;
+    long wide;
+    long[] wides = new long[2];
+    int[] ints = new int[2];
+
+    long readAll() {
+      long sum = (flag ? 1 : 0) + wide + shared + wides[1] + ints[0];
+      flag = sum > 0;
+      return sum;
+    }
+  }
+
   /** Compiled by javac into the shapes {@link CompoundUpdateMarker} recognises. */
   static final class CompoundUpdates {
     long count;
