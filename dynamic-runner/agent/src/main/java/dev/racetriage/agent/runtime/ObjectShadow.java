@@ -210,6 +210,15 @@ final class ObjectShadow {
     return index >= 0 && index < states.length ? states[index] : null;
   }
 
+  /**
+   * The element states of this array (allocated on first use; empty for an untracked array). Slots are filled by
+   * {@link #addElement}; a racy reader sees null or a constructed state.
+   */
+  LocationState[] elements(Object array) {
+    LocationState[] states = elements;
+    return states != null ? states : allocateElements(array);
+  }
+
   boolean inBounds(int index) {
     LocationState[] states = elements;
     return states != null && index >= 0 && index < states.length;
