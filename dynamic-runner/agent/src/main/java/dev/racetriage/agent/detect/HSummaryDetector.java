@@ -104,10 +104,18 @@ public final class HSummaryDetector {
 
     /** {@link #write} of array element {@code index} (or {@link RaceReport#NO_INDEX}), named in a race report. */
     public boolean write(ThreadState t, LocationState x, int siteId, int index) {
-        if (x.lastWrite == t.epoch() && x.lastSite == siteId && !t.inClinit()) {
+        if (repeats(x, t.epoch(), siteId) && !t.inClinit()) {
             return false; // the thread's same write again: changes nothing
         }
         return recordWrite(t, x, siteId, index);
+    }
+
+    /**
+     * True if x's last write is already epoch {@code now} at {@code siteId}: the same write again changes nothing.
+     * For callers that write many locations with one epoch (a loop's range) and read the epoch once.
+     */
+    public static boolean repeats(LocationState x, long now, int siteId) {
+        return x.lastWrite == now && x.lastSite == siteId;
     }
 
     /** The write's slow path, kept out of {@link #write} so the inlined fast path stays small. */

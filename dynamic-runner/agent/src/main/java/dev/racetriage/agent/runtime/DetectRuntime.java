@@ -168,10 +168,16 @@ public final class DetectRuntime {
   void writeRange(ThreadShadow t, Object array, int from, int to, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
-    s.noteWrite(state.epoch());
+    long now = state.epoch();
+    boolean clinit = state.inClinit();
+    if (!clinit && s.rangeRepeats(now, from, to, site)) {
+      return; // every element already holds this write (see ObjectShadow#rangeRepeats)
+    }
+    s.noteWrite(now);
     LocationState[] states = s.elements(array);
+    int start = Math.max(from, 0);
     int end = Math.min(to, states.length);
-    for (int i = Math.max(from, 0); i < end; i++) {
+    for (int i = start; i < end; i++) {
       LocationState x = states[i];
       if (x == null) {
         x = element(s, array, i, site);
@@ -179,7 +185,12 @@ public final class DetectRuntime {
           continue;
         }
       }
-      detector.write(state, x, site, i);
+      if (clinit || !HSummaryDetector.repeats(x, now, site)) {
+        detector.write(state, x, site, i);
+      }
+    }
+    if (!clinit && start < end) {
+      s.noteRange(now, start, end, site);
     }
     untracked(s);
   }

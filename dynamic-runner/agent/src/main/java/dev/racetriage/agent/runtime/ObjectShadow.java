@@ -75,6 +75,47 @@ final class ObjectShadow {
     }
   }
 
+  /**
+   * The elements {@code [from, to)} a hoisted loop's range write left at {@code epoch} and {@code site} (each one's
+   * last write). Immutable, replaced as a whole.
+   */
+  private static final class WrittenRange {
+    final long epoch;
+    final int from;
+    final int to;
+    final int site;
+
+    WrittenRange(long epoch, int from, int to, int site) {
+      this.epoch = epoch;
+      this.from = from;
+      this.to = to;
+      this.site = site;
+    }
+  }
+
+  private volatile WrittenRange lastRange;
+
+  /**
+   * True if a range write of {@code [from, to)} at {@code now} from {@code site} would change nothing: the last range
+   * write covered it with the same epoch and site, and every write to this array since was the same thread's at the
+   * same epoch (the write summary is still {@code now}; a write by another thread makes it shared before the write
+   * happens). Each element then still holds that write — unless the thread wrote it again in this epoch from another
+   * site, which a report would then name instead (a write of that element in the same epoch all the same). Turns a
+   * loop that rewrites one row per outer iteration (a matrix multiply) into one check per row.
+   */
+  boolean rangeRepeats(long now, int from, int to, int site) {
+    WrittenRange r = lastRange;
+    return r != null && r.epoch == now && r.site == site && from >= r.from && to <= r.to && writeSummary == now;
+  }
+
+  /** Every element of {@code [from, to)} was just written at {@code now} from {@code site} by the calling thread. */
+  void noteRange(long now, int from, int to, int site) {
+    WrittenRange r = lastRange;
+    if (r == null || r.epoch != now || r.site != site || r.from != from || r.to != to) {
+      lastRange = new WrittenRange(now, from, to, site);
+    }
+  }
+
   SyncClock monitor() {
     SyncClock clock = monitor;
     return clock != null ? clock : createMonitor();
