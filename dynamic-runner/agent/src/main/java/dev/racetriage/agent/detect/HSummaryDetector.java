@@ -141,6 +141,15 @@ public final class HSummaryDetector {
     }
 
     /**
+     * A new location's state holding t's write at a site, for a runtime that creates the state at that write: the
+     * same as {@link #write} on a fresh location (at ⊥, which every thread covers: never a race) without its lock.
+     * Not for writes inside a class initialiser (those are recorded at ⊥).
+     */
+    public static LocationState firstWritten(String fieldKey, ThreadState t, int siteId) {
+        return new LocationState(fieldKey, t.epoch(), siteId, t.name());
+    }
+
+    /**
      * A write performed while t runs a class initialiser, or any write the runtime knows to be ordered before every
      * later access: x is recorded at ⊥, i.e. put into every h(z) (JRF §5.3, h(static_initializer)).
      */

@@ -42,8 +42,13 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  */
 final class CountedLoops {
 
-  /** A hoisted element access. */
-  record Access(AbstractInsnNode insn, int arrayLocal, boolean write, boolean afterIncrement) {
+  /**
+   * A hoisted element access. Its array is local {@code arrayLocal}, or (when {@code row} is non-null, arrayLocal -1)
+   * the value of the {@code aaload} {@code row} of a loop-invariant local at a loop-invariant index ({@code a[i][j]}):
+   * that value is the same in every iteration unless some thread stores into {@code a[i]} meanwhile, so the
+   * rewritten loop compares it with the first iteration's and drops the range checks if it ever differs.
+   */
+  record Access(AbstractInsnNode insn, int arrayLocal, AbstractInsnNode row, boolean write, boolean afterIncrement) {
   }
 
   /**
@@ -245,27 +250,61 @@ final class CountedLoops {
     int top = f.getStackSize() - (write ? 1 : 0);
     AbstractInsnNode arrayLoad = onlySource(f.getStack(top - 2));
     AbstractInsnNode indexLoad = onlySource(f.getStack(top - 1));
-    if (!(arrayLoad instanceof VarInsnNode a) || a.getOpcode() != Opcodes.ALOAD || !body.get(insns.indexOf(a))) {
-      return null;
-    }
     if (!(indexLoad instanceof VarInsnNode x) || x.getOpcode() != Opcodes.ILOAD || x.var != v) {
       return null;
     }
-    for (int j = body.nextSetBit(0); j >= 0; j = body.nextSetBit(j + 1)) {
-      if (writesLocal(insns.get(j), a.var)) {
-        return null; // the array may change between iterations
-      }
-    }
-    int load = insns.indexOf(x);
-    if (load >= i || !body.get(load)) {
+    int start = insns.indexOf(x); // the straight-line stretch that must end at the access
+    int arrayLocal = -1;
+    AbstractInsnNode row = null;
+    if (arrayLoad instanceof VarInsnNode a && a.getOpcode() == Opcodes.ALOAD && invariant(a, body)) {
+      arrayLocal = a.var;
+    } else if (arrayLoad != null && arrayLoad.getOpcode() == Opcodes.AALOAD && invariantRow(arrayLoad, body)) {
+      row = arrayLoad;
+      start = Math.min(start, insns.indexOf(row));
+    } else {
       return null;
     }
-    for (int j = load + 1; j <= i; j++) {
+    if (start >= i || !body.get(start)) {
+      return null;
+    }
+    for (int j = start + 1; j <= i; j++) {
       if (j == incIndex || pred[j].cardinality() != 1 || !pred[j].get(j - 1)) {
         return null; // v's value may not be the index: not one straight-line stretch without the iinc
       }
     }
-    return new Access(insn, a.var, write, dominates(incIndex, i));
+    return new Access(insn, arrayLocal, row, write, dominates(incIndex, i));
+  }
+
+  /** A load in the loop of a local the loop never stores. */
+  private boolean invariant(VarInsnNode load, BitSet body) {
+    if (!body.get(insns.indexOf(load))) {
+      return false;
+    }
+    for (int j = body.nextSetBit(0); j >= 0; j = body.nextSetBit(j + 1)) {
+      if (writesLocal(insns.get(j), load.var)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** An {@code aaload} in the loop of an invariant local at an invariant local or constant index. */
+  private boolean invariantRow(AbstractInsnNode aaload, BitSet body) {
+    int r = insns.indexOf(aaload);
+    Frame<SourceValue> f = frames[r];
+    if (!body.get(r) || f == null) {
+      return false;
+    }
+    AbstractInsnNode outer = onlySource(f.getStack(f.getStackSize() - 2));
+    AbstractInsnNode index = onlySource(f.getStack(f.getStackSize() - 1));
+    if (!(outer instanceof VarInsnNode o) || o.getOpcode() != Opcodes.ALOAD || !invariant(o, body)) {
+      return false;
+    }
+    if (index instanceof VarInsnNode i) {
+      return i.getOpcode() == Opcodes.ILOAD && invariant(i, body);
+    }
+    int op = index == null ? -1 : index.getOpcode();
+    return (op >= Opcodes.ICONST_M1 && op <= Opcodes.ICONST_5) || op == Opcodes.BIPUSH || op == Opcodes.SIPUSH;
   }
 
   private static AbstractInsnNode onlySource(SourceValue value) {

@@ -46,6 +46,8 @@ final class LoopCheckHoister {
   /** Per jump instruction and target label: the code to run on that edge (exits first, then entries). */
   private final Map<AbstractInsnNode, Map<LabelNode, InsnList>> edges = new IdentityHashMap<>();
   private final List<AbstractInsnNode> edgeOrder = new ArrayList<>();
+  /** Per guarded row load: its {first, same} locals (see {@link #rowGuard}). */
+  private final Map<AbstractInsnNode, int[]> rows = new IdentityHashMap<>();
 
   private LoopCheckHoister(MethodNode method, ClassContext ctx) {
     this.method = method;
@@ -74,11 +76,26 @@ final class LoopCheckHoister {
       int saved = method.maxLocals++;
       for (CountedLoops.Access a : loop.accesses()) {
         hoisted.put(a.insn(), Boolean.TRUE);
+        if (a.row() != null && !rows.containsKey(a.row())) {
+          int first = method.maxLocals++;
+          int same = method.maxLocals++;
+          rows.put(a.row(), new int[] {first, same});
+          method.instructions.insert(a.row(), rowGuard(first, same));
+        }
       }
       for (CountedLoops.Entry entry : loop.entries()) {
         InsnList save = new InsnList();
         save.add(new VarInsnNode(Opcodes.ILOAD, loop.induction()));
         save.add(new VarInsnNode(Opcodes.ISTORE, saved));
+        for (CountedLoops.Access a : loop.accesses()) {
+          int[] guard = a.row() != null ? rows.get(a.row()) : null;
+          if (guard != null && !initialised(save, guard[0])) {
+            save.add(new InsnNode(Opcodes.ACONST_NULL));
+            save.add(new VarInsnNode(Opcodes.ASTORE, guard[0]));
+            save.add(new InsnNode(Opcodes.ICONST_1));
+            save.add(new VarInsnNode(Opcodes.ISTORE, guard[1]));
+          }
+        }
         if (entry.jump()) {
           onEdge(entry.from(), (LabelNode) loop.header()).add(save);
         } else {
@@ -127,6 +144,39 @@ final class LoopCheckHoister {
     return ordinals;
   }
 
+  /**
+   * After a row load {@code a[i]} (its value on the stack): the first iteration's value goes to {@code first}; a later
+   * iteration that loads another array (another thread stored into {@code a[i]}: a race on it, reported by its own
+   * element hook) clears {@code same}, and the loop's range checks of that row are dropped (missed, never wrong).
+   */
+  private static InsnList rowGuard(int first, int same) {
+    LabelNode ok = new LabelNode();
+    LabelNode differs = new LabelNode();
+    InsnList code = new InsnList();
+    code.add(new InsnNode(Opcodes.DUP));
+    code.add(new VarInsnNode(Opcodes.ALOAD, first));
+    code.add(new JumpInsnNode(Opcodes.IF_ACMPEQ, ok));
+    code.add(new VarInsnNode(Opcodes.ALOAD, first));
+    code.add(new JumpInsnNode(Opcodes.IFNONNULL, differs));
+    code.add(new InsnNode(Opcodes.DUP));
+    code.add(new VarInsnNode(Opcodes.ASTORE, first));
+    code.add(new JumpInsnNode(Opcodes.GOTO, ok));
+    code.add(differs);
+    code.add(new InsnNode(Opcodes.ICONST_0));
+    code.add(new VarInsnNode(Opcodes.ISTORE, same));
+    code.add(ok);
+    return code;
+  }
+
+  private static boolean initialised(InsnList code, int local) {
+    for (AbstractInsnNode insn : code) {
+      if (insn instanceof VarInsnNode v && v.getOpcode() == Opcodes.ASTORE && v.var == local) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The code to run on the edge from a jump or switch to {@code target} (one trampoline per edge). */
   private InsnList onEdge(AbstractInsnNode from, LabelNode target) {
     Map<LabelNode, InsnList> byTarget = edges.get(from);
@@ -164,10 +214,10 @@ final class LoopCheckHoister {
   }
 
   /** A range {@code [base1 + add1, base2 + add2)} of one array, checked as reads or writes. */
-  private record Range(int array, boolean write, int fromLocal, int fromAdd, int toLocal, int toAdd) {
+  private record Range(int array, int guard, boolean write, int fromLocal, int fromAdd, int toLocal, int toAdd) {
     boolean sameElements(Range o) {
-      return array == o.array && fromLocal == o.fromLocal && fromAdd == o.fromAdd && toLocal == o.toLocal
-          && toAdd == o.toAdd;
+      return array == o.array && guard == o.guard && fromLocal == o.fromLocal && fromAdd == o.fromAdd
+          && toLocal == o.toLocal && toAdd == o.toAdd;
     }
 
     // spelled out: a record's generated equals/hashCode bootstrap an invokedynamic on first use (mid-transform)
@@ -178,7 +228,8 @@ final class LoopCheckHoister {
 
     @Override
     public int hashCode() {
-      return ((((array * 31 + (write ? 1 : 0)) * 31 + fromLocal) * 31 + fromAdd) * 31 + toLocal) * 31 + toAdd;
+      return (((((array * 31 + guard) * 31 + (write ? 1 : 0)) * 31 + fromLocal) * 31 + fromAdd) * 31 + toLocal) * 31
+          + toAdd;
     }
   }
 
@@ -196,9 +247,11 @@ final class LoopCheckHoister {
       int o = a.afterIncrement() ? 1 : 0;
       int i = exit.afterIncrement() ? 1 : 0;
       int p = exit.executed()[k] ? 1 : 0;
+      int array = array(a);
+      int guard = guard(a);
       Range r = loop.stride() > 0
-          ? new Range(a.arrayLocal(), a.write(), saved, o, v, o - i + p)
-          : new Range(a.arrayLocal(), a.write(), v, 1 - o + i - p, saved, 1 - o);
+          ? new Range(array, guard, a.write(), saved, o, v, o - i + p)
+          : new Range(array, guard, a.write(), v, 1 - o + i - p, saved, 1 - o);
       ranges.putIfAbsent(r, site(a.insn()));
     }
     return checks(ranges);
@@ -213,9 +266,11 @@ final class LoopCheckHoister {
     int v = loop.induction();
     for (CountedLoops.Access a : loop.accesses()) {
       int o = a.afterIncrement() ? 1 : 0;
+      int array = array(a);
+      int guard = guard(a);
       Range r = loop.stride() > 0
-          ? new Range(a.arrayLocal(), a.write(), saved, o, v, o - 1)
-          : new Range(a.arrayLocal(), a.write(), v, 2 - o, saved, 1 - o);
+          ? new Range(array, guard, a.write(), saved, o, v, o - 1)
+          : new Range(array, guard, a.write(), v, 2 - o, saved, 1 - o);
       ranges.putIfAbsent(r, site(a.insn()));
     }
     LabelNode handler = new LabelNode();
@@ -257,13 +312,32 @@ final class LoopCheckHoister {
     return code;
   }
 
+  /** The local holding the access's array: its own, or the first iteration's row. */
+  private int array(CountedLoops.Access a) {
+    return a.row() == null ? a.arrayLocal() : rows.get(a.row())[0];
+  }
+
+  /** The row guard's {@code same} local, or -1. */
+  private int guard(CountedLoops.Access a) {
+    return a.row() == null ? -1 : rows.get(a.row())[1];
+  }
+
   private static void emit(InsnList code, Range r, int site) {
+    LabelNode skip = null;
+    if (r.guard() >= 0) {
+      skip = new LabelNode();
+      code.add(new VarInsnNode(Opcodes.ILOAD, r.guard()));
+      code.add(new JumpInsnNode(Opcodes.IFEQ, skip));
+    }
     code.add(new VarInsnNode(Opcodes.ALOAD, r.array()));
     addLocalPlus(code, r.fromLocal(), r.fromAdd());
     addLocalPlus(code, r.toLocal(), r.toAdd());
     code.add(pushInt(site));
     HookMethod hook = r.write() ? HookMethod.WRITE_RANGE : HookMethod.READ_RANGE;
     code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, HookMethod.OWNER, hook.methodName(), hook.descriptor(), false));
+    if (skip != null) {
+      code.add(skip);
+    }
   }
 
   private static void addLocalPlus(InsnList code, int local, int add) {

@@ -153,10 +153,8 @@ public final class DetectRuntime {
     for (int i = Math.max(from, 0); i < end; i++) {
       LocationState x = states[i];
       if (x == null) {
-        x = element(s, array, i, site);
-        if (x == null) {
-          continue;
-        }
+        s.fillElements(i, end, s.arrayKey() != null ? null : unnamedArrayKey(site), null, site);
+        x = states[i];
       }
       detector.read(state, x, site, i);
     }
@@ -179,11 +177,9 @@ public final class DetectRuntime {
     int end = Math.min(to, states.length);
     for (int i = start; i < end; i++) {
       LocationState x = states[i];
-      if (x == null) {
-        x = element(s, array, i, site);
-        if (x == null) {
-          continue;
-        }
+      if (x == null) { // the rest of the range is created at once, already holding this write
+        s.fillElements(i, end, s.arrayKey() != null ? null : unnamedArrayKey(site), clinit ? null : state, site);
+        x = states[i];
       }
       if (clinit || !HSummaryDetector.repeats(x, now, site)) {
         detector.write(state, x, site, i);

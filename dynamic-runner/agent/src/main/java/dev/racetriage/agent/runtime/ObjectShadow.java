@@ -2,6 +2,7 @@ package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
 
+import dev.racetriage.agent.detect.HSummaryDetector;
 import dev.racetriage.agent.detect.LocationState;
 import dev.racetriage.agent.hb.Epoch;
 import dev.racetriage.agent.hb.ThreadState;
@@ -300,6 +301,23 @@ final class ObjectShadow {
       states[index] = state; // racy readers see null (and come here) or the constructed state (final key)
     }
     return state;
+  }
+
+  /**
+   * Creates the missing element states of {@code [from, to)} (in bounds) under one lock: at ⊥ for a read, already
+   * holding the write for a writer outside class initialisers ({@code writer} non-null; see
+   * {@link HSummaryDetector#firstWritten}). A hoisted loop's first pass over an array costs one call, not one per
+   * element.
+   */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  synchronized void fillElements(int from, int to, String unnamedKey, ThreadState writer, int site) {
+    LocationState[] states = elements;
+    String key = arrayKey != null ? arrayKey : unnamedKey;
+    for (int i = from; i < to; i++) {
+      if (states[i] == null) {
+        states[i] = writer != null ? HSummaryDetector.firstWritten(key, writer, site) : new LocationState(key);
+      }
+    }
   }
 
   void noteArrayKey(String key) {

@@ -37,7 +37,7 @@ class LoopCheckHoisterTest {
   @Test
   void simpleCountedLoopsCheckRangesAtTheirExitsInsteadOfElements() throws IOException {
     Map<String, List<String>> hooks = hooksByMethod(detect());
-    for (String m : List.of("fill", "addOne", "copyUntilNegative", "divide")) {
+    for (String m : List.of("fill", "addOne", "copyUntilNegative", "divide", "fillRows", "rowSwappedMidLoop")) {
       assertTrue(hooks.get(m).contains("writeRange"), m + ": " + hooks.get(m));
     }
     for (String m : List.of("sumDown", "firstNegative", "copyUntilNegative", "divide")) {
@@ -113,6 +113,14 @@ class LoopCheckHoisterTest {
         int[] s = {1, 2, 3, 4};
         InstrumentedRun.call(c, "shiftRight", s);
         assertArrayEquals(new int[] {1, 1, 2, 3}, s);
+        int[][] rows = new int[3][4];
+        InstrumentedRun.call(c, "fillRows", rows, 10);
+        assertArrayEquals(new int[] {10, 11, 12, 13}, rows[2]);
+        int[] other = new int[4];
+        int[][] swapped = {new int[4]};
+        InstrumentedRun.call(c, "rowSwappedMidLoop", swapped, other, 4);
+        assertArrayEquals(new int[] {0, 1, 1, 1}, other);
+        assertTrue(swapped[0] == other);
         double[][] m = {{1, 2}, {3, 4}};
         double[][] out = new double[2][2];
         InstrumentedRun.call(c, "multiply", m, m, out, 2);
@@ -164,6 +172,39 @@ class LoopCheckHoisterTest {
       // increment is not known
       assertTrue(indices.containsAll(Set.of(0, 1, 2, 3, 4)), indices.toString());
       assertEquals(0, run.internalErrors());
+    }
+  }
+
+  @Test
+  void aRowThatChangesMidLoopGetsNoRangeCheckOnTheFirstRow() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(CountedLoopShapes.class);
+      int[] first = new int[8];
+      int[] other = new int[8];
+      Thread writer = run.start(() -> InstrumentedRun.call(c, "fill", first, 1));
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      // writes first[0], then other[1..3]: a range check of first over [0, 4) would report 1..3 of first
+      run.join(run.start(() -> InstrumentedRun.call(c, "rowSwappedMidLoop", new int[][] {first}, other, 4)));
+      FieldRaces races = run.races(SHAPES + ".fill()[]");
+      if (races != null) {
+        assertEquals(List.of(0), races.indices());
+      }
+      assertEquals(0, run.internalErrors());
+    }
+  }
+
+  @Test
+  void rowsOfATwoDimensionalArrayAreCheckedByRange() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(CountedLoopShapes.class);
+      int[][] m = new int[3][8];
+      Thread writer = run.start(() -> InstrumentedRun.call(c, "fillRows", m, 1));
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      run.join(run.start(() -> InstrumentedRun.call(c, "copyUntilNegative", m[1], new int[8])));
+      FieldRaces races = run.races(SHAPES + ".fillRows()[]");
+      assertNotNull(races, run.racyFields().toString());
+      assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), new TreeSet<>(races.indices()));
+      assertEquals("fillRows", races.first().previous().site().methodName());
     }
   }
 
