@@ -26,8 +26,9 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * Finds the counted loops whose array element checks {@link LoopCheckHoister} may move to the loop's exits (BigFoot's
  * check placement, narrowed to the simplest shape). A loop qualifies when
  * <ul>
- * <li>it is innermost: its body without the header is acyclic, so each instruction runs at most once per iteration,
- * and no exception handler of the method starts inside it;</li>
+ * <li>no exception handler of the method starts inside it (inner loops may: their instructions run any number of
+ * times per iteration, but the increment and the hoisted accesses must lie on no cycle of the body without its
+ * header, so each runs at most once per iteration);</li>
  * <li>an int local {@code v} (the induction variable) changes in it only through one {@code iinc v, ±1} that runs in
  * every iteration (it dominates every back edge);</li>
  * <li>nothing in it can synchronise or run code the agent does not see: only local, arithmetic, branch, array and
@@ -185,7 +186,7 @@ final class CountedLoops {
       }
     }
     BitSet body = body(h, latches);
-    if (!innermost(h, body) || !quiet(body)) {
+    if (!quiet(body)) {
       return null;
     }
     for (int i = body.nextSetBit(0); i >= 0; i = body.nextSetBit(i + 1)) {
@@ -213,13 +214,13 @@ final class CountedLoops {
         return null; // v changes otherwise too
       }
     }
-    if (!dominatesAll(incIndex, latches)) {
-      return null; // some iteration skips the increment
+    if (!dominatesAll(incIndex, latches) || cyclic(incIndex, h, body)) {
+      return null; // some iteration skips the increment, or it sits in an inner loop
     }
     List<Access> accesses = new ArrayList<>();
     for (int i = body.nextSetBit(0); i >= 0; i = body.nextSetBit(i + 1)) {
       Access a = access(i, body, latches, incIndex, v);
-      if (a != null) {
+      if (a != null && !cyclic(i, h, body)) {
         accesses.add(a);
       }
     }
@@ -234,7 +235,8 @@ final class CountedLoops {
     if (entries == null) {
       return null;
     }
-    boolean catchAll = notCoveredByHandlers(body);
+    // an inner loop's own catch-all would come first and rethrow outside this one's ranges: none for outer loops
+    boolean catchAll = notCoveredByHandlers(body) && innermost(h, body);
     return new Loop(v, inc.incr, insns.get(h), entries, accesses, exits, catchAll, catchAll ? runs(body) : List.of());
   }
 
@@ -503,6 +505,16 @@ final class CountedLoops {
       }
     }
     return true;
+  }
+
+  /** True if {@code n} lies on a cycle of the body without its header (in an inner loop): it may run repeatedly. */
+  private boolean cyclic(int n, int h, BitSet body) {
+    for (int y = succ[n].nextSetBit(0); y >= 0; y = succ[n].nextSetBit(y + 1)) {
+      if (y != h && body.get(y) && reach(y, h, body).get(n)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Nodes reachable from {@code from} within the body without going back to the header (one iteration's rest). */
