@@ -26,18 +26,19 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * Finds the counted loops whose array element checks {@link LoopCheckHoister} may move to the loop's exits (BigFoot's
  * check placement, narrowed to the simplest shape). A loop qualifies when
  * <ul>
- * <li>no exception handler of the method starts inside it (inner loops may: their instructions run any number of
- * times per iteration, but the increment and the hoisted accesses must lie on no cycle of the body without its
- * header, so each runs at most once per iteration);</li>
+ * <li>no exception handler of the method starts inside it;</li>
  * <li>an int local {@code v} (the induction variable) changes in it only through one {@code iinc v, ±1} that runs in
  * every iteration (it dominates every back edge);</li>
  * <li>nothing in it can synchronise or run code the agent does not see: only local, arithmetic, branch, array and
  * non-volatile field instructions (statics of the method's own class only, which is initialised already) — no call,
  * no invokedynamic, no allocation but primitive arrays, no monitor, no athrow, no class constants or casts.</li>
  * </ul>
- * A qualifying loop's element access is hoisted when its array is an {@code aload a} of a local {@code a} never stored
- * in the loop, its index is exactly the value of {@code v} (an {@code iload v} in the same straight-line stretch, with
- * the {@code iinc} not in between), and it runs in every iteration (it dominates every back edge). Then the indices it
+ * Inner loops are allowed (they qualify or not on their own), but the {@code iinc} and the hoisted accesses must lie on
+ * no cycle of the body without its header, so each runs exactly once per iteration. A qualifying loop's element
+ * access is hoisted when its array is an {@code aload a} of a local {@code a} never stored in the loop (or a guarded
+ * row, see {@link Access}), its index is exactly the value of {@code v} (an {@code iload v} in the same straight-line
+ * stretch, with the {@code iinc} not in between), and it runs in every iteration (it dominates every back edge), and
+ * when dominance fixes whether the iteration that leaves at each exit ran it. Then the indices it
  * touches in one execution of the loop are exactly a contiguous range computed from {@code v} at loop entry and at the
  * exit taken: see {@link Exit} and {@link Access}. Everything about the loop is decided before anything is changed.
  */
