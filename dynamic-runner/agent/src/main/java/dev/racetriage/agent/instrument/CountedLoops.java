@@ -50,7 +50,15 @@ final class CountedLoops {
    * that value is the same in every iteration unless some thread stores into {@code a[i]} meanwhile, so the
    * rewritten loop compares it with the first iteration's and drops the range checks if it ever differs.
    */
-  record Access(AbstractInsnNode insn, int arrayLocal, AbstractInsnNode row, boolean write, boolean afterIncrement) {
+  record Access(AbstractInsnNode insn, int arrayLocal, AbstractInsnNode row, boolean write, boolean afterIncrement,
+                Index fixed) {
+  }
+
+  /**
+   * The index of an access that touches one element in every iteration (a loop-invariant local, or a constant): the
+   * exit checks that element once if the access ran at all. Null for an access indexed by the induction variable.
+   */
+  record Index(int local, int constant) {
   }
 
   /**
@@ -253,10 +261,17 @@ final class CountedLoops {
     int top = f.getStackSize() - (write ? 1 : 0);
     AbstractInsnNode arrayLoad = onlySource(f.getStack(top - 2));
     AbstractInsnNode indexLoad = onlySource(f.getStack(top - 1));
-    if (!(indexLoad instanceof VarInsnNode x) || x.getOpcode() != Opcodes.ILOAD || x.var != v) {
+    int start = Integer.MAX_VALUE; // the straight-line stretch that must end at the access
+    Index fixed = null;
+    if (indexLoad instanceof VarInsnNode x && x.getOpcode() == Opcodes.ILOAD && x.var == v) {
+      start = insns.indexOf(x);
+    } else if (indexLoad instanceof VarInsnNode x && x.getOpcode() == Opcodes.ILOAD && invariant(x, body)) {
+      fixed = new Index(x.var, 0);
+    } else if (constant(indexLoad) != null) {
+      fixed = new Index(-1, constant(indexLoad));
+    } else {
       return null;
     }
-    int start = insns.indexOf(x); // the straight-line stretch that must end at the access
     int arrayLocal = -1;
     AbstractInsnNode row = null;
     if (arrayLoad instanceof VarInsnNode a && a.getOpcode() == Opcodes.ALOAD && invariant(a, body)) {
@@ -267,15 +282,29 @@ final class CountedLoops {
     } else {
       return null;
     }
-    if (start >= i || !body.get(start)) {
-      return null;
-    }
-    for (int j = start + 1; j <= i; j++) {
-      if (j == incIndex || pred[j].cardinality() != 1 || !pred[j].get(j - 1)) {
-        return null; // v's value may not be the index: not one straight-line stretch without the iinc
+    if (start != Integer.MAX_VALUE) {
+      if (start >= i || !body.get(start)) {
+        return null;
+      }
+      for (int j = start + 1; j <= i; j++) {
+        if (j == incIndex || pred[j].cardinality() != 1 || !pred[j].get(j - 1)) {
+          return null; // v's value (the row) may not be the access's: not one straight-line stretch without the iinc
+        }
       }
     }
-    return new Access(insn, arrayLocal, row, write, dominates(incIndex, i));
+    return new Access(insn, arrayLocal, row, write, dominates(incIndex, i), fixed);
+  }
+
+  /** The value an {@code iconst}, {@code bipush} or {@code sipush} pushes, else null. */
+  static Integer constant(AbstractInsnNode insn) {
+    int op = insn == null ? -1 : insn.getOpcode();
+    if (op >= Opcodes.ICONST_M1 && op <= Opcodes.ICONST_5) {
+      return op - Opcodes.ICONST_0;
+    }
+    if (op == Opcodes.BIPUSH || op == Opcodes.SIPUSH) {
+      return ((org.objectweb.asm.tree.IntInsnNode) insn).operand;
+    }
+    return null;
   }
 
   /** A load in the loop of a local the loop never stores. */
@@ -306,8 +335,7 @@ final class CountedLoops {
     if (index instanceof VarInsnNode i) {
       return i.getOpcode() == Opcodes.ILOAD && invariant(i, body);
     }
-    int op = index == null ? -1 : index.getOpcode();
-    return (op >= Opcodes.ICONST_M1 && op <= Opcodes.ICONST_5) || op == Opcodes.BIPUSH || op == Opcodes.SIPUSH;
+    return constant(index) != null;
   }
 
   private static AbstractInsnNode onlySource(SourceValue value) {

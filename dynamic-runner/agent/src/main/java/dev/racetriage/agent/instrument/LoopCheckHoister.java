@@ -214,10 +214,27 @@ final class LoopCheckHoister {
   }
 
   /** A range {@code [base1 + add1, base2 + add2)} of one array, checked as reads or writes. */
-  private record Range(int array, int guard, boolean write, int fromLocal, int fromAdd, int toLocal, int toAdd) {
+  /**
+   * A range {@code [fromLocal + fromAdd, toLocal + toAdd)} of one array, checked as reads or writes; or, with
+   * {@code point} non-null, the one element {@code point} if the access ran at least once: {@code toLocal - fromLocal
+   * + toAdd} times (the locals ordered by the stride).
+   */
+  private record Range(int array, int guard, boolean write, int fromLocal, int fromAdd, int toLocal, int toAdd,
+                       CountedLoops.Index point) {
+    static Range point(int array, int guard, boolean write, CountedLoops.Index index, int stride, int v, int saved,
+                       int add) {
+      return stride > 0 ? new Range(array, guard, write, saved, 0, v, add, index)
+          : new Range(array, guard, write, v, 0, saved, add, index);
+    }
+
     boolean sameElements(Range o) {
       return array == o.array && guard == o.guard && fromLocal == o.fromLocal && fromAdd == o.fromAdd
-          && toLocal == o.toLocal && toAdd == o.toAdd;
+          && toLocal == o.toLocal && toAdd == o.toAdd && samePoint(o);
+    }
+
+    private boolean samePoint(Range o) {
+      return point == null ? o.point == null
+          : o.point != null && point.local() == o.point.local() && point.constant() == o.point.constant();
     }
 
     // spelled out: a record's generated equals/hashCode bootstrap an invokedynamic on first use (mid-transform)
@@ -228,8 +245,9 @@ final class LoopCheckHoister {
 
     @Override
     public int hashCode() {
-      return (((((array * 31 + guard) * 31 + (write ? 1 : 0)) * 31 + fromLocal) * 31 + fromAdd) * 31 + toLocal) * 31
+      int h = (((((array * 31 + guard) * 31 + (write ? 1 : 0)) * 31 + fromLocal) * 31 + fromAdd) * 31 + toLocal) * 31
           + toAdd;
+      return point == null ? h : (h * 31 + point.local()) * 31 + point.constant();
     }
   }
 
@@ -247,11 +265,16 @@ final class LoopCheckHoister {
       int o = a.afterIncrement() ? 1 : 0;
       int i = exit.afterIncrement() ? 1 : 0;
       int p = exit.executed()[k] ? 1 : 0;
+      if (a.fixed() != null) { // ran stride * (v - v0) - i + p times: its one element if that is positive
+        ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), loop.stride(), v, saved, p - i),
+            site(a.insn()));
+        continue;
+      }
       int array = array(a);
       int guard = guard(a);
       Range r = loop.stride() > 0
-          ? new Range(array, guard, a.write(), saved, o, v, o - i + p)
-          : new Range(array, guard, a.write(), v, 1 - o + i - p, saved, 1 - o);
+          ? new Range(array, guard, a.write(), saved, o, v, o - i + p, null)
+          : new Range(array, guard, a.write(), v, 1 - o + i - p, saved, 1 - o, null);
       ranges.putIfAbsent(r, site(a.insn()));
     }
     return checks(ranges);
@@ -266,11 +289,16 @@ final class LoopCheckHoister {
     int v = loop.induction();
     for (CountedLoops.Access a : loop.accesses()) {
       int o = a.afterIncrement() ? 1 : 0;
+      if (a.fixed() != null) {
+        ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), loop.stride(), v, saved, -1),
+            site(a.insn()));
+        continue;
+      }
       int array = array(a);
       int guard = guard(a);
       Range r = loop.stride() > 0
-          ? new Range(array, guard, a.write(), saved, o, v, o - 1)
-          : new Range(array, guard, a.write(), v, 2 - o, saved, 1 - o);
+          ? new Range(array, guard, a.write(), saved, o, v, o - 1, null)
+          : new Range(array, guard, a.write(), v, 2 - o, saved, 1 - o, null);
       ranges.putIfAbsent(r, site(a.insn()));
     }
     LabelNode handler = new LabelNode();
@@ -330,8 +358,25 @@ final class LoopCheckHoister {
       code.add(new JumpInsnNode(Opcodes.IFEQ, skip));
     }
     code.add(new VarInsnNode(Opcodes.ALOAD, r.array()));
-    addLocalPlus(code, r.fromLocal(), r.fromAdd());
-    addLocalPlus(code, r.toLocal(), r.toAdd());
+    if (r.point() != null) { // [index, index + (runs > 0 ? 1 : 0)): (-runs) >>> 31 is 1 for 0 < runs, else 0
+      code.add(r.point().local() >= 0 ? new VarInsnNode(Opcodes.ILOAD, r.point().local())
+          : pushInt(r.point().constant()));
+      code.add(new InsnNode(Opcodes.DUP));
+      code.add(new VarInsnNode(Opcodes.ILOAD, r.toLocal()));
+      code.add(new VarInsnNode(Opcodes.ILOAD, r.fromLocal()));
+      code.add(new InsnNode(Opcodes.ISUB));
+      if (r.toAdd() != 0) {
+        code.add(pushInt(r.toAdd()));
+        code.add(new InsnNode(Opcodes.IADD));
+      }
+      code.add(new InsnNode(Opcodes.INEG));
+      code.add(new IntInsnNode(Opcodes.BIPUSH, 31));
+      code.add(new InsnNode(Opcodes.IUSHR));
+      code.add(new InsnNode(Opcodes.IADD));
+    } else {
+      addLocalPlus(code, r.fromLocal(), r.fromAdd());
+      addLocalPlus(code, r.toLocal(), r.toAdd());
+    }
     code.add(pushInt(site));
     HookMethod hook = r.write() ? HookMethod.WRITE_RANGE : HookMethod.READ_RANGE;
     code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, HookMethod.OWNER, hook.methodName(), hook.descriptor(), false));
