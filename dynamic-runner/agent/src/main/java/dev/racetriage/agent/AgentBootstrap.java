@@ -136,6 +136,8 @@ public final class AgentBootstrap {
       Hooks.readField(lock, 0, -1);
       Hooks.arrayInField(array, 0);
       Hooks.writeElement(array, 0, -1);
+      Hooks.writeRange(array, 0, 1, -1);
+      Hooks.readRange(array, 0, 1, -1);
       Hooks.readElement(array, 0, -1);
       Hooks.atomicBefore(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
       Hooks.atomicAfter(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);

@@ -105,10 +105,18 @@ public final class HSummaryDetector {
 
     /** {@link #write} of array element {@code index} (or {@link RaceReport#NO_INDEX}), named in a race report. */
     public boolean write(ThreadState t, LocationState x, int siteId, int index) {
-        if (x.lastWrite == t.epoch() && x.lastSite == siteId && !t.inClinit()) {
+        if (repeats(x, t.epoch(), siteId) && !t.inClinit()) {
             return false; // the thread's same write again: changes nothing
         }
         return recordWrite(t, x, siteId, index);
+    }
+
+    /**
+     * True if x's last write is already epoch {@code now} at {@code siteId}: the same write again changes nothing.
+     * For callers that write many locations with one epoch (a loop's range) and read the epoch once.
+     */
+    public static boolean repeats(LocationState x, long now, int siteId) {
+        return x.lastWrite == now && x.lastSite == siteId;
     }
 
     /** The write's slow path, kept out of {@link #write} so the inlined fast path stays small. */
@@ -131,6 +139,15 @@ public final class HSummaryDetector {
         }
         report(RaceKind.WW, t, x, siteId, previousSite, previousWriter, index);
         return true;
+    }
+
+    /**
+     * A new location's state holding t's write at a site, for a runtime that creates the state at that write: the
+     * same as {@link #write} on a fresh location (at ⊥, which every thread covers: never a race) without its lock.
+     * Not for writes inside a class initialiser (those are recorded at ⊥).
+     */
+    public static LocationState firstWritten(String fieldKey, ThreadState t, int siteId) {
+        return new LocationState(fieldKey, t.epoch(), siteId, t.name());
     }
 
     /**

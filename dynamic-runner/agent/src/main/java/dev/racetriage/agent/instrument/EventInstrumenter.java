@@ -44,9 +44,14 @@ final class EventInstrumenter extends AdviceAdapter {
   /** Set by {@link CompoundUpdateMarker} right before a load whose store follows: skip that load's read check. */
   private boolean skipReadCheck;
 
+  /** Ordinals (among the method's array loads and stores) of the accesses a loop exit checks instead. */
+  private final java.util.BitSet hoisted;
+  private int arrayAccesses;
+
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
-                    boolean checkAccesses) {
+                    boolean checkAccesses, java.util.BitSet hoisted) {
     super(Opcodes.ASM9, next, access, name, descriptor);
+    this.hoisted = hoisted;
     this.exceptionTable = next;
     this.ctx = ctx;
     this.methodName = name;
@@ -349,6 +354,10 @@ final class EventInstrumenter extends AdviceAdapter {
   @Override
   public void visitInsn(int opcode) {
     boolean skipRead = takeSkip();
+    if ((isArrayLoad(opcode) || isArrayStore(opcode)) && hoisted.get(arrayAccesses++)) {
+      super.visitInsn(opcode); // checked with its loop's range at the loop's exits (LoopCheckHoister)
+      return;
+    }
     if (jumble != null && (isArrayLoad(opcode) || isArrayStore(opcode))) {
       jumbleArrayInsn(opcode);
       return;

@@ -16,6 +16,9 @@ public enum HookMethod {
   WRITE_STATIC("writeStatic", "(II" + Slot.TS + ")" + Slot.TS),
   READ_ELEMENT("readElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
   WRITE_ELEMENT("writeElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  // a hoisted loop's elements [from, to), checked at the loop's exits (LoopCheckHoister); no thread slot
+  READ_RANGE("readRange", "(Ljava/lang/Object;III)V"),
+  WRITE_RANGE("writeRange", "(Ljava/lang/Object;III)V"),
   ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I" + Slot.TS + ")" + Slot.TS),
   MONITOR_ENTER("monitorEnter", "(Ljava/lang/Object;)V"),
   MONITOR_EXIT("monitorExit", "(Ljava/lang/Object;)V"),

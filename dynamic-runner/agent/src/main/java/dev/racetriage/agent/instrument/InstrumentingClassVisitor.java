@@ -1,8 +1,10 @@
 package dev.racetriage.agent.instrument;
 
+import java.util.BitSet;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.MethodNode;
 
 /** Routes each method with code through an {@link EventInstrumenter} (application or trusted JDK policy). */
 final class InstrumentingClassVisitor extends ClassVisitor {
@@ -30,7 +32,41 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     }
     HandlerLastMethodNode buffered = new HandlerLastMethodNode(ctx.internalName(), access, name, descriptor, signature,
         exceptions, next);
-    EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses);
+    if (checkAccesses && ctx.jumble() == null && !name.equals("<init>") && !name.equals("<clinit>")) {
+      return new LoopHoistingMethod(access, name, descriptor, signature, exceptions, buffered, ctx);
+    }
+    return accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses, new BitSet());
+  }
+
+  private static MethodVisitor accessesAndEvents(HandlerLastMethodNode buffered, int access, String name,
+                                                 String descriptor, ClassContext ctx, boolean checkAccesses,
+                                                 BitSet hoisted) {
+    EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
+        hoisted);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
+  }
+
+  /**
+   * Detect mode, application methods (not constructors or class initialisers): the method is buffered as a tree,
+   * its counted loops get range checks at their exits ({@link LoopCheckHoister}), and then it goes through the usual
+   * instrumentation without the element hooks those checks replace.
+   */
+  private static final class LoopHoistingMethod extends MethodNode {
+    private final HandlerLastMethodNode buffered;
+    private final ClassContext ctx;
+
+    LoopHoistingMethod(int access, String name, String descriptor, String signature, String[] exceptions,
+                       HandlerLastMethodNode buffered, ClassContext ctx) {
+      super(Opcodes.ASM9, access, name, descriptor, signature, exceptions);
+      this.buffered = buffered;
+      this.ctx = ctx;
+    }
+
+    @Override
+    public void visitEnd() {
+      super.visitEnd();
+      BitSet hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx);
+      accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted));
+    }
   }
 }

@@ -43,6 +43,21 @@ final class WarmUpSample {
     }
   }
 
+  /** Counted loops whose element checks move to the exits: a header exit, a return exit, a downward loop. */
+  static int loops(int[] in, long[] out, int n) {
+    int sum = 0;
+    for (int i = 0; i < n; i++) {
+      out[i] += in[i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+      if (in[i] == 0) {
+        return i;
+      }
+      sum += in[i];
+    }
+    return sum;
+  }
+
   static synchronized void statics() {
     shared++;
   }

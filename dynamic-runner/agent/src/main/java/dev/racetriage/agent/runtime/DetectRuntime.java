@@ -137,6 +137,69 @@ public final class DetectRuntime {
     detector.write(state, x, site, index);
   }
 
+  /**
+   * A hoisted loop read elements [from, to) with this clock (it did not synchronise): each is checked as
+   * {@link #readElement} checks it. Indices outside the array are dropped (the loop cannot have accessed them).
+   */
+  @ForceInline // see the class comment
+  void readRange(ThreadShadow t, Object array, int from, int to, int site) {
+    ObjectShadow s = t.shadowOfReadArray(array, shadow);
+    ThreadState state = t.state(threads);
+    if (s.allWritesCoveredBy(state)) {
+      return;
+    }
+    LocationState[] states = s.elements(array);
+    int end = Math.min(to, states.length);
+    for (int i = Math.max(from, 0); i < end; i++) {
+      LocationState x = states[i];
+      if (x == null) {
+        s.fillElements(i, end, s.arrayKey() != null ? null : unnamedArrayKey(site), null, site);
+        x = states[i];
+      }
+      detector.read(state, x, site, i);
+    }
+    untracked(s);
+  }
+
+  /** A hoisted loop wrote elements [from, to): each is checked and recorded as {@link #writeElement} does. */
+  @ForceInline // see the class comment
+  void writeRange(ThreadShadow t, Object array, int from, int to, int site) {
+    ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
+    ThreadState state = t.state(threads);
+    long now = state.epoch();
+    boolean clinit = state.inClinit();
+    if (!clinit && s.rangeRepeats(now, from, to, site)) {
+      return; // every element already holds this write (see ObjectShadow#rangeRepeats)
+    }
+    s.noteWrite(now);
+    LocationState[] states = s.elements(array);
+    int start = Math.max(from, 0);
+    int end = Math.min(to, states.length);
+    for (int i = start; i < end; i++) {
+      LocationState x = states[i];
+      if (x == null) { // the rest of the range is created at once, already holding this write
+        s.fillElements(i, end, s.arrayKey() != null ? null : unnamedArrayKey(site), clinit ? null : state, site);
+        x = states[i];
+      }
+      if (clinit || !HSummaryDetector.repeats(x, now, site)) {
+        detector.write(state, x, site, i);
+      }
+    }
+    if (!clinit && start < end) {
+      s.noteRange(now, start, end, site);
+    }
+    untracked(s);
+  }
+
+  /** An array too long to shadow is counted once, as its element hooks count it. */
+  private void untracked(ObjectShadow s) {
+    if (s.untrackedArray() && s.markCounted()) {
+      synchronized (this) {
+        untrackedArrays++;
+      }
+    }
+  }
+
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private LocationState element(ObjectShadow s, Object array, int index, int site) {
     LocationState x = s.element(array, index);

@@ -239,6 +239,51 @@ public final class Hooks {
   }
 
   /**
+   * At an exit of a loop whose element reads were hoisted (the instrumenter's {@code LoopCheckHoister}): the loop
+   * read elements {@code [from, to)} of {@code array} (an empty or inverted range checks nothing), each checked as
+   * {@link #readElement} would have, reported at {@code site}. Called once per loop execution, so it looks the
+   * thread's shadow up itself.
+   */
+  @DontInline
+  public static void readRange(Object array, int from, int to, int site) {
+    DetectRuntime rt = runtime;
+    if (rt == null || array == null || from >= to) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.readRange(t, array, from, to, site);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** As {@link #readRange}, for the elements a loop wrote: each checked and recorded as {@link #writeElement}. */
+  @DontInline
+  public static void writeRange(Object array, int from, int to, int site) {
+    DetectRuntime rt = runtime;
+    if (rt == null || array == null || from >= to) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.writeRange(t, array, from, to, site);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /**
    * An array-typed field was read or written: the array is named after it ({@code pkg.Cls.slots[]}).
    * Without the thread slot: for tests and the warm-up.
    */

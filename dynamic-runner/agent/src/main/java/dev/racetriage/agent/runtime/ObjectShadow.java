@@ -2,6 +2,7 @@ package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
 
+import dev.racetriage.agent.detect.HSummaryDetector;
 import dev.racetriage.agent.detect.LocationState;
 import dev.racetriage.agent.hb.Epoch;
 import dev.racetriage.agent.hb.ThreadState;
@@ -72,6 +73,47 @@ final class ObjectShadow {
       }
     } else {
       writeSummary = SHARED_WRITES;
+    }
+  }
+
+  /**
+   * The elements {@code [from, to)} a hoisted loop's range write left at {@code epoch} and {@code site} (each one's
+   * last write). Immutable, replaced as a whole.
+   */
+  private static final class WrittenRange {
+    final long epoch;
+    final int from;
+    final int to;
+    final int site;
+
+    WrittenRange(long epoch, int from, int to, int site) {
+      this.epoch = epoch;
+      this.from = from;
+      this.to = to;
+      this.site = site;
+    }
+  }
+
+  private volatile WrittenRange lastRange;
+
+  /**
+   * True if a range write of {@code [from, to)} at {@code now} from {@code site} would change nothing: the last range
+   * write covered it with the same epoch and site, and every write to this array since was the same thread's at the
+   * same epoch (the write summary is still {@code now}; a write by another thread makes it shared before the write
+   * happens). Each element then still holds that write — unless the thread wrote it again in this epoch from another
+   * site, which a report would then name instead (a write of that element in the same epoch all the same). Turns a
+   * loop that rewrites one row per outer iteration (a matrix multiply) into one check per row.
+   */
+  boolean rangeRepeats(long now, int from, int to, int site) {
+    WrittenRange r = lastRange;
+    return r != null && r.epoch == now && r.site == site && from >= r.from && to <= r.to && writeSummary == now;
+  }
+
+  /** Every element of {@code [from, to)} was just written at {@code now} from {@code site} by the calling thread. */
+  void noteRange(long now, int from, int to, int site) {
+    WrittenRange r = lastRange;
+    if (r == null || r.epoch != now || r.site != site || r.from != from || r.to != to) {
+      lastRange = new WrittenRange(now, from, to, site);
     }
   }
 
@@ -210,6 +252,15 @@ final class ObjectShadow {
     return index >= 0 && index < states.length ? states[index] : null;
   }
 
+  /**
+   * The element states of this array (allocated on first use; empty for an untracked array). Slots are filled by
+   * {@link #addElement}; a racy reader sees null or a constructed state.
+   */
+  LocationState[] elements(Object array) {
+    LocationState[] states = elements;
+    return states != null ? states : allocateElements(array);
+  }
+
   boolean inBounds(int index) {
     LocationState[] states = elements;
     return states != null && index >= 0 && index < states.length;
@@ -250,6 +301,23 @@ final class ObjectShadow {
       states[index] = state; // racy readers see null (and come here) or the constructed state (final key)
     }
     return state;
+  }
+
+  /**
+   * Creates the missing element states of {@code [from, to)} (in bounds) under one lock: at ⊥ for a read, already
+   * holding the write for a writer outside class initialisers ({@code writer} non-null; see
+   * {@link HSummaryDetector#firstWritten}). A hoisted loop's first pass over an array costs one call, not one per
+   * element.
+   */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  synchronized void fillElements(int from, int to, String unnamedKey, ThreadState writer, int site) {
+    LocationState[] states = elements;
+    String key = arrayKey != null ? arrayKey : unnamedKey;
+    for (int i = from; i < to; i++) {
+      if (states[i] == null) {
+        states[i] = writer != null ? HSummaryDetector.firstWritten(key, writer, site) : new LocationState(key);
+      }
+    }
   }
 
   void noteArrayKey(String key) {

@@ -109,6 +109,16 @@ final class InstrumentedRun implements AutoCloseable {
     return keys;
   }
 
+  /** Everything reported on field key {@code key}, or null if it did not race. */
+  FieldRaces races(String key) {
+    for (FieldRaces r : runtime.aggregator().fields()) {
+      if (r.fieldKey().equals(key)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
   long internalErrors() {
     return runtime.summary().internalErrors() + runtime.detector().internalErrors();
   }

@@ -1,0 +1,420 @@
+package dev.racetriage.agent.instrument;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Detect mode: replaces the per-element checks of the counted loops {@link CountedLoops} finds by one range check per
+ * array and access kind at each way out of the loop (BigFoot's check placement, Rhodes, Flanagan and Freund, PLDI
+ * 2017, in its simplest form). The induction variable's value is saved in a fresh local on every way into the loop
+ * header; at each exit {@code Hooks.writeRange/readRange(array, from, to, site)} checks exactly the elements the
+ * loop touched — {@code [from, to)} computed from the saved and the current value — as the element hooks would
+ * have, one after the other, with the thread's clock they would have had (the loop does not synchronise).
+ *
+ * <p>If no handler of the method covers the loop, a catch-all handler over the loop's instructions checks the
+ * elements of the iterations completed before an exception (one fewer when the throw point's side of the increment
+ * is not known) and rethrows; otherwise an exception that leaves the loop leaves that execution's elements unchecked
+ * (a missed race, never a false one).
+ *
+ * <p>When a read and a write of the same array have the same range only the write is checked: on every element the
+ * write check fails exactly when the read check would (same location, same clock), and reports the race as WW
+ * ({@link CompoundUpdateMarker} makes the same trade per access). Writes are checked before reads, so a read of an
+ * element the loop wrote first is not reported against an older write.
+ */
+final class LoopCheckHoister {
+  private final MethodNode method;
+  private final ClassContext ctx;
+  /** Per jump instruction and target label: the code to run on that edge (exits first, then entries). */
+  private final Map<AbstractInsnNode, Map<LabelNode, InsnList>> edges = new IdentityHashMap<>();
+  private final List<AbstractInsnNode> edgeOrder = new ArrayList<>();
+  /** Per guarded row load: its {first, same} locals (see {@link #rowGuard}). */
+  private final Map<AbstractInsnNode, int[]> rows = new IdentityHashMap<>();
+
+  private LoopCheckHoister(MethodNode method, ClassContext ctx) {
+    this.method = method;
+    this.ctx = ctx;
+  }
+
+  /**
+   * Rewrites the method's hoistable loops in place.
+   *
+   * @return the ordinals (among the method's array loads and stores, in instruction order) of the accesses whose
+   *     element hooks the {@link EventInstrumenter} must leave out; empty if nothing was hoisted
+   */
+  static BitSet hoist(String owner, MethodNode method, ClassContext ctx) {
+    List<CountedLoops.Loop> loops = CountedLoops.find(owner, method, ctx);
+    if (loops.isEmpty()) {
+      return new BitSet();
+    }
+    return new LoopCheckHoister(method, ctx).rewrite(loops);
+  }
+
+  private BitSet rewrite(List<CountedLoops.Loop> loops) {
+    Map<AbstractInsnNode, Boolean> hoisted = new IdentityHashMap<>();
+    List<CountedLoops.Loop> caught = new ArrayList<>();
+    List<Integer> caughtSaved = new ArrayList<>();
+    for (CountedLoops.Loop loop : loops) {
+      int saved = method.maxLocals++;
+      for (CountedLoops.Access a : loop.accesses()) {
+        hoisted.put(a.insn(), Boolean.TRUE);
+        if (a.row() != null && !rows.containsKey(a.row())) {
+          int first = method.maxLocals++;
+          int same = method.maxLocals++;
+          rows.put(a.row(), new int[] {first, same});
+          method.instructions.insert(a.row(), rowGuard(first, same));
+        }
+      }
+      for (CountedLoops.Entry entry : loop.entries()) {
+        InsnList save = new InsnList();
+        save.add(new VarInsnNode(Opcodes.ILOAD, loop.induction()));
+        save.add(new VarInsnNode(Opcodes.ISTORE, saved));
+        for (CountedLoops.Access a : loop.accesses()) {
+          int[] guard = a.row() != null ? rows.get(a.row()) : null;
+          if (guard != null && !initialised(save, guard[0])) {
+            save.add(new InsnNode(Opcodes.ACONST_NULL));
+            save.add(new VarInsnNode(Opcodes.ASTORE, guard[0]));
+            save.add(new InsnNode(Opcodes.ICONST_1));
+            save.add(new VarInsnNode(Opcodes.ISTORE, guard[1]));
+          }
+        }
+        if (entry.jump()) {
+          onEdge(entry.from(), (LabelNode) loop.header()).add(save);
+        } else {
+          method.instructions.insertBefore(loop.header(), save);
+        }
+      }
+      for (CountedLoops.Exit exit : loop.exits()) {
+        InsnList checks = exitChecks(loop, exit, saved);
+        if (exit.kind() == CountedLoops.ExitKind.JUMP) {
+          onEdge(exit.from(), exit.target()).insert(checks);
+        } else if (exit.kind() == CountedLoops.ExitKind.FALL_THROUGH) {
+          method.instructions.insert(exit.from(), checks);
+        } else {
+          method.instructions.insertBefore(exit.from(), checks);
+        }
+      }
+      if (loop.catchAll()) {
+        caught.add(loop);
+        caughtSaved.add(saved);
+      }
+    }
+    for (AbstractInsnNode from : edgeOrder) {
+      for (Map.Entry<LabelNode, InsnList> e : edges.get(from).entrySet()) {
+        LabelNode trampoline = new LabelNode();
+        InsnList code = new InsnList();
+        code.add(trampoline);
+        code.add(e.getValue());
+        code.add(new JumpInsnNode(Opcodes.GOTO, e.getKey()));
+        method.instructions.add(code);
+        retarget(from, e.getKey(), trampoline);
+      }
+    }
+    for (int k = 0; k < caught.size(); k++) { // last: their range labels go right around the loop's instructions
+      addCatchAll(caught.get(k), caughtSaved.get(k));
+    }
+    BitSet ordinals = new BitSet();
+    int ordinal = 0;
+    for (AbstractInsnNode insn : method.instructions) {
+      if (CountedLoops.isArrayAccess(insn.getOpcode())) {
+        if (hoisted.containsKey(insn)) {
+          ordinals.set(ordinal);
+        }
+        ordinal++;
+      }
+    }
+    return ordinals;
+  }
+
+  /**
+   * After a row load {@code a[i]} (its value on the stack): the first iteration's value goes to {@code first}; a later
+   * iteration that loads another array (another thread stored into {@code a[i]}: a race on it, reported by its own
+   * element hook) clears {@code same}, and the loop's range checks of that row are dropped (missed, never wrong).
+   */
+  private static InsnList rowGuard(int first, int same) {
+    LabelNode ok = new LabelNode();
+    LabelNode differs = new LabelNode();
+    InsnList code = new InsnList();
+    code.add(new InsnNode(Opcodes.DUP));
+    code.add(new VarInsnNode(Opcodes.ALOAD, first));
+    code.add(new JumpInsnNode(Opcodes.IF_ACMPEQ, ok));
+    code.add(new VarInsnNode(Opcodes.ALOAD, first));
+    code.add(new JumpInsnNode(Opcodes.IFNONNULL, differs));
+    code.add(new InsnNode(Opcodes.DUP));
+    code.add(new VarInsnNode(Opcodes.ASTORE, first));
+    code.add(new JumpInsnNode(Opcodes.GOTO, ok));
+    code.add(differs);
+    code.add(new InsnNode(Opcodes.ICONST_0));
+    code.add(new VarInsnNode(Opcodes.ISTORE, same));
+    code.add(ok);
+    return code;
+  }
+
+  private static boolean initialised(InsnList code, int local) {
+    for (AbstractInsnNode insn : code) {
+      if (insn instanceof VarInsnNode v && v.getOpcode() == Opcodes.ASTORE && v.var == local) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The code to run on the edge from a jump or switch to {@code target} (one trampoline per edge). */
+  private InsnList onEdge(AbstractInsnNode from, LabelNode target) {
+    Map<LabelNode, InsnList> byTarget = edges.get(from);
+    if (byTarget == null) {
+      byTarget = new LinkedHashMap<>();
+      edges.put(from, byTarget);
+      edgeOrder.add(from);
+    }
+    InsnList code = byTarget.get(target);
+    if (code == null) {
+      code = new InsnList();
+      byTarget.put(target, code);
+    }
+    return code;
+  }
+
+  private static void retarget(AbstractInsnNode from, LabelNode old, LabelNode now) {
+    if (from instanceof JumpInsnNode j) {
+      j.label = now;
+    } else if (from instanceof TableSwitchInsnNode s) {
+      s.dflt = s.dflt == old ? now : s.dflt;
+      replace(s.labels, old, now);
+    } else if (from instanceof LookupSwitchInsnNode s) {
+      s.dflt = s.dflt == old ? now : s.dflt;
+      replace(s.labels, old, now);
+    }
+  }
+
+  private static void replace(List<LabelNode> labels, LabelNode old, LabelNode now) {
+    for (int i = 0; i < labels.size(); i++) {
+      if (labels.get(i) == old) {
+        labels.set(i, now);
+      }
+    }
+  }
+
+  /** A range {@code [base1 + add1, base2 + add2)} of one array, checked as reads or writes. */
+  /**
+   * A range {@code [fromLocal + fromAdd, toLocal + toAdd)} of one array, checked as reads or writes; or, with
+   * {@code point} non-null, the one element {@code point} if the access ran at least once: {@code toLocal - fromLocal
+   * + toAdd} times (the locals ordered by the stride).
+   */
+  private record Range(int array, int guard, boolean write, int fromLocal, int fromAdd, int toLocal, int toAdd,
+                       CountedLoops.Index point) {
+    static Range point(int array, int guard, boolean write, CountedLoops.Index index, int stride, int v, int saved,
+                       int add) {
+      return stride > 0 ? new Range(array, guard, write, saved, 0, v, add, index)
+          : new Range(array, guard, write, v, 0, saved, add, index);
+    }
+
+    boolean sameElements(Range o) {
+      return array == o.array && guard == o.guard && fromLocal == o.fromLocal && fromAdd == o.fromAdd
+          && toLocal == o.toLocal && toAdd == o.toAdd && samePoint(o);
+    }
+
+    private boolean samePoint(Range o) {
+      return point == null ? o.point == null
+          : o.point != null && point.local() == o.point.local() && point.constant() == o.point.constant();
+    }
+
+    // spelled out: a record's generated equals/hashCode bootstrap an invokedynamic on first use (mid-transform)
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Range r && sameElements(r) && write == r.write;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = (((((array * 31 + guard) * 31 + (write ? 1 : 0)) * 31 + fromLocal) * 31 + fromAdd) * 31 + toLocal) * 31
+          + toAdd;
+      return point == null ? h : (h * 31 + point.local()) * 31 + point.constant();
+    }
+  }
+
+  /**
+   * The checks at one exit. With {@code o} = 1 for an access after the increment, {@code i} = 1 when the leaving
+   * iteration ran the increment, {@code p} = 1 when it ran the access: stride +1 touched {@code [v0 + o, v + o - i + p)},
+   * stride -1 {@code [v + 1 - o + i - p, v0 + 1 - o)} (v0 the value saved at entry, v the current one).
+   */
+  private InsnList exitChecks(CountedLoops.Loop loop, CountedLoops.Exit exit, int saved) {
+    Map<Range, Integer> ranges = new LinkedHashMap<>();
+    List<CountedLoops.Access> accesses = loop.accesses();
+    int v = loop.induction();
+    for (int k = 0; k < accesses.size(); k++) {
+      CountedLoops.Access a = accesses.get(k);
+      int o = a.afterIncrement() ? 1 : 0;
+      int i = exit.afterIncrement() ? 1 : 0;
+      int p = exit.executed()[k] ? 1 : 0;
+      if (a.fixed() != null) { // ran stride * (v - v0) - i + p times: its one element if that is positive
+        ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), loop.stride(), v, saved, p - i),
+            site(a.insn()));
+        continue;
+      }
+      int array = array(a);
+      int guard = guard(a);
+      Range r = loop.stride() > 0
+          ? new Range(array, guard, a.write(), saved, o, v, o - i + p, null)
+          : new Range(array, guard, a.write(), v, 1 - o + i - p, saved, 1 - o, null);
+      ranges.putIfAbsent(r, site(a.insn()));
+    }
+    return checks(ranges);
+  }
+
+  /**
+   * The catch-all handler: the iterations completed before the throw are at least {@code stride * (v - v0) - 1}, and
+   * every hoisted access ran in each of them.
+   */
+  private void addCatchAll(CountedLoops.Loop loop, int saved) {
+    Map<Range, Integer> ranges = new LinkedHashMap<>();
+    int v = loop.induction();
+    for (CountedLoops.Access a : loop.accesses()) {
+      int o = a.afterIncrement() ? 1 : 0;
+      if (a.fixed() != null) {
+        ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), loop.stride(), v, saved, -1),
+            site(a.insn()));
+        continue;
+      }
+      int array = array(a);
+      int guard = guard(a);
+      Range r = loop.stride() > 0
+          ? new Range(array, guard, a.write(), saved, o, v, o - 1, null)
+          : new Range(array, guard, a.write(), v, 2 - o, saved, 1 - o, null);
+      ranges.putIfAbsent(r, site(a.insn()));
+    }
+    LabelNode handler = new LabelNode();
+    InsnList code = new InsnList();
+    code.add(handler);
+    code.add(checks(ranges));
+    code.add(new InsnNode(Opcodes.ATHROW));
+    for (AbstractInsnNode[] run : loop.bodyRuns()) {
+      LabelNode start = new LabelNode();
+      LabelNode end = new LabelNode();
+      method.instructions.insertBefore(run[0], start);
+      method.instructions.insert(run[1], end);
+      method.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+    }
+    method.instructions.add(code);
+  }
+
+  /** Writes first, then the reads not covered by a write of the same elements. */
+  private InsnList checks(Map<Range, Integer> ranges) {
+    InsnList code = new InsnList();
+    for (Map.Entry<Range, Integer> e : ranges.entrySet()) {
+      if (e.getKey().write()) {
+        emit(code, e.getKey(), e.getValue());
+      }
+    }
+    outer:
+    for (Map.Entry<Range, Integer> e : ranges.entrySet()) {
+      Range r = e.getKey();
+      if (r.write()) {
+        continue;
+      }
+      for (Range w : ranges.keySet()) {
+        if (w.write() && w.sameElements(r)) {
+          continue outer;
+        }
+      }
+      emit(code, r, e.getValue());
+    }
+    return code;
+  }
+
+  /** The local holding the access's array: its own, or the first iteration's row. */
+  private int array(CountedLoops.Access a) {
+    return a.row() == null ? a.arrayLocal() : rows.get(a.row())[0];
+  }
+
+  /** The row guard's {@code same} local, or -1. */
+  private int guard(CountedLoops.Access a) {
+    return a.row() == null ? -1 : rows.get(a.row())[1];
+  }
+
+  private static void emit(InsnList code, Range r, int site) {
+    LabelNode skip = null;
+    if (r.guard() >= 0) {
+      skip = new LabelNode();
+      code.add(new VarInsnNode(Opcodes.ILOAD, r.guard()));
+      code.add(new JumpInsnNode(Opcodes.IFEQ, skip));
+    }
+    code.add(new VarInsnNode(Opcodes.ALOAD, r.array()));
+    if (r.point() != null) { // [index, index + (runs > 0 ? 1 : 0)): (-runs) >>> 31 is 1 for 0 < runs, else 0
+      code.add(r.point().local() >= 0 ? new VarInsnNode(Opcodes.ILOAD, r.point().local())
+          : pushInt(r.point().constant()));
+      code.add(new InsnNode(Opcodes.DUP));
+      code.add(new VarInsnNode(Opcodes.ILOAD, r.toLocal()));
+      code.add(new VarInsnNode(Opcodes.ILOAD, r.fromLocal()));
+      code.add(new InsnNode(Opcodes.ISUB));
+      if (r.toAdd() != 0) {
+        code.add(pushInt(r.toAdd()));
+        code.add(new InsnNode(Opcodes.IADD));
+      }
+      code.add(new InsnNode(Opcodes.INEG));
+      code.add(new IntInsnNode(Opcodes.BIPUSH, 31));
+      code.add(new InsnNode(Opcodes.IUSHR));
+      code.add(new InsnNode(Opcodes.IADD));
+    } else {
+      addLocalPlus(code, r.fromLocal(), r.fromAdd());
+      addLocalPlus(code, r.toLocal(), r.toAdd());
+    }
+    code.add(pushInt(site));
+    HookMethod hook = r.write() ? HookMethod.WRITE_RANGE : HookMethod.READ_RANGE;
+    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, HookMethod.OWNER, hook.methodName(), hook.descriptor(), false));
+    if (skip != null) {
+      code.add(skip);
+    }
+  }
+
+  private static void addLocalPlus(InsnList code, int local, int add) {
+    code.add(new VarInsnNode(Opcodes.ILOAD, local));
+    if (add != 0) {
+      code.add(pushInt(add));
+      code.add(new InsnNode(Opcodes.IADD));
+    }
+  }
+
+  /** The site of an access: its class, method, file and the line the instrumenter would give it. */
+  private int site(AbstractInsnNode insn) {
+    int line = -1;
+    for (AbstractInsnNode x = insn; x != null; x = x.getPrevious()) {
+      if (x instanceof LineNumberNode l) {
+        line = l.line;
+        break;
+      }
+    }
+    return ctx.ids().site(ctx.binaryName(), method.name, ctx.sourceFile(), line);
+  }
+
+  private static AbstractInsnNode pushInt(int value) {
+    if (value >= -1 && value <= 5) {
+      return new InsnNode(Opcodes.ICONST_0 + value);
+    }
+    if (value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE) {
+      return new IntInsnNode(Opcodes.BIPUSH, value);
+    }
+    if (value >= Short.MIN_VALUE && value <= Short.MAX_VALUE) {
+      return new IntInsnNode(Opcodes.SIPUSH, value);
+    }
+    return new LdcInsnNode(value);
+  }
+}

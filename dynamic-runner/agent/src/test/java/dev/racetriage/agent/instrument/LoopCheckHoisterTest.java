@@ -1,0 +1,271 @@
+package dev.racetriage.agent.instrument;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.agent.detect.FieldRaces;
+import dev.racetriage.agent.detect.SiteTable;
+import dev.racetriage.agent.instrument.fixtures.CountedLoopShapes;
+import dev.racetriage.agent.runtime.FieldRegistry;
+import dev.racetriage.agent.runtime.JumbleTargets;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Which loops get range checks at their exits instead of element hooks ({@link LoopCheckHoister}), that the rewritten
+ * code computes what the original does, and that the range checks report exactly the elements the loop touched.
+ */
+class LoopCheckHoisterTest {
+  private static final String SHAPES = CountedLoopShapes.class.getName();
+
+  @Test
+  void simpleCountedLoopsCheckRangesAtTheirExitsInsteadOfElements() throws IOException {
+    Map<String, List<String>> hooks = hooksByMethod(detect());
+    for (String m : List.of("fill", "addOne", "copyUntilNegative", "divide", "fillRows", "rowSwappedMidLoop")) {
+      assertTrue(hooks.get(m).contains("writeRange"), m + ": " + hooks.get(m));
+    }
+    for (String m : List.of("sumDown", "firstNegative", "copyUntilNegative", "divide")) {
+      assertTrue(hooks.get(m).contains("readRange"), m + ": " + hooks.get(m));
+    }
+    for (String m : List.of("fill", "addOne", "sumDown", "firstNegative", "copyUntilNegative", "divide")) {
+      assertFalse(hooks.get(m).contains("readElement") || hooks.get(m).contains("writeElement"), m + ": "
+          + hooks.get(m));
+    }
+    // a[j] += 1: the write's range check stands for the read's (same elements, same clock)
+    assertFalse(hooks.get("addOne").contains("readRange"), hooks.get("addOne").toString());
+  }
+
+  @Test
+  void nestedLoopsHoistTheAccessesThatRunOncePerIterationAndOnlyInductionIndexedOnes() throws IOException {
+    Map<String, List<String>> hooks = hooksByMethod(detect());
+    List<String> multiply = hooks.get("multiply");
+    assertTrue(multiply.contains("writeRange") && multiply.contains("readRange"), multiply.toString());
+    assertFalse(multiply.contains("writeElement") || multiply.contains("readElement"), multiply.toString());
+    // a[i] in the inner loop: one element read in every iteration, checked once at the exit if the loop ran
+    List<String> repeated = hooks.get("sumRepeated");
+    assertTrue(!repeated.contains("readElement") && repeated.contains("readRange"), repeated.toString());
+    List<String> shift = hooks.get("shiftRight");
+    assertTrue(shift.contains("readRange") && shift.contains("writeElement"), shift.toString());
+    assertFalse(shift.contains("readElement") || shift.contains("writeRange"), shift.toString());
+  }
+
+  @Test
+  void loopsThatMaySynchroniseOrDoNotCountByOneKeepTheirElementHooks() throws IOException {
+    Map<String, List<String>> hooks = hooksByMethod(detect());
+    for (String m : List.of("withCall", "withVolatileRead", "withMonitor", "arrayReassigned", "strideTwo",
+        "conditionalAccess", "inductionAlsoStored")) {
+      List<String> h = hooks.get(m);
+      assertFalse(h.contains("readRange") || h.contains("writeRange"), m + ": " + h);
+      assertTrue(h.contains("writeElement"), m + ": " + h);
+    }
+  }
+
+  @Test
+  void jumbleModeKeepsItsPerAccessHooks() throws IOException {
+    ClassInstrumenter jumble = new ClassInstrumenter(new SiteTable(), new FieldRegistry(),
+        new JumbleTargets(List.of(SHAPES + ".published")), null);
+    Map<String, List<String>> hooks = hooksByMethod(jumble);
+    for (Map.Entry<String, List<String>> e : hooks.entrySet()) {
+      assertFalse(e.getValue().contains("readRange") || e.getValue().contains("writeRange"), e.toString());
+    }
+  }
+
+  @Test
+  void aLoopNotCoveredByAHandlerGetsACatchAllThatRethrows() throws IOException {
+    ClassNode node = new ClassNode();
+    new ClassReader(detect().instrument(ClassKind.APPLICATION, getClass().getClassLoader(), original()).bytes())
+        .accept(node, 0);
+    MethodNode divide = method(node, "divide");
+    assertEquals(1, divide.tryCatchBlocks.size(), "the catch-all of the loop");
+    assertEquals(null, divide.tryCatchBlocks.get(0).type);
+  }
+
+  @Test
+  void hoistedLoopsComputeWhatTheOriginalComputes() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      for (Class<?> c : List.of(run.loadPlain(CountedLoopShapes.class), run.load(CountedLoopShapes.class))) {
+        int[] a = {3, -1, 4, 1, -5, 9, 2, 6};
+        InstrumentedRun.call(c, "addOne", a, 6);
+        assertArrayEquals(new int[] {4, 0, 5, 2, -4, 10, 2, 6}, a);
+        assertEquals(15L, InstrumentedRun.call(c, "sumDown", new long[] {1, 2, 3, 4, 5}));
+        assertEquals(1, InstrumentedRun.call(c, "firstNegative", new int[] {0, -2, -3}));
+        assertEquals(-1, InstrumentedRun.call(c, "firstNegative", new int[0]));
+        int[] to = new int[5];
+        assertEquals(2, InstrumentedRun.call(c, "copyUntilNegative", new int[] {7, 8, -1, 9, 9}, to));
+        assertArrayEquals(new int[] {7, 8, 0, 0, 0}, to);
+        int[] q = new int[4];
+        assertThrows(ArithmeticException.class,
+            () -> InstrumentedRun.call(c, "divide", new int[] {10, 100, 0, 1}, q, 4));
+        assertArrayEquals(new int[] {100, 10, 0, 0}, q);
+        int[] s = {1, 2, 3, 4};
+        InstrumentedRun.call(c, "shiftRight", s);
+        assertArrayEquals(new int[] {1, 1, 2, 3}, s);
+        int[][] rows = new int[3][4];
+        InstrumentedRun.call(c, "fillRows", rows, 10);
+        assertArrayEquals(new int[] {10, 11, 12, 13}, rows[2]);
+        int[] other = new int[4];
+        int[][] swapped = {new int[4]};
+        InstrumentedRun.call(c, "rowSwappedMidLoop", swapped, other, 4);
+        assertArrayEquals(new int[] {0, 1, 1, 1}, other);
+        assertTrue(swapped[0] == other);
+        assertEquals(30L, InstrumentedRun.call(c, "sumRepeated", new int[] {1, 2, 3, 4}, 3));
+        double[][] m = {{1, 2}, {3, 4}};
+        double[][] out = new double[2][2];
+        InstrumentedRun.call(c, "multiply", m, m, out, 2);
+        assertArrayEquals(new double[] {7, 10}, out[0]);
+        assertArrayEquals(new double[] {15, 22}, out[1]);
+      }
+      assertEquals(0, run.internalErrors());
+      assertEquals(Set.of(), run.racyFields());
+    }
+  }
+
+  @Test
+  void aLoopLeftByABreakReportsExactlyTheElementsItRead() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(CountedLoopShapes.class);
+      int[] from = new int[16];
+      int[] to = new int[16];
+      Thread writer = run.start(() -> {
+        InstrumentedRun.call(c, "fill", from, 1);
+        from[5] = -1; // plain test code: not instrumented, the fill's range write stands for it
+      });
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      run.join(run.start(() -> InstrumentedRun.call(c, "copyUntilNegative", from, to)));
+      FieldRaces races = run.races(SHAPES + ".fill()[]");
+      assertNotNull(races, run.racyFields().toString());
+      assertEquals(Set.of(0, 1, 2, 3, 4, 5), new TreeSet<>(races.indices()));
+      assertEquals("copyUntilNegative", races.first().current().site().methodName());
+      assertEquals(SHAPES, races.first().current().site().className());
+      assertEquals("fill", races.first().previous().site().methodName());
+      assertEquals(Set.of(SHAPES + ".fill()[]"), run.racyFields(), "to[] is written by one thread only");
+    }
+  }
+
+  @Test
+  void anExceptionInTheMiddleOfAHoistedLoopReportsNoElementItDidNotTouch() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(CountedLoopShapes.class);
+      int[] divisors = new int[16];
+      int[] quotients = new int[16];
+      Thread writer = run.start(() -> InstrumentedRun.call(c, "fill", divisors, 1));
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      divisors[6] = 0; // not instrumented: the loop throws while reading element 6
+      run.join(run.start(() -> InstrumentedRun.call(c, "divide", divisors, quotients, 16)));
+      FieldRaces races = run.races(SHAPES + ".fill()[]");
+      assertNotNull(races, run.racyFields().toString());
+      Set<Integer> indices = new TreeSet<>(races.indices());
+      assertTrue(Set.of(0, 1, 2, 3, 4, 5, 6).containsAll(indices), indices.toString());
+      // the handler checks the iterations surely completed: one fewer than v - v0 when the throw's side of the
+      // increment is not known
+      assertTrue(indices.containsAll(Set.of(0, 1, 2, 3, 4)), indices.toString());
+      assertEquals(0, run.internalErrors());
+    }
+  }
+
+  @Test
+  void anElementReadInEveryIterationIsCheckedOnlyIfTheLoopRan() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(CountedLoopShapes.class);
+      int[] a = new int[6];
+      Thread writer = run.start(() -> InstrumentedRun.call(c, "fill", a, 2));
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      run.join(run.start(() -> InstrumentedRun.call(c, "sumRepeated", a, 0)));
+      assertEquals(Set.of(), run.racyFields(), "the inner loop never ran: a[i] was never read");
+      run.join(run.start(() -> InstrumentedRun.call(c, "sumRepeated", a, 3)));
+      FieldRaces races = run.races(SHAPES + ".fill()[]");
+      assertNotNull(races, run.racyFields().toString());
+      assertEquals(Set.of(0, 1, 2, 3, 4, 5), new TreeSet<>(races.indices()));
+      assertEquals("sumRepeated", races.first().current().site().methodName());
+    }
+  }
+
+  @Test
+  void aRowThatChangesMidLoopGetsNoRangeCheckOnTheFirstRow() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(CountedLoopShapes.class);
+      int[] first = new int[8];
+      int[] other = new int[8];
+      Thread writer = run.start(() -> InstrumentedRun.call(c, "fill", first, 1));
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      // writes first[0], then other[1..3]: a range check of first over [0, 4) would report 1..3 of first
+      run.join(run.start(() -> InstrumentedRun.call(c, "rowSwappedMidLoop", new int[][] {first}, other, 4)));
+      FieldRaces races = run.races(SHAPES + ".fill()[]");
+      if (races != null) {
+        assertEquals(List.of(0), races.indices());
+      }
+      assertEquals(0, run.internalErrors());
+    }
+  }
+
+  @Test
+  void rowsOfATwoDimensionalArrayAreCheckedByRange() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(CountedLoopShapes.class);
+      int[][] m = new int[3][8];
+      Thread writer = run.start(() -> InstrumentedRun.call(c, "fillRows", m, 1));
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      run.join(run.start(() -> InstrumentedRun.call(c, "copyUntilNegative", m[1], new int[8])));
+      FieldRaces races = run.races(SHAPES + ".fillRows()[]");
+      assertNotNull(races, run.racyFields().toString());
+      assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), new TreeSet<>(races.indices()));
+      assertEquals("fillRows", races.first().previous().site().methodName());
+    }
+  }
+
+  // ---- helpers ----
+
+  private static ClassInstrumenter detect() {
+    return new ClassInstrumenter(new SiteTable(), new FieldRegistry());
+  }
+
+  private Map<String, List<String>> hooksByMethod(ClassInstrumenter instrumenter) throws IOException {
+    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(), original()).bytes();
+    assertNotNull(out);
+    ClassNode node = new ClassNode();
+    new ClassReader(out).accept(node, 0);
+    Map<String, List<String>> hooks = new TreeMap<>();
+    for (MethodNode m : node.methods) {
+      List<String> calls = new ArrayList<>();
+      for (AbstractInsnNode insn : m.instructions) {
+        if (insn instanceof MethodInsnNode call && call.owner.equals(HookMethod.OWNER)) {
+          calls.add(call.name);
+        }
+      }
+      hooks.put(m.name, calls);
+    }
+    return hooks;
+  }
+
+  private static MethodNode method(ClassNode node, String name) {
+    for (MethodNode m : node.methods) {
+      if (m.name.equals(name)) {
+        return m;
+      }
+    }
+    throw new AssertionError("no method " + name);
+  }
+
+  private static byte[] original() throws IOException {
+    try (InputStream in = LoopCheckHoisterTest.class.getClassLoader()
+        .getResourceAsStream(SHAPES.replace('.', '/') + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+}
