@@ -218,26 +218,11 @@ final class EventInstrumenter extends AdviceAdapter {
     switch (opcode) {
       case GETFIELD -> {
         if (isVolatile) {
-          mv.visitInsn(DUP);
-          super.visitFieldInsn(opcode, owner, name, descriptor);
-          if (wide) {
-            mv.visitInsn(DUP2_X1);
-            mv.visitInsn(POP2);
-          } else {
-            mv.visitInsn(SWAP);
-          }
+          loadKeepingReceiver(owner, name, descriptor, wide);
           pushInt(fieldId);
           HookMethod.VOLATILE_READ.call(mv);
         } else if (!isFinal && !skipRead) {
-          // the check after the load (see readAfterLoad): [obj] -> [obj, obj] -> [obj, v] -> [v, obj] -> [v]
-          mv.visitInsn(DUP);
-          super.visitFieldInsn(opcode, owner, name, descriptor);
-          if (wide) {
-            mv.visitInsn(DUP2_X1);
-            mv.visitInsn(POP2);
-          } else {
-            mv.visitInsn(SWAP);
-          }
+          loadKeepingReceiver(owner, name, descriptor, wide); // the check after the load (see readAfterLoad)
           pushInt(fieldId);
           pushInt(site());
           callAccessHook(HookMethod.READ_FIELD);
@@ -289,6 +274,18 @@ final class EventInstrumenter extends AdviceAdapter {
         super.visitFieldInsn(opcode, owner, name, descriptor);
       }
       default -> super.visitFieldInsn(opcode, owner, name, descriptor);
+    }
+  }
+
+  /** A GETFIELD that leaves the receiver above the value for a hook: [obj] -> [obj, obj] -> [obj, v] -> [v, obj]. */
+  private void loadKeepingReceiver(String owner, String name, String descriptor, boolean wide) {
+    mv.visitInsn(DUP);
+    super.visitFieldInsn(GETFIELD, owner, name, descriptor);
+    if (wide) {
+      mv.visitInsn(DUP2_X1);
+      mv.visitInsn(POP2);
+    } else {
+      mv.visitInsn(SWAP);
     }
   }
 
