@@ -47,6 +47,12 @@ public final class ClassFilter {
       "java/util/concurrent/locks/AbstractQueuedLongSynchronizer$SharedNode",
       "java/util/concurrent/locks/AbstractQueuedLongSynchronizer$ConditionNode");
 
+  /** AbstractQueuedSynchronizer and its long twin: see {@link #isQueueBookkeeping}. */
+  static final List<String> AQS_CLASSES = List.of(
+      "java/util/concurrent/locks/AbstractQueuedSynchronizer",
+      "java/util/concurrent/locks/AbstractQueuedLongSynchronizer");
+  static final String OWNABLE_SYNCHRONIZER = "java/util/concurrent/locks/AbstractOwnableSynchronizer";
+
   static final String THREAD = "java/lang/Thread";
 
   private final List<String> includes;
@@ -108,6 +114,29 @@ public final class ClassFilter {
   /** True for an AQS wait-queue node class ({@link #AQS_QUEUE_NODES}): trusted code's accesses to it are not hooked. */
   static boolean isQueueNode(String internalName) {
     return AQS_QUEUE_NODES.contains(internalName);
+  }
+
+  /**
+   * True for a field of a synchronizer that only keeps its wait queue or its owner, which trusted code reads and
+   * writes without a hook: AQS's {@code head} and {@code tail} (pointers to the queue nodes, see
+   * {@link #AQS_QUEUE_NODES}) and the owner thread of AbstractOwnableSynchronizer (set by the thread that holds the
+   * lock, read for the owner check). The same argument as for the nodes: every AQS acquire that returns has read or
+   * CASed {@code state} after the releasing thread wrote it, and that edge is kept. An unlock otherwise paid two
+   * hooks more (its owner check and the read of {@code head} that looks for a successor to unpark).
+   */
+  static boolean isQueueBookkeeping(String declaringClass, String field) {
+    if (AQS_CLASSES.contains(declaringClass)) {
+      return field.equals("head") || field.equals("tail");
+    }
+    return declaringClass.equals(OWNABLE_SYNCHRONIZER) && field.equals("exclusiveOwnerThread");
+  }
+
+  /**
+   * True for a reference compare-and-set (or other atomic on a reference) made by AQS's own code: there it is only
+   * ever on {@code head} or {@code tail} (see {@link #isQueueBookkeeping}); {@code state} is an int (a long).
+   */
+  static boolean isQueueBookkeepingAtomic(String caller, String operation) {
+    return AQS_CLASSES.contains(caller) && operation.endsWith("Reference");
   }
 
   private static boolean startsWithAny(String name, List<String> prefixes) {

@@ -193,7 +193,7 @@ final class EventInstrumenter extends AdviceAdapter {
     boolean isFinal = field != null && field.isFinal();
     boolean isArray = descriptor.charAt(0) == '[';
     boolean wide = descriptor.equals("J") || descriptor.equals("D");
-    if (!checkAccesses && ClassFilter.isQueueNode(declaring)) {
+    if (!checkAccesses && (ClassFilter.isQueueNode(declaring) || ClassFilter.isQueueBookkeeping(declaring, name))) {
       super.visitFieldInsn(opcode, owner, name, descriptor); // AQS queue bookkeeping: see ClassFilter.AQS_QUEUE_NODES
       return;
     }
@@ -485,7 +485,7 @@ final class EventInstrumenter extends AdviceAdapter {
       return;
     }
     int mode = opcode == INVOKEVIRTUAL ? AtomicCall.mode(owner, name) : 0;
-    if (mode != 0) {
+    if (mode != 0 && !(!checkAccesses && ClassFilter.isQueueBookkeepingAtomic(ctx.internalName(), name))) {
       atomicCall(owner, name, descriptor, mode);
       return;
     }

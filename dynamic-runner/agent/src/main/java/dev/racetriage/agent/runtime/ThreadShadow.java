@@ -15,7 +15,7 @@ public final class ThreadShadow {
   private static final ThreadLocal<ThreadShadow> CURRENT = new ThreadLocal<>() {
     @Override
     protected ThreadShadow initialValue() {
-      return new ThreadShadow(); // trivial on purpose: a hook must not re-enter while this runs
+      return new ThreadShadow(Thread.currentThread()); // trivial: a hook must not re-enter while this runs
     }
   };
 
@@ -42,8 +42,43 @@ public final class ThreadShadow {
   /** Direct-mapped by identity hash: the objects (locks, stripes, queues) this thread touched recently (1 KiB). */
   private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
 
+  /**
+   * The shadows of running threads by {@link Thread#getId()} modulo the length: a cache in front of {@link #CURRENT}
+   * (an array load and two compares instead of a hash-table probe through a weak reference — the lookup every hook
+   * in JDK code makes, a sixth of a lock-heavy run's time). Only threads of a JDK class (Thread itself, pool workers)
+   * are stored: those keep Thread's own {@code getId()}, so their ids are unique and never reused, and a slot holding
+   * a shadow of the caller's class and id is the caller's own. Threads of an application's subclass, which may
+   * override {@code getId()}, take the slow path, which is always right. Each thread writes only the slot of its id;
+   * a reader that sees a stale or foreign entry takes the slow path too. A finished thread's shadow stays in its slot
+   * until a thread with the same slot replaces it (1024 slots: a bounded, small retention of agent objects).
+   */
+  private static final ThreadShadow[] BY_ID = new ThreadShadow[1024];
+
+  /** The id of the thread this shadow belongs to. */
+  private final long threadId;
+  /** The thread's class if the JDK's boot loader defined it (see {@link #BY_ID}), else null. */
+  private final Class<?> jdkThreadClass;
+
+  private ThreadShadow(Thread thread) {
+    this.threadId = thread.getId();
+    Class<?> k = thread.getClass();
+    this.jdkThreadClass = k.getClassLoader() == null ? k : null;
+  }
+
   public static ThreadShadow current() {
-    return CURRENT.get();
+    Thread thread = Thread.currentThread();
+    long id = thread.getId();
+    ThreadShadow s = BY_ID[(int) id & (BY_ID.length - 1)];
+    return s != null && s.threadId == id && s.jdkThreadClass == thread.getClass() ? s : currentMiss(id);
+  }
+
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private static ThreadShadow currentMiss(long id) {
+    ThreadShadow s = CURRENT.get();
+    if (s.jdkThreadClass != null && s.threadId == id) {
+      BY_ID[(int) id & (BY_ID.length - 1)] = s;
+    }
+    return s;
   }
 
   /**

@@ -76,21 +76,31 @@ class ClassInstrumenterTest {
   }
 
   @Test
-  void aqsKeepsItsStateHeadAndTailEdgesButNotItsQueueNodes() throws IOException {
+  void aqsKeepsItsStateEdgesButNotItsQueueBookkeeping() throws IOException {
     String aqs = "java/util/concurrent/locks/AbstractQueuedSynchronizer";
     byte[] original = bytesOf(aqs);
-    int[] ownFields = new int[1];
-    int[] nodeFields = new int[1];
+    int[] stateFields = new int[1];
+    int[] queueFields = new int[1];
+    int[] intAtomics = new int[1];
+    int[] referenceAtomics = new int[1];
     new ClassReader(original).accept(new ClassVisitor(Opcodes.ASM9) {
       @Override
       public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exceptions) {
         return new MethodVisitor(Opcodes.ASM9) {
           @Override
           public void visitFieldInsn(int opcode, String owner, String field, String d) {
-            if (owner.equals(aqs) && List.of("state", "head", "tail").contains(field)) {
-              ownFields[0]++; // the volatile fields of the synchronizer itself
-            } else if (owner.startsWith(aqs + "$") && owner.endsWith("Node")) {
-              nodeFields[0]++;
+            if (owner.equals(aqs) && field.equals("state")) {
+              stateFields[0]++;
+            } else if (owner.equals(aqs) && List.of("head", "tail").contains(field)
+                || owner.startsWith(aqs + "$") && owner.endsWith("Node")) {
+              queueFields[0]++; // the wait queue: head, tail and the nodes' own fields
+            }
+          }
+
+          @Override
+          public void visitMethodInsn(int opcode, String owner, String method, String d, boolean itf) {
+            if (owner.equals("jdk/internal/misc/Unsafe") && method.startsWith("compareAndSet")) {
+              (method.endsWith("Reference") ? referenceAtomics : intAtomics)[0]++;
             }
           }
         };
@@ -98,9 +108,16 @@ class ClassInstrumenterTest {
     }, 0);
     List<String> hooks = hookCalls(instrumenter.instrument(ClassKind.TRUSTED_JDK, null, original).bytes());
     long volatileHooks = hooks.stream().filter(h -> h.equals("volatileRead") || h.equals("volatileWrite")).count();
-    assertTrue(nodeFields[0] > 10, "AQS reads its nodes' fields: " + nodeFields[0]);
-    assertEquals(ownFields[0], volatileHooks, "one hook per access of state/head/tail, none for node fields");
-    assertTrue(hooks.contains("atomicBefore") && hooks.contains("atomicAfter"), hooks.toString());
+    assertTrue(queueFields[0] > 10, "AQS reads its queue's fields: " + queueFields[0]);
+    assertTrue(referenceAtomics[0] >= 2, "AQS CASes head and tail: " + referenceAtomics[0]);
+    assertEquals(stateFields[0], volatileHooks, "one hook per access of state, none for head, tail or nodes");
+    assertEquals(intAtomics[0], hooks.stream().filter("atomicBefore"::equals).count(),
+        "one atomic hook per CAS of state, none for the CASes of head and tail");
+    assertEquals(intAtomics[0], hooks.stream().filter("atomicAfter"::equals).count(), hooks.toString());
+
+    String owned = "java/util/concurrent/locks/AbstractOwnableSynchronizer";
+    assertEquals(List.of(), hookCalls(instrumenter.instrument(ClassKind.TRUSTED_JDK, null, bytesOf(owned)).bytes()),
+        "the owner thread of a lock is bookkeeping, not a pointer to follow");
   }
 
   @Test

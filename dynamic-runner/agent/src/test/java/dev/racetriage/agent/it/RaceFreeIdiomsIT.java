@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class RaceFreeIdiomsIT {
   static final String PKG = "dev.racetriage.fixtures.racefree.";
   static final List<String> LOCKS_AND_HANDOFFS = List.of(
-      "ReentrantLockCounterOk", "ReadWriteLockCacheOk", "StampedLockAndAtomicArraysOk", "SemaphoreMutexOk",
+      "ReentrantLockCounterOk", "LockConditionHandoffOk", "ReadWriteLockCacheOk", "StampedLockAndAtomicArraysOk",
+      "SemaphoreMutexOk",
       "AtomicReferencePublicationOk", "FieldUpdaterAndVarHandleOk", "QueueHandoffsOk", "CountDownLatchOk",
       "CyclicBarrierOk", "PhaserAndExchangerOk", "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk",
       "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk", "VolatileFlagPublicationOk", "StaticInitialisationOk",
