@@ -217,7 +217,14 @@ final class EventInstrumenter extends AdviceAdapter {
     int fieldId = ctx.ids().field(declaring, name);
     switch (opcode) {
       case GETFIELD -> {
-        if (isVolatile) {
+        if (isVolatile && !checkAccesses) {
+          // trusted code: the object's volatile fields share its atomic clock (see ObjectShadow): [v, null, obj, mode]
+          loadKeepingReceiver(owner, name, descriptor, wide);
+          mv.visitInsn(ACONST_NULL);
+          mv.visitInsn(SWAP);
+          pushInt(HookMethod.SYNC_ACQUIRE);
+          HookMethod.ATOMIC_AFTER.call(mv);
+        } else if (isVolatile) {
           loadKeepingReceiver(owner, name, descriptor, wide);
           pushInt(fieldId);
           HookMethod.VOLATILE_READ.call(mv);
@@ -232,7 +239,13 @@ final class EventInstrumenter extends AdviceAdapter {
         nameArray(isArray, fieldId);
       }
       case PUTFIELD -> {
-        if (isVolatile || !isFinal) {
+        if (isVolatile && !checkAccesses) {
+          copyReceiverUnderValue(wide); // trusted code: release the object's atomic clock, as for GETFIELD above
+          mv.visitInsn(ACONST_NULL);
+          mv.visitInsn(SWAP);
+          pushInt(HookMethod.SYNC_RELEASE);
+          HookMethod.ATOMIC_BEFORE.call(mv);
+        } else if (isVolatile || !isFinal) {
           copyReceiverUnderValue(wide);
           if (isVolatile) {
             pushInt(fieldId);

@@ -16,6 +16,12 @@ import dev.racetriage.agent.hb.SyncClock;
  * field clock; so plain and atomic accesses to the same volatile field stay ordered, while a volatile read is not
  * ordered after an unrelated monitor exit or volatile write (the JMM does not order those either).
  *
+ * <p>Trusted JDK code's volatile field accesses use the atomic clock, as its atomic operations do: a synchronizer's
+ * {@code state} is read and written plainly-volatile and CASed, one location to the JMM, and one clock makes each
+ * such read a single cover check. The clock is shared by all of the object's volatile fields, which can only add
+ * edges between JDK internals (never report a race that is not there); the application's own volatile fields keep
+ * a clock each.
+ *
  * <p>Lookups are lock-free: slots and elements are published with volatile writes of freshly built arrays (slots)
  * or after construction (elements); creation takes this object's monitor.
  */
