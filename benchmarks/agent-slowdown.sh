@@ -15,6 +15,9 @@
 #        AGENT_JAR=path      use this agent jar instead of the one built from the working tree
 #        BASELINE_JAR=path   also run a second agent jar (e.g. built from an older commit), interleaved run by run
 #                            with the others (no agent, agent, baseline agent, no agent, ...), and add its columns
+#        EMPTY_TOOL=1        also run the agent as an empty tool (-Dracetriage.agent.emptyTool=true: instrumented
+#                            code and hooks, no analysis), interleaved with the others, and add its columns: the
+#                            floor under detect mode's cost (RoadRunner's empty tool measures the same)
 #        CPU_TIME=1          also report the median CPU time (user+sys, from /usr/bin/time) of every configuration:
 #                            less sensitive than wall time to other processes on a shared machine
 #        AGENT_EXTRA=';cache=off'  appended to the new agent's options (e.g. to measure it without its class cache;
@@ -47,6 +50,7 @@ if [[ -n "$BASELINE_JAR" ]]; then
   cp "$BASELINE_JAR" "$WORK/baseline.jar"
 fi
 CPU_TIME="${CPU_TIME:-0}"
+EMPTY_TOOL="${EMPTY_TOOL:-0}"
 
 # the CPU-heavy program
 mkdir -p "$WORK/cpu"
@@ -64,6 +68,7 @@ javac -g -d "$WORK/examples" -cp "$EXAMPLES_CP" $(find "$EXAMPLES/src/main/java"
 
 AGENT_OPT="-javaagent:$WORK/agent.jar=mode=detect;out=$WORK/report.jsonl${AGENT_EXTRA:-}"
 BASELINE_OPT="-javaagent:$WORK/baseline.jar=mode=detect;out=$WORK/report-baseline.jsonl"
+EMPTY_OPT="-javaagent:$WORK/agent.jar=mode=detect;out=$WORK/report-empty.jsonl${AGENT_EXTRA:-}"
 EXAMPLES_CMD=(-jar "$WORK/junit-platform-console-standalone.jar" execute --disable-banner --details=none
   -cp "$WORK/examples:$EXAMPLES_CP" --select-package dev.racetriage.examples)
 CPU_CMD=(-cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX" "$INCREMENTS")
@@ -98,6 +103,9 @@ row() { # name, args...
     if [[ -n "$BASELINE_JAR" ]]; then
       run_once "$WORK/t-base" "$BASELINE_OPT" "$@"
     fi
+    if [[ "$EMPTY_TOOL" == 1 ]]; then
+      run_once "$WORK/t-empty" -Dracetriage.agent.emptyTool=true "$EMPTY_OPT" "$@"
+    fi
   done
   local plain agent status races
   plain=$(median "$WORK/t-plain")
@@ -110,6 +118,11 @@ row() { # name, args...
     base=$(median "$WORK/t-base")
     extra=" $base ms | $(ratio "$base" "$plain") |"
   fi
+  if [[ "$EMPTY_TOOL" == 1 ]]; then
+    local empty
+    empty=$(median "$WORK/t-empty")
+    extra="$extra $empty ms | $(ratio "$empty" "$plain") |"
+  fi
   if [[ "$CPU_TIME" == 1 ]]; then
     local pc ac
     pc=$(median "$WORK/t-plain.cpu")
@@ -120,6 +133,11 @@ row() { # name, args...
       bc=$(median "$WORK/t-base.cpu")
       extra="$extra $bc ms | $(ratio "$bc" "$pc") |"
     fi
+    if [[ "$EMPTY_TOOL" == 1 ]]; then
+      local ec
+      ec=$(median "$WORK/t-empty.cpu")
+      extra="$extra $ec ms | $(ratio "$ec" "$pc") |"
+    fi
   fi
   printf '| %s | %s | %s | %s | %s ms | %s ms | %s | %s, %s |%s\n' "$(date -u +%F)" "$(nproc)" "$name" "$RUNS" \
     "$plain" "$agent" "$(ratio "$agent" "$plain")" "$status" "$races" "$extra"
@@ -127,7 +145,7 @@ row() { # name, args...
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "java: $(java -version 2>&1 | head -1)"
-echo "command: RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS STEADY=$STEADY MATRIX_STEADY=$MATRIX_STEADY INCREMENTS_STEADY=$INCREMENTS_STEADY CPU_TIME=$CPU_TIME${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
+echo "command: RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS STEADY=$STEADY MATRIX_STEADY=$MATRIX_STEADY INCREMENTS_STEADY=$INCREMENTS_STEADY CPU_TIME=$CPU_TIME EMPTY_TOOL=$EMPTY_TOOL${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
 echo
 header="| date | cores | workload | runs | no agent (median) | detect mode (median) | slowdown | agent report |"
 rule="| --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -135,11 +153,19 @@ if [[ -n "$BASELINE_JAR" ]]; then
   header="$header baseline agent (median) | baseline slowdown |"
   rule="$rule --- | --- |"
 fi
+if [[ "$EMPTY_TOOL" == 1 ]]; then
+  header="$header empty tool (median) | empty-tool slowdown |"
+  rule="$rule --- | --- |"
+fi
 if [[ "$CPU_TIME" == 1 ]]; then
   header="$header no agent CPU | detect CPU | CPU slowdown |"
   rule="$rule --- | --- | --- |"
   if [[ -n "$BASELINE_JAR" ]]; then
     header="$header baseline CPU | baseline CPU slowdown |"
+    rule="$rule --- | --- |"
+  fi
+  if [[ "$EMPTY_TOOL" == 1 ]]; then
+    header="$header empty-tool CPU | empty-tool CPU slowdown |"
     rule="$rule --- | --- |"
   fi
 fi

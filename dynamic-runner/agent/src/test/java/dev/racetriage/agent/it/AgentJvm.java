@@ -34,15 +34,22 @@ final class AgentJvm {
 
   static Result run(String name, String agentOptions, String classPath, String mainClass, String... args)
       throws IOException, InterruptedException {
+    return run(name, List.of(), agentOptions, classPath, mainClass, args);
+  }
+
+  /** As {@link #run(String, String, String, String, String...)}, with JVM options before the agent's. */
+  static Result run(String name, List<String> jvmOptions, String agentOptions, String classPath, String mainClass,
+                    String... args) throws IOException, InterruptedException {
     assertTrue(Files.isRegularFile(AGENT_JAR), "the shaded agent jar is missing: " + AGENT_JAR
         + " (run the integration tests with mvn verify, after package)");
     Path dir = Files.createDirectories(WORK.resolve(name));
     Path report = dir.resolve("report.jsonl");
     Files.deleteIfExists(report);
     String options = agentOptions.isEmpty() ? "out=" + report : agentOptions + ";out=" + report;
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-javaagent:" + AGENT_JAR + "=" + options, "-Xshare:auto", "-cp", classPath, mainClass));
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-javaagent:" + AGENT_JAR + "=" + options, "-Xshare:auto", "-cp", classPath, mainClass));
     command.addAll(List.of(args));
     Path stdout = dir.resolve("stdout.txt");
     Path stderr = dir.resolve("stderr.txt");

@@ -1,6 +1,7 @@
 package dev.racetriage.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
@@ -37,5 +38,18 @@ class RacyProgramsIT {
         "dev.racetriage.fixtures.FixtureMain", fixture);
     assertEquals(0, result.exitCode(), result.describe());
     assertEquals(Set.of(fixture + ".hits"), result.report().racyFields(), result.describe());
+  }
+
+  /** The benchmarks' empty tool runs the instrumented program with every event ignored: the same race goes unseen. */
+  @Test
+  void theEmptyToolRunsTheProgramAndReportsNothing() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.LostUpdateCounterBad";
+    AgentJvm.Result result = AgentJvm.run("lost-update-empty-tool", List.of("-Dracetriage.agent.emptyTool=true"),
+        "mode=detect", AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertTrue(result.stdout().contains("ok " + fixture), result.describe());
+    assertEquals("ok", result.report().status(), result.describe());
+    assertTrue(result.report().summaryNumber("classesInstrumented") > 0, result.report().summary());
+    assertEquals(Set.of(), result.report().racyFields(), result.describe());
   }
 }
