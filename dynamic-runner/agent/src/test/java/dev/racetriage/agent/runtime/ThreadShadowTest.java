@@ -7,13 +7,37 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class ThreadShadowTest {
 
-  /** Each thread's shadows, looked up many times while every other thread looks up its own. */
-  private static List<List<ThreadShadow>> lookUpConcurrently(List<Thread> threads, List<List<ThreadShadow>> seen)
+  /**
+   * Starts n threads made by {@code newThread} that look their shadow up 10,000 times each, all at once, and joins
+   * them; returns, per thread, the distinct shadows it got in a row (one entry if it always got the same).
+   */
+  private static List<List<ThreadShadow>> lookUpConcurrently(int n, Function<Runnable, Thread> newThread)
       throws InterruptedException {
+    CyclicBarrier barrier = new CyclicBarrier(n);
+    List<Thread> threads = new ArrayList<>();
+    List<List<ThreadShadow>> seen = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      List<ThreadShadow> mine = new ArrayList<>();
+      seen.add(mine);
+      threads.add(newThread.apply(() -> {
+        try {
+          barrier.await();
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+        for (int k = 0; k < 10_000; k++) {
+          ThreadShadow s = ThreadShadow.current();
+          if (mine.isEmpty() || mine.get(mine.size() - 1) != s) {
+            mine.add(s);
+          }
+        }
+      }));
+    }
     for (Thread t : threads) {
       t.start();
     }
@@ -23,69 +47,32 @@ class ThreadShadowTest {
     return seen;
   }
 
-  private static Runnable lookUps(CyclicBarrier barrier, List<ThreadShadow> into) {
-    return () -> {
-      try {
-        barrier.await();
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-      for (int i = 0; i < 10_000; i++) {
-        ThreadShadow s = ThreadShadow.current();
-        if (into.isEmpty() || into.get(into.size() - 1) != s) {
-          into.add(s);
-        }
-      }
-    };
-  }
-
-  @Test
-  void everyThreadAlwaysGetsItsOwnShadow() throws InterruptedException {
-    int n = 6;
-    CyclicBarrier barrier = new CyclicBarrier(n);
-    List<Thread> threads = new ArrayList<>();
-    List<List<ThreadShadow>> seen = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      List<ThreadShadow> mine = new ArrayList<>();
-      seen.add(mine);
-      threads.add(new Thread(lookUps(barrier, mine)));
-    }
-    lookUpConcurrently(threads, seen);
-    for (int i = 0; i < n; i++) {
+  private static void assertOneOwnShadowEach(List<List<ThreadShadow>> seen) {
+    for (int i = 0; i < seen.size(); i++) {
       assertEquals(1, seen.get(i).size(), "thread " + i + " saw one shadow, always the same");
+      assertNotSame(ThreadShadow.current(), seen.get(i).get(0), "thread " + i + " and the test's thread");
       for (int j = 0; j < i; j++) {
         assertNotSame(seen.get(i).get(0), seen.get(j).get(0), "threads " + i + " and " + j);
       }
     }
+  }
+
+  @Test
+  void everyThreadAlwaysGetsItsOwnShadow() throws InterruptedException {
+    assertOneOwnShadowEach(lookUpConcurrently(6, Thread::new));
     assertSame(ThreadShadow.current(), ThreadShadow.current());
   }
 
   /** A thread class that breaks getId's contract (every instance the same id) must not share a shadow. */
   @Test
   void threadsWhoseGetIdIsOverriddenDoNotShareAShadow() throws InterruptedException {
-    int n = 4;
-    CyclicBarrier barrier = new CyclicBarrier(n);
-    List<Thread> threads = new ArrayList<>();
-    List<List<ThreadShadow>> seen = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      List<ThreadShadow> mine = new ArrayList<>();
-      seen.add(mine);
-      threads.add(new Thread(lookUps(barrier, mine)) {
-        @Override
-        @SuppressWarnings("deprecation")
-        public long getId() {
-          return 1; // the main thread's id, too
-        }
-      });
-    }
-    lookUpConcurrently(threads, seen);
-    ThreadShadow main = ThreadShadow.current();
-    for (int i = 0; i < n; i++) {
-      assertEquals(1, seen.get(i).size(), "thread " + i);
-      assertNotSame(main, seen.get(i).get(0));
-      for (int j = 0; j < i; j++) {
-        assertNotSame(seen.get(i).get(0), seen.get(j).get(0), "threads " + i + " and " + j);
+    long testThreadsId = Thread.currentThread().getId();
+    ThreadShadow.current(); // the test's thread (a plain Thread) now has its shadow in the id-indexed cache
+    assertOneOwnShadowEach(lookUpConcurrently(4, body -> new Thread(body) {
+      @Override
+      public long getId() {
+        return testThreadsId; // the test's own thread's id, which has its shadow cached under it
       }
-    }
+    }));
   }
 }
