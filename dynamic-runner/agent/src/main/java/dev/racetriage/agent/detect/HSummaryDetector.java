@@ -132,7 +132,9 @@ public final class HSummaryDetector {
         int previousSite = x.lastSite;
         String previousWriter = x.lastWriter;
         x.lastSite = siteId;
-        x.lastWriter = name;
+        if (previousWriter != name) { // most writes repeat the writer: no reference store, no GC barrier
+            x.lastWriter = name;
+        }
         x.lastWrite = now; // releases the lock
         if (t.clock().covers(last)) {
             return false;
