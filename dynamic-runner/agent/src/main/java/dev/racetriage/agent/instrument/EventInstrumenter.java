@@ -498,7 +498,7 @@ final class EventInstrumenter extends AdviceAdapter {
       return;
     }
     int mode = opcode == INVOKEVIRTUAL ? AtomicCall.mode(owner, name) : 0;
-    if (mode != 0 && !(!checkAccesses && ClassFilter.isQueueBookkeepingAtomic(ctx.internalName(), name))) {
+    if (mode != 0 && (checkAccesses || !ClassFilter.isQueueBookkeepingAtomic(ctx.internalName(), name))) {
       atomicCall(owner, name, descriptor, mode);
       return;
     }

@@ -27,14 +27,6 @@ import dev.racetriage.agent.hb.ThreadState;
  * the releases, which take a clock's lock every time, are {@code @DontInline} (the hooks around them stay small).
  */
 public final class DetectRuntime {
-  /**
-   * The empty tool (RoadRunner's term): with {@code -Dracetriage.agent.emptyTool=true} every event method returns at
-   * once, so a run pays for the instrumentation and the hooks' guard (the thread lookup, the busy flag) and nothing
-   * else — the floor under detect mode's cost, for benchmarks/agent-slowdown.sh. A constant to the JIT: free when off.
-   * Such a run reports no race and is not a detection run.
-   */
-  static final boolean EMPTY_TOOL = Boolean.getBoolean("racetriage.agent.emptyTool");
-
   private final HappensBefore hb = new HappensBefore();
   private final SiteTable sites;
   private final FieldRegistry fields;
@@ -87,9 +79,6 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
     if (!s.allWritesCoveredBy(state)) {
@@ -99,9 +88,6 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
     s.noteWrite(state.epoch());
@@ -110,25 +96,16 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void readStatic(ThreadShadow t, int fieldId, int site) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     detector.read(t.state(threads), shadow.staticField(fieldId), site);
   }
 
   @ForceInline // see the class comment
   void writeStatic(ThreadShadow t, int fieldId, int site) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     detector.write(t.state(threads), shadow.staticField(fieldId), site);
   }
 
   @ForceInline // see the class comment
   void readElement(ThreadShadow t, Object array, int index, int site) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
     if (s.allWritesCoveredBy(state)) {
@@ -146,9 +123,6 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void writeElement(ThreadShadow t, Object array, int index, int site) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
     long now = state.epoch();
@@ -169,9 +143,6 @@ public final class DetectRuntime {
    */
   @ForceInline // see the class comment
   void readRange(ThreadShadow t, Object array, int from, int to, int site) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
     if (s.allWritesCoveredBy(state)) {
@@ -193,9 +164,6 @@ public final class DetectRuntime {
   /** A hoisted loop wrote elements [from, to): each is checked and recorded as {@link #writeElement} does. */
   @ForceInline // see the class comment
   void writeRange(ThreadShadow t, Object array, int from, int to, int site) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
     long now = state.epoch();
@@ -284,9 +252,6 @@ public final class DetectRuntime {
 
   @DontInline // see the class comment
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.shadowOf(array, shadow);
     if (s.arrayKey() == null) { // the first field names it: no string built on every later read of the field
       s.noteArrayKey(fields.key(fieldId) + "[]");
@@ -298,9 +263,6 @@ public final class DetectRuntime {
   /** After monitorenter (and after Object.wait returns): ACQUIRE the object's monitor. */
   @ForceInline // see the class comment
   void monitorEnter(ThreadShadow t, Object object) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     SyncClock released = t.shadowOf(object, shadow).monitorIfReleased();
     if (released != null) { // a monitor never released has nothing to give
       hb.acquire(t.state(threads), released);
@@ -310,18 +272,12 @@ public final class DetectRuntime {
   /** Before monitorexit (and before Object.wait): RELEASE the object's monitor. */
   @DontInline // see the class comment
   void monitorExit(ThreadShadow t, Object object) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     hb.release(t.state(threads), t.shadowOf(object, shadow).monitor());
   }
 
   /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
   @ForceInline // see the class comment
   void volatileRead(ThreadShadow t, Object object, int fieldId) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.shadowOf(object, shadow);
     SyncClock field = s.volatileFieldIfReleased(fieldId);
     SyncClock atomic = s.atomicIfReleased();
@@ -336,18 +292,12 @@ public final class DetectRuntime {
   /** Before a volatile write: RELEASE to the field's clock. */
   @DontInline // see the class comment
   void volatileWrite(ThreadShadow t, Object object, int fieldId) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     hb.release(t.state(threads), t.shadowOf(object, shadow).volatileField(fieldId));
   }
 
   /** After an atomic operation that reads: ACQUIRE the atomic clock and every volatile field clock. */
   @ForceInline // see the class comment
   void atomicAcquire(ThreadShadow t, Object object) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
     SyncClock atomic = s.atomicIfReleased();
@@ -362,9 +312,6 @@ public final class DetectRuntime {
   /** Before an atomic operation that writes: RELEASE to the atomic clock (volatile readers acquire it too). */
   @DontInline // see the class comment
   void atomicRelease(ThreadShadow t, Object object) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     hb.release(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
 
@@ -376,18 +323,12 @@ public final class DetectRuntime {
    */
   @DontInline // see the class comment
   void atomicAcquireRelease(ThreadShadow t, Object object) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     hb.acquireRelease(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
 
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
   @ForceInline // see the class comment
   void trustedReferenceRead(ThreadShadow t, Object holder) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     ObjectShadow s = t.peekShadow(holder, shadow);
     SyncClock atomic = s == null ? null : s.atomicIfReleased();
     if (atomic != null) {
@@ -397,17 +338,11 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void volatileReadStatic(ThreadShadow t, int fieldId) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     hb.acquire(t.state(threads), shadow.staticSync(fieldId));
   }
 
   @DontInline // see the class comment
   void volatileWriteStatic(ThreadShadow t, int fieldId) {
-    if (EMPTY_TOOL) {
-      return;
-    }
     hb.release(t.state(threads), shadow.staticSync(fieldId));
   }
 

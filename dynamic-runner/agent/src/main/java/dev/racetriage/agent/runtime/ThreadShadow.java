@@ -19,8 +19,16 @@ public final class ThreadShadow {
     }
   };
 
-  /** True while the agent works on this thread; hooks fired meanwhile return at once. */
-  boolean busy;
+  /**
+   * The empty tool (RoadRunner's term): with {@code -Dracetriage.agent.emptyTool=true} every thread is busy from the
+   * start, so every hook returns right after its guard (the thread lookup and this flag) — the instrumented program
+   * and the hooks' calls with no analysis, the floor under detect mode's cost, for benchmarks/agent-slowdown.sh.
+   * Such a run reports no race and is not a detection run.
+   */
+  static final boolean EMPTY_TOOL = Boolean.getBoolean("racetriage.agent.emptyTool");
+
+  /** True while the agent works on this thread; hooks fired meanwhile return at once. Always, in the empty tool. */
+  boolean busy = EMPTY_TOOL;
   private ThreadState state;
   /** The registry {@link #state} came from; a new runtime (tests install several) starts the thread afresh. */
   private ThreadRegistry stateRegistry;
