@@ -222,14 +222,7 @@ class DashboardApiTest {
 
   @Test
   void eventsStreamPushesTheCurrentStateThenChanges() throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(server.url().resolve("/api/events"))
-        .header("Accept", "text/event-stream").GET().build();
-    HttpResponse<InputStream> response =
-        http.client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    assertEquals(200, response.statusCode());
-    assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"),
-        () -> response.headers().toString());
-    try (BufferedReader events = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+    try (BufferedReader events = openEvents()) {
       JsonNode first = nextProgress(events);
       long pending = first.at("/queue/pending").asLong();
       project.store.queue().enqueue(FieldKey.parse("com.example.New.field"), "changed: New.java", 5);
@@ -239,6 +232,28 @@ class DashboardApiTest {
       project.store.marks().comment(FixtureProject.CACHE_HASH, "dana", "a teammate's comment");
       assertTrue(nextProgress(events).get("lastActivityId").asLong() > activity, "a triage action is an event");
     }
+  }
+
+  @Test
+  void aNewClientIsNotSentTheSameSnapshotAgainByTheNextPolls() throws Exception {
+    try (BufferedReader events = openEvents()) {
+      long pending = nextProgress(events).at("/queue/pending").asLong();
+      Thread.sleep(500); // five polls of the test server, the first of them after this client joined
+      project.store.queue().enqueue(FieldKey.parse("com.example.Other.field"), "changed: Other.java", 5);
+      assertEquals(pending + 1, nextProgress(events).at("/queue/pending").asLong(),
+          "the event after the first one is the change, not the first snapshot again");
+    }
+  }
+
+  private BufferedReader openEvents() throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(server.url().resolve("/api/events"))
+        .header("Accept", "text/event-stream").GET().build();
+    HttpResponse<InputStream> response =
+        http.client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    assertEquals(200, response.statusCode());
+    assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"),
+        () -> response.headers().toString());
+    return new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
   }
 
   /** Reads lines until the next {@code progress} event's data; the test's timeout guards against a silent stream. */

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.http.sse.SseClient;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,9 +18,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Server-sent events for live progress. One poller serves every open page: while at least one client listens it
  * asks the store each {@code interval} for its data version (one PRAGMA, which changes whenever any process commits)
- * and only when that moved reads a {@link Progress} snapshot, pushed as a {@code progress} event if it differs from
- * the last one; a new client gets the current snapshot at once. The daemon is another process writing the same
- * SQLite file, so polling the store (WAL readers never block it) is the way to see its changes.
+ * and only when that moved reads a {@link Progress} snapshot, pushed as a {@code progress} event to each client
+ * whose last event differs from it; a new client gets the current snapshot at once. Every send happens on the
+ * poller thread and each client remembers what it was sent last, so no client sees the same snapshot twice in a row
+ * (a page can treat every event as a change). The daemon is another process writing the same SQLite file, so
+ * polling the store (WAL readers never block it) is the way to see its changes.
  */
 public final class ProgressFeed implements AutoCloseable {
   public static final String EVENT = "progress";
@@ -31,7 +33,8 @@ public final class ProgressFeed implements AutoCloseable {
   private final Supplier<Progress> reader;
   private final LongSupplier dataVersion;
   private final ObjectMapper json;
-  private final Set<SseClient> clients = ConcurrentHashMap.newKeySet();
+  /** Each open client and the snapshot it was sent last; that snapshot is touched only on the poller thread. */
+  private final Map<SseClient, Listener> clients = new ConcurrentHashMap<>();
   private final ScheduledExecutorService poller;
   private Progress last;
   private long lastVersion;
@@ -52,12 +55,13 @@ public final class ProgressFeed implements AutoCloseable {
   /** Registers a client (from Javalin's SSE handler) and sends it the current state. */
   public void join(SseClient client) {
     client.keepAlive();
+    Listener listener = new Listener(client);
     client.onClose(() -> clients.remove(client));
-    clients.add(client);
+    clients.put(client, listener);
     poller.execute(() -> {
       Progress now = safeRead();
       if (now != null) {
-        send(client, now);
+        send(listener, now);
       }
     });
   }
@@ -72,13 +76,23 @@ public final class ProgressFeed implements AutoCloseable {
       return;
     }
     Progress now = changedSinceLastPoll() ? safeRead() : null;
-    if (now != null && !Objects.equals(now, last)) {
+    if (now != null) {
       last = now;
-      clients.forEach(client -> send(client, now));
+    }
+    boolean sent = false;
+    if (last != null) {
+      for (Listener listener : clients.values()) {
+        if (!Objects.equals(last, listener.lastSent)) {
+          send(listener, last);
+          sent = true;
+        }
+      }
+    }
+    if (sent) {
       pollsSinceHeartbeat = 0;
     } else if (++pollsSinceHeartbeat >= HEARTBEAT_POLLS) {
       pollsSinceHeartbeat = 0;
-      clients.forEach(client -> client.sendComment("still here"));
+      clients.keySet().forEach(client -> client.sendComment("still here"));
     }
   }
 
@@ -105,22 +119,33 @@ public final class ProgressFeed implements AutoCloseable {
     }
   }
 
-  private void send(SseClient client, Progress progress) {
+  private void send(Listener listener, Progress progress) {
+    SseClient client = listener.client;
     if (client.terminated()) {
       clients.remove(client);
       return;
     }
     try {
       client.sendEvent(EVENT, json.writeValueAsString(progress));
+      listener.lastSent = progress;
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write progress as JSON", e);
+    }
+  }
+
+  private static final class Listener {
+    final SseClient client;
+    Progress lastSent;
+
+    Listener(SseClient client) {
+      this.client = client;
     }
   }
 
   @Override
   public void close() {
     poller.shutdownNow();
-    clients.forEach(SseClient::close);
+    clients.keySet().forEach(SseClient::close);
     clients.clear();
   }
 }
