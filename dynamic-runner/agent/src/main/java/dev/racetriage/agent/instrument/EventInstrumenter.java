@@ -432,13 +432,20 @@ final class EventInstrumenter extends AdviceAdapter {
    * twice (an {@code IllegalMonitorStateException} or a hang the program does not have). The guard is first in the
    * exception table and drops the throwable: the program goes on as it would without the agent, only that one
    * acquire or release is not recorded.
+   *
+   * <p>The guard is a catch-all ({@code any}), not {@code catch (Throwable)}, though both catch the same. HotSpot
+   * compiles a method with {@code monitorenter} only if its monitors balance on every path (GenerateOopMap), and an
+   * instruction that can throw while a monitor is held counts as balanced only when a catch-all handler covers it:
+   * the hook call between {@code monitorenter} and javac's region is covered by nothing else. With a typed guard
+   * neither compiler accepted any method with a {@code synchronized} block — the application's, and
+   * {@code ConcurrentHashMap}'s — so they ran interpreted for ever (JitCompilableIT).
    */
   private void guardedCall(HookMethod hook) {
     Label start = new Label();
     Label end = new Label();
     Label guard = new Label();
     Label after = new Label();
-    exceptionTable.visitTryCatchBlockFirst(start, end, guard, "java/lang/Throwable");
+    exceptionTable.visitTryCatchBlockFirst(start, end, guard, null);
     mv.visitLabel(start);
     hook.call(mv);
     mv.visitLabel(end);
