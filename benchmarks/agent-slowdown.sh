@@ -5,7 +5,8 @@
 #      (a parallel matrix multiply and a lock-striped counter table), at two sizes: a short one (MATRIX, INCREMENTS;
 #      about 0.1 s of work, so JVM start-up and the agent's fixed costs weigh in) and a steady-state one (MATRIX_STEADY,
 #      INCREMENTS_STEADY; about 0.5 s of work without the agent, so the per-access and per-synchronisation costs
-#      dominate), each whole and in its two parts.
+#      dominate), each whole and in its two parts; and, on its own, a third part off in the whole-program rows: the
+#      counter table with synchronized blocks instead of ReentrantLocks.
 # Each configuration runs RUNS times (default 5); the script prints the median wall time of each and the ratio,
 # as Markdown table rows for benchmarks/RESULTS.md, preceded by the machine description.
 #
@@ -176,11 +177,14 @@ row "examples/racy-shapes JUnit suite" "${EXAMPLES_CMD[@]}"
 row "CpuWorkload $THREADS threads, matrix $MATRIX, $INCREMENTS increments" "${CPU_CMD[@]}"
 row "CpuWorkload matrix only ($MATRIX)" -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX" 1
 row "CpuWorkload striped counters only ($INCREMENTS)" -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 "$INCREMENTS"
+row "CpuWorkload synchronized counters only ($INCREMENTS)" -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 1 "$INCREMENTS"
 if [[ "$STEADY" == 1 ]]; then
   row "CpuWorkload steady state: $THREADS threads, matrix $MATRIX_STEADY, $INCREMENTS_STEADY increments" \
     -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX_STEADY" "$INCREMENTS_STEADY"
   row "CpuWorkload steady state: matrix only ($MATRIX_STEADY)" -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX_STEADY" 1
   row "CpuWorkload steady state: striped counters only ($INCREMENTS_STEADY)" \
     -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 "$INCREMENTS_STEADY"
+  row "CpuWorkload steady state: synchronized counters only ($INCREMENTS_STEADY)" \
+    -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 1 "$INCREMENTS_STEADY"
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

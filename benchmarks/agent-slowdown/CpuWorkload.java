@@ -9,9 +9,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * The CPU-heavy multithreaded program of the agent slowdown benchmark (benchmarks/agent-slowdown.sh): a parallel
  * matrix multiply (rows split over a fixed pool, plain array accesses in the inner loop) and a lock-striped counter
  * table (threads increment random stripes, each stripe a ReentrantLock around plain fields). Race-free; prints a
- * checksum so a broken run is visible.
+ * checksum so a broken run is visible. A third part, off by default and not part of the whole-program rows, is the
+ * same counter table with a {@code synchronized} block per stripe instead of a ReentrantLock (the benchmark runs it
+ * on its own, since a method holding a monitor is where HotSpot's JIT is strictest about instrumented code).
  *
- * <p>Usage: {@code java CpuWorkload [threads] [matrixSize] [incrementsPerThread]}
+ * <p>Usage: {@code java CpuWorkload [threads] [matrixSize] [incrementsPerThread] [synchronizedIncrementsPerThread]}
  */
 public final class CpuWorkload {
   static final class Stripe {
@@ -24,11 +26,14 @@ public final class CpuWorkload {
     int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
     int n = args.length > 1 ? Integer.parseInt(args[1]) : 160;
     int increments = args.length > 2 ? Integer.parseInt(args[2]) : 200_000;
+    int synchronizedIncrements = args.length > 3 ? Integer.parseInt(args[3]) : 0;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       double checksum = multiply(pool, threads, n);
       long counted = stripedCounters(pool, threads, increments);
-      System.out.println("checksum " + checksum + " counted " + counted);
+      long synchronizedCounted = synchronizedIncrements > 0
+          ? synchronizedCounters(pool, threads, synchronizedIncrements) : 0;
+      System.out.println("checksum " + checksum + " counted " + counted + " synchronized " + synchronizedCounted);
     } finally {
       pool.shutdown();
     }
@@ -108,6 +113,40 @@ public final class CpuWorkload {
         total += s.count;
       } finally {
         s.lock.unlock();
+      }
+    }
+    return total;
+  }
+
+  static long synchronizedCounters(ExecutorService pool, int threads, int increments) throws Exception {
+    Stripe[] stripes = new Stripe[16];
+    for (int s = 0; s < stripes.length; s++) {
+      stripes[s] = new Stripe();
+    }
+    List<Future<?>> parts = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      long seed = 11 + t;
+      parts.add(pool.submit(() -> {
+        long x = seed;
+        for (int k = 0; k < increments; k++) {
+          x ^= x << 13;
+          x ^= x >>> 7;
+          x ^= x << 17;
+          Stripe s = stripes[(int) (x & 15)];
+          synchronized (s) {
+            s.count++;
+            s.sum += k;
+          }
+        }
+      }));
+    }
+    for (Future<?> part : parts) {
+      part.get();
+    }
+    long total = 0;
+    for (Stripe s : stripes) {
+      synchronized (s) {
+        total += s.count;
       }
     }
     return total;
