@@ -6,9 +6,13 @@
 #      about 0.1 s of work, so JVM start-up and the agent's fixed costs weigh in) and a steady-state one (MATRIX_STEADY,
 #      INCREMENTS_STEADY; about 0.5 s of work without the agent, so the per-access and per-synchronisation costs
 #      dominate), each whole and in its two parts; and, on its own, a third part off in the whole-program rows: the
-#      counter table with synchronized blocks instead of ReentrantLocks.
+#      counter table with synchronized blocks instead of ReentrantLocks; and
+#   3. the kernels of benchmarks/agent-slowdown/GrandeKernels.java (series, sor, crypt, montecarlo, lufact, moldyn,
+#      raytracer: compact race-free versions of the Java Grande Forum multithreaded programs FastTrack and RoadRunner
+#      measured their detectors on), each at KERNEL_SIZE (short) and KERNEL_SIZE_STEADY (steady state).
 # Each configuration runs RUNS times (default 5); the script prints the median wall time of each and the ratio,
-# as Markdown table rows for benchmarks/RESULTS.md, preceded by the machine description.
+# as Markdown table rows for benchmarks/RESULTS.md, preceded by the machine description, and at the end the median
+# of the slowdowns over the suite and the CPU-heavy programs (the whole CpuWorkload and each kernel) at each size.
 #
 # Usage: benchmarks/agent-slowdown.sh            (RUNS=7 MATRIX=240 INCREMENTS=400000 MATRIX_STEADY=600
 #                                                 INCREMENTS_STEADY=4000000 to change the work; STEADY=0 skips the
@@ -19,6 +23,8 @@
 #        EMPTY_TOOL=1        also run the agent as an empty tool (-Dracetriage.agent.emptyTool=true: instrumented
 #                            code and hooks, no analysis), interleaved with the others, and add its columns: the
 #                            floor under detect mode's cost (RoadRunner's empty tool measures the same)
+#        KERNELS="sor crypt" the GrandeKernels kernels to run (default: all seven; KERNELS= skips them)
+#        KERNEL_SIZE=1 KERNEL_SIZE_STEADY=4   their work at the short and the steady-state size
 #        CPU_TIME=1          also report the median CPU time (user+sys, from /usr/bin/time) of every configuration:
 #                            less sensitive than wall time to other processes on a shared machine
 #        AGENT_EXTRA=';cache=off'  appended to the new agent's options (e.g. to measure it without its class cache;
@@ -35,6 +41,9 @@ INCREMENTS="${INCREMENTS:-400000}"
 STEADY="${STEADY:-1}"
 MATRIX_STEADY="${MATRIX_STEADY:-600}"
 INCREMENTS_STEADY="${INCREMENTS_STEADY:-4000000}"
+KERNELS="${KERNELS-series sor crypt montecarlo lufact moldyn raytracer}"
+KERNEL_SIZE="${KERNEL_SIZE:-1}"
+KERNEL_SIZE_STEADY="${KERNEL_SIZE_STEADY:-4}"
 CONSOLE_VERSION="1.14.1"
 WORK="$(mktemp -d -t racetriage-bench-XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
@@ -55,7 +64,8 @@ EMPTY_TOOL="${EMPTY_TOOL:-0}"
 
 # the CPU-heavy program
 mkdir -p "$WORK/cpu"
-javac -d "$WORK/cpu" "$ROOT/benchmarks/agent-slowdown/CpuWorkload.java"
+javac -d "$WORK/cpu" "$ROOT/benchmarks/agent-slowdown/CpuWorkload.java" \
+  "$ROOT/benchmarks/agent-slowdown/GrandeKernels.java"
 
 # the examples' classes and tests, compiled against their own JUnit; the console launcher to run them
 EXAMPLES="$ROOT/examples/racy-shapes"
@@ -92,6 +102,12 @@ median() { # file of numbers, one a line
 }
 
 ratio() { awk -v a="$1" -v p="$2" 'BEGIN {printf "%.2fx", a / p}'; }
+
+# the slowdowns that make up the medians: row appends its ratio to $WORK/$SET when SET is set
+SET=""
+median_of_set() { # file of ratios
+  sort -n "$1" | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else printf "%.2fx", (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'
+}
 
 row() { # name, args...
   local name="$1"
@@ -142,6 +158,11 @@ row() { # name, args...
   fi
   printf '| %s | %s | %s | %s | %s ms | %s ms | %s | %s, %s |%s\n' "$(date -u +%F)" "$(nproc)" "$name" "$RUNS" \
     "$plain" "$agent" "$(ratio "$agent" "$plain")" "$status" "$races" "$extra"
+  if [[ -n "$SET" ]]; then
+    for name_of_set in $SET; do
+      awk -v a="$agent" -v p="$plain" 'BEGIN {printf "%.4f\n", a / p}' >>"$WORK/set-$name_of_set"
+    done
+  fi
 }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -173,13 +194,13 @@ fi
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "$header"
 echo "$rule"
-row "examples/racy-shapes JUnit suite" "${EXAMPLES_CMD[@]}"
-row "CpuWorkload $THREADS threads, matrix $MATRIX, $INCREMENTS increments" "${CPU_CMD[@]}"
+SET="short steady" row "examples/racy-shapes JUnit suite" "${EXAMPLES_CMD[@]}"
+SET="short" row "CpuWorkload $THREADS threads, matrix $MATRIX, $INCREMENTS increments" "${CPU_CMD[@]}"
 row "CpuWorkload matrix only ($MATRIX)" -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX" 1
 row "CpuWorkload striped counters only ($INCREMENTS)" -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 "$INCREMENTS"
 row "CpuWorkload synchronized counters only ($INCREMENTS)" -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 1 "$INCREMENTS"
 if [[ "$STEADY" == 1 ]]; then
-  row "CpuWorkload steady state: $THREADS threads, matrix $MATRIX_STEADY, $INCREMENTS_STEADY increments" \
+  SET="steady" row "CpuWorkload steady state: $THREADS threads, matrix $MATRIX_STEADY, $INCREMENTS_STEADY increments" \
     -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX_STEADY" "$INCREMENTS_STEADY"
   row "CpuWorkload steady state: matrix only ($MATRIX_STEADY)" -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX_STEADY" 1
   row "CpuWorkload steady state: striped counters only ($INCREMENTS_STEADY)" \
@@ -187,4 +208,21 @@ if [[ "$STEADY" == 1 ]]; then
   row "CpuWorkload steady state: synchronized counters only ($INCREMENTS_STEADY)" \
     -cp "$WORK/cpu" CpuWorkload "$THREADS" 2 1 "$INCREMENTS_STEADY"
 fi
+for kernel in $KERNELS; do
+  SET="short" row "GrandeKernels $kernel, $THREADS threads, size $KERNEL_SIZE" \
+    -cp "$WORK/cpu" GrandeKernels "$kernel" "$THREADS" "$KERNEL_SIZE"
+done
+if [[ "$STEADY" == 1 ]]; then
+  for kernel in $KERNELS; do
+    SET="steady" row "GrandeKernels steady state: $kernel, $THREADS threads, size $KERNEL_SIZE_STEADY" \
+      -cp "$WORK/cpu" GrandeKernels "$kernel" "$THREADS" "$KERNEL_SIZE_STEADY"
+  done
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "median slowdown, short size (the suite, the whole CpuWorkload, each kernel): $(median_of_set "$WORK/set-short")" \
+  "over $(wc -l <"$WORK/set-short") programs"
+if [[ "$STEADY" == 1 ]]; then
+  echo "median slowdown, steady state (the suite, the whole CpuWorkload, each kernel): $(median_of_set "$WORK/set-steady")" \
+    "over $(wc -l <"$WORK/set-steady") programs"
+fi

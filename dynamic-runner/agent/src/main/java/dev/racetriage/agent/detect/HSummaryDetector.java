@@ -128,6 +128,11 @@ public final class HSummaryDetector {
         }
         long now = t.epoch();
         String name = t.name();
+        long seen = x.lastWrite;
+        if (seen >= 0 && Epoch.tid(seen) == t.tid() && x.lastSite == siteId && x.lastWriter == name
+                && x.advance(seen, now)) {
+            return false; // t's own write again from the same site, one epoch on: never a race (see write)
+        }
         long last = x.lock();
         int previousSite = x.lastSite;
         String previousWriter = x.lastWriter;

@@ -90,6 +90,14 @@ public final class LocationState {
         }
     }
 
+    /**
+     * Moves the last write from {@code seen} (unlocked) to {@code now} in one compare-and-set, without the lock: for
+     * a write that changes neither the site nor the writer (the detector's same-writer path). Fails if anything else
+     * happened to the location since {@code seen} was read (a lock taken, another write).
+     */
+    boolean advance(long seen, long now) {
+        return LAST_WRITE.compareAndSet(this, seen, now);
+    }
 
     @Override
     public String toString() {
