@@ -158,6 +158,24 @@ public final class HSummaryDetector {
     }
 
     /**
+     * A location's state holding a write already made: epoch {@code epoch} (not ⊥) by {@code writer} at a site — for a
+     * runtime that kept the write elsewhere until now (an array written by one thread only).
+     */
+    public static LocationState recorded(String fieldKey, long epoch, int siteId, String writer) {
+        return new LocationState(fieldKey, epoch, siteId, writer);
+    }
+
+    /**
+     * Reports a WR race: t read a location whose last write, which t does not cover, the runtime keeps outside a
+     * {@link LocationState} (an element of an array whose writes are ordered) — by {@code writer} at
+     * {@code previousSite}. The runtime's record is a plain one, written only by the writer: a read that misses the
+     * record of a write in flight is linearised before that write, as in {@link #read}.
+     */
+    public void reportRead(ThreadState t, String fieldKey, int siteId, int previousSite, String writer, int index) {
+        report(RaceKind.WR, t, fieldKey, siteId, previousSite, writer, index);
+    }
+
+    /**
      * A write performed while t runs a class initialiser, or any write the runtime knows to be ordered before every
      * later access: x is recorded at ⊥, i.e. put into every h(z) (JRF §5.3, h(static_initializer)).
      */
@@ -197,16 +215,22 @@ public final class HSummaryDetector {
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     private void report(RaceKind kind, ThreadState t, LocationState x, int siteId, int previousSite,
                         String previousWriter, int index) {
+        report(kind, t, x.fieldKey(), siteId, previousSite, previousWriter, index);
+    }
+
+    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+    private void report(RaceKind kind, ThreadState t, String fieldKey, int siteId, int previousSite,
+                        String previousWriter, int index) {
         try {
             synchronized (counterLock) {
                 races++;
             }
-            java.util.List<StackTraceElement> stack = sink.wantsStack(x.fieldKey()) ? stacks.capture()
+            java.util.List<StackTraceElement> stack = sink.wantsStack(fieldKey) ? stacks.capture()
                     : java.util.List.of();
             Access current = new Access(t.name(), sites.site(siteId), stack);
             Access previous = new Access(previousWriter == null ? "?" : previousWriter,
                     sites.site(previousSite), java.util.List.of());
-            sink.race(new RaceReport(x.fieldKey(), kind, current, previous, index));
+            sink.race(new RaceReport(fieldKey, kind, current, previous, index));
         } catch (Throwable e) {
             synchronized (counterLock) {
                 internalErrors++;

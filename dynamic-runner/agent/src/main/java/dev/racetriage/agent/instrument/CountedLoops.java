@@ -51,7 +51,14 @@ final class CountedLoops {
    * rewritten loop compares it with the first iteration's and drops the range checks if it ever differs.
    */
   record Access(AbstractInsnNode insn, int arrayLocal, AbstractInsnNode row, boolean write, boolean afterIncrement,
-                Index fixed) {
+                Index fixed, int offset) {
+  }
+
+  /** The largest positive stride of a hoisted loop ({@code iinc v, k}, 1 ≤ k ≤ this). */
+  static final int MAX_STRIDE = 64;
+
+  private static boolean hoistableStride(int incr) {
+    return incr == -1 || (incr >= 1 && incr <= MAX_STRIDE);
   }
 
   /**
@@ -135,7 +142,7 @@ final class CountedLoops {
       if (op == Opcodes.JSR || op == Opcodes.RET) {
         return false;
       }
-      if (insn instanceof IincInsnNode i && (i.incr == 1 || i.incr == -1)) {
+      if (insn instanceof IincInsnNode i && hoistableStride(i.incr)) {
         inc = true;
       }
       if (isArrayAccess(op)) {
@@ -206,7 +213,7 @@ final class CountedLoops {
     }
     for (int i = body.nextSetBit(0); i >= 0; i = body.nextSetBit(i + 1)) {
       AbstractInsnNode insn = insns.get(i);
-      if (insn instanceof IincInsnNode inc && (inc.incr == 1 || inc.incr == -1)) {
+      if (insn instanceof IincInsnNode inc && hoistableStride(inc.incr)) {
         Loop loop = loop(h, body, latches, i, inc);
         if (loop != null) {
           return loop;
@@ -263,8 +270,17 @@ final class CountedLoops {
     AbstractInsnNode indexLoad = onlySource(f.getStack(top - 1));
     int start = Integer.MAX_VALUE; // the straight-line stretch that must end at the access
     Index fixed = null;
+    int offset = 0;
+    VarInsnNode shifted = indexLoad == null ? null : shiftedLoad(indexLoad, v);
     if (indexLoad instanceof VarInsnNode x && x.getOpcode() == Opcodes.ILOAD && x.var == v) {
       start = insns.indexOf(x);
+    } else if (shifted != null) { // v + c or v - c: the range shifts by the constant
+      start = insns.indexOf(shifted);
+      Frame<SourceValue> at = frames[insns.indexOf(indexLoad)];
+      int c = constant(onlySource(at.getStack(at.getStackSize() - 1))) != null
+          ? constant(onlySource(at.getStack(at.getStackSize() - 1)))
+          : constant(onlySource(at.getStack(at.getStackSize() - 2)));
+      offset = indexLoad.getOpcode() == Opcodes.ISUB ? -c : c;
     } else if (indexLoad instanceof VarInsnNode x && x.getOpcode() == Opcodes.ILOAD && invariant(x, body)) {
       fixed = new Index(x.var, 0);
     } else if (constant(indexLoad) != null) {
@@ -292,7 +308,34 @@ final class CountedLoops {
         }
       }
     }
-    return new Access(insn, arrayLocal, row, write, dominates(incIndex, i), fixed);
+    return new Access(insn, arrayLocal, row, write, dominates(incIndex, i), fixed, offset);
+  }
+
+  /**
+   * For an index computed as {@code v + c}, {@code c + v} or {@code v - c} (c a small constant, {@code iadd} or
+   * {@code isub} of an {@code iload v} and an {@code iconst}/{@code bipush}/{@code sipush}): that {@code iload v}; else
+   * null.
+   */
+  private VarInsnNode shiftedLoad(AbstractInsnNode arithmetic, int v) {
+    int op = arithmetic.getOpcode();
+    int at = insns.indexOf(arithmetic);
+    if ((op != Opcodes.IADD && op != Opcodes.ISUB) || frames[at] == null) {
+      return null;
+    }
+    Frame<SourceValue> f = frames[at];
+    AbstractInsnNode left = onlySource(f.getStack(f.getStackSize() - 2));
+    AbstractInsnNode right = onlySource(f.getStack(f.getStackSize() - 1));
+    if (isLoadOf(left, v) && constant(right) != null) {
+      return (VarInsnNode) left;
+    }
+    if (op == Opcodes.IADD && isLoadOf(right, v) && constant(left) != null) {
+      return (VarInsnNode) right;
+    }
+    return null;
+  }
+
+  private static boolean isLoadOf(AbstractInsnNode insn, int v) {
+    return insn instanceof VarInsnNode x && x.getOpcode() == Opcodes.ILOAD && x.var == v;
   }
 
   /** The value an {@code iconst}, {@code bipush} or {@code sipush} pushes, else null. */

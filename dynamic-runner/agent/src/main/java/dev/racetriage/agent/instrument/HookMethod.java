@@ -19,6 +19,9 @@ public enum HookMethod {
   // a hoisted loop's elements [from, to), checked at the loop's exits (LoopCheckHoister); no thread slot
   READ_RANGE("readRange", "(Ljava/lang/Object;III)V"),
   WRITE_RANGE("writeRange", "(Ljava/lang/Object;III)V"),
+  // every step-th element of [from, to): a loop with a stride above 1
+  READ_RANGE_STRIDED("readRange", "(Ljava/lang/Object;IIII)V"),
+  WRITE_RANGE_STRIDED("writeRange", "(Ljava/lang/Object;IIII)V"),
   ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I" + Slot.TS + ")" + Slot.TS),
   MONITOR_ENTER("monitorEnter", "(Ljava/lang/Object;)V"),
   MONITOR_EXIT("monitorExit", "(Ljava/lang/Object;)V"),

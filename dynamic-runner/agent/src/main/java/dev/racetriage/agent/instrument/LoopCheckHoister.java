@@ -213,23 +213,22 @@ final class LoopCheckHoister {
     }
   }
 
-  /** A range {@code [base1 + add1, base2 + add2)} of one array, checked as reads or writes. */
   /**
-   * A range {@code [fromLocal + fromAdd, toLocal + toAdd)} of one array, checked as reads or writes; or, with
-   * {@code point} non-null, the one element {@code point} if the access ran at least once: {@code toLocal - fromLocal
-   * + toAdd} times (the locals ordered by the stride).
+   * The elements {@code fromLocal + fromAdd + m * step} below {@code toLocal + toAdd} (m = 0, 1, …) of one array, checked
+   * as reads or writes; or, with {@code point} non-null, the one element {@code point} if the access ran at least once:
+   * if {@code toLocal - fromLocal + toAdd} is positive (the locals ordered by the stride).
    */
   private record Range(int array, int guard, boolean write, int fromLocal, int fromAdd, int toLocal, int toAdd,
-                       CountedLoops.Index point) {
+                       CountedLoops.Index point, int step) {
     static Range point(int array, int guard, boolean write, CountedLoops.Index index, int stride, int v, int saved,
                        int add) {
-      return stride > 0 ? new Range(array, guard, write, saved, 0, v, add, index)
-          : new Range(array, guard, write, v, 0, saved, add, index);
+      return stride > 0 ? new Range(array, guard, write, saved, 0, v, add, index, 1)
+          : new Range(array, guard, write, v, 0, saved, add, index, 1);
     }
 
     boolean sameElements(Range o) {
       return array == o.array && guard == o.guard && fromLocal == o.fromLocal && fromAdd == o.fromAdd
-          && toLocal == o.toLocal && toAdd == o.toAdd && samePoint(o);
+          && toLocal == o.toLocal && toAdd == o.toAdd && step == o.step && samePoint(o);
     }
 
     private boolean samePoint(Range o) {
@@ -245,39 +244,47 @@ final class LoopCheckHoister {
 
     @Override
     public int hashCode() {
-      int h = (((((array * 31 + guard) * 31 + (write ? 1 : 0)) * 31 + fromLocal) * 31 + fromAdd) * 31 + toLocal) * 31
-          + toAdd;
+      int h = ((((((array * 31 + guard) * 31 + (write ? 1 : 0)) * 31 + fromLocal) * 31 + fromAdd) * 31 + toLocal) * 31
+          + toAdd) * 31 + step;
       return point == null ? h : (h * 31 + point.local()) * 31 + point.constant();
     }
   }
 
   /**
    * The checks at one exit. With {@code o} = 1 for an access after the increment, {@code i} = 1 when the leaving
-   * iteration ran the increment, {@code p} = 1 when it ran the access: stride +1 touched {@code [v0 + o, v + o - i + p)},
-   * stride -1 {@code [v + 1 - o + i - p, v0 + 1 - o)} (v0 the value saved at entry, v the current one).
+   * iteration ran the increment, {@code p} = 1 when it ran the access, {@code c} the access's index offset
+   * ({@code a[v + c]}): stride k > 0 touched every k-th element of {@code [v0 + o*k + c, v + (o - i + p)*k + c)}, stride
+   * -1 {@code [v + 1 - o + i - p + c, v0 + 1 - o + c)} (v0 the value saved at entry, v the current one).
    */
   private InsnList exitChecks(CountedLoops.Loop loop, CountedLoops.Exit exit, int saved) {
     Map<Range, Integer> ranges = new LinkedHashMap<>();
     List<CountedLoops.Access> accesses = loop.accesses();
     int v = loop.induction();
-    for (int k = 0; k < accesses.size(); k++) {
-      CountedLoops.Access a = accesses.get(k);
+    int k = loop.stride();
+    for (int n = 0; n < accesses.size(); n++) {
+      CountedLoops.Access a = accesses.get(n);
       int o = a.afterIncrement() ? 1 : 0;
       int i = exit.afterIncrement() ? 1 : 0;
-      int p = exit.executed()[k] ? 1 : 0;
-      if (a.fixed() != null) { // ran stride * (v - v0) - i + p times: its one element if that is positive
-        ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), loop.stride(), v, saved, p - i),
+      int p = exit.executed()[n] ? 1 : 0;
+      if (a.fixed() != null) { // ran (v - v0) / k - i + p times: its one element if that is positive
+        ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), k, v, saved, (p - i) * Math.abs(k)),
             site(a.insn()));
         continue;
       }
-      int array = array(a);
-      int guard = guard(a);
-      Range r = loop.stride() > 0
-          ? new Range(array, guard, a.write(), saved, o, v, o - i + p, null)
-          : new Range(array, guard, a.write(), v, 1 - o + i - p, saved, 1 - o, null);
-      ranges.putIfAbsent(r, site(a.insn()));
+      ranges.putIfAbsent(range(a, k, v, saved, o, o - i + p), site(a.insn()));
     }
     return checks(ranges);
+  }
+
+  /**
+   * The elements of an access indexed by {@code v + c} over the iterations from v0 (local {@code saved}): for stride
+   * k > 0, every k-th of {@code [v0 + o*k + c, v + end*k + c)}; for stride -1, {@code [v + 1 - end + c, v0 + 1 - o + c)}.
+   */
+  private Range range(CountedLoops.Access a, int k, int v, int saved, int o, int end) {
+    int c = a.offset();
+    return k > 0
+        ? new Range(array(a), guard(a), a.write(), saved, o * k + c, v, end * k + c, null, k)
+        : new Range(array(a), guard(a), a.write(), v, 1 - end + c, saved, 1 - o + c, null, 1);
   }
 
   /**
@@ -287,19 +294,15 @@ final class LoopCheckHoister {
   private void addCatchAll(CountedLoops.Loop loop, int saved) {
     Map<Range, Integer> ranges = new LinkedHashMap<>();
     int v = loop.induction();
+    int k = loop.stride();
     for (CountedLoops.Access a : loop.accesses()) {
       int o = a.afterIncrement() ? 1 : 0;
       if (a.fixed() != null) {
-        ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), loop.stride(), v, saved, -1),
+        ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), k, v, saved, -Math.abs(k)),
             site(a.insn()));
         continue;
       }
-      int array = array(a);
-      int guard = guard(a);
-      Range r = loop.stride() > 0
-          ? new Range(array, guard, a.write(), saved, o, v, o - 1, null)
-          : new Range(array, guard, a.write(), v, 2 - o, saved, 1 - o, null);
-      ranges.putIfAbsent(r, site(a.insn()));
+      ranges.putIfAbsent(range(a, k, v, saved, o, o - 1), site(a.insn()));
     }
     LabelNode handler = new LabelNode();
     InsnList code = new InsnList();
@@ -377,8 +380,14 @@ final class LoopCheckHoister {
       addLocalPlus(code, r.fromLocal(), r.fromAdd());
       addLocalPlus(code, r.toLocal(), r.toAdd());
     }
+    HookMethod hook;
+    if (r.step() != 1) {
+      code.add(pushInt(r.step()));
+      hook = r.write() ? HookMethod.WRITE_RANGE_STRIDED : HookMethod.READ_RANGE_STRIDED;
+    } else {
+      hook = r.write() ? HookMethod.WRITE_RANGE : HookMethod.READ_RANGE;
+    }
     code.add(pushInt(site));
-    HookMethod hook = r.write() ? HookMethod.WRITE_RANGE : HookMethod.READ_RANGE;
     code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, HookMethod.OWNER, hook.methodName(), hook.descriptor(), false));
     if (skip != null) {
       code.add(skip);

@@ -9,6 +9,7 @@ import dev.racetriage.agent.detect.RaceAggregator;
 import dev.racetriage.agent.detect.RunSummary;
 import dev.racetriage.agent.detect.SiteTable;
 import dev.racetriage.agent.detect.StackCapture;
+import dev.racetriage.agent.hb.Epoch;
 import dev.racetriage.agent.hb.HappensBefore;
 import dev.racetriage.agent.hb.SyncClock;
 import dev.racetriage.agent.hb.ThreadState;
@@ -90,7 +91,7 @@ public final class DetectRuntime {
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
-    s.noteWrite(state.epoch());
+    s.noteWrite(state, state.epoch());
     detector.write(state, s.field(fieldId, fields), site);
   }
 
@@ -111,6 +112,10 @@ public final class DetectRuntime {
     if (s.allWritesCoveredBy(state)) {
       return;
     }
+    if (!s.sharedWrites()) {
+      ownedRead(s, state, index, site);
+      return;
+    }
     LocationState x = s.existingElement(index);
     if (x == null) {
       x = element(s, array, index, site);
@@ -121,12 +126,38 @@ public final class DetectRuntime {
     detector.read(state, x, site, index); // the index reaches only a race report
   }
 
+  /**
+   * A read, not covered by the write summary, of an element of an array whose writes are ordered: checked against the
+   * element's record (see ObjectShadow#ownEpochs). Out of line: a reader that does not cover the summary is rare.
+   */
+  @DontInline
+  private void ownedRead(ObjectShadow s, ThreadState state, int index, int site) {
+    long[] records = s.ownEpochs();
+    if (records == null || index < 0 || index >= records.length) {
+      return; // no element written yet (a write in flight is linearised after this read), or out of bounds
+    }
+    checkRecorded(s, state, records, index, site);
+  }
+
+  /** Reports a WR race unless the reader covers the element's recorded write. */
+  private void checkRecorded(ObjectShadow s, ThreadState state, long[] records, int index, int site) {
+    long epoch = records[index];
+    if (!state.clock().covers(epoch)) {
+      detector.reportRead(state, s.elementKey(s.arrayKey() != null ? null : unnamedArrayKey(site)), site,
+          s.ownSites()[index], s.ownerName(Epoch.tid(epoch)), index);
+    }
+  }
+
   @ForceInline // see the class comment
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
     long now = state.epoch();
-    s.noteWrite(now);
+    s.noteWrite(state, now);
+    if (s.writtenOnlyAt(now)) {
+      ownedWrite(s, array, state, now, index, site);
+      return;
+    }
     LocationState x = s.existingElement(index);
     if (x == null) {
       x = element(s, array, index, site);
@@ -138,22 +169,57 @@ public final class DetectRuntime {
   }
 
   /**
-   * A hoisted loop read elements [from, to) with this clock (it did not synchronise): each is checked as
-   * {@link #readElement} checks it. Indices outside the array are dropped (the loop cannot have accessed them).
+   * A write ordered after every earlier write of the array (see ObjectShadow#noteWrite): nothing to check, only the
+   * element's record to update. A thread unordered with this one that starts writing at this very moment may build its
+   * element state from the record before this store lands: it then checks against the element's previous write, which
+   * can only hide a race between the two concurrent writes, never report one that is not there (ranges close that
+   * window with a fence, see {@link #writeRange}; a fence per element write would cost what the record saves).
+   */
+  private void ownedWrite(ObjectShadow s, Object array, ThreadState state, long now, int index, int site) {
+    long[] records = ownRecords(s, array, state, site);
+    if (records == null) {
+      untracked(s);
+    } else if (index >= 0 && index < records.length) {
+      s.ownSites()[index] = site; // the site first: a reader that sees the epoch sees its site (stores stay ordered)
+      records[index] = state.inClinit() ? Epoch.BOTTOM : now;
+    }
+  }
+
+  /** The array's element records for their owner (the caller), allocated and registered on first use. */
+  private long[] ownRecords(ObjectShadow s, Object array, ThreadState owner, int site) {
+    long[] records = s.ownRecords(array, owner);
+    return records != null ? records
+        : s.registerOwner(array, owner, s.arrayKey() != null ? null : unnamedArrayKey(site));
+  }
+
+  /**
+   * A hoisted loop read elements {@code from, from + step, …} below {@code to} with this clock (it did not
+   * synchronise): each is checked as {@link #readElement} checks it. Indices outside the array are dropped (the loop
+   * cannot have accessed them).
    */
   @ForceInline // see the class comment
-  void readRange(ThreadShadow t, Object array, int from, int to, int site) {
+  void readRange(ThreadShadow t, Object array, int from, int to, int step, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
     if (s.allWritesCoveredBy(state)) {
       return;
     }
+    if (!s.sharedWrites()) {
+      long[] records = s.ownEpochs();
+      if (records != null) {
+        int end = Math.min(to, records.length);
+        for (int i = firstInBounds(from, step); i < end; i += step) {
+          checkRecorded(s, state, records, i, site);
+        }
+      }
+      return;
+    }
     LocationState[] states = s.elements(array);
     int end = Math.min(to, states.length);
-    for (int i = Math.max(from, 0); i < end; i++) {
+    for (int i = firstInBounds(from, step); i < end; i += step) {
       LocationState x = states[i];
       if (x == null) {
-        s.fillElements(i, end, s.arrayKey() != null ? null : unnamedArrayKey(site), null, site);
+        s.fillElements(i, step == 1 ? end : i + 1, s.arrayKey() != null ? null : unnamedArrayKey(site), null, site);
         x = states[i];
       }
       detector.read(state, x, site, i);
@@ -161,31 +227,69 @@ public final class DetectRuntime {
     untracked(s);
   }
 
-  /** A hoisted loop wrote elements [from, to): each is checked and recorded as {@link #writeElement} does. */
+  /** The first of {@code from, from + step, …} that is not negative. */
+  private static int firstInBounds(int from, int step) {
+    return from >= 0 ? from : from + (int) ((-(long) from + step - 1) / step) * step;
+  }
+
+  /**
+   * A hoisted loop wrote elements {@code from, from + step, …} below {@code to}: each is checked and recorded as
+   * {@link #writeElement} does.
+   */
   @ForceInline // see the class comment
-  void writeRange(ThreadShadow t, Object array, int from, int to, int site) {
+  void writeRange(ThreadShadow t, Object array, int from, int to, int step, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
     long now = state.epoch();
     boolean clinit = state.inClinit();
-    if (!clinit && s.rangeRepeats(now, from, to, site)) {
+    if (!clinit && step == 1 && s.rangeRepeats(now, from, to, site)) {
       return; // every element already holds this write (see ObjectShadow#rangeRepeats)
     }
-    s.noteWrite(now);
+    s.noteWrite(state, now);
+    int start = firstInBounds(from, step);
+    if (s.writtenOnlyAt(now)) {
+      long[] records = ownRecords(s, array, state, site);
+      if (records == null) {
+        untracked(s);
+        return;
+      }
+      int end = Math.min(to, records.length);
+      long epoch = clinit ? Epoch.BOTTOM : now;
+      if (step == 1 && start < end) {
+        java.util.Arrays.fill(s.ownSites(), start, end, site);
+        java.util.Arrays.fill(records, start, end, epoch);
+      } else {
+        int[] sites = s.ownSites();
+        for (int i = start; i < end; i += step) {
+          sites[i] = site;
+          records[i] = epoch;
+        }
+      }
+      // Dekker with a second writer, whose summary update is a compare-and-set before it builds element states from
+      // these records: either it sees the records just stored, or this thread sees its update and records the range
+      // again the shared way below (checked against whatever that writer stored)
+      java.lang.invoke.VarHandle.fullFence();
+      if (s.writtenOnlyAt(now)) {
+        if (!clinit && step == 1 && start < end) {
+          s.noteRange(now, start, end, site);
+        }
+        return;
+      }
+    }
     LocationState[] states = s.elements(array);
-    int start = Math.max(from, 0);
     int end = Math.min(to, states.length);
-    for (int i = start; i < end; i++) {
+    for (int i = start; i < end; i += step) {
       LocationState x = states[i];
-      if (x == null) { // the rest of the range is created at once, already holding this write
-        s.fillElements(i, end, s.arrayKey() != null ? null : unnamedArrayKey(site), clinit ? null : state, site);
+      if (x == null) { // created already holding this write (the rest of a contiguous range at once)
+        s.fillElements(i, step == 1 ? end : i + 1, s.arrayKey() != null ? null : unnamedArrayKey(site),
+            clinit ? null : state, site);
         x = states[i];
       }
       if (clinit || !HSummaryDetector.repeats(x, now, site)) {
         detector.write(state, x, site, i);
       }
     }
-    if (!clinit && start < end) {
+    if (!clinit && step == 1 && start < end) {
       s.noteRange(now, start, end, site);
     }
     untracked(s);

@@ -246,8 +246,14 @@ public final class Hooks {
    */
   @DontInline
   public static void readRange(Object array, int from, int to, int site) {
+    readRange(array, from, to, 1, site);
+  }
+
+  /** As {@link #readRange(Object, int, int, int)}, for every {@code step}-th element from {@code from} on. */
+  @DontInline
+  public static void readRange(Object array, int from, int to, int step, int site) {
     DetectRuntime rt = runtime;
-    if (rt == null || array == null || from >= to) {
+    if (rt == null || array == null || from >= to || step < 1) {
       return;
     }
     ThreadShadow t = enter();
@@ -255,7 +261,7 @@ public final class Hooks {
       return;
     }
     try {
-      rt.readRange(t, array, from, to, site);
+      rt.readRange(t, array, from, to, step, site);
     } catch (Throwable e) {
       rt.internalError();
     } finally {
@@ -266,8 +272,14 @@ public final class Hooks {
   /** As {@link #readRange}, for the elements a loop wrote: each checked and recorded as {@link #writeElement}. */
   @DontInline
   public static void writeRange(Object array, int from, int to, int site) {
+    writeRange(array, from, to, 1, site);
+  }
+
+  /** As {@link #writeRange(Object, int, int, int)}, for every {@code step}-th element from {@code from} on. */
+  @DontInline
+  public static void writeRange(Object array, int from, int to, int step, int site) {
     DetectRuntime rt = runtime;
-    if (rt == null || array == null || from >= to) {
+    if (rt == null || array == null || from >= to || step < 1) {
       return;
     }
     ThreadShadow t = enter();
@@ -275,7 +287,7 @@ public final class Hooks {
       return;
     }
     try {
-      rt.writeRange(t, array, from, to, site);
+      rt.writeRange(t, array, from, to, step, site);
     } catch (Throwable e) {
       rt.internalError();
     } finally {

@@ -51,27 +51,154 @@ final class ObjectShadow {
   /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
   private volatile String arrayKey;
 
+  /**
+   * For an array whose writes are totally ordered so far (the write summary is a thread's epoch, not
+   * {@link #SHARED_WRITES}: one thread wrote it, or each writer took it over from the previous one, see
+   * {@link #noteWrite}): each element's last write — its epoch ({@link Epoch#BOTTOM}: never written, or written in a
+   * class initialiser) here, its site in {@link #ownSites}. Allocated at the first element write; written only by the
+   * thread whose epoch the summary holds (the owner), with plain stores: no lock and no object per element, and a
+   * hoisted loop's range write is two {@code Arrays.fill}s. Once two unordered threads write, the element states are
+   * created, each from its record here ({@link #recordedElement}), and the records are no longer written.
+   */
+  private volatile long[] ownEpochs;
+  /** The site of each element's last write; set before {@link #ownEpochs} is published. */
+  private int[] ownSites;
+  /** The threads that owned the array, by tid, for the writer's name in a report. Guarded by this. */
+  private int[] ownerTids = NO_IDS;
+  private String[] ownerNames = new String[0];
+  /** The tid of the owner registered last (a hint read without the lock: only its own owner acts on it). */
+  private int lastOwnerTid = -1;
+
+  /** True once two threads wrote this object unordered: every location then has its own state. */
+  boolean sharedWrites() {
+    return writeSummary == SHARED_WRITES;
+  }
+
+  /**
+   * True if every write to this object so far is ordered before the calling thread's current one — the caller's
+   * epoch {@code now}, after {@link #noteWrite}: the summary is then exactly {@code now}.
+   */
+  boolean writtenOnlyAt(long now) {
+    return writeSummary == now;
+  }
+
+  /** The element records' epochs, or null if no element was written yet. */
+  long[] ownEpochs() {
+    return ownEpochs;
+  }
+
+  /** The element records' sites (read after {@link #ownEpochs()}). */
+  int[] ownSites() {
+    return ownSites;
+  }
+
+  /**
+   * The element records, allocated on first use, for the owner (the caller, while {@link #writtenOnlyAt} its epoch);
+   * null for an array too long to shadow (then {@link #untrackedArray()}).
+   */
+  long[] ownRecords(Object array, ThreadState owner) {
+    long[] records = ownEpochs;
+    return records != null && lastOwnerTid == owner.tid() ? records : null;
+  }
+
+  /**
+   * The slow path of {@link #ownRecords}: allocates the records and registers the owner. {@code unnamedKey}: the key
+   * an array no field was seen to hold is reported under, named after the first write's method, as an element state
+   * created at that write would be.
+   */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  synchronized long[] registerOwner(Object array, ThreadState owner, String unnamedKey) {
+    if (firstKey == null) {
+      firstKey = unnamedKey;
+    }
+    if (ownEpochs == null) {
+      if (elements == UNTRACKED) {
+        return null;
+      }
+      int length = java.lang.reflect.Array.getLength(array);
+      if (length > MAX_TRACKED_ELEMENTS) {
+        elements = UNTRACKED;
+        return null;
+      }
+      ownSites = new int[length];
+      ownEpochs = new long[length];
+    }
+    int tid = owner.tid();
+    boolean known = false;
+    for (int known_tid : ownerTids) {
+      known |= known_tid == tid;
+    }
+    if (!known) {
+      int n = ownerTids.length;
+      ownerTids = java.util.Arrays.copyOf(ownerTids, n + 1);
+      ownerNames = java.util.Arrays.copyOf(ownerNames, n + 1);
+      ownerTids[n] = tid;
+      ownerNames[n] = owner.name();
+    }
+    lastOwnerTid = tid;
+    return ownEpochs;
+  }
+
+  /** The key of an unnamed array's first recorded write (see {@link #registerOwner}). */
+  private volatile String firstKey;
+
+  /** The key element races are reported under: the array's field, or the method of its first write, or this. */
+  String elementKey(String unnamedKey) {
+    String key = arrayKey;
+    if (key == null) {
+      key = firstKey;
+    }
+    return key != null ? key : unnamedKey;
+  }
+
+  /** The name of the owner with this tid (for a report), or "?" if none. */
+  synchronized String ownerName(int tid) {
+    for (int i = 0; i < ownerTids.length; i++) {
+      if (ownerTids[i] == tid) {
+        return ownerNames[i];
+      }
+    }
+    return "?";
+  }
+
+  /**
+   * A new element state holding the last recorded write of element {@code index} (at ⊥ if none), for the first access
+   * after two unordered threads wrote. Called under this object's monitor.
+   */
+  private LocationState recordedElement(String key, int index) {
+    long[] records = ownEpochs;
+    long epoch = records != null && index < records.length ? records[index] : Epoch.BOTTOM;
+    return Epoch.isBottom(epoch) ? new LocationState(key)
+        : HSummaryDetector.recorded(key, epoch, ownSites[index], ownerName(Epoch.tid(epoch)));
+  }
+
   /** True if every write to this object so far happens-before {@code reader}'s current clock. */
   boolean allWritesCoveredBy(ThreadState reader) {
     long summary = writeSummary;
     return summary != SHARED_WRITES && reader.clock().covers(summary);
   }
 
-  /** Records a write about to be made at {@code epoch} (call before the detector sees the write). */
-  void noteWrite(long epoch) {
+  /**
+   * Records a write by t about to be made at {@code epoch} (t's current epoch; call before the detector sees the
+   * write).
+   */
+  void noteWrite(ThreadState t, long epoch) {
     long summary = writeSummary;
     if (summary != epoch && summary != SHARED_WRITES) {
-      updateSummary(epoch);
+      updateSummary(t, epoch);
     }
   }
 
   /**
    * A compare-and-set loop, not a monitor: a single writer moves its summary at every new epoch (each release it
    * makes), so the update runs once per object per epoch — a monitor's enter and exit were 5 % of a lock-heavy
-   * single-threaded run.
+   * single-threaded run. A writer that covers the summary takes it over: every earlier write happens-before its write
+   * (one thread's epochs only grow, and each takeover was such a write), so a reader that covers the new writer's
+   * epoch covers them all — the handoff of an object or array from the thread that filled it to a worker keeps the
+   * summary.
    */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private void updateSummary(long epoch) {
+  private void updateSummary(ThreadState t, long epoch) {
     for (;;) {
       long summary = writeSummary;
       long next;
@@ -83,6 +210,8 @@ final class ObjectShadow {
         if (Epoch.clock(epoch) <= Epoch.clock(summary)) {
           return;
         }
+        next = epoch;
+      } else if (t.clock().covers(summary)) {
         next = epoch;
       } else {
         next = SHARED_WRITES;
@@ -324,8 +453,7 @@ final class ObjectShadow {
     LocationState[] states = elements;
     LocationState state = states[index];
     if (state == null) {
-      String key = arrayKey;
-      state = new LocationState(key != null ? key : unnamedKey);
+      state = recordedElement(elementKey(unnamedKey), index);
       states[index] = state; // racy readers see null (and come here) or the constructed state (final key)
     }
     return state;
@@ -340,10 +468,14 @@ final class ObjectShadow {
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   synchronized void fillElements(int from, int to, String unnamedKey, ThreadState writer, int site) {
     LocationState[] states = elements;
-    String key = arrayKey != null ? arrayKey : unnamedKey;
+    String key = elementKey(unnamedKey);
+    long[] records = ownEpochs;
     for (int i = from; i < to; i++) {
       if (states[i] == null) {
-        states[i] = writer != null ? HSummaryDetector.firstWritten(key, writer, site) : new LocationState(key);
+        // an element with a recorded write starts from it (the caller then checks its own access against it)
+        boolean owned = records != null && i < records.length && !Epoch.isBottom(records[i]);
+        states[i] = owned ? recordedElement(key, i)
+            : writer != null ? HSummaryDetector.firstWritten(key, writer, site) : new LocationState(key);
       }
     }
   }

@@ -60,15 +60,20 @@ class LoopCheckHoisterTest {
     // a[i] in the inner loop: one element read in every iteration, checked once at the exit if the loop ran
     List<String> repeated = hooks.get("sumRepeated");
     assertTrue(!repeated.contains("readElement") && repeated.contains("readRange"), repeated.toString());
+    // a[j + 1] = a[j] counting down: both hoisted, the write's range one element to the right
     List<String> shift = hooks.get("shiftRight");
-    assertTrue(shift.contains("readRange") && shift.contains("writeElement"), shift.toString());
-    assertFalse(shift.contains("readElement") || shift.contains("writeRange"), shift.toString());
+    assertTrue(shift.contains("readRange") && shift.contains("writeRange"), shift.toString());
+    assertFalse(shift.contains("readElement") || shift.contains("writeElement"), shift.toString());
+    // stride 2 with neighbours a[j - 1], a[j + 1]: strided ranges, no element hook left
+    List<String> relax = hooks.get("relaxEverySecond");
+    assertTrue(relax.contains("readRange") && relax.contains("writeRange"), relax.toString());
+    assertFalse(relax.contains("readElement") || relax.contains("writeElement"), relax.toString());
   }
 
   @Test
   void loopsThatMaySynchroniseOrDoNotCountByOneKeepTheirElementHooks() throws IOException {
     Map<String, List<String>> hooks = hooksByMethod(detect());
-    for (String m : List.of("withCall", "withVolatileRead", "withMonitor", "arrayReassigned", "strideTwo",
+    for (String m : List.of("withCall", "withVolatileRead", "withMonitor", "arrayReassigned", "strideDownTwo",
         "conditionalAccess", "inductionAlsoStored")) {
       List<String> h = hooks.get(m);
       assertFalse(h.contains("readRange") || h.contains("writeRange"), m + ": " + h);
@@ -116,6 +121,14 @@ class LoopCheckHoisterTest {
         int[] s = {1, 2, 3, 4};
         InstrumentedRun.call(c, "shiftRight", s);
         assertArrayEquals(new int[] {1, 1, 2, 3}, s);
+        double[] r = {0, 8, 4, 8, 0, 2};
+        InstrumentedRun.call(c, "relaxEverySecond", r, 1);
+        assertArrayEquals(new double[] {0, 2, 4, 2, 0, 2}, r);
+        int[] e = new int[5];
+        InstrumentedRun.call(c, "fillEverySecond", e, 1, 7);
+        assertArrayEquals(new int[] {0, 7, 0, 7, 0}, e);
+        assertEquals(14L, InstrumentedRun.call(c, "sumEverySecond", e, 1));
+        assertEquals(7L, InstrumentedRun.call(c, "sumShifted", e, 1, 3));
         int[][] rows = new int[3][4];
         InstrumentedRun.call(c, "fillRows", rows, 10);
         assertArrayEquals(new int[] {10, 11, 12, 13}, rows[2]);
@@ -133,6 +146,26 @@ class LoopCheckHoisterTest {
       }
       assertEquals(0, run.internalErrors());
       assertEquals(Set.of(), run.racyFields());
+    }
+  }
+
+  @Test
+  void stridedAndShiftedRangesReportExactlyTheElementsTheLoopTouched() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(CountedLoopShapes.class);
+      int[] a = new int[10];
+      Thread writer = run.start(() -> InstrumentedRun.call(c, "fillEverySecond", a, 1, 5)); // 1, 3, 5, 7, 9
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      // the even elements only: none was written by the unordered writer
+      run.join(run.start(() -> InstrumentedRun.call(c, "sumEverySecond", a, 0)));
+      assertEquals(Set.of(), run.racyFields());
+      // a[j + 1] for j in [2, 6): elements 3 to 6, of which the writer wrote 3 and 5
+      run.join(run.start(() -> InstrumentedRun.call(c, "sumShifted", a, 2, 6)));
+      FieldRaces races = run.races(SHAPES + ".fillEverySecond()[]");
+      assertNotNull(races, run.racyFields().toString());
+      assertEquals(Set.of(3, 5), new TreeSet<>(races.indices()));
+      assertEquals("sumShifted", races.first().current().site().methodName());
+      assertEquals("fillEverySecond", races.first().previous().site().methodName());
     }
   }
 

@@ -3,9 +3,11 @@ package dev.racetriage.agent.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.racetriage.agent.detect.FieldRaces;
+import dev.racetriage.agent.detect.RaceKind;
 import dev.racetriage.agent.detect.RunSummary;
 import dev.racetriage.agent.detect.SiteTable;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -153,5 +155,118 @@ class DetectRuntimeTest {
     reader.join();
     assertEquals(List.of(), racyFields());
     assertEquals(1, runtime.untrackedArrays());
+  }
+
+  /** Runs the steps in turn on named threads (see {@link #inTurns}). */
+  private static void inTurnsNamed(String[] names, Runnable... steps) throws InterruptedException {
+    Semaphore[] turns = new Semaphore[steps.length];
+    Thread[] threads = new Thread[steps.length];
+    for (int i = 0; i < steps.length; i++) {
+      turns[i] = new Semaphore(0);
+      int index = i;
+      threads[i] = new Thread(() -> {
+        turns[index].acquireUninterruptibly();
+        steps[index].run();
+        if (index + 1 < steps.length) {
+          turns[index + 1].release();
+        }
+      }, names[i]);
+      Hooks.threadStarting(threads[i]);
+      threads[i].start();
+    }
+    turns[0].release();
+    for (Thread t : threads) {
+      t.join();
+    }
+  }
+
+  private FieldRaces only(String fieldKey) {
+    return runtime.aggregator().fields().stream().filter(f -> f.fieldKey().equals(fieldKey)).findFirst()
+        .orElseThrow(() -> new AssertionError("no race on " + fieldKey + ": " + racyFields()));
+  }
+
+  @Test
+  void aRangeWrittenByOneThreadIsCheckedElementByElementFromItsRecords() throws Exception {
+    long[] array = new long[6];
+    Object lock = new Object();
+    Hooks.arrayInField(array, fields.id("pkg/Grid", "row"));
+    Semaphore released = new Semaphore(0);
+    Semaphore acquired = new Semaphore(0);
+    Semaphore written = new Semaphore(0);
+    // one writer: [0, 6) before its release, [2, 4) again after the reader acquired
+    Thread writer = new Thread(() -> {
+      Hooks.writeRange(array, 0, 6, 1);
+      Hooks.monitorExit(lock);
+      released.release();
+      acquired.acquireUninterruptibly();
+      Hooks.writeRange(array, 2, 4, 2);
+      written.release();
+    }, "owner");
+    Thread reader = new Thread(() -> {
+      released.acquireUninterruptibly();
+      Hooks.monitorEnter(lock);
+      acquired.release();
+      written.acquireUninterruptibly();
+      Hooks.readRange(array, 0, 6, 3);
+      Hooks.readElement(array, 3, 4);
+      Hooks.readElement(array, 5, 5);
+    }, "reader");
+    for (Thread t : new Thread[] {writer, reader}) {
+      Hooks.threadStarting(t);
+      t.start();
+    }
+    writer.join();
+    reader.join();
+    FieldRaces races = only("pkg.Grid.row[]");
+    assertEquals(List.of("pkg.Grid.row[]"), racyFields());
+    assertEquals(3, races.count(), "elements 2 and 3 in the range read, element 3 once more; not 0, 1, 4, 5");
+    assertEquals(RaceKind.WR, races.first().kind());
+    assertEquals("reader", races.first().current().threadName());
+    assertEquals("owner", races.first().previous().threadName());
+    assertEquals(2, races.first().index());
+  }
+
+  @Test
+  void aSecondWriterOrderedAfterTheOwnerTakesOverFromItsRecords() throws Exception {
+    int[] array = new int[4];
+    Object lock = new Object();
+    Hooks.arrayInField(array, fields.id("pkg/Grid", "cells"));
+    inTurnsNamed(new String[] {"owner", "second", "late"},
+        () -> {
+          Hooks.writeRange(array, 0, 4, 1);
+          Hooks.monitorExit(lock);
+        },
+        () -> {
+          Hooks.monitorEnter(lock);
+          Hooks.writeElement(array, 1, 2); // ordered after the owner's write: no race; the array is shared from here
+          Hooks.writeRange(array, 2, 4, 3);
+        },
+        // unordered with both: element 0 was last written by the owner, 1 to 3 by the second writer
+        () -> {
+          Hooks.readElement(array, 0, 4);
+          Hooks.readElement(array, 1, 5);
+        });
+    FieldRaces races = only("pkg.Grid.cells[]");
+    assertEquals(2, races.count());
+    assertEquals(Map.of(RaceKind.WR, 2L), races.countByKind());
+    assertEquals("owner", races.first().previous().threadName(), "element 0 keeps the owner's write");
+    assertEquals(0, races.first().index());
+  }
+
+  @Test
+  void aSecondWriterUnorderedWithTheOwnerIsAWriteWriteRace() throws Exception {
+    int[] array = new int[4];
+    Hooks.arrayInField(array, fields.id("pkg/Grid", "cells"));
+    inTurnsNamed(new String[] {"owner", "intruder"},
+        () -> Hooks.writeRange(array, 0, 4, 1),
+        () -> {
+          Hooks.writeElement(array, 3, 2);
+          Hooks.writeRange(array, 0, 2, 3);
+        });
+    FieldRaces races = only("pkg.Grid.cells[]");
+    assertEquals(Map.of(RaceKind.WW, 3L), races.countByKind());
+    assertEquals("intruder", races.first().current().threadName());
+    assertEquals("owner", races.first().previous().threadName());
+    assertEquals(3, races.first().index());
   }
 }
