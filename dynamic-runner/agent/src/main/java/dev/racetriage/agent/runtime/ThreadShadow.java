@@ -34,7 +34,7 @@ public final class ThreadShadow {
   private ThreadRegistry stateRegistry;
   /** The shadow memory the cached entries belong to. */
   private ShadowMemory cacheMemory;
-  private static final int RECENT = 256;
+  private static final int RECENT = 4096;
   /**
    * The last four objects missed on, replaced round-robin: a loop body touching up to four objects (an array of
    * stripes, the stripe, its lock, the lock's state) hits here, and a hit stores nothing.
@@ -47,7 +47,10 @@ public final class ThreadShadow {
   /** The arrays of the last element read and written (see {@link #shadowOfReadArray}). */
   private WeakIdentityTable.Entry<ObjectShadow> lastRead;
   private WeakIdentityTable.Entry<ObjectShadow> lastWritten;
-  /** Direct-mapped by identity hash: the objects (locks, stripes, queues) this thread touched recently (1 KiB). */
+  /**
+   * Direct-mapped by identity hash: the objects (locks, stripes, queues, the particles of a force loop) this thread
+   * touched recently (16 KiB with compressed references; 256 slots made a loop over ~900 objects miss into the table).
+   */
   private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
 
   /**
