@@ -63,9 +63,12 @@ final class ObjectShadow {
   private volatile long[] ownEpochs;
   /** The site of each element's last write; set before {@link #ownEpochs} is published. */
   private int[] ownSites;
-  /** The threads that owned the array, by tid, for the writer's name in a report. Guarded by this. */
-  private int[] ownerTids = NO_IDS;
-  private String[] ownerNames = new String[0];
+  /**
+   * The threads that owned the array, by tid, for the writer's name in a report: replaced as a whole under this
+   * object's monitor, read without it (names first, then ids: both grow together, names published last).
+   */
+  private volatile int[] ownerTids = NO_IDS;
+  private volatile String[] ownerNames = new String[0];
   /** The tid of the owner registered last (a hint read without the lock: only its own owner acts on it). */
   private int lastOwnerTid = -1;
 
@@ -130,10 +133,12 @@ final class ObjectShadow {
     }
     if (!known) {
       int n = ownerTids.length;
-      ownerTids = java.util.Arrays.copyOf(ownerTids, n + 1);
-      ownerNames = java.util.Arrays.copyOf(ownerNames, n + 1);
-      ownerTids[n] = tid;
-      ownerNames[n] = owner.name();
+      int[] tids = java.util.Arrays.copyOf(ownerTids, n + 1);
+      String[] names = java.util.Arrays.copyOf(ownerNames, n + 1);
+      tids[n] = tid;
+      names[n] = owner.name();
+      ownerTids = tids;
+      ownerNames = names;
     }
     lastOwnerTid = tid;
     return ownEpochs;
@@ -152,10 +157,12 @@ final class ObjectShadow {
   }
 
   /** The name of the owner with this tid (for a report), or "?" if none. */
-  synchronized String ownerName(int tid) {
-    for (int i = 0; i < ownerTids.length; i++) {
-      if (ownerTids[i] == tid) {
-        return ownerNames[i];
+  String ownerName(int tid) {
+    String[] names = ownerNames;
+    int[] tids = ownerTids;
+    for (int i = 0; i < Math.min(names.length, tids.length); i++) {
+      if (tids[i] == tid) {
+        return names[i];
       }
     }
     return "?";
@@ -163,7 +170,7 @@ final class ObjectShadow {
 
   /**
    * A new element state holding the last recorded write of element {@code index} (at ⊥ if none), for the first access
-   * after two unordered threads wrote. Called under this object's monitor.
+   * after two unordered threads wrote.
    */
   private LocationState recordedElement(String key, int index) {
     long[] records = ownEpochs;
@@ -447,26 +454,35 @@ final class ObjectShadow {
     return elements == UNTRACKED;
   }
 
-  /** Creates element {@code index}'s state, keyed by the array's field or, failing that, by {@code unnamedKey}. */
+  private static final java.lang.invoke.VarHandle ELEMENT =
+      java.lang.invoke.MethodHandles.arrayElementVarHandle(LocationState[].class);
+
+  /**
+   * Creates element {@code index}'s state, keyed by the array's field or, failing that, by {@code unnamedKey}. A
+   * compare-and-set into the empty slot, not the object's monitor: threads filling disjoint slices of one array
+   * created their element states one at a time under one contended monitor (a third of a partitioned cipher's run).
+   * The loser of a race for the slot takes the winner's state.
+   */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  synchronized LocationState addElement(int index, String unnamedKey) {
+  LocationState addElement(int index, String unnamedKey) {
     LocationState[] states = elements;
-    LocationState state = states[index];
-    if (state == null) {
-      state = recordedElement(elementKey(unnamedKey), index);
-      states[index] = state; // racy readers see null (and come here) or the constructed state (final key)
+    LocationState state = (LocationState) ELEMENT.getVolatile(states, index);
+    if (state != null) {
+      return state;
     }
-    return state;
+    LocationState fresh = recordedElement(elementKey(unnamedKey), index);
+    LocationState witness = (LocationState) ELEMENT.compareAndExchange(states, index, (LocationState) null, fresh);
+    return witness == null ? fresh : witness;
   }
 
   /**
-   * Creates the missing element states of {@code [from, to)} (in bounds) under one lock: at ⊥ for a read, already
+   * Creates the missing element states of {@code [from, to)} (in bounds) in one call: at ⊥ for a read, already
    * holding the write for a writer outside class initialisers ({@code writer} non-null; see
    * {@link HSummaryDetector#firstWritten}). A hoisted loop's first pass over an array costs one call, not one per
    * element.
    */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  synchronized void fillElements(int from, int to, String unnamedKey, ThreadState writer, int site) {
+  void fillElements(int from, int to, String unnamedKey, ThreadState writer, int site) {
     LocationState[] states = elements;
     String key = elementKey(unnamedKey);
     long[] records = ownEpochs;
@@ -474,8 +490,11 @@ final class ObjectShadow {
       if (states[i] == null) {
         // an element with a recorded write starts from it (the caller then checks its own access against it)
         boolean owned = records != null && i < records.length && !Epoch.isBottom(records[i]);
-        states[i] = owned ? recordedElement(key, i)
+        LocationState fresh = owned ? recordedElement(key, i)
             : writer != null ? HSummaryDetector.firstWritten(key, writer, site) : new LocationState(key);
+        // into an empty slot only (see addElement): a state another thread created meanwhile stays, and the caller
+        // then checks its access against it (its last write is not this one)
+        ELEMENT.compareAndSet(states, i, (LocationState) null, fresh);
       }
     }
   }
