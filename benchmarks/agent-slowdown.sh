@@ -129,6 +129,12 @@ row() { # name, args...
   agent=$(median "$WORK/t-agent")
   status=$(grep -o '"status":"[a-z]*"' "$WORK/report-agent.jsonl" | head -1)
   races=$(grep -o '"races":[0-9]*' "$WORK/report-agent.jsonl" | tail -1)
+  # arrays too long to shadow go unchecked: a row whose program has some says so
+  local untracked
+  untracked=$(grep -o '"untrackedArrays":[0-9]*' "$WORK/report-agent.jsonl" | head -1)
+  if [[ -n "$untracked" && "$untracked" != '"untrackedArrays":0' ]]; then
+    races="$races, $untracked"
+  fi
   local extra=""
   if [[ -n "$BASELINE_JAR" ]]; then
     local base

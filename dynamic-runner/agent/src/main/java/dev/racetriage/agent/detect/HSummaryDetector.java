@@ -158,21 +158,17 @@ public final class HSummaryDetector {
     }
 
     /**
-     * A location's state holding a write already made: epoch {@code epoch} (not ⊥) by {@code writer} at a site — for a
-     * runtime that kept the write elsewhere until now (an array written by one thread only).
-     */
-    public static LocationState recorded(String fieldKey, long epoch, int siteId, String writer) {
-        return new LocationState(fieldKey, epoch, siteId, writer);
-    }
-
-    /**
      * Reports a WR race: t read a location whose last write, which t does not cover, the runtime keeps outside a
-     * {@link LocationState} (an element of an array whose writes are ordered) — by {@code writer} at
-     * {@code previousSite}. The runtime's record is a plain one, written only by the writer: a read that misses the
-     * record of a write in flight is linearised before that write, as in {@link #read}.
+     * {@link LocationState} (an array element: the runtime's flat element records apply the rules of {@link #read} and
+     * {@link #write} themselves) — by {@code writer} at {@code previousSite}.
      */
     public void reportRead(ThreadState t, String fieldKey, int siteId, int previousSite, String writer, int index) {
         report(RaceKind.WR, t, fieldKey, siteId, previousSite, writer, index);
+    }
+
+    /** Reports a WW race, as {@link #reportRead} a WR one: t's write of a location whose last write it does not cover. */
+    public void reportWrite(ThreadState t, String fieldKey, int siteId, int previousSite, String writer, int index) {
+        report(RaceKind.WW, t, fieldKey, siteId, previousSite, writer, index);
     }
 
     /**

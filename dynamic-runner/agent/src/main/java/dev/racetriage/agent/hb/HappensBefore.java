@@ -26,6 +26,10 @@ public final class HappensBefore {
     public ThreadState newThread(String name) {
         synchronized (idLock) {
             ThreadState t = new ThreadState(nextTid++, name);
+            if (t.tid() >= names.length) {
+                names = java.util.Arrays.copyOf(names, Math.max(t.tid() + 1, names.length * 2));
+            }
+            names[t.tid()] = name;
             if (registeredCount == registered.length) {
                 compact();
                 if (registeredCount * 2 > registered.length) {
@@ -48,6 +52,28 @@ public final class HappensBefore {
         }
         java.util.Arrays.fill(registered, kept, registeredCount, null);
         registeredCount = kept;
+    }
+
+    /**
+     * Each thread id's name, kept after the thread is gone (a name, not the state: a state would keep the thread's
+     * clock alive), for race reports on locations that store only the last write's epoch. Guarded by idLock; read
+     * without it (a stale array misses only names given since).
+     */
+    private volatile String[] names = new String[16];
+
+    /** The name of the thread with this id (its latest, see {@link #rename}), or "?" if none. */
+    public String nameOf(int tid) {
+        String[] current = names;
+        String name = tid >= 0 && tid < current.length ? current[tid] : null;
+        return name != null ? name : "?";
+    }
+
+    /** The program renamed the thread: its state and {@link #nameOf} give the new name. */
+    public void rename(ThreadState t, String name) {
+        t.rename(name);
+        synchronized (idLock) {
+            names[t.tid()] = name;
+        }
     }
 
     /** How many thread ids have been handed out. */

@@ -13,6 +13,7 @@ import dev.racetriage.agent.hb.Epoch;
 import dev.racetriage.agent.hb.HappensBefore;
 import dev.racetriage.agent.hb.SyncClock;
 import dev.racetriage.agent.hb.ThreadState;
+import dev.racetriage.agent.hb.VectorClock;
 
 /**
  * Detect mode: turns hook events into happens-before updates ({@link HappensBefore}) and h-summary checks
@@ -105,6 +106,13 @@ public final class DetectRuntime {
     detector.write(t.state(threads), shadow.staticField(fieldId), site);
   }
 
+  // ---- array elements: flat records (see ObjectShadow#elementEpochs) ----
+
+  private static final java.lang.invoke.VarHandle EPOCHS =
+      java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
+  /** The lock bit of an element's epoch in a shared array (epochs never have it: thread ids are not negative). */
+  private static final long LOCKED = Long.MIN_VALUE;
+
   @ForceInline // see the class comment
   void readElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
@@ -112,39 +120,37 @@ public final class DetectRuntime {
     if (s.allWritesCoveredBy(state)) {
       return;
     }
-    if (!s.sharedWrites()) {
-      ownedRead(s, state, index, site);
+    long[] epochs = s.elementEpochs();
+    if (epochs == null) {
+      untracked(s); // no element written yet (a write in flight is linearised after this read), or too long
       return;
     }
-    LocationState x = s.existingElement(index);
-    if (x == null) {
-      x = element(s, array, index, site);
-      if (x == null) {
-        return;
-      }
+    // a plain long read: HotSpot's 64-bit loads do not tear; the lock bit (a write in progress) is not its epoch
+    if (index >= 0 && index < epochs.length && !state.clock().covers(epochs[index] & ~LOCKED)) {
+      uncoveredRead(s, state, epochs, index, site);
     }
-    detector.read(state, x, site, index); // the index reaches only a race report
   }
 
   /**
-   * A read, not covered by the write summary, of an element of an array whose writes are ordered: checked against the
-   * element's record (see ObjectShadow#ownEpochs). Out of line: a reader that does not cover the summary is rare.
+   * A read whose element's last write the reader does not cover: in a shared array the check is repeated under the
+   * element's lock (linearising the read after the newest completed write, as {@code HSummaryDetector.read} does) and
+   * reported with that write's site; in an owned one the owner's plain record is the truth (its site is stored before
+   * its epoch).
    */
-  @DontInline
-  private void ownedRead(ObjectShadow s, ThreadState state, int index, int site) {
-    long[] records = s.ownEpochs();
-    if (records == null || index < 0 || index >= records.length) {
-      return; // no element written yet (a write in flight is linearised after this read), or out of bounds
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private void uncoveredRead(ObjectShadow s, ThreadState state, long[] epochs, int index, int site) {
+    long last;
+    int previousSite;
+    if (s.sharedWrites()) {
+      last = lockElement(epochs, index);
+      previousSite = s.elementSites()[index];
+      unlockElement(epochs, index, last);
+    } else {
+      last = epochs[index] & ~LOCKED;
+      previousSite = s.elementSites()[index];
     }
-    checkRecorded(s, state, records, index, site);
-  }
-
-  /** Reports a WR race unless the reader covers the element's recorded write. */
-  private void checkRecorded(ObjectShadow s, ThreadState state, long[] records, int index, int site) {
-    long epoch = records[index];
-    if (!state.clock().covers(epoch)) {
-      detector.reportRead(state, s.elementKey(s.arrayKey() != null ? null : unnamedArrayKey(site)), site,
-          s.ownSites()[index], s.ownerName(Epoch.tid(epoch)), index);
+    if (!state.clock().covers(last)) {
+      detector.reportRead(state, elementKey(s, site), site, previousSite, hb.nameOf(Epoch.tid(last)), index);
     }
   }
 
@@ -154,42 +160,103 @@ public final class DetectRuntime {
     ThreadState state = t.state(threads);
     long now = state.epoch();
     s.noteWrite(state, now);
-    if (s.writtenOnlyAt(now)) {
-      ownedWrite(s, array, state, now, index, site);
-      return;
-    }
-    LocationState x = s.existingElement(index);
-    if (x == null) {
-      x = element(s, array, index, site);
-      if (x == null) {
+    long[] epochs = s.elementEpochs();
+    if (epochs == null) {
+      epochs = records(s, array, site);
+      if (epochs == null) {
         return;
       }
     }
-    detector.write(state, x, site, index);
+    if (index < 0 || index >= epochs.length) {
+      return; // the program gets its ArrayIndexOutOfBoundsException
+    }
+    int[] sites = s.elementSites();
+    if (s.writtenOnlyAt(now)) {
+      ownedWrite(state, epochs, sites, index, site, now);
+    } else if (epochs[index] != now || sites[index] != site || state.inClinit()) {
+      sharedWrite(state, s, epochs, sites, index, site, now); // unless the thread's same write again
+    }
   }
 
   /**
    * A write ordered after every earlier write of the array (see ObjectShadow#noteWrite): nothing to check, only the
-   * element's record to update. A thread unordered with this one that starts writing at this very moment may build its
-   * element state from the record before this store lands: it then checks against the element's previous write, which
-   * can only hide a race between the two concurrent writes, never report one that is not there (ranges close that
-   * window with a fence, see {@link #writeRange}; a fence per element write would cost what the record saves).
+   * element's record to update, with plain stores (the site first: a reader that sees the epoch sees its site, stores
+   * staying ordered). A thread unordered with this one that starts writing at this very moment may lock the element
+   * before this store lands, and the store may clear its lock bit: it then checks against the element's previous
+   * write, which can only hide a race between the two concurrent writes, never report one that is not there (ranges
+   * close that window with a fence, see {@link #writeRange}; a fence per element write would cost what the record
+   * saves).
    */
-  private void ownedWrite(ObjectShadow s, Object array, ThreadState state, long now, int index, int site) {
-    long[] records = ownRecords(s, array, state, site);
-    if (records == null) {
-      untracked(s);
-    } else if (index >= 0 && index < records.length) {
-      s.ownSites()[index] = site; // the site first: a reader that sees the epoch sees its site (stores stay ordered)
-      records[index] = state.inClinit() ? Epoch.BOTTOM : now;
+  private static void ownedWrite(ThreadState state, long[] epochs, int[] sites, int index, int site, long now) {
+    sites[index] = site;
+    epochs[index] = state.inClinit() ? Epoch.BOTTOM : now;
+  }
+
+  /**
+   * The write of an element of a shared array, as {@code HSummaryDetector.write}: check-and-set under the element's
+   * lock (two unordered concurrent writes always yield one WW), except for the thread's own next write from the same
+   * site after a release, which moves the epoch by one compare-and-set (see {@code HSummaryDetector.recordWrite}).
+   * Inside a class initialiser the write is recorded at ⊥, unchecked.
+   */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private void sharedWrite(ThreadState state, ObjectShadow s, long[] epochs, int[] sites, int index, int site,
+                           long now) {
+    boolean clinit = state.inClinit();
+    long seen = epochs[index];
+    if (!clinit && seen >= 0 && Epoch.tid(seen) == state.tid() && sites[index] == site
+        && EPOCHS.compareAndSet(epochs, index, seen, now)) {
+      return;
+    }
+    long last = lockElement(epochs, index);
+    int previousSite = sites[index];
+    sites[index] = site;
+    unlockElement(epochs, index, clinit ? Epoch.BOTTOM : now);
+    if (!clinit && !state.clock().covers(last)) {
+      detector.reportWrite(state, elementKey(s, site), site, previousSite, hb.nameOf(Epoch.tid(last)), index);
     }
   }
 
-  /** The array's element records for their owner (the caller), allocated and registered on first use. */
-  private long[] ownRecords(ObjectShadow s, Object array, ThreadState owner, int site) {
-    long[] records = s.ownRecords(array, owner);
-    return records != null ? records
-        : s.registerOwner(array, owner, s.arrayKey() != null ? null : unnamedArrayKey(site));
+  /** Takes element {@code index}'s lock (its epoch's top bit) and returns its epoch; see {@code LocationState#lock}. */
+  private static long lockElement(long[] epochs, int index) {
+    for (int spins = 0; ; spins++) {
+      long epoch = (long) EPOCHS.getVolatile(epochs, index);
+      if (epoch >= 0 && EPOCHS.compareAndSet(epochs, index, epoch, epoch | LOCKED)) {
+        return epoch;
+      }
+      dev.racetriage.agent.hb.Backoff.pause(spins);
+    }
+  }
+
+  /**
+   * Gives the lock back by storing the new epoch with release semantics (the site stored before it is seen with it).
+   * {@code setRelease} is a call, which may throw {@code StackOverflowError} on a deep stack before it runs: then a
+   * plain store, a bytecode that cannot fail so, gives the lock back all the same — a lock left held would hang every
+   * thread that touches the element.
+   */
+  private static void unlockElement(long[] epochs, int index, long epoch) {
+    try {
+      EPOCHS.setRelease(epochs, index, epoch);
+    } catch (Throwable e) {
+      epochs[index] = epoch;
+    }
+  }
+
+  /** The array's element records, allocated on first use; null (and counted) for an array too long to shadow. */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private long[] records(ObjectShadow s, Object array, int site) {
+    if (s.untrackedArray()) {
+      return null; // counted already: no monitor on every write of a huge array
+    }
+    long[] epochs = s.records(array, s.arrayKey() != null ? null : unnamedArrayKey(site));
+    if (epochs == null) {
+      untracked(s);
+    }
+    return epochs;
+  }
+
+  /** The key an element race of this array is reported under (its field's, or its first writer's method's). */
+  private String elementKey(ObjectShadow s, int site) {
+    return s.elementKey(s.arrayKey() != null ? null : unnamedArrayKey(site));
   }
 
   /**
@@ -204,27 +271,18 @@ public final class DetectRuntime {
     if (s.allWritesCoveredBy(state)) {
       return;
     }
-    if (!s.sharedWrites()) {
-      long[] records = s.ownEpochs();
-      if (records != null) {
-        int end = Math.min(to, records.length);
-        for (int i = firstInBounds(from, step); i < end; i += step) {
-          checkRecorded(s, state, records, i, site);
-        }
-      }
+    long[] epochs = s.elementEpochs();
+    if (epochs == null) {
+      untracked(s);
       return;
     }
-    LocationState[] states = s.elements(array);
-    int end = Math.min(to, states.length);
+    VectorClock clock = state.clock();
+    int end = Math.min(to, epochs.length);
     for (int i = firstInBounds(from, step); i < end; i += step) {
-      LocationState x = states[i];
-      if (x == null) {
-        s.fillElements(i, step == 1 ? end : i + 1, s.arrayKey() != null ? null : unnamedArrayKey(site), null, site);
-        x = states[i];
+      if (!clock.covers(epochs[i] & ~LOCKED)) {
+        uncoveredRead(s, state, epochs, i, site);
       }
-      detector.read(state, x, site, i);
     }
-    untracked(s);
   }
 
   /** The first of {@code from, from + step, …} that is not negative. */
@@ -246,28 +304,30 @@ public final class DetectRuntime {
       return; // every element already holds this write (see ObjectShadow#rangeRepeats)
     }
     s.noteWrite(state, now);
-    int start = firstInBounds(from, step);
-    if (s.writtenOnlyAt(now)) {
-      long[] records = ownRecords(s, array, state, site);
-      if (records == null) {
-        untracked(s);
+    long[] epochs = s.elementEpochs();
+    if (epochs == null) {
+      epochs = records(s, array, site);
+      if (epochs == null) {
         return;
       }
-      int end = Math.min(to, records.length);
+    }
+    int[] sites = s.elementSites();
+    int start = firstInBounds(from, step);
+    int end = Math.min(to, epochs.length);
+    if (s.writtenOnlyAt(now)) {
       long epoch = clinit ? Epoch.BOTTOM : now;
       if (step == 1 && start < end) {
-        java.util.Arrays.fill(s.ownSites(), start, end, site);
-        java.util.Arrays.fill(records, start, end, epoch);
+        java.util.Arrays.fill(sites, start, end, site);
+        java.util.Arrays.fill(epochs, start, end, epoch);
       } else {
-        int[] sites = s.ownSites();
         for (int i = start; i < end; i += step) {
           sites[i] = site;
-          records[i] = epoch;
+          epochs[i] = epoch;
         }
       }
-      // Dekker with a second writer, whose summary update is a compare-and-set before it builds element states from
-      // these records: either it sees the records just stored, or this thread sees its update and records the range
-      // again the shared way below (checked against whatever that writer stored)
+      // Dekker with a second, unordered writer, whose summary update is a compare-and-set before it locks any
+      // element: either it sees the records just stored, or this thread sees its update and records the range again
+      // the shared way below (checked against whatever that writer stored)
       java.lang.invoke.VarHandle.fullFence();
       if (s.writtenOnlyAt(now)) {
         if (!clinit && step == 1 && start < end) {
@@ -276,23 +336,14 @@ public final class DetectRuntime {
         return;
       }
     }
-    LocationState[] states = s.elements(array);
-    int end = Math.min(to, states.length);
     for (int i = start; i < end; i += step) {
-      LocationState x = states[i];
-      if (x == null) { // created already holding this write (the rest of a contiguous range at once)
-        s.fillElements(i, step == 1 ? end : i + 1, s.arrayKey() != null ? null : unnamedArrayKey(site),
-            clinit ? null : state, site);
-        x = states[i];
-      }
-      if (clinit || !HSummaryDetector.repeats(x, now, site)) {
-        detector.write(state, x, site, i);
+      if (clinit || epochs[i] != now || sites[i] != site) {
+        sharedWrite(state, s, epochs, sites, i, site, now);
       }
     }
     if (!clinit && step == 1 && start < end) {
       s.noteRange(now, start, end, site);
     }
-    untracked(s);
   }
 
   /** An array too long to shadow is counted once, as its element hooks count it. */
@@ -302,20 +353,6 @@ public final class DetectRuntime {
         untrackedArrays++;
       }
     }
-  }
-
-  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private LocationState element(ObjectShadow s, Object array, int index, int site) {
-    LocationState x = s.element(array, index);
-    if (x != null || !s.inBounds(index)) {
-      if (x == null && s.untrackedArray() && s.markCounted()) {
-        synchronized (this) {
-          untrackedArrays++;
-        }
-      }
-      return x;
-    }
-    return s.addElement(index, s.arrayKey() != null ? null : unnamedArrayKey(site));
   }
 
   /** An array no field was seen to hold is named after the method that first touched it (cached per site). */
@@ -452,7 +489,7 @@ public final class DetectRuntime {
 
   void fork(ThreadShadow t, Thread child) {
     ThreadState childState = threads.stateOf(child);
-    childState.rename(child.getName());
+    hb.rename(childState, child.getName());
     hb.fork(t.state(threads), childState);
   }
 

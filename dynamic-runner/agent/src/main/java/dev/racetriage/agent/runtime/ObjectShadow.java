@@ -2,7 +2,6 @@ package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
 
-import dev.racetriage.agent.detect.HSummaryDetector;
 import dev.racetriage.agent.detect.LocationState;
 import dev.racetriage.agent.hb.Epoch;
 import dev.racetriage.agent.hb.ThreadState;
@@ -22,16 +21,18 @@ import dev.racetriage.agent.hb.SyncClock;
  * edges between JDK internals (never report a race that is not there); the application's own volatile fields keep
  * a clock each.
  *
- * <p>Lookups are lock-free: slots and elements are published with volatile writes of freshly built arrays (slots)
- * or after construction (elements); creation takes this object's monitor.
+ * <p>Lookups are lock-free: slots and element records are published with volatile writes of freshly built arrays;
+ * creation takes this object's monitor.
  */
 final class ObjectShadow {
   private static final int[] NO_IDS = new int[0];
   private static final LocationState[] NO_STATES = new LocationState[0];
   private static final SyncClock[] NO_CLOCKS = new SyncClock[0];
-  /** Arrays longer than this are not checked element by element (8 MiB of shadow references at most per array). */
-  static final int MAX_TRACKED_ELEMENTS = 1 << 20;
-  private static final LocationState[] UNTRACKED = new LocationState[0];
+  /**
+   * Arrays longer than this are not checked element by element: 48 MiB of element records at most per array (the
+   * bound was 2^20 elements when each touched element had a {@code LocationState}, ~44 bytes).
+   */
+  static final int MAX_TRACKED_ELEMENTS = 1 << 22;
 
   /**
    * Summary of every write to this object's checked locations: {@link Epoch#BOTTOM} while none, the latest write's
@@ -47,32 +48,27 @@ final class ObjectShadow {
   private volatile SyncClock[] volatileClocks = NO_CLOCKS;
   private volatile int[] fieldIds = NO_IDS;
   private volatile LocationState[] fieldStates = NO_STATES;
-  private volatile LocationState[] elements;
   /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
   private volatile String arrayKey;
 
   /**
-   * For an array whose writes are totally ordered so far (the write summary is a thread's epoch, not
-   * {@link #SHARED_WRITES}: one thread wrote it, or each writer took it over from the previous one, see
-   * {@link #noteWrite}): each element's last write — its epoch ({@link Epoch#BOTTOM}: never written, or written in a
-   * class initialiser) here, its site in {@link #ownSites}. Allocated at the first element write; written only by the
-   * thread whose epoch the summary holds (the owner), with plain stores: no lock and no object per element, and a
-   * hoisted loop's range write is two {@code Arrays.fill}s. Once two unordered threads write, the element states are
-   * created, each from its record here ({@link #recordedElement}), and the records are no longer written.
+   * An array's element states, flat: each element's last write epoch ({@link Epoch#BOTTOM}: never written, or written
+   * in a class initialiser) here, its site in {@link #elementSites}. Allocated at the first element write. While the
+   * write summary is a thread's epoch (the writes are totally ordered so far, see {@link #noteWrite}) only that thread
+   * (the owner) writes them, with plain stores: no other write can be unordered with its write, so there is nothing to
+   * check, and a hoisted loop's range write is two {@code Arrays.fill}s. Once the summary is {@link #SHARED_WRITES} the
+   * same records are each element's h-summary state, written under a per-element lock — the epoch's top bit, as in
+   * {@code LocationState} — by {@code DetectRuntime}. 12 bytes an element, no object per element.
    */
-  private volatile long[] ownEpochs;
-  /** The site of each element's last write; set before {@link #ownEpochs} is published. */
-  private int[] ownSites;
-  /**
-   * The threads that owned the array, by tid, for the writer's name in a report: replaced as a whole under this
-   * object's monitor, read without it (names first, then ids: both grow together, names published last).
-   */
-  private volatile int[] ownerTids = NO_IDS;
-  private volatile String[] ownerNames = new String[0];
-  /** The tid of the owner registered last (a hint read without the lock: only its own owner acts on it). */
-  private int lastOwnerTid = -1;
+  private volatile long[] elementEpochs;
+  /** The site of each element's last write; set before {@link #elementEpochs} is published. */
+  private int[] elementSites;
+  /** An array too long to shadow: its elements go unchecked (and counted). */
+  private volatile boolean untracked;
+  /** The key of an unnamed array: named after the method of its first element write (see {@link #elementKey}). */
+  private volatile String firstKey;
 
-  /** True once two threads wrote this object unordered: every location then has its own state. */
+  /** True once two unordered threads wrote this object: every location is then checked on its own. */
   boolean sharedWrites() {
     return writeSummary == SHARED_WRITES;
   }
@@ -85,67 +81,36 @@ final class ObjectShadow {
     return writeSummary == now;
   }
 
-  /** The element records' epochs, or null if no element was written yet. */
-  long[] ownEpochs() {
-    return ownEpochs;
+  /** The element epochs, or null if no element was written yet (or the array is untracked). */
+  long[] elementEpochs() {
+    return elementEpochs;
   }
 
-  /** The element records' sites (read after {@link #ownEpochs()}). */
-  int[] ownSites() {
-    return ownSites;
-  }
-
-  /**
-   * The element records, allocated on first use, for the owner (the caller, while {@link #writtenOnlyAt} its epoch);
-   * null for an array too long to shadow (then {@link #untrackedArray()}).
-   */
-  long[] ownRecords(Object array, ThreadState owner) {
-    long[] records = ownEpochs;
-    return records != null && lastOwnerTid == owner.tid() ? records : null;
+  /** The element sites (read after {@link #elementEpochs()}). */
+  int[] elementSites() {
+    return elementSites;
   }
 
   /**
-   * The slow path of {@link #ownRecords}: allocates the records and registers the owner. {@code unnamedKey}: the key
-   * an array no field was seen to hold is reported under, named after the first write's method, as an element state
-   * created at that write would be.
+   * The element records, allocated on first use; null for an array too long to shadow (then {@link #untrackedArray}).
+   * {@code unnamedKey}: the key an array no field was seen to hold is reported under (the first writer's method).
    */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  synchronized long[] registerOwner(Object array, ThreadState owner, String unnamedKey) {
-    if (firstKey == null) {
-      firstKey = unnamedKey;
-    }
-    if (ownEpochs == null) {
-      if (elements == UNTRACKED) {
-        return null;
+  synchronized long[] records(Object array, String unnamedKey) {
+    if (elementEpochs == null && !untracked) {
+      if (firstKey == null) {
+        firstKey = unnamedKey;
       }
       int length = java.lang.reflect.Array.getLength(array);
       if (length > MAX_TRACKED_ELEMENTS) {
-        elements = UNTRACKED;
+        untracked = true;
         return null;
       }
-      ownSites = new int[length];
-      ownEpochs = new long[length];
+      elementSites = new int[length];
+      elementEpochs = new long[length];
     }
-    int tid = owner.tid();
-    boolean known = false;
-    for (int known_tid : ownerTids) {
-      known |= known_tid == tid;
-    }
-    if (!known) {
-      int n = ownerTids.length;
-      int[] tids = java.util.Arrays.copyOf(ownerTids, n + 1);
-      String[] names = java.util.Arrays.copyOf(ownerNames, n + 1);
-      tids[n] = tid;
-      names[n] = owner.name();
-      ownerTids = tids;
-      ownerNames = names;
-    }
-    lastOwnerTid = tid;
-    return ownEpochs;
+    return elementEpochs;
   }
-
-  /** The key of an unnamed array's first recorded write (see {@link #registerOwner}). */
-  private volatile String firstKey;
 
   /** The key element races are reported under: the array's field, or the method of its first write, or this. */
   String elementKey(String unnamedKey) {
@@ -154,29 +119,6 @@ final class ObjectShadow {
       key = firstKey;
     }
     return key != null ? key : unnamedKey;
-  }
-
-  /** The name of the owner with this tid (for a report), or "?" if none. */
-  String ownerName(int tid) {
-    String[] names = ownerNames;
-    int[] tids = ownerTids;
-    for (int i = 0; i < Math.min(names.length, tids.length); i++) {
-      if (tids[i] == tid) {
-        return names[i];
-      }
-    }
-    return "?";
-  }
-
-  /**
-   * A new element state holding the last recorded write of element {@code index} (at ⊥ if none), for the first access
-   * after two unordered threads wrote.
-   */
-  private LocationState recordedElement(String key, int index) {
-    long[] records = ownEpochs;
-    long epoch = records != null && index < records.length ? records[index] : Epoch.BOTTOM;
-    return Epoch.isBottom(epoch) ? new LocationState(key)
-        : HSummaryDetector.recorded(key, epoch, ownSites[index], ownerName(Epoch.tid(epoch)));
   }
 
   /** True if every write to this object so far happens-before {@code reader}'s current clock. */
@@ -398,48 +340,6 @@ final class ObjectShadow {
     return state;
   }
 
-  /** The state of element {@code index} if it exists already (the fast path; {@link #element} otherwise). */
-  LocationState existingElement(int index) {
-    LocationState[] states = elements;
-    return states != null && index >= 0 && index < states.length ? states[index] : null;
-  }
-
-  /**
-   * The state of element {@code index}, or null when the index is out of bounds (the program is about to get an
-   * ArrayIndexOutOfBoundsException; nothing to check) or the element has no state yet ({@link #addElement}).
-   */
-  LocationState element(Object array, int index) {
-    LocationState[] states = elements;
-    if (states == null) {
-      states = allocateElements(array);
-    }
-    return index >= 0 && index < states.length ? states[index] : null;
-  }
-
-  /**
-   * The element states of this array (allocated on first use; empty for an untracked array). Slots are filled by
-   * {@link #addElement}; a racy reader sees null or a constructed state.
-   */
-  LocationState[] elements(Object array) {
-    LocationState[] states = elements;
-    return states != null ? states : allocateElements(array);
-  }
-
-  boolean inBounds(int index) {
-    LocationState[] states = elements;
-    return states != null && index >= 0 && index < states.length;
-  }
-
-  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private synchronized LocationState[] allocateElements(Object array) {
-    if (elements == null) {
-      int length = java.lang.reflect.Array.getLength(array);
-      // a shadow slot per element would multiply a huge array's footprint: such arrays go unchecked (and counted)
-      elements = length <= MAX_TRACKED_ELEMENTS ? new LocationState[length] : UNTRACKED;
-    }
-    return elements;
-  }
-
   private boolean counted;
 
   /** True the first time it is called (under the monitor): the untracked array is counted once. */
@@ -451,52 +351,7 @@ final class ObjectShadow {
 
   /** True if this is an array too long to shadow element by element. */
   boolean untrackedArray() {
-    return elements == UNTRACKED;
-  }
-
-  private static final java.lang.invoke.VarHandle ELEMENT =
-      java.lang.invoke.MethodHandles.arrayElementVarHandle(LocationState[].class);
-
-  /**
-   * Creates element {@code index}'s state, keyed by the array's field or, failing that, by {@code unnamedKey}. A
-   * compare-and-set into the empty slot, not the object's monitor: threads filling disjoint slices of one array
-   * created their element states one at a time under one contended monitor (a third of a partitioned cipher's run).
-   * The loser of a race for the slot takes the winner's state.
-   */
-  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  LocationState addElement(int index, String unnamedKey) {
-    LocationState[] states = elements;
-    LocationState state = (LocationState) ELEMENT.getVolatile(states, index);
-    if (state != null) {
-      return state;
-    }
-    LocationState fresh = recordedElement(elementKey(unnamedKey), index);
-    LocationState witness = (LocationState) ELEMENT.compareAndExchange(states, index, (LocationState) null, fresh);
-    return witness == null ? fresh : witness;
-  }
-
-  /**
-   * Creates the missing element states of {@code [from, to)} (in bounds) in one call: at ⊥ for a read, already
-   * holding the write for a writer outside class initialisers ({@code writer} non-null; see
-   * {@link HSummaryDetector#firstWritten}). A hoisted loop's first pass over an array costs one call, not one per
-   * element.
-   */
-  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  void fillElements(int from, int to, String unnamedKey, ThreadState writer, int site) {
-    LocationState[] states = elements;
-    String key = elementKey(unnamedKey);
-    long[] records = ownEpochs;
-    for (int i = from; i < to; i++) {
-      if (states[i] == null) {
-        // an element with a recorded write starts from it (the caller then checks its own access against it)
-        boolean owned = records != null && i < records.length && !Epoch.isBottom(records[i]);
-        LocationState fresh = owned ? recordedElement(key, i)
-            : writer != null ? HSummaryDetector.firstWritten(key, writer, site) : new LocationState(key);
-        // into an empty slot only (see addElement): a state another thread created meanwhile stays, and the caller
-        // then checks its access against it (its last write is not this one)
-        ELEMENT.compareAndSet(states, i, (LocationState) null, fresh);
-      }
-    }
+    return untracked;
   }
 
   void noteArrayKey(String key) {
