@@ -34,7 +34,7 @@ cd "$ROOT"
 
 # sizes: full (what RESULTS.md quotes) or quick (a smoke test of the whole pipeline)
 if [ "$QUICK" = 1 ]; then
-  PREFILTER_ARGS="20 500 2 5"; LSP_ARGS="20 500 2 5 store"; SLOWDOWN_ENV="RUNS=1 MATRIX=60 INCREMENTS=20000"
+  PREFILTER_ARGS="20 500 2 5"; LSP_ARGS="20 500 2 5 store"; SLOWDOWN_ENV="RUNS=1 MATRIX=60 INCREMENTS=20000 KERNEL_SIZE_STEADY=1"
   FIGURE9_ENV="RUNS=2"; OVERHEAD_RUNS=1; TRIAGE_ARGS="--trials 3"; DASHBOARD_ENV="RACES=500 CLIENTS=2 DURATION=3 WARMUP=1"
   CORPUS_ENV="RUNS=1"; CORPUS_TRIAGE_ARGS="--trials 3"; JCSTRESS_ENV="MAX_BUDGET_S=20 RACETRIAGE_SKIP_BUILD=1"
 else
@@ -111,7 +111,7 @@ section prefilter "Static prefilter: incremental speed for the editor, cold batc
   "A synthetic Maven-layout project (benchmarks/prefilter/SyntheticProject.java); arguments: files, lines of the changed file, warm-up runs, measured runs." \
   "benchmarks/prefilter/run.sh $PREFILTER_ARGS"
 section agent-slowdown "Agent: detect-mode slowdown" \
-  "Wall time without an agent and with the agent in detect mode, median of RUNS runs: the racy-shapes JUnit suite and benchmarks/agent-slowdown/CpuWorkload.java." \
+  "Wall time without an agent and with the agent in detect mode, median of RUNS runs: the racy-shapes JUnit suite, benchmarks/agent-slowdown/CpuWorkload.java and the seven Java Grande-style kernels of benchmarks/agent-slowdown/GrandeKernels.java; then the median slowdown over the programs at each size." \
   "$SLOWDOWN_ENV benchmarks/agent-slowdown.sh"
 section lsp "Language server: didChange → publishDiagnostics" \
   "The real server over in-memory JSON-RPC pipes on the prefilter's synthetic project; arguments: files, lines of the changed file, warm-up edits, measured edits, store|nostore." \
