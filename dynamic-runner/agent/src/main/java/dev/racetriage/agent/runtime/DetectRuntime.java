@@ -141,13 +141,18 @@ public final class DetectRuntime {
   private void uncoveredRead(ObjectShadow s, ThreadState state, long[] epochs, int index, int site) {
     long last;
     int previousSite;
+    int[] sites = s.elementSites();
     if (s.sharedWrites()) {
       last = lockElement(epochs, index);
-      previousSite = s.elementSites()[index];
-      unlockElement(epochs, index, last);
+      previousSite = sites[index]; // no call while the lock is held (see the note after lockElement)
+      try {
+        EPOCHS.setRelease(epochs, index, last);
+      } catch (Throwable e) {
+        epochs[index] = last; // see the note after lockElement
+      }
     } else {
       last = epochs[index] & ~LOCKED;
-      previousSite = s.elementSites()[index];
+      previousSite = sites[index];
     }
     if (!state.clock().covers(last)) {
       detector.reportRead(state, elementKey(s, site), site, previousSite, hb.nameOf(Epoch.tid(last)), index);
@@ -207,10 +212,15 @@ public final class DetectRuntime {
         && EPOCHS.compareAndSet(epochs, index, seen, now)) {
       return;
     }
+    long recorded = clinit ? Epoch.BOTTOM : now;
     long last = lockElement(epochs, index);
     int previousSite = sites[index];
     sites[index] = site;
-    unlockElement(epochs, index, clinit ? Epoch.BOTTOM : now);
+    try { // the unlock is spelled out here, not called: see the comment below
+      EPOCHS.setRelease(epochs, index, recorded);
+    } catch (Throwable e) {
+      epochs[index] = recorded;
+    }
     if (!clinit && !state.clock().covers(last)) {
       detector.reportWrite(state, elementKey(s, site), site, previousSite, hb.nameOf(Epoch.tid(last)), index);
     }
@@ -227,19 +237,11 @@ public final class DetectRuntime {
     }
   }
 
-  /**
-   * Gives the lock back by storing the new epoch with release semantics (the site stored before it is seen with it).
-   * {@code setRelease} is a call, which may throw {@code StackOverflowError} on a deep stack before it runs: then a
-   * plain store, a bytecode that cannot fail so, gives the lock back all the same — a lock left held would hang every
-   * thread that touches the element.
-   */
-  private static void unlockElement(long[] epochs, int index, long epoch) {
-    try {
-      EPOCHS.setRelease(epochs, index, epoch);
-    } catch (Throwable e) {
-      epochs[index] = epoch;
-    }
-  }
+  // An element's lock is given back by storing the new epoch with release semantics (the site stored before it is
+  // seen with it), written out where the lock is held rather than in a method: between the lock and that store there
+  // is no call, because a call may throw StackOverflowError on a deep stack before it runs, and a lock left held
+  // would hang every thread that touches the element. setRelease is such a call; if it throws, its handler's plain
+  // store (a bytecode that cannot fail so) gives the lock back all the same (DeepStacksIT).
 
   /** The array's element records, allocated on first use; null (and counted) for an array too long to shadow. */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
