@@ -12,6 +12,7 @@ import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
@@ -30,8 +31,9 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * <li>an int local {@code v} (the induction variable) changes in it only through one {@code iinc v, ±1} that runs in
  * every iteration (it dominates every back edge);</li>
  * <li>nothing in it can synchronise or run code the agent does not see: only local, arithmetic, branch, array and
- * non-volatile field instructions (statics of the method's own class only, which is initialised already) — no call,
- * no invokedynamic, no allocation but primitive arrays, no monitor, no athrow, no class constants or casts.</li>
+ * non-volatile field instructions (statics of the method's own class only, which is initialised already) — no call
+ * but to {@code Math}/{@code StrictMath} (not {@code random}), no invokedynamic, no allocation but primitive arrays, no
+ * monitor, no athrow, no class constants or casts.</li>
  * </ul>
  * Inner loops are allowed (they qualify or not on their own), but the {@code iinc} and the hoisted accesses must lie on
  * no cycle of the body without its header, so each runs exactly once per iteration. A qualifying loop's element
@@ -636,6 +638,9 @@ final class CountedLoops {
       }
       return true;
     }
+    if (insn instanceof MethodInsnNode m && op == Opcodes.INVOKESTATIC) {
+      return pureMath(m);
+    }
     if (insn instanceof FieldInsnNode f) {
       ClassHierarchy.ResolvedField field = ctx.hierarchy().resolveField(ctx.loader(), f.owner, f.name);
       if (field == null || field.isVolatile()) {
@@ -645,6 +650,16 @@ final class CountedLoops {
       return !isStatic || field.declaringClass().equals(owner); // another class's static may run its <clinit>
     }
     return false;
+  }
+
+  /**
+   * A static method of {@code java.lang.Math} or {@code StrictMath} other than {@code random}: arithmetic on its
+   * arguments that neither synchronises nor touches the heap ({@code random} draws from a shared generator, an atomic
+   * update). Such a call may throw (the {@code *Exact} methods), as an array access may: the exception leaves the loop
+   * through the same paths.
+   */
+  private static boolean pureMath(MethodInsnNode m) {
+    return (m.owner.equals("java/lang/Math") || m.owner.equals("java/lang/StrictMath")) && !m.name.equals("random");
   }
 
   private static boolean writesLocal(AbstractInsnNode insn, int local) {

@@ -65,6 +65,10 @@ class LoopCheckHoisterTest {
     assertTrue(shift.contains("readRange") && shift.contains("writeRange"), shift.toString());
     assertFalse(shift.contains("readElement") || shift.contains("writeElement"), shift.toString());
     // stride 2 with neighbours a[j - 1], a[j + 1]: strided ranges, no element hook left
+    // a Math call in the loop: still hoisted (the read of a[j] has the write's range, so only the write is checked)
+    List<String> clamp = hooks.get("clampBelow");
+    assertTrue(clamp.contains("writeRange"), clamp.toString());
+    assertFalse(clamp.contains("readElement") || clamp.contains("writeElement"), clamp.toString());
     List<String> relax = hooks.get("relaxEverySecond");
     assertTrue(relax.contains("readRange") && relax.contains("writeRange"), relax.toString());
     assertFalse(relax.contains("readElement") || relax.contains("writeElement"), relax.toString());
@@ -73,7 +77,8 @@ class LoopCheckHoisterTest {
   @Test
   void loopsThatMaySynchroniseOrDoNotCountByOneKeepTheirElementHooks() throws IOException {
     Map<String, List<String>> hooks = hooksByMethod(detect());
-    for (String m : List.of("withCall", "withVolatileRead", "withMonitor", "arrayReassigned", "strideDownTwo",
+    for (String m : List.of("withCall", "withRandom", "withVolatileRead", "withMonitor", "arrayReassigned",
+        "strideDownTwo",
         "conditionalAccess", "inductionAlsoStored")) {
       List<String> h = hooks.get(m);
       assertFalse(h.contains("readRange") || h.contains("writeRange"), m + ": " + h);
@@ -124,6 +129,9 @@ class LoopCheckHoisterTest {
         double[] r = {0, 8, 4, 8, 0, 2};
         InstrumentedRun.call(c, "relaxEverySecond", r, 1);
         assertArrayEquals(new double[] {0, 2, 4, 2, 0, 2}, r);
+        int[] clamped = {-3, 5, 0, -1};
+        InstrumentedRun.call(c, "clampBelow", clamped, 0);
+        assertArrayEquals(new int[] {0, 5, 0, 0}, clamped);
         int[] e = new int[5];
         InstrumentedRun.call(c, "fillEverySecond", e, 1, 7);
         assertArrayEquals(new int[] {0, 7, 0, 7, 0}, e);
