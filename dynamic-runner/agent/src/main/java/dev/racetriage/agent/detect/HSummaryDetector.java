@@ -88,7 +88,7 @@ public final class HSummaryDetector {
         if (t.clock().covers(last)) {
             return false;
         }
-        report(RaceKind.WR, t, x, siteId, previousSite, previousWriter, index);
+        report(RaceKind.WR, t, x.fieldKey(), siteId, previousSite, previousWriter, index);
         return true;
     }
 
@@ -111,11 +111,8 @@ public final class HSummaryDetector {
         return recordWrite(t, x, siteId, index);
     }
 
-    /**
-     * True if x's last write is already epoch {@code now} at {@code siteId}: the same write again changes nothing.
-     * For callers that write many locations with one epoch (a loop's range) and read the epoch once.
-     */
-    public static boolean repeats(LocationState x, long now, int siteId) {
+    /** True if x's last write is already epoch {@code now} at {@code siteId}: the same write again changes nothing. */
+    private static boolean repeats(LocationState x, long now, int siteId) {
         return x.lastWrite == now && x.lastSite == siteId;
     }
 
@@ -144,17 +141,8 @@ public final class HSummaryDetector {
         if (t.clock().covers(last)) {
             return false;
         }
-        report(RaceKind.WW, t, x, siteId, previousSite, previousWriter, index);
+        report(RaceKind.WW, t, x.fieldKey(), siteId, previousSite, previousWriter, index);
         return true;
-    }
-
-    /**
-     * A new location's state holding t's write at a site, for a runtime that creates the state at that write: the
-     * same as {@link #write} on a fresh location (at ⊥, which every thread covers: never a race) without its lock.
-     * Not for writes inside a class initialiser (those are recorded at ⊥).
-     */
-    public static LocationState firstWritten(String fieldKey, ThreadState t, int siteId) {
-        return new LocationState(fieldKey, t.epoch(), siteId, t.name());
     }
 
     /**
@@ -206,12 +194,6 @@ public final class HSummaryDetector {
         synchronized (counterLock) {
             return internalErrors;
         }
-    }
-
-    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-    private void report(RaceKind kind, ThreadState t, LocationState x, int siteId, int previousSite,
-                        String previousWriter, int index) {
-        report(kind, t, x.fieldKey(), siteId, previousSite, previousWriter, index);
     }
 
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)

@@ -51,14 +51,6 @@ public final class LocationState {
         this.fieldKey = fieldKey;
     }
 
-    /** A location whose first recorded write is already made (see {@link HSummaryDetector#firstWritten}). */
-    LocationState(String fieldKey, long epoch, int siteId, String writer) {
-        this.fieldKey = fieldKey;
-        this.lastSite = siteId;
-        this.lastWriter = writer;
-        this.lastWrite = epoch; // last: a reader that sees the epoch sees the site and writer (volatile store)
-    }
-
     public String fieldKey() {
         return fieldKey;
     }

@@ -165,12 +165,9 @@ public final class DetectRuntime {
     ThreadState state = t.state(threads);
     long now = state.epoch();
     s.noteWrite(state, now);
-    long[] epochs = s.elementEpochs();
+    long[] epochs = records(s, array, site);
     if (epochs == null) {
-      epochs = records(s, array, site);
-      if (epochs == null) {
-        return;
-      }
+      return;
     }
     if (index < 0 || index >= epochs.length) {
       return; // the program gets its ArrayIndexOutOfBoundsException
@@ -216,7 +213,7 @@ public final class DetectRuntime {
     long last = lockElement(epochs, index);
     int previousSite = sites[index];
     sites[index] = site;
-    try { // the unlock is spelled out here, not called: see the comment below
+    try { // the unlock is spelled out here, not called: see the note after lockElement
       EPOCHS.setRelease(epochs, index, recorded);
     } catch (Throwable e) {
       epochs[index] = recorded;
@@ -243,13 +240,18 @@ public final class DetectRuntime {
   // would hang every thread that touches the element. setRelease is such a call; if it throws, its handler's plain
   // store (a bytecode that cannot fail so) gives the lock back all the same (DeepStacksIT).
 
-  /** The array's element records, allocated on first use; null (and counted) for an array too long to shadow. */
-  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  /** The array's element records for a write; null (and counted) for an array too long to shadow. */
   private long[] records(ObjectShadow s, Object array, int site) {
+    long[] epochs = s.elementEpochs();
+    return epochs != null ? epochs : allocateRecords(s, array, site);
+  }
+
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private long[] allocateRecords(ObjectShadow s, Object array, int site) {
     if (s.untrackedArray()) {
       return null; // counted already: no monitor on every write of a huge array
     }
-    long[] epochs = s.records(array, s.arrayKey() != null ? null : unnamedArrayKey(site));
+    long[] epochs = s.records(array, unnamedKey(s, site));
     if (epochs == null) {
       untracked(s);
     }
@@ -258,7 +260,12 @@ public final class DetectRuntime {
 
   /** The key an element race of this array is reported under (its field's, or its first writer's method's). */
   private String elementKey(ObjectShadow s, int site) {
-    return s.elementKey(s.arrayKey() != null ? null : unnamedArrayKey(site));
+    return s.elementKey(unnamedKey(s, site));
+  }
+
+  /** The key of an array no field was seen to hold, named after the site's method; null if a field names it. */
+  private String unnamedKey(ObjectShadow s, int site) {
+    return s.arrayKey() != null ? null : unnamedArrayKey(site);
   }
 
   /**
@@ -306,12 +313,9 @@ public final class DetectRuntime {
       return; // every element already holds this write (see ObjectShadow#rangeRepeats)
     }
     s.noteWrite(state, now);
-    long[] epochs = s.elementEpochs();
+    long[] epochs = records(s, array, site);
     if (epochs == null) {
-      epochs = records(s, array, site);
-      if (epochs == null) {
-        return;
-      }
+      return;
     }
     int[] sites = s.elementSites();
     int start = firstInBounds(from, step);

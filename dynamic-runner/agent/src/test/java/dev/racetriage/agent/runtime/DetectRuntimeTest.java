@@ -35,25 +35,11 @@ class DetectRuntimeTest {
 
   /** Runs the steps one after the other, each on its own thread, forked from this thread before any step runs. */
   private static void inTurns(Runnable... steps) throws InterruptedException {
-    Semaphore[] turns = new Semaphore[steps.length];
-    Thread[] threads = new Thread[steps.length];
-    for (int i = 0; i < steps.length; i++) {
-      turns[i] = new Semaphore(0);
-      int index = i;
-      threads[i] = new Thread(() -> {
-        turns[index].acquireUninterruptibly();
-        steps[index].run();
-        if (index + 1 < steps.length) {
-          turns[index + 1].release();
-        }
-      });
-      Hooks.threadStarting(threads[i]);
-      threads[i].start();
+    String[] names = new String[steps.length];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = "step-" + i;
     }
-    turns[0].release();
-    for (Thread t : threads) {
-      t.join();
-    }
+    inTurnsNamed(names, steps);
   }
 
   private List<String> racyFields() {
@@ -157,7 +143,7 @@ class DetectRuntimeTest {
     assertEquals(1, runtime.untrackedArrays());
   }
 
-  /** Runs the steps in turn on named threads (see {@link #inTurns}). */
+  /** {@link #inTurns} on threads with the given names. */
   private static void inTurnsNamed(String[] names, Runnable... steps) throws InterruptedException {
     Semaphore[] turns = new Semaphore[steps.length];
     Thread[] threads = new Thread[steps.length];
