@@ -56,8 +56,8 @@ public final class TrialServerProcess implements AutoCloseable {
 
   static TrialServerProcess start(List<String> command, Path dir, Path log, Duration startTimeout)
       throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).directory(dir.toFile())
-        .redirectError(ProcessBuilder.Redirect.to(log.toFile())).start();
+    Process process = new ProcessBuilder(command).directory(dir.toFile()).start();
+    ExternalCommand.pump(process.getErrorStream(), log, "racetriage-trial-server-log-" + process.pid());
     TrialServerProcess server = new TrialServerProcess(process, log);
     JsonNode ready = server.next(startTimeout);
     if (ready == null || !"ready".equals(ready.path("event").asText())) {

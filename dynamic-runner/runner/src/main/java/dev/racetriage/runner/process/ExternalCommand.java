@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a child process with a deadline. Output (stdout and stderr merged) goes to a log file so that a chatty build or
- * test never blocks on a full pipe; on timeout the process and all its descendants are killed.
+ * Runs a child process with a deadline. Output (stdout and stderr merged) is pumped into a {@link CappedLog}, so a chatty
+ * build or test never blocks on a full pipe and never fills the disk; on timeout the process and all its descendants
+ * are killed.
  */
 public final class ExternalCommand {
   private final List<String> command;
@@ -58,17 +59,35 @@ public final class ExternalCommand {
   public Outcome run(Duration timeout, Path log) throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command)
         .directory(workingDir.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+        .redirectErrorStream(true);
     builder.environment().putAll(environment);
     long start = System.nanoTime();
     Process process = builder.start();
+    Thread pump = pump(process.getInputStream(), log, "racetriage-output-" + process.pid());
     boolean finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     if (!finished) {
       killTree(process);
     }
     Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+    pump.join(PUMP_DRAIN_MILLIS); // a grandchild that outlived the kill may hold the pipe open: do not wait for it
     return new Outcome(finished ? process.exitValue() : -1, !finished, elapsed, log);
+  }
+
+  private static final long PUMP_DRAIN_MILLIS = 10_000;
+
+  /** Starts a daemon thread that copies {@code output} into a capped log at {@code log} until the stream ends. */
+  public static Thread pump(java.io.InputStream output, Path log, String name) throws IOException {
+    CappedLog capped = CappedLog.standard(log); // created here, so the log exists as soon as the process does
+    Thread pump = new Thread(() -> {
+      try {
+        capped.copyFrom(output);
+      } catch (IOException e) {
+        // the process went away, or the log cannot be written: the outcome still says how it ended
+      }
+    }, name);
+    pump.setDaemon(true);
+    pump.start();
+    return pump;
   }
 
   /** Kills the process and everything it started (a test JVM may fork its own children). */
