@@ -80,6 +80,24 @@ final class TriageCommand implements Callable<Integer> {
       + TriageOptions.DEFAULT_DETECT_RUNS + ")")
   int detectRuns = TriageOptions.DEFAULT_DETECT_RUNS;
 
+  @Option(names = "--tests", paramLabel = "PATTERN", description = {
+      "Run only these tests, in Surefire's -Dtest syntax: Class, Class#method, Class#m1+m2, wildcards (*Test,",
+      "pkg/**/Foo*), !exclusions, comma lists, %regex[...] (default: the tests 'mvn test' runs, as each module's",
+      "Surefire configuration chooses them)"})
+  String tests;
+
+  @Option(names = "--test-timeout", paramLabel = "DURATION", description = "Each test's limit without the agent "
+      + "(the baseline); a test past it is reported hung and the other tests go on (default: 3m)")
+  String testTimeout;
+
+  @Option(names = "--detect-timeout-factor", paramLabel = "N", description = "Each test's limit under the agent, as a "
+      + "multiple of its baseline time (default: " + TriageOptions.DEFAULT_DETECT_TIMEOUT_FACTOR + ")")
+  int detectTimeoutFactor = TriageOptions.DEFAULT_DETECT_TIMEOUT_FACTOR;
+
+  @Option(names = "--keep-work", description = "Keep every trial's logs in DIR/.racetriage/work (default: the logs of "
+      + "passing trials are deleted as they finish; every log is capped at its first and last megabyte)")
+  boolean keepWork;
+
   @Override
   public Integer call() throws InterruptedException {
     if (!List.of("table", "json", "sarif").contains(format)) {
@@ -92,10 +110,13 @@ final class TriageCommand implements Callable<Integer> {
           jobs == null ? Runtime.getRuntime().availableProcessors() : jobs,
           budget == null ? null : DurationOption.parse("--budget", budget),
           Duration.ofMinutes(10), Duration.ofMinutes(10), !noEarlyStop, !jvmPerTrial,
-          fields == null ? List.of() : fields, detectRuns);
+          fields == null ? List.of() : fields, detectRuns, tests,
+          testTimeout == null ? TriageOptions.DEFAULT_TEST_TIMEOUT : DurationOption.parse("--test-timeout", testTimeout),
+          detectTimeoutFactor, keepWork);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2);
     }
+    checkWritable(out);
     PrintWriter err = spec.commandLine().getErr();
     TerminalProgress progress = new TerminalProgress(err, System.console() != null);
     TriageResult result;
@@ -118,6 +139,23 @@ final class TriageCommand implements Callable<Integer> {
       return 2; // the warning above says why no verdict could be given
     }
     return result.hasDestructive() ? 1 : 0;
+  }
+
+  /**
+   * Fails now, not after an hour of trials, when the report cannot be written: creates the directories and opens the
+   * file for appending (which changes nothing in an existing file; a file created here is removed again).
+   */
+  static void checkWritable(Path out) {
+    if (out == null) return;
+    try {
+      Path parent = out.toAbsolutePath().getParent();
+      if (parent != null) Files.createDirectories(parent);
+      boolean existed = Files.exists(out);
+      Files.newOutputStream(out, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND).close();
+      if (!existed) Files.delete(out);
+    } catch (IOException e) {
+      throw new UserError("Cannot write the report to " + out + " (" + e.getMessage() + "); choose another --out.", 2, e);
+    }
   }
 
   private void write(String report) {

@@ -3,6 +3,7 @@ package dev.racetriage.runner.daemon;
 import dev.racetriage.runner.detect.DetectedRace;
 import dev.racetriage.runner.report.SourceLocator;
 import dev.racetriage.runner.triage.Detection;
+import dev.racetriage.runner.triage.Preflight;
 import dev.racetriage.runner.triage.RaceFinding;
 import dev.racetriage.runner.triage.TriageException;
 import dev.racetriage.runner.triage.TriageOptions;
@@ -10,6 +11,7 @@ import dev.racetriage.runner.triage.TriagePipeline;
 import dev.racetriage.runner.triage.TriageProgress;
 import dev.racetriage.runner.trial.TrialOutcome;
 import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.ProjectLock;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.queue.WorkItem;
 import dev.racetriage.store.runs.Run;
@@ -52,9 +54,18 @@ public final class TriageDaemon {
     this.poll = poll;
   }
 
-  /** Runs until {@code stop} says so (checked between steps). */
+  /**
+   * Runs until {@code stop} says so (checked between steps), holding the project's lock all along: a triage started
+   * meanwhile is told a daemon works on the project instead of building into the same {@code target/}.
+   */
   public void run(BooleanSupplier stop) throws TriageException, InterruptedException {
-    Path root = options.project().toAbsolutePath().normalize();
+    Path root = Preflight.projectRoot(options.project());
+    try (ProjectLock lock = Preflight.lock(root, "daemon")) {
+      loop(root, stop);
+    }
+  }
+
+  private void loop(Path root, BooleanSupplier stop) throws TriageException, InterruptedException {
     SourceFingerprint seen = null;
     Detection detection = null;
     while (!stop.getAsBoolean()) {
@@ -85,19 +96,23 @@ public final class TriageDaemon {
     SourceLocator sources = new SourceLocator(d.root());
     try (TriageStore store = open(d)) {
       Run run = store.runs().start("daemon-detect", null, null);
-      TriagePipeline.storeCandidates(store, d.candidates(), warnings);
-      int queued = 0;
-      for (DetectedRace race : d.byConfidence()) {
-        FieldKey field = FieldKey.parse(race.fieldKey());
-        boolean known = store.races().find(field).isPresent();
-        store.races().upsert(TriagePipeline.toStoreRace(field, race), run.id());
-        String reason = reason(race, known, firstCycle, changedFiles, sources, store, field);
-        if (reason != null && d.canJumble()) {
-          store.queue().enqueue(field, reason, priority(d, race));
-          queued++;
+      int queued = store.inTransaction(() -> {
+        TriagePipeline.storeCandidates(store, d.candidates(), warnings);
+        int n = 0;
+        for (DetectedRace race : d.byConfidence()) {
+          FieldKey field = FieldKey.parse(race.fieldKey());
+          boolean known = store.races().find(field).isPresent();
+          store.races().upsert(TriagePipeline.toStoreRace(field, race), run.id());
+          String reason = reason(race, known, firstCycle, changedFiles, sources, store, field);
+          if (reason != null && d.canJumble()) {
+            store.queue().enqueue(field, reason, priority(d, race));
+            n++;
+          }
         }
-      }
-      store.runs().finish(run.id(), RunStatus.SUCCEEDED, d.races().size() + " race(s), " + queued + " queued", null);
+        store.runs().finish(run.id(), RunStatus.SUCCEEDED, d.races().size() + " race(s), " + n + " queued",
+            d.fingerprint());
+        return n;
+      });
       log(d.races().size() + " race(s) detected, " + queued + " queued for trials"
           + (d.canJumble() ? "" : " (this agent cannot run trials: no jumble mode)"));
     }
@@ -153,9 +168,12 @@ public final class TriageDaemon {
         store.queue().renew(item.id(), claimer, LEASE);
         trials.add(outcome);
       });
-      RaceFinding finding = pipeline.decide(store, run.id(), d, race, List.copyOf(trials));
-      store.queue().complete(item.id(), claimer);
-      store.runs().finish(run.id(), RunStatus.SUCCEEDED, item.field() + ": " + finding.verdict().label(), null);
+      RaceFinding finding = store.inTransaction(() -> {
+        RaceFinding f = pipeline.decide(store, run.id(), d, race, List.copyOf(trials));
+        store.queue().complete(item.id(), claimer);
+        store.runs().finish(run.id(), RunStatus.SUCCEEDED, item.field() + ": " + f.verdict().label(), d.fingerprint());
+        return f;
+      });
       log(item.field() + ": " + finding.verdict().label() + " — " + finding.reason());
     }
     return true;

@@ -18,7 +18,9 @@ import java.util.Set;
  * tests that passed their baseline (trials replay only those), the ones that failed it every time, the ones that
  * failed it intermittently (test name to "k of n runs"; they are tried too), and the races with the tests that touched
  * them. {@code detectRuns}: how many times the detection JVMs ran the tests (the most of any module);
- * {@code lateRaces}: the raced fields that the first detection run did not show and a repeat did.
+ * {@code lateRaces}: the raced fields that the first detection run did not show and a repeat did;
+ * {@code fingerprint}: the hash of the class files the tests ran ({@link ClassFingerprint}); {@code agentVersion}: the
+ * hash of the agent jar — together they decide which stored trials a re-run may reuse.
  */
 public record Detection(
     Path root,
@@ -36,7 +38,9 @@ public record Detection(
     Path work,
     boolean canJumble,
     int detectRuns,
-    List<String> lateRaces) {
+    List<String> lateRaces,
+    String fingerprint,
+    String agentVersion) {
 
   public Detection {
     lateRaces = List.copyOf(lateRaces);

@@ -10,7 +10,11 @@ import java.util.List;
  * {@code trials} times); {@code repeatInJvm}: repeat a test inside one trial JVM where it allows it (off: a JVM per
  * trial); {@code fields}: run trials only for these field keys (empty: every race); the others keep their stored
  * verdicts; {@code detectRuns}: how many times the detection JVM runs the tests under the agent (the races are the
- * union of all runs — a race whose racing pair is unordered only in some schedules shows in one run of several).
+ * union of all runs — a race whose racing pair is unordered only in some schedules shows in one run of several);
+ * {@code tests}: a Surefire {@code -Dtest} pattern choosing the tests (null: the tests {@code mvn test} runs);
+ * {@code testTimeout}: each test's limit in the baseline; {@code detectTimeoutFactor}: each test's limit under the
+ * agent, as a multiple of its baseline; {@code keepWork}: keep every trial's logs in {@code .racetriage/work} (else the
+ * logs of passing trials are deleted as they finish).
  */
 public record TriageOptions(
     Path project,
@@ -25,7 +29,16 @@ public record TriageOptions(
     boolean earlyStop,
     boolean repeatInJvm,
     List<String> fields,
-    int detectRuns) {
+    int detectRuns,
+    String tests,
+    Duration testTimeout,
+    int detectTimeoutFactor,
+    boolean keepWork) {
+
+  /** A test's limit in the baseline, where nothing was measured yet (Surefire has none; a hang must end somewhere). */
+  public static final Duration DEFAULT_TEST_TIMEOUT = Duration.ofMinutes(3);
+  /** A test under the agent may take this many times its baseline (detect mode costs 2-3x, 10x on bad cases). */
+  public static final int DEFAULT_DETECT_TIMEOUT_FACTOR = 10;
 
   /** Detection runs by default: three runs in one JVM took about 1 s more than one on the corpus (RESULTS.md). */
   public static final int DEFAULT_DETECT_RUNS = 3;
@@ -36,14 +49,35 @@ public record TriageOptions(
   public TriageOptions {
     heuristics = List.copyOf(heuristics);
     fields = List.copyOf(fields);
+    for (String field : fields) {
+      try {
+        dev.racetriage.store.FieldKey.parse(field);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--field: " + e.getMessage());
+      }
+    }
     if (trials < 1) throw new IllegalArgumentException("--trials must be at least 1, not " + trials);
     if (detectRuns < 1) throw new IllegalArgumentException("--detect-runs must be at least 1, not " + detectRuns);
     if (jobs < 1) throw new IllegalArgumentException("--jobs must be at least 1, not " + jobs);
+    if (detectTimeoutFactor < 1) {
+      throw new IllegalArgumentException("--detect-timeout-factor must be at least 1, not " + detectTimeoutFactor);
+    }
+    if (testTimeout == null || testTimeout.isNegative() || testTimeout.isZero()) {
+      throw new IllegalArgumentException("--test-timeout must be a positive duration, not " + testTimeout);
+    }
     for (String h : heuristics) {
       if (!ALL_HEURISTICS.contains(h)) {
         throw new IllegalArgumentException("unknown heuristic '" + h + "' (known: " + String.join(", ", ALL_HEURISTICS) + ")");
       }
     }
+  }
+
+  /** With the default test selection (what mvn test runs), limits and work clean-up. */
+  public TriageOptions(Path project, Path database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
+      Duration budget, Duration buildTimeout, Duration baselineTimeout, boolean earlyStop, boolean repeatInJvm,
+      List<String> fields, int detectRuns) {
+    this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, earlyStop,
+        repeatInJvm, fields, detectRuns, null, DEFAULT_TEST_TIMEOUT, DEFAULT_DETECT_TIMEOUT_FACTOR, false);
   }
 
   /** With the default number of detection runs. */
@@ -67,26 +101,42 @@ public record TriageOptions(
 
   public TriageOptions withDetectOnly(boolean only) {
     return new TriageOptions(project, database, only, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout,
-        earlyStop, repeatInJvm, fields, detectRuns);
+        earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork);
   }
 
   public TriageOptions withEarlyStop(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, on, repeatInJvm, fields, detectRuns);
+        baselineTimeout, on, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork);
   }
 
   public TriageOptions withFields(List<String> only) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, only, detectRuns);
+        baselineTimeout, earlyStop, repeatInJvm, only, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork);
   }
 
   public TriageOptions withRepeatInJvm(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, on, fields, detectRuns);
+        baselineTimeout, earlyStop, on, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork);
   }
 
   public TriageOptions withDetectRuns(int runs) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, runs);
+        baselineTimeout, earlyStop, repeatInJvm, fields, runs, tests, testTimeout, detectTimeoutFactor, keepWork);
+  }
+
+  /** Runs only the tests of a Surefire {@code -Dtest} pattern (null: what mvn test runs). */
+  public TriageOptions withTests(String pattern) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, pattern, testTimeout, detectTimeoutFactor, keepWork);
+  }
+
+  public TriageOptions withLimits(Duration perTest, int factor) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, perTest, factor, keepWork);
+  }
+
+  public TriageOptions withKeepWork(boolean keep) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keep);
   }
 }

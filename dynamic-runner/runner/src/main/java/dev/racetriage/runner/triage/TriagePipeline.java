@@ -17,6 +17,7 @@ import dev.racetriage.runner.project.ProjectBuilder;
 import dev.racetriage.runner.project.TestModule;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.StoreException;
+import dev.racetriage.store.ProjectLock;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.marks.TrustedBenignMark;
 import dev.racetriage.store.races.AccessSite;
@@ -30,6 +31,9 @@ import dev.racetriage.runner.trial.ServedTrials;
 import dev.racetriage.runner.trial.TrialSession;
 import dev.racetriage.runner.trial.StoppingRule;
 import dev.racetriage.runner.trial.JumbledIndices;
+import dev.racetriage.runner.trial.ReusedTrials;
+import dev.racetriage.runner.trial.TrialInputs;
+import dev.racetriage.runner.trial.TrialSpec;
 import dev.racetriage.runner.trial.TrialCell;
 import dev.racetriage.runner.trial.TrialEvidence;
 import dev.racetriage.runner.trial.TrialOutcome;
@@ -39,6 +43,7 @@ import dev.racetriage.runner.verdict.HeuristicTrials;
 import dev.racetriage.runner.verdict.VerdictClassifier;
 import dev.racetriage.store.candidates.StaticCandidate;
 import dev.racetriage.store.trials.Trial;
+import dev.racetriage.store.trials.TrialRecord;
 import dev.racetriage.store.verdicts.Evidence;
 import dev.racetriage.store.verdicts.Verdict;
 import dev.racetriage.store.verdicts.VerdictRecord;
@@ -72,15 +77,44 @@ public final class TriagePipeline {
   private static final int DETECT_TIMEOUT_FACTOR = 10;
   private static final int LOG_TAIL = 30;
 
+  /**
+   * The whole triage, stage by stage, each stage's output stored as soon as it exists: the run is recorded (RUNNING)
+   * before the build, the races as soon as detection has them, every trial as it finishes (a re-run after a kill
+   * reuses them), and the verdicts of all races with the run's end in one transaction — a kill leaves either the old
+   * or the new verdicts. Everything that can make the run fail for want of a writable store or a free project is
+   * checked before the build.
+   */
   public TriageResult run(TriageOptions options, TriageProgress progress) throws TriageException, InterruptedException {
     long start = System.nanoTime();
+    Path root = Preflight.projectRoot(options.project());
     List<String> warnings = new ArrayList<>();
-    Detection d = detect(options, progress, warnings);
+    try (ProjectLock lock = Preflight.lock(root, "triage");
+         TriageStore store = Preflight.openWritable(options, root)) {
+      Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", null, null);
+      try (RunHeartbeat beat = new RunHeartbeat(store, run.id())) {
+        return runStages(store, run, options, progress, warnings, start);
+      } catch (TriageException | RuntimeException e) {
+        endQuietly(store, run, RunStatus.FAILED, e.getMessage());
+        throw e;
+      } catch (InterruptedException e) {
+        endQuietly(store, run, RunStatus.CANCELLED, "interrupted");
+        throw e;
+      }
+    } catch (StoreException e) {
+      throw new TriageException(e.getMessage(), e);
+    }
+  }
 
-    // Trials: each race's tests, one field jumbled, under each heuristic.
+  private TriageResult runStages(TriageStore store, Run run, TriageOptions options, TriageProgress progress,
+      List<String> warnings, long start) throws TriageException, InterruptedException {
+    Detection d = detect(options, progress, warnings);
+    recordDetection(store, run.id(), d, warnings);
+
+    // Trials: each race's tests, one field jumbled, under each heuristic; each stored as it finishes.
     List<TrialOutcome> trials = List.of();
     long trialStart = System.nanoTime();
     boolean classified = true;
+    int reusedTrials = 0;
     if (!options.detectOnly()) {
       if (!d.canJumble()) {
         classified = false;
@@ -94,35 +128,76 @@ public final class TriagePipeline {
                 + String.join(", ", d.races().keySet()) + ").");
           }
         }
-        trials = trials(d, chosen, options, progress, o -> { });
+        TrialInputs inputs = new TrialInputs(d.fingerprint(), d.agentVersion());
+        ReusedTrials reuse = new ReusedTrials(spec -> store.trials().unfinished(inputs.key(spec))
+            .map(record -> fromStore(spec, record)));
+        trials = trials(d, chosen, options, progress, reuse, o -> {
+          FieldKey field = FieldKey.parse(o.spec().fieldKey());
+          if (reuse.reused(o)) {
+            store.trials().adopt(inputs.key(o.spec()), run.id());
+          } else {
+            store.trials().add(toStoreTrial(field, o), run.id(), inputs.key(o.spec()));
+          }
+        });
+        reusedTrials = reuse.reusedCount();
+        if (reusedTrials > 0) {
+          warnings.add("Reused " + reusedTrials + " trial(s) that an interrupted triage of the same class files had "
+              + "finished; " + (trials.size() - reusedTrials) + " trial(s) ran now.");
+        }
         warnings.addAll(notes);
       }
     }
     long trialMillis = trials.isEmpty() ? 0 : millisSince(trialStart);
 
     progress.phase("store", d.races().size() + " race(s)");
-    List<RaceFinding> findings = new ArrayList<>();
-    try (TriageStore store = open(options, d.root())) {
-      Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", null, null);
-      storeCandidates(store, d.candidates(), warnings);
-      Map<String, List<TrialOutcome>> byField = new LinkedHashMap<>();
-      trials.forEach(t -> byField.computeIfAbsent(t.spec().fieldKey(), f -> new ArrayList<>()).add(t));
+    Map<String, List<TrialOutcome>> byField = new LinkedHashMap<>();
+    trials.forEach(t -> byField.computeIfAbsent(t.spec().fieldKey(), f -> new ArrayList<>()).add(t));
+    int trialCount = trials.size();
+    List<RaceFinding> findings = store.inTransaction(() -> {
+      List<RaceFinding> decided = new ArrayList<>();
       for (DetectedRace race : d.races().values()) {
-        store.races().upsert(toStoreRace(FieldKey.parse(race.fieldKey()), race), run.id());
-        List<TrialOutcome> fieldTrials = byField.getOrDefault(race.fieldKey(), List.of());
-        store.trials().addAll(fieldTrials.stream().map(t -> toStoreTrial(FieldKey.parse(race.fieldKey()), t)).toList(), run.id());
-        findings.add(decide(store, run.id(), d, race, fieldTrials));
+        decided.add(decide(store, run.id(), d, race, byField.getOrDefault(race.fieldKey(), List.of())));
       }
       store.runs().finish(run.id(), RunStatus.SUCCEEDED,
-          d.races().size() + " race(s) detected, " + trials.size() + " trial(s)", null);
-    } catch (StoreException e) {
-      throw new TriageException(e.getMessage(), e);
-    }
+          d.races().size() + " race(s) detected, " + trialCount + " trial(s)", d.fingerprint());
+      return decided;
+    });
+    findings = new ArrayList<>(findings);
     findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
     TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(), trials.size(),
         trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
         millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces());
     return new TriageResult(findings, d.candidates(), warnings, stats, classified);
+  }
+
+  /** The candidates and races of a detection, stored together as soon as detection ends. */
+  public static void recordDetection(TriageStore store, long runId, Detection d, List<String> warnings) {
+    store.inTransaction(() -> {
+      storeCandidates(store, d.candidates(), warnings);
+      for (DetectedRace race : d.races().values()) {
+        store.races().upsert(toStoreRace(FieldKey.parse(race.fieldKey()), race), runId);
+      }
+      return null;
+    });
+  }
+
+  /** A stored trial as the scheduler's outcome (it is not a warm-up run: its duration counts). */
+  private static TrialOutcome fromStore(TrialSpec spec, TrialRecord record) {
+    Trial t = record.trial();
+    TrialOutcome.Result result = switch (t.outcome()) {
+      case PASS -> TrialOutcome.Result.PASS;
+      case FAIL -> TrialOutcome.Result.FAIL;
+      case TIMEOUT -> TrialOutcome.Result.TIMEOUT;
+    };
+    return new TrialOutcome(spec, result, t.duration().toMillis(), t.reads(), t.staleReads(), t.failure(), null);
+  }
+
+  private static void endQuietly(TriageStore store, Run run, RunStatus status, String message) {
+    try {
+      store.runs().finish(run.id(), status, message, null);
+    } catch (RuntimeException e) {
+      // the store is what failed: the next open marks the run abandoned
+    }
   }
 
   static final String NO_JUMBLE = "This agent has no adversarial-memory (jumble) mode yet, so no trial ran and every "
@@ -158,6 +233,14 @@ public final class TriagePipeline {
     List<Candidate> candidates = StaticScan.run(project, warnings);
     Path work = freshWorkDir(root);
     Path agentJar = AgentJar.locate();
+    String fingerprint;
+    String agentVersion;
+    try {
+      fingerprint = ClassFingerprint.of(project.modules());
+      agentVersion = ClassFingerprint.agentVersion(agentJar);
+    } catch (IOException e) {
+      throw new TriageException("Cannot read the compiled classes of " + root + ": " + e.getMessage(), e);
+    }
 
     // Baseline: every test once without the agent; its durations set the detection timeout.
     progress.phase("baseline", project.modules().size() + " module(s)");
@@ -246,7 +329,7 @@ public final class TriagePipeline {
     }));
     return new Detection(root, candidates, jvms, testsByName, baselineFailures, intermittentFailures, races, skipped,
         tests, buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"), detectRuns,
-        lateRaces);
+        lateRaces, fingerprint, agentVersion);
   }
 
   /**
@@ -295,6 +378,12 @@ public final class TriagePipeline {
    */
   public List<TrialOutcome> trials(Detection d, List<DetectedRace> races, TriageOptions options, TriageProgress progress,
       Consumer<TrialOutcome> onEach) throws InterruptedException {
+    return trials(d, races, options, progress, null, onEach);
+  }
+
+  /** {@link #trials}, taking the runs an interrupted triage finished from {@code reuse} (null: none). */
+  public List<TrialOutcome> trials(Detection d, List<DetectedRace> races, TriageOptions options, TriageProgress progress,
+      ReusedTrials reuse, Consumer<TrialOutcome> onEach) throws InterruptedException {
     notes.clear();
     Map<String, TestRef> testsByName = d.testsByName();
     Map<TestModule, TestJvm> jvms = d.jvms();
@@ -316,13 +405,14 @@ public final class TriagePipeline {
     JvmTrialExecutor executor = new JvmTrialExecutor(
         id -> jvms.get(byId.get(id).module()),
         id -> trialTimeout(byId.get(id).baselineMillis()),
-        work.resolve("trials"));
+        work.resolve("trials"), options.keepWork());
     Instant deadline = options.budget() == null ? null : Instant.now().plus(options.budget());
     AtomicInteger done = new AtomicInteger();
     int estimate = cells.size() * options.trials();
     StoppingRule rule = options.earlyStop() ? StoppingRule.standard(options.trials()) : StoppingRule.exhaustive(options.trials());
-    TrialScheduler scheduler = new TrialScheduler(
-        options.repeatInJvm() ? new ServedTrials(executor) : TrialSession.perRun(executor), rule, options.jobs(), deadline);
+    TrialSession.Factory sessions = options.repeatInJvm() ? new ServedTrials(executor) : TrialSession.perRun(executor);
+    TrialScheduler scheduler = new TrialScheduler(reuse == null ? sessions : reuse.around(sessions), rule,
+        options.jobs(), deadline);
     List<TrialOutcome> outcomes = scheduler.run(cells, o -> {
       onEach.accept(o);
       progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic());

@@ -25,15 +25,35 @@ public final class JvmTrialExecutor implements TrialExecutor {
   private final Function<String, Duration> timeoutForTest;
   private final Path workDir;
   private final AtomicLong counter = new AtomicLong();
+  private final boolean keepWork;
 
   /**
    * @param jvmForTest     the test JVM of the module that holds a test (by unique id)
    * @param timeoutForTest each test's deadline, from its baseline duration
    */
   public JvmTrialExecutor(Function<String, TestJvm> jvmForTest, Function<String, Duration> timeoutForTest, Path workDir) {
+    this(jvmForTest, timeoutForTest, workDir, true);
+  }
+
+  /** @param keepWork false: the files of a trial that passed are deleted once it is read (its outcome has all of it) */
+  public JvmTrialExecutor(Function<String, TestJvm> jvmForTest, Function<String, Duration> timeoutForTest, Path workDir,
+      boolean keepWork) {
     this.jvmForTest = jvmForTest;
     this.timeoutForTest = timeoutForTest;
     this.workDir = workDir;
+    this.keepWork = keepWork;
+  }
+
+  /** Deletes a finished trial's directory unless the user asked to keep the work files. */
+  void discard(Path dir) {
+    if (keepWork || dir == null || !Files.isDirectory(dir)) return;
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // a file still held open by a dying JVM: it is cleaned with the work directory by the next triage
+    }
   }
 
   /** The test JVM of the module that holds the test. */
@@ -98,6 +118,7 @@ public final class JvmTrialExecutor implements TrialExecutor {
       result = TrialOutcome.Result.PASS;
     }
     long millis = test == null ? run.elapsed().toMillis() : test.millis();
+    if (result == TrialOutcome.Result.PASS) discard(dir);
     return new Counted(new TrialOutcome(spec, result, millis, reads[0], reads[1], failure, replay), reads[2]);
   }
 

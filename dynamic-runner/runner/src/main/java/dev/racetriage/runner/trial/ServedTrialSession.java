@@ -45,6 +45,9 @@ final class ServedTrialSession implements TrialSession {
   private final String field;
   private final String testId;
   private TrialServerProcess server;
+  /** The directory of the running server's files, and whether a run in it failed (then its log is kept). */
+  private Path serverDir;
+  private boolean serverFailed;
   private int runsInServer;
   private long firstReads;
   private long firstWrites;
@@ -116,7 +119,8 @@ final class ServedTrialSession implements TrialSession {
     TrialServerProcess.Reply reply = server.run(spec.heuristic(), spec.seed(), executor.timeout(testId));
     String replay = executor.replay(spec, dir);
     if (reply instanceof TrialServerProcess.Reply.TimedOut) {
-      server = null; // killed with its children; the next run starts a new server
+      server = null; // killed with its children; the next run starts a new server (this one's log is kept)
+      serverDir = null;
       return new Served(new TrialOutcome(spec, TrialOutcome.Result.TIMEOUT, executor.timeout(testId).toMillis(), 0, 0,
           "the test did not finish within " + executor.timeout(testId).toSeconds() + " s (a hang)", replay), 0,
           Suspicion.NONE);
@@ -124,6 +128,7 @@ final class ServedTrialSession implements TrialSession {
     if (reply instanceof TrialServerProcess.Reply.Ended ended) {
       Path log = server.log();
       server = null;
+      serverDir = null;
       fallBack("the test JVM ended during a run (exit code " + ended.exitCode() + ")");
       return new Served(new TrialOutcome(spec, TrialOutcome.Result.FAIL, 0, 0, 0, "the test JVM ended during the test "
           + "(exit code " + ended.exitCode() + ": System.exit or a crash); see " + log, replay), 0, Suspicion.NONE);
@@ -150,6 +155,7 @@ final class ServedTrialSession implements TrialSession {
     runsInServer++;
     boolean warmUp = runsInServer == 1;
     TrialOutcome outcome = new TrialOutcome(spec, result, run.path("millis").asLong(), reads, stale, failure, replay, warmUp);
+    serverFailed |= result != TrialOutcome.Result.PASS;
     Suspicion suspicion = Suspicion.NONE;
     if (warmUp) {
       firstReads = reads;
@@ -223,6 +229,8 @@ final class ServedTrialSession implements TrialSession {
       server = executor.jvm(testId).serve(TestSelection.of(testId), spec.agentOptions(dir.resolve("jumble.jsonl").toString()),
           dir.resolve("results.jsonl"), dir.resolve("output.log"), START_TIMEOUT);
       runsInServer = 0;
+      serverDir = dir;
+      serverFailed = false;
       return true;
     } catch (IOException e) {
       fallBack("the trial server did not start: " + e.getMessage());
@@ -241,6 +249,8 @@ final class ServedTrialSession implements TrialSession {
     if (server != null) {
       server.close();
       server = null;
+      if (!serverFailed) executor.discard(serverDir);
+      serverDir = null;
     }
   }
 }
