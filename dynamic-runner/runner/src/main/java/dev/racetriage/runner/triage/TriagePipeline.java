@@ -157,6 +157,7 @@ public final class TriagePipeline {
       List<RaceFinding> decided = new ArrayList<>();
       for (DetectedRace race : d.races().values()) {
         decided.add(decide(store, run.id(), d, race, byField.getOrDefault(race.fieldKey(), List.of())));
+        FaultInjection.pauseInStorePhase();
       }
       store.runs().finish(run.id(), RunStatus.SUCCEEDED,
           d.races().size() + " race(s) detected, " + trialCount + " trial(s)", d.fingerprint());

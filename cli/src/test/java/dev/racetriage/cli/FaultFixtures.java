@@ -1,0 +1,127 @@
+package dev.racetriage.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Small Maven projects for the fault tests: a destructive race, a hanging test, a test that prints 50 MB. */
+final class FaultFixtures {
+  private FaultFixtures() {}
+
+  private static final String POM = """
+      <project xmlns="http://maven.apache.org/POM/4.0.0">
+        <modelVersion>4.0.0</modelVersion>
+        <groupId>demo</groupId><artifactId>%s</artifactId><version>1.0</version>
+        <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
+        <dependencies>
+          <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.14.1</version><scope>test</scope></dependency>
+        </dependencies>
+        <build><pluginManagement><plugins>
+          <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
+          <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
+          <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.2</version></plugin>
+        </plugins></pluginManagement></build>
+      </project>
+      """;
+
+  /** JUMBLE's busy-wait: {@code result} is destructive (a stale read fails the test), {@code done} benign. */
+  static Path busyWait(Path dir) throws IOException {
+    write(dir.resolve("pom.xml"), POM.formatted("busywait"));
+    write(dir.resolve("src/main/java/demo/BusyWait.java"), """
+        package demo;
+        public class BusyWait {
+          boolean done;
+          long result;
+          public void produce(int n) {
+            long sum = 0;
+            for (int i = 1; i <= n; i++) sum += i;
+            result = sum;
+            done = true;
+          }
+          public long awaitResult() {
+            while (!done) Thread.onSpinWait();
+            return result;
+          }
+        }
+        """);
+    write(dir.resolve("src/test/java/demo/BusyWaitTest.java"), """
+        package demo;
+        import static org.junit.jupiter.api.Assertions.assertEquals;
+        import java.util.concurrent.atomic.AtomicReference;
+        import org.junit.jupiter.api.Test;
+        class BusyWaitTest {
+          @Test void consumerSeesTheProducedSum() throws Exception {
+            BusyWait shared = new BusyWait();
+            AtomicReference<Long> seen = new AtomicReference<>();
+            Thread consumer = new Thread(() -> seen.set(shared.awaitResult()));
+            Thread producer = new Thread(() -> shared.produce(1000));
+            consumer.start();
+            producer.start();
+            producer.join();
+            consumer.join();
+            assertEquals(500_500L, seen.get());
+          }
+        }
+        """);
+    return dir;
+  }
+
+  /** A racy counter test and a test that sleeps forever (in a class that runs first). */
+  static Path hangingAndRacy(Path dir) throws IOException {
+    racyCounter(dir, "hanging");
+    write(dir.resolve("src/test/java/demo/HangTest.java"), """
+        package demo;
+        import org.junit.jupiter.api.Test;
+        class HangTest {
+          @Test void sleepsForever() throws Exception { Thread.sleep(Long.MAX_VALUE); }
+        }
+        """);
+    return dir;
+  }
+
+  /** A racy counter test and a test that prints 50 MB and passes. */
+  static Path chattyAndRacy(Path dir) throws IOException {
+    racyCounter(dir, "chatty");
+    write(dir.resolve("src/test/java/demo/ChattyTest.java"), """
+        package demo;
+        import org.junit.jupiter.api.Test;
+        class ChattyTest {
+          @Test void printsFiftyMegabytes() {
+            String line = "x".repeat(1023);
+            for (int i = 0; i < 50 * 1024; i++) System.out.println(line);
+          }
+        }
+        """);
+    return dir;
+  }
+
+  private static void racyCounter(Path dir, String artifact) throws IOException {
+    write(dir.resolve("pom.xml"), POM.formatted(artifact));
+    write(dir.resolve("src/main/java/demo/Counter.java"), """
+        package demo;
+        public class Counter {
+          int hits;
+          public void hit() { hits = hits + 1; }
+        }
+        """);
+    write(dir.resolve("src/test/java/demo/CounterTest.java"), """
+        package demo;
+        import static org.junit.jupiter.api.Assertions.assertTrue;
+        import org.junit.jupiter.api.Test;
+        class CounterTest {
+          @Test void twoThreadsCount() throws Exception {
+            Counter c = new Counter();
+            Thread a = new Thread(c::hit);
+            Thread b = new Thread(c::hit);
+            a.start(); b.start(); a.join(); b.join();
+            assertTrue(c.hits >= 1);
+          }
+        }
+        """);
+  }
+
+  private static void write(Path file, String text) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text);
+  }
+}
