@@ -37,6 +37,7 @@ public final class ConcurrencyWorker {
       case "reader" -> read(db, project, Integer.parseInt(args[3]));
       case "claimer" -> claim(db, project, args[3]);
       case "marker" -> mark(db, project, args[3]);
+      case "holder" -> holdWriteLock(db);
       default -> throw new IllegalArgumentException(role);
     }
   }
@@ -121,6 +122,24 @@ public final class ConcurrencyWorker {
       }
     }
     System.out.println("marked");
+  }
+
+  static final String HOLDING = "holding";
+
+  /**
+   * Takes the file's write lock as another racetriage process in a long unit of work would, says so, and keeps it
+   * until its stdin is closed or it is killed.
+   */
+  private static void holdWriteLock(Path db) throws Exception {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("BEGIN IMMEDIATE");
+      s.execute("INSERT INTO run(kind, started_at, status) VALUES ('holder', 0, 'SUCCEEDED')");
+      System.out.println(HOLDING);
+      System.out.flush();
+      System.in.read();
+      s.execute("ROLLBACK");
+    }
   }
 
   static final int MARKS_PER_MARKER = 30;
