@@ -40,6 +40,16 @@ final class ChildJvm implements AutoCloseable {
     throw new AssertionError("the child process ended without printing '" + expected + "'");
   }
 
+  /** Closes the child's stdin: the children here take that as the signal to let go and exit normally. */
+  void closeStdin() throws IOException {
+    process.getOutputStream().close();
+  }
+
+  /** Waits for the child to end by itself and returns its exit status. */
+  int awaitExit() throws InterruptedException {
+    return process.waitFor();
+  }
+
   long pid() {
     return process.pid();
   }
