@@ -16,6 +16,8 @@ public final class ProjectLayout {
       "# Written by racetriage. The database is local (rebuilt by 'racetriage triage');\n"
           + "# commit trusted-benign.json, the team's marks.\n"
           + "*.db\n*.db-wal\n*.db-shm\n*.db-journal\n*.tmp\n"
+          + "# held by the running triage or daemon\n"
+          + "triage.lock\n"
           + "# the logs and reports of the last run's test JVMs\n"
           + "work/\n";
 
@@ -31,9 +33,15 @@ public final class ProjectLayout {
 
   /** Writes {@code .racetriage/.gitignore} if the directory holds the database and has none yet. */
   static void ignoreDatabaseInGit(Path projectDir, Path dbFile) {
-    Path directory = directory(projectDir);
-    Path gitignore = directory.resolve(".gitignore");
-    if (!directory.equals(dbFile.getParent()) || Files.exists(gitignore)) {
+    if (directory(projectDir).equals(dbFile.getParent())) {
+      ignoreLocalFilesInGit(projectDir);
+    }
+  }
+
+  /** Writes {@code .racetriage/.gitignore} if the directory exists and has none yet. */
+  public static void ignoreLocalFilesInGit(Path projectDir) {
+    Path gitignore = directory(projectDir).resolve(".gitignore");
+    if (!Files.isDirectory(gitignore.getParent()) || Files.exists(gitignore)) {
       return;
     }
     try {

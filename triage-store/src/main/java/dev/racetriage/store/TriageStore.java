@@ -8,6 +8,7 @@ import dev.racetriage.store.marks.TriageMarks;
 import dev.racetriage.store.marks.MirrorSync;
 import dev.racetriage.store.queue.WorkQueue;
 import dev.racetriage.store.races.RaceRepository;
+import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunRepository;
 import dev.racetriage.store.schema.Migrations;
 import dev.racetriage.store.schema.Migrator;
@@ -19,13 +20,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The triage database of one project. {@link #open} checks the file (refusing, without writing, anything that is
- * not a racetriage database of a known version), creates or migrates the schema, and imports the team's committed
- * trusted-benign marks. Each repository call is one transaction; {@link #inTransaction} groups several.
+ * not a racetriage database of a known version), proves that it can be written, creates or migrates the schema,
+ * marks the runs of dead processes ABANDONED, and imports the team's committed trusted-benign marks. Each repository
+ * call is one transaction; {@link #inTransaction} groups several.
  *
  * <p>Safe to share between threads; several processes (daemon, LSP server, dashboard) may open the same file at
  * once. Close it when done.
@@ -47,6 +51,7 @@ public final class TriageStore implements AutoCloseable {
   private final TriageMarks marks;
   private final WorkQueue queue;
   private final RaceDetails details;
+  private final List<Run> abandonedAtOpen;
 
   private TriageStore(Database db, Path projectDir, int schemaVersion) {
     this.db = db;
@@ -60,6 +65,7 @@ public final class TriageStore implements AutoCloseable {
     this.marks = new TriageMarks(db, MarkMirrorFile.inProject(projectDir));
     this.queue = new WorkQueue(db);
     this.details = new RaceDetails(db);
+    this.abandonedAtOpen = runs.abandonOrphans();
     this.mirrorSync = marks.syncFromMirror();
   }
 
@@ -79,12 +85,22 @@ public final class TriageStore implements AutoCloseable {
 
   /**
    * Opens {@code dbFile} for {@code projectDir} (whose {@code .racetriage/trusted-benign.json} mirrors the marks).
+   * Fails fast: every store is opened for writing (opening itself writes: migrations, abandoned runs, imported
+   * marks), so the file is proved writable here, before a caller starts long work, rather than at its first write.
    *
    * @throws UnusableDatabaseException if the file is not a racetriage database, is corrupt, or has a newer schema;
    *     the file is left untouched
+   * @throws DatabaseNotWritableException if the file, its directory or its file system is read-only
+   *     ({@code READ_ONLY}), or another process holds its write lock for longer than
+   *     {@link Database#DEFAULT_LOCK_WAIT} ({@code LOCKED})
    * @throws StoreException if the file cannot be created or read, or the mirror file is invalid
    */
   public static TriageStore open(Path dbFile, Path projectDir, Clock clock) {
+    return open(dbFile, projectDir, clock, Database.DEFAULT_LOCK_WAIT);
+  }
+
+  /** As {@link #open(Path, Path, Clock)}, waiting at most about {@code lockWait} for another process's write lock. */
+  public static TriageStore open(Path dbFile, Path projectDir, Clock clock, Duration lockWait) {
     Path file = dbFile.toAbsolutePath().normalize();
     Path project = projectDir.toAbsolutePath().normalize();
     Migrations migrations = Migrations.bundled();
@@ -95,8 +111,9 @@ public final class TriageStore implements AutoCloseable {
       throw new StoreException("cannot create the directory of the triage database " + file + ": " + e.getMessage(), e);
     }
     ProjectLayout.ignoreDatabaseInGit(project, file);
-    Database db = Database.open(file, clock);
+    Database db = Database.open(file, clock, lockWait);
     try {
+      db.requireWritable();
       new Migrator(migrations).migrate(db);
       return new TriageStore(db, project, migrations.latestVersion());
     } catch (RuntimeException e) {
@@ -116,6 +133,14 @@ public final class TriageStore implements AutoCloseable {
   /** The schema version of the open file ({@code PRAGMA user_version}). */
   public int schemaVersion() {
     return schemaVersion;
+  }
+
+  /**
+   * The runs this open marked ABANDONED because their process had died (empty almost always). A command may tell
+   * the user, e.g. "run 12 (triage) was abandoned: its process (PID 4242 on host ci-3) is gone".
+   */
+  public List<Run> abandonedAtOpen() {
+    return abandonedAtOpen;
   }
 
   /** What the mirror file changed in the database when this store was opened (imported and removed marks). */

@@ -37,6 +37,8 @@ public final class ConcurrencyWorker {
       case "reader" -> read(db, project, Integer.parseInt(args[3]));
       case "claimer" -> claim(db, project, args[3]);
       case "marker" -> mark(db, project, args[3]);
+      case "holder" -> holdWriteLock(db);
+      case "trialer" -> addTrialsThenHang(db, project, Integer.parseInt(args[3]));
       default -> throw new IllegalArgumentException(role);
     }
   }
@@ -121,6 +123,48 @@ public final class ConcurrencyWorker {
       }
     }
     System.out.println("marked");
+  }
+
+  static final String HOLDING = "holding";
+
+  /**
+   * Takes the file's write lock as another racetriage process in a long unit of work would, says so, and keeps it
+   * until its stdin is closed or it is killed.
+   */
+  private static void holdWriteLock(Path db) throws Exception {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        java.sql.Statement s = c.createStatement()) {
+      s.execute("BEGIN IMMEDIATE");
+      s.execute("INSERT INTO run(kind, started_at, status) VALUES ('holder', 0, 'SUCCEEDED')");
+      System.out.println(HOLDING);
+      System.out.flush();
+      System.in.read();
+      s.execute("ROLLBACK");
+    }
+  }
+
+  static final FieldKey TRIAL_FIELD = FieldKey.parse("com.example.Resumed.flag");
+  static final String TRIALS_ADDED = "trials-added";
+
+  /** The inputs key of planned cell {@code i}, as a runner would compute it. */
+  static String inputsKey(int i) {
+    return dev.racetriage.store.trials.InputsKey.of("fp-1", "agent-0.1", TRIAL_FIELD.toString(), "ResumedTest#t",
+        "oldest", String.valueOf(i), "[0]");
+  }
+
+  /** A triage that persists {@code count} trials as they finish and then hangs until it is killed. */
+  private static void addTrialsThenHang(Path db, Path project, int count) throws Exception {
+    try (TriageStore store = TriageStore.open(db, project)) {
+      var run = store.runs().start("triage", null, "fp-1");
+      store.races().upsert(new Race(TRIAL_FIELD, Set.of(RaceKind.WR), List.of(), Set.of("ResumedTest#t")), run.id());
+      for (int i = 0; i < count; i++) {
+        store.trials().add(new Trial(TRIAL_FIELD, "ResumedTest#t", "oldest", i, TrialOutcome.FAIL,
+            Duration.ofMillis(100), 10, 3, "AssertionError"), run.id(), inputsKey(i));
+      }
+      System.out.println(TRIALS_ADDED);
+      System.out.flush();
+      System.in.read();
+    }
   }
 
   static final int MARKS_PER_MARKER = 30;

@@ -5,13 +5,28 @@ import dev.racetriage.store.sqlite.Database;
 import dev.racetriage.store.sqlite.RowMapper;
 import dev.racetriage.store.sqlite.Tx;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Records runs: started, then finished with a status. */
+/**
+ * Records runs: started (RUNNING, owned by a process), kept alive by heartbeats, then finished with a status; or
+ * marked ABANDONED by whoever opens the store next if the owner died first.
+ */
 public final class RunRepository {
+  /** How often a long-running owner should call {@link #heartbeat}. */
+  public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(30);
+  /**
+   * How long a run on another host (or with no recorded owner) may go without a heartbeat before it is presumed
+   * dead. Generous: twenty missed heartbeats, so a busy or briefly suspended machine is not declared dead.
+   */
+  public static final Duration HEARTBEAT_LIMIT = Duration.ofMinutes(10);
+
   private static final String COLUMNS =
-      "id, kind, started_at, finished_at, commit_id, fingerprint, status, message";
+      "id, kind, started_at, finished_at, commit_id, fingerprint, status, message, owner_pid, owner_host,"
+          + " owner_started_at, heartbeat_at";
   private static final RowMapper<Run> RUN =
       row -> new Run(
           row.getLong("id"),
@@ -21,7 +36,9 @@ public final class RunRepository {
           row.getString("commit_id"),
           row.getString("fingerprint"),
           RunStatus.valueOf(row.getString("status")),
-          row.getString("message"));
+          row.getString("message"),
+          owner(row.getObject("owner_pid"), row.getString("owner_host"), Tx.instant(row, "owner_started_at")),
+          Tx.instant(row, "heartbeat_at"));
 
   private final Database db;
 
@@ -29,16 +46,48 @@ public final class RunRepository {
     this.db = db;
   }
 
+  /** Starts a RUNNING run owned by this process, with a heartbeat of now. */
   public Run start(String kind, String commitId, String fingerprint) {
+    return start(kind, commitId, fingerprint, RunOwner.current());
+  }
+
+  /**
+   * Starts a RUNNING run owned by {@code owner}: for a process that records a run on behalf of another it started
+   * (and for tests that need an owner that dies).
+   */
+  public Run start(String kind, String commitId, String fingerprint, RunOwner owner) {
     return db.write("start a run", tx -> {
       long id = tx.insert(
-          "INSERT INTO run(kind, started_at, commit_id, fingerprint, status) VALUES (?, ?, ?, ?, 'RUNNING')",
-          kind, tx.now(), commitId, fingerprint);
+          "INSERT INTO run(kind, started_at, commit_id, fingerprint, status, owner_pid, owner_host, owner_started_at,"
+              + " heartbeat_at) VALUES (?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?)",
+          kind, tx.now(), commitId, fingerprint, owner.pid(), owner.host(), owner.processStartedAt(), tx.now());
       return get(tx, id);
     });
   }
 
-  /** Ends a run; {@code status} must not be RUNNING. The fingerprint may be set now if it was unknown at the start. */
+  /**
+   * Says the run's owner is still working (call it every {@link #HEARTBEAT_INTERVAL}). A run that was marked
+   * ABANDONED meanwhile (its host was suspended past {@link #HEARTBEAT_LIMIT}) is RUNNING again: its owner is
+   * alive after all. A finished run is left as it is.
+   */
+  public Run heartbeat(long runId) {
+    return db.write("record a heartbeat of run " + runId, tx -> {
+      tx.update(
+          "UPDATE run SET heartbeat_at = ?,"
+              + " finished_at = CASE WHEN status = 'ABANDONED' THEN NULL ELSE finished_at END,"
+              + " message = CASE WHEN status = 'ABANDONED' THEN NULL ELSE message END,"
+              + " status = CASE WHEN status = 'ABANDONED' THEN 'RUNNING' ELSE status END"
+              + " WHERE id = ?",
+          tx.now(), runId);
+      return tx.queryOne("SELECT " + COLUMNS + " FROM run WHERE id = ?", RUN, runId)
+          .orElseThrow(() -> new StoreException("there is no run " + runId + " in " + db.file()));
+    });
+  }
+
+  /**
+   * Ends a run; {@code status} must not be RUNNING. The fingerprint may be set now if it was unknown at the start. A
+   * run marked ABANDONED while its owner was in fact alive (see {@link #heartbeat}) takes the status given here.
+   */
   public Run finish(long runId, RunStatus status, String message, String fingerprint) {
     if (status == RunStatus.RUNNING) {
       throw new IllegalArgumentException("a run cannot finish as RUNNING");
@@ -52,6 +101,43 @@ public final class RunRepository {
         throw new StoreException("there is no run " + runId + " in " + db.file());
       }
       return get(tx, runId);
+    });
+  }
+
+  /**
+   * Marks ABANDONED every RUNNING run whose owner is gone (see {@link OrphanCheck}), with a message saying why, and
+   * returns them. {@code TriageStore.open} calls it, so no process is left listed as running after it died.
+   */
+  public List<Run> abandonOrphans() {
+    OrphanCheck check = new OrphanCheck(RunOwner.localHost(), HEARTBEAT_LIMIT);
+    List<Run> running = db.read("list running runs", tx ->
+        tx.query("SELECT " + COLUMNS + " FROM run WHERE status = 'RUNNING' ORDER BY id", RUN));
+    Instant now = db.clock().instant();
+    List<Run> orphans = new ArrayList<>();
+    List<String> reasons = new ArrayList<>();
+    for (Run run : running) {
+      check.whyAbandoned(run, now).ifPresent(why -> {
+        orphans.add(run);
+        reasons.add(why);
+      });
+    }
+    if (orphans.isEmpty()) {
+      return List.of(); // the common case stays read-only
+    }
+    return db.write("mark " + orphans.size() + " abandoned run(s)", tx -> {
+      List<Run> abandoned = new ArrayList<>();
+      for (int i = 0; i < orphans.size(); i++) {
+        Run run = orphans.get(i);
+        // Only if nothing changed since it was judged: a heartbeat or a finish in between means it is alive.
+        int changed = tx.update(
+            "UPDATE run SET status = 'ABANDONED', finished_at = ?, message = ?"
+                + " WHERE id = ? AND status = 'RUNNING' AND heartbeat_at IS ?",
+            tx.now(), "abandoned: " + reasons.get(i), run.id(), run.heartbeatAt());
+        if (changed == 1) {
+          abandoned.add(get(tx, run.id()));
+        }
+      }
+      return abandoned;
     });
   }
 
@@ -75,5 +161,9 @@ public final class RunRepository {
 
   private static Run get(Tx tx, long id) throws SQLException {
     return tx.queryOne("SELECT " + COLUMNS + " FROM run WHERE id = ?", RUN, id).orElseThrow();
+  }
+
+  private static RunOwner owner(Object pid, String host, Instant processStartedAt) {
+    return pid == null ? null : new RunOwner(((Number) pid).longValue(), host, processStartedAt);
   }
 }

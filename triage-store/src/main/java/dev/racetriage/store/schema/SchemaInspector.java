@@ -4,6 +4,7 @@ import dev.racetriage.store.StoreException;
 import dev.racetriage.store.UnusableDatabaseException;
 import dev.racetriage.store.UnusableDatabaseException.Reason;
 import dev.racetriage.store.sqlite.SqliteErrors;
+import dev.racetriage.store.sqlite.WriteAccess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -73,7 +74,9 @@ public final class SchemaInspector {
                 + "created and trusted-benign marks are re-imported from .racetriage/trusted-benign.json.",
             e);
       }
-      throw new StoreException("cannot read the triage database " + file + ": " + e.getMessage(), e);
+      // Even reading a WAL file needs its -shm beside it: in a read-only directory SQLite cannot open it at all.
+      throw WriteAccess.readOnly(file, e).<StoreException>map(readOnly -> readOnly).orElseGet(() ->
+          new StoreException("cannot read the triage database " + file + ": " + e.getMessage(), e));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.racetriage.store.sqlite;
 
+import dev.racetriage.store.DatabaseNotWritableException;
 import dev.racetriage.store.StoreException;
 import dev.racetriage.store.UnusableDatabaseException;
 import java.nio.file.Path;
@@ -8,6 +9,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
@@ -26,12 +29,17 @@ import org.sqlite.SQLiteConfig;
  * repository calls into one transaction with {@link #write}.
  */
 public final class Database implements AutoCloseable {
-  static final int BUSY_TIMEOUT_MILLIS = 5_000;
-  static final int MAX_ATTEMPTS = 8;
+  /** How long a unit of work waits, in all, for another process's write lock before it is reported LOCKED. */
+  public static final Duration DEFAULT_LOCK_WAIT = Duration.ofSeconds(40);
+  /** SQLite's own wait per attempt; between attempts the whole unit of work is rolled back and re-run. */
+  private static final long MAX_BUSY_TIMEOUT_MILLIS = 5_000;
   private static final int MAX_IDLE_READERS = 4;
 
   private final Path file;
   private final Clock clock;
+  private final Duration lockWait;
+  private final int busyTimeoutMillis;
+  private final int maxAttempts;
   private final ReentrantLock writeLock = new ReentrantLock(true);
   private final ConcurrentLinkedDeque<Connection> idleReaders = new ConcurrentLinkedDeque<>();
   private final ThreadLocal<Tx> current = new ThreadLocal<>();
@@ -39,10 +47,17 @@ public final class Database implements AutoCloseable {
   private Connection watcher;
   private volatile boolean closed;
 
-  private Database(Path file, Clock clock, Connection writer) {
+  private Database(Path file, Clock clock, Duration lockWait) {
     this.file = file;
     this.clock = clock;
-    this.writer = writer;
+    this.lockWait = lockWait;
+    this.busyTimeoutMillis = (int) Math.max(1, Math.min(MAX_BUSY_TIMEOUT_MILLIS, lockWait.toMillis()));
+    this.maxAttempts = (int) Math.max(1, lockWait.toMillis() / busyTimeoutMillis);
+    try {
+      this.writer = connect(true);
+    } catch (SQLException e) {
+      throw translate(e, "open");
+    }
   }
 
   /**
@@ -50,11 +65,15 @@ public final class Database implements AutoCloseable {
    * racetriage database or empty: setting the journal mode writes to the file.
    */
   public static Database open(Path file, Clock clock) {
-    try {
-      return new Database(file, clock, connect(file, true));
-    } catch (SQLException e) {
-      throw translate(file, e, "open");
+    return open(file, clock, DEFAULT_LOCK_WAIT);
+  }
+
+  /** As {@link #open(Path, Clock)}, waiting at most about {@code lockWait} for another process's write lock. */
+  public static Database open(Path file, Clock clock, Duration lockWait) {
+    if (lockWait.isNegative() || lockWait.isZero()) {
+      throw new IllegalArgumentException("lockWait must be positive: " + lockWait);
     }
+    return new Database(file, clock, lockWait);
   }
 
   public Path file() {
@@ -75,6 +94,73 @@ public final class Database implements AutoCloseable {
       return runJoined(outer, what, work);
     }
     return withRetry(what, () -> writeOnce(work));
+  }
+
+  /**
+   * Runs {@code work} in a write transaction with foreign-key enforcement off, and checks every foreign key before
+   * committing. Only for schema steps that rebuild a table that others refer to: with enforcement on, dropping the
+   * old table would fire their ON DELETE actions. SQLite ignores the switch inside a transaction, so this cannot
+   * join an outer unit of work.
+   */
+  public <T> T writeWithoutForeignKeys(String what, SqlWork<T> work) {
+    if (current.get() != null) {
+      throw new IllegalStateException("cannot " + what + " inside another unit of work");
+    }
+    return withRetry(what, () -> {
+      writeLock.lock();
+      try {
+        execute(writer, "PRAGMA foreign_keys = OFF");
+        try {
+          execute(writer, "BEGIN IMMEDIATE");
+          return runAndCommit(writer, new Tx(writer, true, clock), tx -> {
+            T result = work.run(tx);
+            requireForeignKeysHold(tx);
+            return result;
+          });
+        } finally {
+          execute(writer, "PRAGMA foreign_keys = ON");
+        }
+      } finally {
+        writeLock.unlock();
+      }
+    });
+  }
+
+  private static void requireForeignKeysHold(Tx tx) throws SQLException {
+    List<String> broken = tx.query("PRAGMA foreign_key_check",
+        row -> row.getString("table") + " row " + row.getLong("rowid") + " -> " + row.getString("parent"));
+    if (!broken.isEmpty()) {
+      throw new SQLException("foreign keys broken: " + String.join(", ", broken.subList(0, Math.min(5, broken.size()))));
+    }
+  }
+
+  /**
+   * Proves, before any long work, that this process can write the file: takes the write lock as any writer would
+   * (waiting for another process as long as a write would), makes a change that writes a page, and rolls it back, so
+   * the file is left as it was. Throws {@link DatabaseNotWritableException} if the file, its directory or its file
+   * system is read-only, or another process keeps the write lock.
+   */
+  public void requireWritable() {
+    withRetry("write to the triage database", () -> {
+      writeLock.lock();
+      try {
+        execute(writer, "BEGIN IMMEDIATE");
+        try {
+          long version;
+          try (Statement statement = writer.createStatement();
+              ResultSet row = statement.executeQuery("PRAGMA user_version")) {
+            version = row.next() ? row.getLong(1) : 0;
+          }
+          // Re-setting the version writes page 1: SQLite reports a read-only file here, not at BEGIN.
+          execute(writer, "PRAGMA user_version = " + version);
+        } finally {
+          rollbackQuietly(writer);
+        }
+        return null;
+      } finally {
+        writeLock.unlock();
+      }
+    });
   }
 
   /** Runs {@code work} in a read transaction on a snapshot of the database (or inside the current transaction). */
@@ -106,11 +192,11 @@ public final class Database implements AutoCloseable {
         return attempt.run();
       } catch (SQLException | NestedSqlFailure e) {
         SQLException cause = e instanceof NestedSqlFailure nested ? nested.getCause() : (SQLException) e;
-        if (SqliteErrors.isBusy(cause) && attemptNo < MAX_ATTEMPTS) {
+        if (SqliteErrors.isBusy(cause) && attemptNo < maxAttempts) {
           backOff(attemptNo);
           continue;
         }
-        throw translate(file, cause, what);
+        throw translate(cause, what);
       }
     }
   }
@@ -128,7 +214,7 @@ public final class Database implements AutoCloseable {
   private <T> T readOnce(SqlWork<T> work) throws SQLException {
     Connection connection = idleReaders.poll();
     if (connection == null) {
-      connection = connect(file, false);
+      connection = connect(false);
     }
     boolean reusable = false;
     try {
@@ -184,7 +270,7 @@ public final class Database implements AutoCloseable {
     ensureOpen();
     try {
       if (watcher == null) {
-        watcher = connect(file, false);
+        watcher = connect(false);
       }
       try (Statement statement = watcher.createStatement();
           ResultSet row = statement.executeQuery("PRAGMA data_version")) {
@@ -192,7 +278,7 @@ public final class Database implements AutoCloseable {
         return row.getLong(1);
       }
     } catch (SQLException e) {
-      throw translate(file, e, "read the data version");
+      throw translate(e, "read the data version");
     }
   }
 
@@ -202,9 +288,9 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  static Connection connect(Path file, boolean writer) throws SQLException {
+  private Connection connect(boolean writer) throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
-    config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+    config.setBusyTimeout(busyTimeoutMillis);
     config.enforceForeignKeys(true);
     if (writer) {
       config.setJournalMode(SQLiteConfig.JournalMode.WAL);
@@ -237,7 +323,7 @@ public final class Database implements AutoCloseable {
   }
 
   /** Turns an SQL failure into the store's exceptions, naming the file and the operation. */
-  static StoreException translate(Path file, SQLException e, String what) {
+  private StoreException translate(SQLException e, String what) {
     if (SqliteErrors.isCorrupt(e) || SqliteErrors.isNotADatabase(e)) {
       return new UnusableDatabaseException(
           file,
@@ -248,12 +334,11 @@ public final class Database implements AutoCloseable {
           e);
     }
     if (SqliteErrors.isBusy(e)) {
-      return new StoreException(
-          "cannot " + what + ": " + file + " stayed locked by another racetriage process for more than "
-              + (BUSY_TIMEOUT_MILLIS * MAX_ATTEMPTS / 1000) + " seconds. Try again when it has finished.",
-          e);
+      return DatabaseNotWritableException.locked(file, lockWait, what, e);
     }
-    return new StoreException("cannot " + what + " in " + file + ": " + e.getMessage(), e);
+    return WriteAccess.readOnly(file, e)
+        .<StoreException>map(reason -> reason)
+        .orElseGet(() -> new StoreException("cannot " + what + " in " + file + ": " + e.getMessage(), e));
   }
 
   @Override

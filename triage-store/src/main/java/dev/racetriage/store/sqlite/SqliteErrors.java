@@ -21,6 +21,14 @@ public final class SqliteErrors {
     return primaryCode(error) == SQLiteErrorCode.SQLITE_NOTADB.code;
   }
 
+  public static boolean isReadOnly(Throwable error) {
+    return primaryCode(error) == SQLiteErrorCode.SQLITE_READONLY.code;
+  }
+
+  public static boolean isCantOpen(Throwable error) {
+    return primaryCode(error) == SQLiteErrorCode.SQLITE_CANTOPEN.code;
+  }
+
   private static int primaryCode(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
       if (t instanceof SQLiteException sqlite) {

@@ -9,15 +9,25 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
-/** Trials of races: added by the runner, read back per race for verdict evidence and display. */
+/**
+ * Trials of races: added by the runner, read back per race for verdict evidence and display, and looked up by the
+ * key of their inputs so an interrupted triage can reuse what it finished.
+ *
+ * <p>The reads for verdicts and display ({@link #forRace}, {@link #byHeuristic}, {@link #summaries}) return every
+ * trial of the race from all runs (finished, failed or abandoned): trials accumulate across runs, as before. So a
+ * resumed triage must not add a trial again for a key it reused (it would count twice), and needs no copy of it:
+ * the stored one already counts.
+ */
 public final class TrialRepository {
   private static final String SELECT =
       "SELECT t.id, t.run_id, t.recorded_at, f.field_key, t.test, t.heuristic, t.seed, t.outcome, t.duration_ms,"
-          + " t.reads, t.stale_reads, t.failure"
+          + " t.reads, t.stale_reads, t.failure, t.inputs_key"
           + " FROM trial t JOIN race r ON r.id = t.race_id JOIN field f ON f.id = r.field_id ";
   private static final RowMapper<TrialRecord> TRIAL =
       row -> new TrialRecord(
@@ -33,7 +43,10 @@ public final class TrialRepository {
               Duration.ofMillis(row.getLong("duration_ms")),
               row.getLong("reads"),
               row.getLong("stale_reads"),
-              row.getString("failure")));
+              row.getString("failure")),
+          row.getString("inputs_key"));
+  /** Keys per query: well under SQLite's limit on bound parameters. */
+  private static final int KEYS_PER_QUERY = 500;
 
   private final Database db;
 
@@ -41,25 +54,59 @@ public final class TrialRepository {
     this.db = db;
   }
 
-  /** Adds trials (of one or several races, which must be recorded already) in one transaction. */
+  /** Adds trials (of one or several races, which must be recorded already) in one transaction, without inputs keys. */
   public List<TrialRecord> addAll(Collection<Trial> trials, Long runId) {
     return db.write("record " + trials.size() + " trials", tx -> {
       List<TrialRecord> added = new ArrayList<>();
       for (Trial trial : trials) {
-        long raceId = RaceRepository.requireId(tx, trial.field());
-        long id = tx.insert(
-            "INSERT INTO trial(race_id, run_id, test, heuristic, seed, outcome, duration_ms, reads, stale_reads,"
-                + " failure, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            raceId, runId, trial.test(), trial.heuristic(), trial.seed(), trial.outcome(),
-            trial.duration().toMillis(), trial.reads(), trial.staleReads(), trial.failure(), tx.now());
-        added.add(new TrialRecord(id, runId, tx.now(), trial));
+        added.add(insert(tx, trial, runId, null));
       }
       return added;
     });
   }
 
   public TrialRecord add(Trial trial, Long runId) {
-    return addAll(List.of(trial), runId).get(0);
+    return add(trial, runId, null);
+  }
+
+  /**
+   * Persists one finished trial at once, in its own transaction, with the key of the inputs it was run from (see
+   * {@link InputsKey}; null: never reused). The race must be recorded already ({@code races().upsert}). Call it as
+   * each trial completes: whatever was added survives a kill and is found by {@link #reusable} on the re-run.
+   */
+  public TrialRecord add(Trial trial, Long runId, String inputsKey) {
+    return db.write("record a trial of " + trial.field(), tx -> insert(tx, trial, runId, inputsKey));
+  }
+
+  private static TrialRecord insert(Tx tx, Trial trial, Long runId, String inputsKey) throws SQLException {
+    long raceId = RaceRepository.requireId(tx, trial.field());
+    long id = tx.insert(
+        "INSERT INTO trial(race_id, run_id, test, heuristic, seed, outcome, duration_ms, reads, stale_reads,"
+            + " failure, recorded_at, inputs_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        raceId, runId, trial.test(), trial.heuristic(), trial.seed(), trial.outcome(),
+        trial.duration().toMillis(), trial.reads(), trial.staleReads(), trial.failure(), tx.now(), inputsKey);
+    return new TrialRecord(id, runId, tx.now(), trial, inputsKey);
+  }
+
+  /**
+   * The stored trials, of any run, whose inputs key is one of {@code inputsKeys}: for each key that has any, its
+   * trials oldest first (normally one). A caller with a list of planned cells runs only those whose key is absent,
+   * and reports {@code size()} of the result as the number reused. One snapshot, however many keys.
+   */
+  public Map<String, List<TrialRecord>> reusable(Collection<String> inputsKeys) {
+    List<String> keys = inputsKeys.stream().filter(Objects::nonNull).distinct().toList();
+    return db.read("find finished trials to reuse", tx -> {
+      Map<String, List<TrialRecord>> found = new LinkedHashMap<>();
+      for (int from = 0; from < keys.size(); from += KEYS_PER_QUERY) {
+        List<String> chunk = keys.subList(from, Math.min(keys.size(), from + KEYS_PER_QUERY));
+        String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
+        for (TrialRecord record : tx.query(
+            SELECT + "WHERE t.inputs_key IN (" + marks + ") ORDER BY t.id", TRIAL, chunk.toArray())) {
+          found.computeIfAbsent(record.inputsKey(), k -> new ArrayList<>()).add(record);
+        }
+      }
+      return found;
+    });
   }
 
   /** The trials of the race on {@code field}, oldest first. */

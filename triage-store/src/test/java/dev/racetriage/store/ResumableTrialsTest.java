@@ -1,0 +1,110 @@
+package dev.racetriage.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.store.races.Race;
+import dev.racetriage.store.races.RaceKind;
+import dev.racetriage.store.runs.Run;
+import dev.racetriage.store.runs.RunStatus;
+import dev.racetriage.store.trials.InputsKey;
+import dev.racetriage.store.trials.Trial;
+import dev.racetriage.store.trials.TrialOutcome;
+import dev.racetriage.store.trials.TrialRecord;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Trials persisted one by one survive a killed triage, and a re-run finds them by the key of their inputs. */
+class ResumableTrialsTest {
+  private static final FieldKey FIELD = ConcurrencyWorker.TRIAL_FIELD;
+
+  @TempDir Path project;
+
+  @Test
+  void trialsOfAKilledTriageAreKeptAndFoundByTheirInputs() throws Exception {
+    Path db = project.resolve(".racetriage/triage.db");
+    long childPid;
+    try (ChildJvm triage = ChildJvm.start(ConcurrencyWorker.class, project.resolve("trialer.err"),
+        "trialer", db.toString(), project.toString(), "3")) {
+      triage.awaitLine(ConcurrencyWorker.TRIALS_ADDED);
+      childPid = triage.pid();
+      triage.kill(); // kill -9 in the middle of the triage
+    }
+    List<String> planned = IntStream.range(0, 5).mapToObj(ConcurrencyWorker::inputsKey).toList();
+    try (TriageStore store = TriageStore.open(db, project)) {
+      Run killed = store.abandonedAtOpen().get(0);
+      assertEquals(RunStatus.ABANDONED, killed.status());
+      assertEquals(childPid, killed.owner().pid());
+
+      Map<String, List<TrialRecord>> reusable = store.trials().reusable(planned);
+      assertEquals(planned.subList(0, 3), List.copyOf(reusable.keySet()), "the three finished cells, in order");
+      for (int i = 0; i < 3; i++) {
+        TrialRecord record = reusable.get(planned.get(i)).get(0);
+        assertEquals(killed.id(), record.runId());
+        assertEquals(i, record.trial().seed());
+        assertEquals(planned.get(i), record.inputsKey());
+      }
+      assertEquals(3, store.trials().byHeuristic(FIELD).get("oldest").size(),
+          "verdicts count the trials of the abandoned run");
+    }
+  }
+
+  @Test
+  void onlyTrialsWithTheSameInputsAreReusable() {
+    try (TriageStore store = TriageStore.open(project.resolve("triage.db"), project)) {
+      store.races().upsert(new Race(FIELD, Set.of(RaceKind.WR), List.of(), Set.of()), null);
+      Run first = store.runs().start("triage", null, "fp-1");
+      String key = InputsKey.of("fp-1", "agent-0.1", FIELD.toString(), "T#t", "sc", "1", "[0]");
+      String otherFingerprint = InputsKey.of("fp-2", "agent-0.1", FIELD.toString(), "T#t", "sc", "1", "[0]");
+      store.trials().add(trial(1), first.id(), key);
+      store.trials().add(trial(2), first.id()); // the old signature: no key, never reused
+      TrialRecord unkeyed = store.trials().addAll(List.of(trial(3)), first.id()).get(0);
+      assertNull(unkeyed.inputsKey());
+
+      Map<String, List<TrialRecord>> found = store.trials().reusable(List.of(key, otherFingerprint, key));
+      assertEquals(Set.of(key), found.keySet());
+      assertEquals(1L, found.get(key).get(0).trial().seed());
+      assertEquals(Map.of(), store.trials().reusable(List.of()));
+      assertEquals(3, store.trials().forRace(FIELD).size());
+    }
+  }
+
+  @Test
+  void manyKeysAreLookedUpInOneCall() {
+    try (TriageStore store = TriageStore.open(project.resolve("triage.db"), project)) {
+      store.races().upsert(new Race(FIELD, Set.of(RaceKind.WR), List.of(), Set.of()), null);
+      List<String> keys = new ArrayList<>();
+      store.inTransaction(() -> {
+        for (int i = 0; i < 1_200; i++) {
+          keys.add(InputsKey.of("cell", String.valueOf(i)));
+          if (i % 2 == 0) {
+            store.trials().add(trial(i), null, keys.get(i));
+          }
+        }
+        return null;
+      });
+      Map<String, List<TrialRecord>> found = store.trials().reusable(keys);
+      assertEquals(600, found.size());
+      assertTrue(found.keySet().stream().allMatch(k -> keys.indexOf(k) % 2 == 0));
+    }
+  }
+
+  @Test
+  void keysSeparateTheirParts() {
+    assertTrue(!InputsKey.of("ab", "c").equals(InputsKey.of("a", "bc")));
+    assertEquals(InputsKey.of("a", "b"), InputsKey.of(List.of("a", "b")));
+    assertEquals(64, InputsKey.of("x").length());
+  }
+
+  private static Trial trial(long seed) {
+    return new Trial(FIELD, "T#t", "sc", seed, TrialOutcome.PASS, Duration.ofMillis(5), 1, 0, null);
+  }
+}
