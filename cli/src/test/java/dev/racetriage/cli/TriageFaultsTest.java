@@ -51,10 +51,13 @@ class TriageFaultsTest {
     Map<String, String> verdicts = verdicts(project);
     assertEquals("DESTRUCTIVE", verdicts.get("demo.BusyWait.result"), verdicts.toString());
 
+    long firstRun = latestRun(project);
     CliProcess killed = CliProcess.start(project, concat(new String[] {"triage", project.toString()}, trialArgs));
-    waitUntil(() -> trialsOfRun(project, latestRun(project)) >= 3, "three trials of the second run are stored");
+    waitUntil(() -> latestRun(project) > firstRun && trialsOfRun(project, latestRun(project)) >= 3,
+        "three trials of the second run are stored");
     killed.kill9();
     long stored = trialsOfRun(project, latestRun(project));
+    assertTrue(stored < 16, "the second run was killed before its last trial (" + stored + " stored)");
 
     CliProcess resumed = CliProcess.start(project, concat(new String[] {"triage", project.toString()}, trialArgs));
     assertEquals(1, resumed.waitFor(PATIENCE), resumed.output());

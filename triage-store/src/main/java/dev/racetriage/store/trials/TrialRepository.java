@@ -109,6 +109,28 @@ public final class TrialRepository {
     });
   }
 
+  /**
+   * The trial stored under {@code inputsKey} by a run that did not finish (killed, abandoned, failed or cancelled):
+   * what a re-run of an interrupted triage may take instead of running it again. Trials of a run that succeeded are
+   * not offered: a triage run again after a complete one makes new trials (the schedule differs from run to run).
+   */
+  public java.util.Optional<TrialRecord> resumable(String inputsKey) {
+    return db.read("find a finished trial to resume", tx -> tx.queryOne(
+        SELECT + "JOIN run ON run.id = t.run_id WHERE t.inputs_key = ? AND run.status <> 'SUCCEEDED'"
+            + " ORDER BY t.id DESC LIMIT 1", TRIAL, inputsKey));
+  }
+
+  /**
+   * Moves the resumable trial stored under {@code inputsKey} into {@code runId}, the run that reuses it: it is then
+   * counted once (every reader counts a race's trials across runs) and no later run resumes it again.
+   */
+  public void adopt(String inputsKey, long runId) {
+    db.write("reuse a finished trial", tx -> tx.update(
+        "UPDATE trial SET run_id = ? WHERE id = (SELECT t.id FROM trial t JOIN run ON run.id = t.run_id"
+            + " WHERE t.inputs_key = ? AND run.status <> 'SUCCEEDED' AND t.run_id <> ? ORDER BY t.id DESC LIMIT 1)",
+        runId, inputsKey, runId));
+  }
+
   /** The trials of the race on {@code field}, oldest first. */
   public List<TrialRecord> forRace(FieldKey field) {
     return db.read("read the trials of " + field, tx -> forRace(tx, field));

@@ -11,7 +11,7 @@ import dev.racetriage.runner.triage.TriagePipeline;
 import dev.racetriage.runner.triage.TriageProgress;
 import dev.racetriage.runner.trial.TrialOutcome;
 import dev.racetriage.store.FieldKey;
-import dev.racetriage.store.ProjectLock;
+import dev.racetriage.store.projectlock.ProjectLock;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.queue.WorkItem;
 import dev.racetriage.store.runs.Run;

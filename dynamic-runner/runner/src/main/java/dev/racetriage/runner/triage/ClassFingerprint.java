@@ -1,7 +1,6 @@
 package dev.racetriage.runner.triage;
 
 import dev.racetriage.runner.project.TestModule;
-import dev.racetriage.runner.trial.TrialInputs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,6 +46,10 @@ public final class ClassFingerprint {
 
   /** The agent's identity for trial reuse: a hash of its jar (a rebuilt agent may jumble differently). */
   public static String agentVersion(Path agentJar) throws IOException {
-    return TrialInputs.sha256(Files.readAllBytes(agentJar));
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(agentJar)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JDK has no SHA-256", e);
+    }
   }
 }

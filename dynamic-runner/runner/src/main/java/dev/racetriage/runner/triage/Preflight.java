@@ -1,7 +1,7 @@
 package dev.racetriage.runner.triage;
 
-import dev.racetriage.store.ProjectBusyException;
-import dev.racetriage.store.ProjectLock;
+import dev.racetriage.store.projectlock.ProjectBusyException;
+import dev.racetriage.store.projectlock.ProjectLock;
 import dev.racetriage.store.StoreException;
 import dev.racetriage.store.TriageStore;
 import java.nio.file.Files;
@@ -45,7 +45,7 @@ public final class Preflight {
   public static TriageStore openWritable(TriageOptions options, Path root) throws TriageException {
     try {
       Path db = options.database() == null ? TriageStore.defaultDatabase(root) : options.database();
-      return TriageStore.openWritable(db, root);
+      return TriageStore.open(db, root); // proves the file writable: a read-only or locked one fails here
     } catch (StoreException e) {
       throw new TriageException(e.getMessage(), e);
     }

@@ -17,7 +17,7 @@ import dev.racetriage.runner.project.ProjectBuilder;
 import dev.racetriage.runner.project.TestModule;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.StoreException;
-import dev.racetriage.store.ProjectLock;
+import dev.racetriage.store.projectlock.ProjectLock;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.marks.TrustedBenignMark;
 import dev.racetriage.store.races.AccessSite;
@@ -129,7 +129,7 @@ public final class TriagePipeline {
           }
         }
         TrialInputs inputs = new TrialInputs(d.fingerprint(), d.agentVersion());
-        ReusedTrials reuse = new ReusedTrials(spec -> store.trials().unfinished(inputs.key(spec))
+        ReusedTrials reuse = new ReusedTrials(spec -> store.trials().resumable(inputs.key(spec))
             .map(record -> fromStore(spec, record)));
         trials = trials(d, chosen, options, progress, reuse, o -> {
           FieldKey field = FieldKey.parse(o.spec().fieldKey());
