@@ -78,6 +78,22 @@ public final class RaceReportWriter {
         return sb.toString();
     }
 
+    /**
+     * What a streamed report knew at a flush, for a reader whose JVM was killed before the summary: the classes
+     * instrumented so far tell "the agent checked nothing" from "killed early".
+     */
+    public static String progressLine(long classesInstrumented, long races, long raceReports, long internalErrors) {
+        StringBuilder sb = new StringBuilder(128);
+        JsonText j = new JsonText(sb).beginObject();
+        j.name("type").value("progress");
+        j.name("classesInstrumented").value(classesInstrumented);
+        j.name("races").value(races);
+        j.name("raceReports").value(raceReports);
+        j.name("internalErrors").value(internalErrors);
+        j.endObject();
+        return sb.toString();
+    }
+
     public static String summaryLine(RunSummary s, long races, long raceReports) {
         StringBuilder sb = new StringBuilder(256);
         JsonText j = new JsonText(sb).beginObject();
