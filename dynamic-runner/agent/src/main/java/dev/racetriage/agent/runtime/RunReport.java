@@ -13,9 +13,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes the run's report file at JVM exit: a {@code "type":"status"} line saying whether the run can be trusted,
- * then the race lines and the summary line of {@link RaceReportWriter}. Status {@code error} when the agent options
- * were invalid or no application class was instrumented — a run that checked nothing must never read as "no races".
+ * The run's report file: a {@code "type":"status"} line saying whether the run can be trusted, then the race,
+ * progress and summary lines of {@link RaceReportWriter}. Status {@code error} when the agent options were invalid or
+ * no application class was instrumented — a run that checked nothing must never read as "no races". In detect mode
+ * the file is written while the program runs ({@link ReportStream}): its status line says {@code running} until the
+ * exit writes the verdict over it in place (padded with spaces to a fixed width), so the file of a killed JVM says it
+ * is partial. Jumble mode, and a run whose agent did not start, write the whole file at exit ({@link #write},
+ * {@link #writeJumble}).
  *
  * <pre>{"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":41,"untrackedArrays":0}</pre>
  *
