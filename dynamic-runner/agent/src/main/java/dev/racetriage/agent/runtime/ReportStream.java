@@ -78,9 +78,8 @@ public final class ReportStream {
     ReportStream stream = new ReportStream(file, out, races, summary, err, width);
     try {
       out.setLength(0);
-      out.write(stream.padded(running));
+      out.write(stream.padded(running)); // not forced: a kill keeps what was written, and start-up stays short
       out.write('\n');
-      out.getFD().sync();
     } catch (IOException e) {
       out.close();
       throw e;
