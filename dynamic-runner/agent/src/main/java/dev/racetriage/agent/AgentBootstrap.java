@@ -20,6 +20,7 @@ import dev.racetriage.agent.runtime.Hooks;
 import dev.racetriage.agent.runtime.JumbleHooks;
 import dev.racetriage.agent.runtime.JumbleRuntime;
 import dev.racetriage.agent.runtime.JumbleTargets;
+import dev.racetriage.agent.runtime.ReportStream;
 import dev.racetriage.agent.runtime.ScheduleNoise;
 import dev.racetriage.agent.runtime.RunReport;
 import dev.racetriage.agent.runtime.ThreadShadow;
@@ -34,7 +35,9 @@ import java.util.List;
 /**
  * Starts detect or jumble mode inside the JVM (loaded from the boot class path, see {@link AgentMain}): parses the options,
  * installs the transformer, retransforms the JDK classes that were loaded before the agent (java.util.concurrent,
- * java.lang.Thread), installs the hooks and arranges for the report to be written at exit. Jumble mode runs the same
+ * java.lang.Thread), installs the hooks and arranges for the report to be written: in detect mode while the program
+ * runs ({@link ReportStream}, flushed by a daemon thread every {@code flush=} milliseconds and on the launcher's
+ * request) and completed at exit; in jumble mode at exit. Jumble mode runs the same
  * synchronisation hooks into the same happens-before engine, and adds the {@link JumbleRuntime} behind the hooks of
  * the fields under trial.
  */
@@ -62,7 +65,7 @@ public final class AgentBootstrap {
       RunSummary empty = new RunSummary();
       reportAtExit(Path.of(outOrDefault(argument)), empty, new RaceAggregator(),
           "invalid agent options: " + e.getMessage() + "; the program ran uninstrumented",
-          new TransformTally(empty, ERR), null, null);
+          new TransformTally(empty, ERR), null, null, null);
       return;
     }
     try {
@@ -72,7 +75,7 @@ public final class AgentBootstrap {
       RunSummary empty = new RunSummary();
       reportAtExit(Path.of(options.out()), empty, new RaceAggregator(),
           "the agent could not start (" + e + "); the program ran uninstrumented", new TransformTally(empty, ERR),
-          options.jumble(), null);
+          options.jumble(), null, null);
     }
   }
 
@@ -96,12 +99,17 @@ public final class AgentBootstrap {
       warmUp(jumbleRuntime(runtime, targets, jumbleOptions)); // a throwaway: its counters must not reach the report
     }
     warmUp(filter, instrumenter);
+    // opened before any class is instrumented: a report file that cannot be created is a start-up failure
+    ReportStream stream = jumbleOptions != null ? null : openStream(options, runtime, summary, tally);
     long warm = System.nanoTime();
     inst.addTransformer(transformer, true);
     int retransformed = retransformLoaded(inst, filter, tally);
     Hooks.install(runtime);
     JumbleHooks.install(jumble);
-    reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, tally, jumbleOptions, jumble);
+    reportAtExit(Path.of(options.out()), summary, runtime.aggregator(), null, tally, jumbleOptions, jumble, stream);
+    if (stream != null) {
+      stream.startFlushing(options.flushMillis());
+    }
     if (options.verbose()) {
       long done = System.nanoTime();
       ERR.println("racetriage agent: " + options.mode() + " mode, report " + Path.of(options.out()).toAbsolutePath()
@@ -116,6 +124,20 @@ public final class AgentBootstrap {
           }
         }, "racetriage-cache-summary"));
       }
+    }
+  }
+
+  /** The detect-mode report, opened with the running status line (the file a killed JVM leaves starts with it). */
+  private static ReportStream openStream(AgentOptions options, DetectRuntime runtime, RunSummary summary,
+                                         TransformTally tally) throws IOException {
+    ThreadShadow thread = ThreadShadow.current();
+    boolean previous = thread.enterAgent();
+    try {
+      return ReportStream.open(Path.of(options.out()), runtime.aggregator(), summary, tally.trustedJdkClasses(), ERR);
+    } catch (IOException e) {
+      throw new IOException("cannot create the report file " + Path.of(options.out()).toAbsolutePath() + ": " + e, e);
+    } finally {
+      thread.exitAgent(previous);
     }
   }
 
@@ -231,9 +253,12 @@ public final class AgentBootstrap {
   /**
    * @param jumbleOptions the jumble settings when the argument asked for jumble mode (null: detect mode)
    * @param jumble        the running jumble runtime, or null if it did not start
+   * @param stream        the detect-mode report written so far, or null (jumble mode, or the agent did not start):
+   *                      the exit completes it; if it had failed, the report is written whole
    */
   private static void reportAtExit(Path out, RunSummary summary, RaceAggregator races, String startError,
-                                   TransformTally tally, JumbleOptions jumbleOptions, JumbleRuntime jumble) {
+                                   TransformTally tally, JumbleOptions jumbleOptions, JumbleRuntime jumble,
+                                   ReportStream stream) {
     // an anonymous class, not a lambda: a lambda linked at start-up spins hidden classes (see ClassFilter.internal)
     Thread writer = new Thread(new Runnable() {
       @Override
@@ -252,8 +277,10 @@ public final class AgentBootstrap {
                 jumble != null ? jumble.seed() : jumbleOptions.seed(),
                 jumble != null ? jumble.stats() : new JumbleTargets(jumbleOptions.fields()).emptyStats(), summary);
           } else {
-            RunReport.write(out, status, tally.trustedJdkClasses(),
-                runtime == null ? 0 : runtime.untrackedArrays(), races, summary);
+            long untracked = runtime == null ? 0 : runtime.untrackedArrays();
+            if (stream == null || !stream.close(status, tally.trustedJdkClasses(), untracked)) {
+              RunReport.write(out, status, tally.trustedJdkClasses(), untracked, races, summary);
+            }
           }
         } catch (Throwable e) {
           ERR.println("racetriage agent: ERROR: could not write the report " + out.toAbsolutePath() + ": " + e);

@@ -14,15 +14,18 @@ final class BoundedIndexSet {
         this.indices = new int[capacity];
     }
 
-    void add(int index) {
+    /** @return true if the set changed: the index was added, or it is the first one dropped */
+    boolean add(int index) {
         if (contains(index)) {
-            return;
+            return false;
         }
         if (size < indices.length) {
             indices[size++] = index;
-        } else {
-            truncated = true;
+            return true;
         }
+        boolean first = !truncated;
+        truncated = true;
+        return first;
     }
 
     boolean contains(int index) {

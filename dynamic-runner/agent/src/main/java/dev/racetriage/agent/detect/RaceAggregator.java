@@ -13,6 +13,10 @@ import java.util.Map;
  * A {@link RaceSink} that folds repeated reports of one field into a {@link FieldRaces}: a racy field in a loop is
  * reported once per racy access, and the report file must stay small. Thread-safe by one monitor (reports are
  * rare compared to accesses). Memory is bounded per field by {@link #MAX_PAIRS}.
+ *
+ * <p>The report is streamed while the program runs ({@code ReportStream}): each field remembers whether its report line
+ * is out of date, so a flush writes only the fields that changed and a flush with nothing new costs one monitor.
+ * The monitor is the agent's own (its classes are never instrumented): taking it orders no program threads.
  */
 public final class RaceAggregator implements RaceSink {
     /** Distinct site pairs kept per field; more are counted but not listed. */
@@ -27,6 +31,8 @@ public final class RaceAggregator implements RaceSink {
 
     private final Map<String, Entry> byField = new LinkedHashMap<>();
     private long total;
+    /** Some field's line is out of date beyond its counts (see {@link #unreported}). */
+    private boolean anyStale;
     /** The test running now, as the runtime's test-launcher glue reports it; null between tests. */
     private volatile String currentTest;
 
@@ -51,6 +57,7 @@ public final class RaceAggregator implements RaceSink {
         // No lambdas or record hashCodes bootstrapped here: this runs on a program thread, and invokedynamic
         // bootstrapping would call into java.lang.invoke (and j.u.c) from inside the agent.
         Entry e = byField.get(report.fieldKey());
+        boolean grew = e == null;
         if (e == null) {
             e = new Entry(report);
             byField.put(report.fieldKey(), e);
@@ -60,17 +67,22 @@ public final class RaceAggregator implements RaceSink {
         e.byKind.put(report.kind(), before == null ? 1L : before + 1);
         String test = currentTest;
         if (test != null && e.tests.size() < MAX_TESTS) {
-            e.tests.add(test);
+            grew |= e.tests.add(test);
         }
         FieldRaces.SitePair pair = new FieldRaces.SitePair(report.kind(), report.current().site(),
                 report.previous().site());
         if (e.pairs.size() < MAX_PAIRS) {
-            e.pairs.add(pair);
-        } else if (!e.pairs.contains(pair)) {
+            grew |= e.pairs.add(pair);
+        } else if (!e.truncated && !e.pairs.contains(pair)) {
             e.truncated = true;
+            grew = true;
         }
         if (report.index() != RaceReport.NO_INDEX) {
-            (report.kind() == RaceKind.WR ? e.wrIndices : e.wwIndices).add(report.index());
+            grew |= (report.kind() == RaceKind.WR ? e.wrIndices : e.wwIndices).add(report.index());
+        }
+        if (grew) { // a new field, test, site pair or index: what the runner acts on, worth a line before the exit
+            e.stale = true;
+            anyStale = true;
         }
     }
 
@@ -89,25 +101,56 @@ public final class RaceAggregator implements RaceSink {
     public synchronized List<FieldRaces> fields() {
         List<FieldRaces> out = new ArrayList<>(byField.size());
         for (Entry e : byField.values()) {
-            List<Integer> indices = new ArrayList<>();
-            boolean indicesTruncated = e.wrIndices.truncated() || e.wwIndices.truncated();
-            for (BoundedIndexSet set : new BoundedIndexSet[] {e.wrIndices, e.wwIndices}) {
-                for (int i = 0; i < set.size(); i++) {
-                    int index = set.get(i);
-                    if (indices.contains(index)) {
-                        continue;
-                    }
-                    if (indices.size() < MAX_INDICES) {
-                        indices.add(index);
-                    } else {
-                        indicesTruncated = true;
-                    }
-                }
-            }
-            out.add(new FieldRaces(e.first.fieldKey(), e.count, e.byKind, e.first, new ArrayList<>(e.pairs),
-                    e.truncated, new ArrayList<>(e.tests), indices, indicesTruncated));
+            out.add(aggregate(e));
         }
         return out;
+    }
+
+    /**
+     * The fields whose report line is out of date, in the order they first raced, and marks them up to date: those
+     * first raced, or with a new test, site pair or index, since the last call — and with {@code counted}, also those
+     * only counted more (the last lines of a run, after which every field's last line is its final state). Its one
+     * caller is the report stream.
+     */
+    public synchronized List<FieldRaces> unreported(boolean counted) {
+        if (!anyStale && !counted) {
+            return List.of();
+        }
+        List<FieldRaces> out = new ArrayList<>();
+        for (Entry e : byField.values()) {
+            if (e.stale || counted && e.count != e.reportedCount) {
+                out.add(aggregate(e));
+                e.stale = false;
+                e.reportedCount = e.count;
+            }
+        }
+        anyStale = false;
+        return out;
+    }
+
+    /** The number of fields that raced. */
+    public synchronized int fieldCount() {
+        return byField.size();
+    }
+
+    private static FieldRaces aggregate(Entry e) {
+        List<Integer> indices = new ArrayList<>();
+        boolean indicesTruncated = e.wrIndices.truncated() || e.wwIndices.truncated();
+        for (BoundedIndexSet set : new BoundedIndexSet[] {e.wrIndices, e.wwIndices}) {
+            for (int i = 0; i < set.size(); i++) {
+                int index = set.get(i);
+                if (indices.contains(index)) {
+                    continue;
+                }
+                if (indices.size() < MAX_INDICES) {
+                    indices.add(index);
+                } else {
+                    indicesTruncated = true;
+                }
+            }
+        }
+        return new FieldRaces(e.first.fieldKey(), e.count, e.byKind, e.first, new ArrayList<>(e.pairs),
+                e.truncated, new ArrayList<>(e.tests), indices, indicesTruncated);
     }
 
     private static final class Entry {
@@ -120,6 +163,10 @@ public final class RaceAggregator implements RaceSink {
         final BoundedIndexSet wwIndices = new BoundedIndexSet(MAX_INDICES);
         long count;
         boolean truncated;
+        /** The line last handed to the report stream is out of date beyond its counts. */
+        boolean stale;
+        /** The count of the line last handed to the report stream. */
+        long reportedCount;
 
         Entry(RaceReport first) {
             this.first = first;

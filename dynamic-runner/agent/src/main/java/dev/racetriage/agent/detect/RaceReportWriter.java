@@ -5,9 +5,16 @@ import java.io.Writer;
 import java.util.List;
 
 /**
- * Writes the per-run report file as JSON lines: one {@code "type":"race"} line per raced field (an aggregated
- * {@link FieldRaces}), then one {@code "type":"summary"} line. The summary comes last so a reader that finds it knows
- * the file is complete. Schema (all keys always present; file/line may be null/-1):
+ * The lines of the per-run report file (JSON lines): one {@code "type":"race"} line per raced field (an aggregated
+ * {@link FieldRaces}), {@code "type":"progress"} lines, and one {@code "type":"summary"} line. In detect mode the file
+ * is written while the program runs ({@code runtime.ReportStream}): after the status line, each flush appends the
+ * line of every field that first raced or gained a test, site pair or index since the last flush — cumulative, the
+ * field's state so far, so a field can have several lines and its last one is its state — and a progress line; the
+ * exit appends the lines of the fields counted more since, then the summary. The summary comes last, once, so a
+ * reader that finds it knows the file is complete (and each field's last line is then its final state); without it
+ * the JVM died, and the lines before (all but a cut last one) are what the agent had found. {@link #write} writes a
+ * whole file at once (jumble mode, a run whose agent did not start). Schema (all keys always present; file/line may
+ * be null/-1):
  *
  * <pre>
  * {"type":"race","field":"pkg.C.f","count":3,"wr":2,"ww":1,
@@ -16,6 +23,8 @@ import java.util.List;
  *  "sitePairs":[{"kind":"WR","current":{...site},"previous":{...site}}],"sitePairsTruncated":false,
  *  "tests":["pkg.BoxTest#concurrentGet()"],"indices":[],"indicesTruncated":false}
  * {"type":"race","field":"pkg.Sieve.composite[]",…,"indices":[4,8,9,16],"indicesTruncated":false}
+ * {"type":"progress","classesInstrumented":9,"races":2,"raceReports":14,"internalErrors":0}
+ * {"type":"race","field":"pkg.C.f","count":5,…}
  * {"type":"summary","classesInstrumented":12,"classesSkipped":[{"class":"pkg.Big","reason":"method too large"}],
  *  "races":3,"raceReports":17,"internalErrors":0}
  * </pre>
@@ -74,6 +83,22 @@ public final class RaceReportWriter {
         }
         j.endArray();
         j.name("indicesTruncated").value(r.indicesTruncated());
+        j.endObject();
+        return sb.toString();
+    }
+
+    /**
+     * What a streamed report knew at a flush, for a reader whose JVM was killed before the summary: the classes
+     * instrumented so far tell "the agent checked nothing" from "killed early".
+     */
+    public static String progressLine(long classesInstrumented, long races, long raceReports, long internalErrors) {
+        StringBuilder sb = new StringBuilder(128);
+        JsonText j = new JsonText(sb).beginObject();
+        j.name("type").value("progress");
+        j.name("classesInstrumented").value(classesInstrumented);
+        j.name("races").value(races);
+        j.name("raceReports").value(raceReports);
+        j.name("internalErrors").value(internalErrors);
         j.endObject();
         return sb.toString();
     }

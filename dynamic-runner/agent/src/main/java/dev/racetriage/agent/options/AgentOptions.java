@@ -17,16 +17,25 @@ import java.util.List;
  * @param cache      where instrumented classes are kept between runs: a directory, {@link #CACHE_OFF}, or null for
  *                   the default ({@code $XDG_CACHE_HOME/racetriage/agent-classes}, else
  *                   {@code ~/.cache/racetriage/agent-classes})
+ * @param flushMillis how often, in detect mode, the races found since the last look are appended to {@code out} while
+ *                   the program runs (so a JVM killed at a time limit still leaves what it saw); 0: only at exit
  */
 public record AgentOptions(String mode, String out, List<String> includes, List<String> excludes,
                            int stackDepth, boolean verbose, String dumpDir, JumbleOptions jumble,
-                           String cache) {
+                           String cache, int flushMillis) {
 
   public static final String MODE_DETECT = "detect";
   public static final String MODE_JUMBLE = "jumble";
   public static final String DEFAULT_OUT = "racetriage-races.jsonl";
   public static final int DEFAULT_STACK_DEPTH = 6;
   public static final String CACHE_OFF = "off";
+  public static final int DEFAULT_FLUSH_MILLIS = 1000;
+  /**
+   * The shortest flush interval: each flush that finds something new forces the file to disk, and classes loading
+   * make something new (the progress line) most of the time at start-up.
+   */
+  public static final int MIN_FLUSH_MILLIS = 100;
+  public static final int MAX_FLUSH_MILLIS = 3_600_000;
 
   public AgentOptions {
     includes = List.copyOf(includes);
@@ -39,6 +48,6 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
 
   public static AgentOptions defaults() {
     return new AgentOptions(MODE_DETECT, DEFAULT_OUT, List.of(), List.of(), DEFAULT_STACK_DEPTH, false, null, null,
-        null);
+        null, DEFAULT_FLUSH_MILLIS);
   }
 }

@@ -12,9 +12,11 @@ import java.util.List;
 public final class AgentOptionsParser {
 
   static final List<String> KEYS = List.of("mode", "out", "include", "exclude", "stack", "verbose", "dump", "field",
-      "heuristic", "seed", "bound", "indices", "noise", "cache");
+      "heuristic", "seed", "bound", "indices", "noise", "cache", "flush");
   /** The keys that only mean something in jumble mode. */
   static final List<String> JUMBLE_KEYS = List.of("field", "heuristic", "seed", "bound", "indices", "noise");
+  /** The keys that only mean something in detect mode (jumble mode writes its report at exit). */
+  static final List<String> DETECT_KEYS = List.of("flush");
   static final List<String> HEURISTICS = List.of("sc", "oldest", "oldest-but-different", "random",
       "random-but-different");
 
@@ -37,6 +39,7 @@ public final class AgentOptionsParser {
     List<Integer> indices = JumbleOptions.DEFAULT_INDICES;
     boolean noise = false;
     String cache = defaults.cache();
+    int flush = defaults.flushMillis();
     if (argument == null || argument.isBlank()) {
       return defaults;
     }
@@ -81,6 +84,7 @@ public final class AgentOptionsParser {
         case "indices" -> indices = indices(value);
         case "noise" -> noise = onOff(key, value);
         case "cache" -> cache = requireNonEmpty(key, value);
+        case "flush" -> flush = flushMillis(value);
         default -> throw new IllegalStateException("key list and switch disagree on " + key);
       }
     }
@@ -90,7 +94,12 @@ public final class AgentOptionsParser {
           throw new InvalidAgentOptionException(key, "option '" + key + "' only applies with mode=jumble");
         }
       }
-      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache);
+      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache, flush);
+    }
+    for (String key : DETECT_KEYS) {
+      if (seen.contains(key)) {
+        throw new InvalidAgentOptionException(key, "option '" + key + "' only applies with mode=detect");
+      }
     }
     if (fields.isEmpty()) {
       throw new InvalidAgentOptionException("field",
@@ -101,7 +110,7 @@ public final class AgentOptionsParser {
           "mode=jumble needs heuristic=<" + String.join("|", HEURISTICS) + ">");
     }
     return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump,
-        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache);
+        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache, 0);
   }
 
   private static List<String> fieldKeys(String value) throws InvalidAgentOptionException {
@@ -219,6 +228,20 @@ public final class AgentOptionsParser {
       // fall through to the message below
     }
     throw new InvalidAgentOptionException("stack", "option 'stack' has value '" + value + "'; expected 0..64");
+  }
+
+  private static int flushMillis(String value) throws InvalidAgentOptionException {
+    try {
+      int millis = Integer.parseInt(value);
+      if (millis == 0 || millis >= AgentOptions.MIN_FLUSH_MILLIS && millis <= AgentOptions.MAX_FLUSH_MILLIS) {
+        return millis;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message below
+    }
+    throw new InvalidAgentOptionException("flush", "option 'flush' has value '" + value + "'; expected milliseconds "
+        + AgentOptions.MIN_FLUSH_MILLIS + ".." + AgentOptions.MAX_FLUSH_MILLIS + " between flushes of the report, or 0"
+        + " to write it only at exit");
   }
 
   private static boolean bool(String key, String value) throws InvalidAgentOptionException {

@@ -13,9 +13,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes the run's report file at JVM exit: a {@code "type":"status"} line saying whether the run can be trusted,
- * then the race lines and the summary line of {@link RaceReportWriter}. Status {@code error} when the agent options
- * were invalid or no application class was instrumented — a run that checked nothing must never read as "no races".
+ * The run's report file: a {@code "type":"status"} line saying whether the run can be trusted, then the race,
+ * progress and summary lines of {@link RaceReportWriter}. Status {@code error} when the agent options were invalid or
+ * no application class was instrumented — a run that checked nothing must never read as "no races". In detect mode
+ * the file is written while the program runs ({@link ReportStream}): its status line says {@code running} until the
+ * exit writes the verdict over it in place (padded with spaces to a fixed width), so the file of a killed JVM says it
+ * is partial. Jumble mode, and a run whose agent did not start, write the whole file at exit ({@link #write},
+ * {@link #writeJumble}).
  *
  * <pre>{"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":41,"untrackedArrays":0}</pre>
  *
@@ -37,14 +41,20 @@ public final class RunReport {
   public record Status(boolean ok, String message) {
   }
 
+  /** Why a run that instrumented no application class is an error. */
+  static final String NOTHING_INSTRUMENTED = "no application class was instrumented, so no access was checked: check"
+      + " that the program's classes are loaded, and the include/exclude options";
+  /** The message of the status line of a streamed report while its JVM runs (see {@link ReportStream}). */
+  static final String RUNNING_MESSAGE = "the JVM had not exited when this report was last written: the races below"
+      + " are those found until then";
+
   /** @param startError why the agent did not start (invalid options, start-up failure), or null */
   public static Status statusOf(RunSummary summary, String startError) {
     if (startError != null) {
       return new Status(false, startError);
     }
     if (summary.classesInstrumented() == 0) {
-      return new Status(false, "no application class was instrumented, so no access was checked: check that the"
-          + " program's classes are loaded, and the include/exclude options");
+      return new Status(false, NOTHING_INSTRUMENTED);
     }
     return new Status(true, null);
   }
@@ -55,12 +65,18 @@ public final class RunReport {
   }
 
   public static String statusLine(Status status, String mode, long trustedJdkClasses, long untrackedArrays) {
+    return statusLine(status.ok() ? "ok" : "error", status.message(), mode, trustedJdkClasses, untrackedArrays);
+  }
+
+  /** @param verdict {@code ok}, {@code error}, or {@code running} (a streamed report whose JVM has not exited) */
+  static String statusLine(String verdict, String message, String mode, long trustedJdkClasses,
+                           long untrackedArrays) {
     StringBuilder sb = new StringBuilder(128);
     JsonText j = new JsonText(sb).beginObject();
     j.name("type").value("status");
-    j.name("status").value(status.ok() ? "ok" : "error");
+    j.name("status").value(verdict);
     j.name("mode").value(mode);
-    j.name("message").value(status.message());
+    j.name("message").value(message);
     j.name("jdkClassesTrusted").value(trustedJdkClasses);
     j.name("untrackedArrays").value(untrackedArrays);
     j.endObject();

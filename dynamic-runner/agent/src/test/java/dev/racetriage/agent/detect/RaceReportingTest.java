@@ -43,6 +43,51 @@ class RaceReportingTest {
         assertEquals(4, agg.totalReports());
     }
 
+    /**
+     * The report stream asks for the fields whose line is out of date: a new field, test, site pair or index makes a
+     * line stale, a repeat only its count; counted, the last call also hands out the fields only counted more.
+     */
+    @Test
+    void unreportedHandsOutEachChangedFieldOnceAndCountsOnlyWhenAsked() {
+        RaceAggregator agg = new RaceAggregator();
+        assertEquals(List.of(), agg.unreported(false));
+        agg.race(report("pkg.Box.value", RaceKind.WR, GET, SET));
+        agg.race(report("pkg.Box.other", RaceKind.WW, SET, SET));
+        assertEquals(List.of("pkg.Box.value", "pkg.Box.other"), keys(agg.unreported(false)));
+        assertEquals(List.of(), agg.unreported(false), "handed out: up to date");
+
+        agg.race(report("pkg.Box.value", RaceKind.WR, GET, SET)); // the same pair again: a count
+        assertEquals(List.of(), agg.unreported(false));
+        agg.race(report("pkg.Box.other", RaceKind.WW, RESET, SET)); // a new site pair
+        List<FieldRaces> other = agg.unreported(false);
+        assertEquals(List.of("pkg.Box.other"), keys(other));
+        assertEquals(2, other.get(0).count(), "a line is the field's state so far");
+
+        agg.testStarted("pkg.BoxTest#t()");
+        agg.race(report("pkg.Box.other", RaceKind.WW, RESET, SET)); // a new test
+        agg.testFinished();
+        assertEquals(List.of("pkg.Box.other"), keys(agg.unreported(false)));
+        agg.race(new RaceReport("pkg.Box.cells[]", RaceKind.WR, new Access("r", GET, List.of()),
+                new Access("w", SET, List.of()), 3));
+        assertEquals(List.of("pkg.Box.cells[]"), keys(agg.unreported(false)));
+        agg.race(new RaceReport("pkg.Box.cells[]", RaceKind.WR, new Access("r", GET, List.of()),
+                new Access("w", SET, List.of()), 4)); // a new index
+        assertEquals(List.of("pkg.Box.cells[]"), keys(agg.unreported(false)));
+
+        List<FieldRaces> last = agg.unreported(true); // only pkg.Box.value was counted since its line
+        assertEquals(List.of("pkg.Box.value"), keys(last));
+        assertEquals(agg.fields().get(0), last.get(0));
+        assertEquals(List.of(), agg.unreported(true));
+    }
+
+    private static List<String> keys(List<FieldRaces> fields) {
+        List<String> keys = new java.util.ArrayList<>();
+        for (FieldRaces f : fields) {
+            keys.add(f.fieldKey());
+        }
+        return keys;
+    }
+
     /** A racy loop reports on every iteration: only the first report of a field pays for a stack. */
     @Test
     void onlyTheFirstReportOfAFieldCapturesAStack() {

@@ -40,6 +40,56 @@ final class AgentJvm {
   /** As {@link #run(String, String, String, String, String...)}, with JVM options before the agent's. */
   static Result run(String name, List<String> jvmOptions, String agentOptions, String classPath, String mainClass,
                     String... args) throws IOException, InterruptedException {
+    Running jvm = start(name, jvmOptions, agentOptions, classPath, mainClass, args);
+    if (!jvm.process().waitFor(120, TimeUnit.SECONDS)) {
+      jvm.process().destroyForcibly().waitFor();
+      fail(name + ": the JVM under the agent did not finish in 120 s; output in " + jvm.dir());
+    }
+    return jvm.result();
+  }
+
+  /** A JVM under the agent that was started and may still run. */
+  record Running(Process process, Path dir, Path report, Path stdout, Path stderr) {
+    /** What it left behind; call after it ended. */
+    Result result() throws IOException {
+      return new Result(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
+          Files.readString(stderr, StandardCharsets.UTF_8), AgentReport.read(report));
+    }
+
+    /** Waits until the report file holds a line that starts with {@code prefix} (the agent writes while it runs). */
+    void awaitReportLine(String prefix) throws IOException, InterruptedException {
+      await("a report line " + prefix,
+          () -> Files.exists(report) && Files.readString(report, StandardCharsets.UTF_8).contains("\n" + prefix));
+    }
+
+    /** Waits until its standard output has {@code text}. */
+    void awaitOutput(String text) throws IOException, InterruptedException {
+      await("the output " + text, () -> Files.readString(stdout, StandardCharsets.UTF_8).contains(text));
+    }
+
+    /** A condition waited for, with a deadline far above what it takes: no duration is assumed. */
+    private void await(String what, Condition condition) throws IOException, InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (!condition.holds()) {
+        if (!process.isAlive()) {
+          fail("the JVM ended before " + what + ": " + result().describe());
+        }
+        if (System.nanoTime() > deadline) {
+          process.destroyForcibly().waitFor();
+          fail("no " + what + " from the running JVM in 120 s; output in " + dir);
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  private interface Condition {
+    boolean holds() throws IOException;
+  }
+
+  /** Starts the JVM under the agent and returns at once. */
+  static Running start(String name, List<String> jvmOptions, String agentOptions, String classPath, String mainClass,
+                       String... args) throws IOException {
     assertTrue(Files.isRegularFile(AGENT_JAR), "the shaded agent jar is missing: " + AGENT_JAR
         + " (run the integration tests with mvn verify, after package)");
     Path dir = Files.createDirectories(WORK.resolve(name));
@@ -58,13 +108,7 @@ final class AgentJvm {
     // one class cache for all the integration tests, not the user's: the first JVM to load a class instruments and
     // stores it, later ones (the same fixture run again, other fixtures' JDK classes) take it from the cache
     builder.environment().put("XDG_CACHE_HOME", CLASS_CACHE_HOME.toString());
-    Process process = builder.start();
-    if (!process.waitFor(120, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor();
-      fail(name + ": the JVM under the agent did not finish in 120 s; output in " + dir);
-    }
-    return new Result(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
-        Files.readString(stderr, StandardCharsets.UTF_8), AgentReport.read(report));
+    return new Running(builder.start(), dir, report, stdout, stderr);
   }
 
   private static String required(String property) {

@@ -40,6 +40,23 @@ class AgentOptionsParserTest {
   }
 
   @Test
+  void flushIsAnIntervalInDetectModeOrZero() throws Exception {
+    assertEquals(AgentOptions.DEFAULT_FLUSH_MILLIS, AgentOptionsParser.parse("mode=detect").flushMillis());
+    assertEquals(250, AgentOptionsParser.parse("flush=250").flushMillis());
+    assertEquals(0, AgentOptionsParser.parse("flush=0").flushMillis());
+    for (String bad : new String[] {"flush=99", "flush=-1", "flush=1s", "flush=", "flush=3600001"}) {
+      InvalidAgentOptionException e = assertThrows(InvalidAgentOptionException.class,
+          () -> AgentOptionsParser.parse(bad), bad);
+      assertEquals("flush", e.option());
+      assertTrue(e.getMessage().contains("or 0 to write it only at exit"), e.getMessage());
+    }
+    InvalidAgentOptionException jumble = assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.c;heuristic=oldest;flush=500"));
+    assertEquals("option 'flush' only applies with mode=detect", jumble.getMessage());
+    assertEquals(0, AgentOptionsParser.parse("mode=jumble;field=a.B.c;heuristic=oldest").flushMillis());
+  }
+
+  @Test
   void toleratesSpacesEmptyPairsAndTrailingSeparator() throws Exception {
     AgentOptions options = AgentOptionsParser.parse(" out = a.jsonl ;; verbose=false; ");
     assertEquals("a.jsonl", options.out());

@@ -1,20 +1,33 @@
 package dev.racetriage.runner.detect;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The agent's detect-mode report file (JSON lines, schema in the agent's {@code RaceReportWriter}): the raced fields,
- * then a summary. {@code complete} is false when the summary line is missing — the JVM died before the agent could
- * write it — so an empty race list is never mistaken for "no races".
+ * The agent's detect-mode report file (JSON lines, schema in the agent's {@code RaceReportWriter}), which the agent
+ * writes while the JVM runs: a status line, then cumulative race lines — a field's line is repeated whenever it grew,
+ * and its last line is its state — and progress lines, and at exit the summary. {@code complete} is true when the
+ * summary line is there; without it the JVM died first (killed at a time limit, crashed), and {@code races} are those
+ * the agent had written until then, which the runner may still use when {@link #partial()}. A missing file or one
+ * without the status line means the agent never started, so an empty race list is never mistaken for "no races".
+ *
+ * @param classesInstrumented from the summary; in a partial report, from the last progress line (0 if none): the
+ *                            classes instrumented until the agent last wrote
+ * @param internalErrors      the same, for the agent's internal errors
+ * @param started             the agent wrote its status line (it started, and the file is its report)
+ * @param tornLastLine        the last line was cut short (the JVM was killed while writing it) and was skipped
  */
-public record DetectionReport(
-    List<DetectedRace> races, long classesInstrumented, List<SkippedClass> skipped, long internalErrors, boolean complete) {
+public record DetectionReport(List<DetectedRace> races, long classesInstrumented, List<SkippedClass> skipped,
+    long internalErrors, boolean complete, boolean started, boolean tornLastLine) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -23,23 +36,57 @@ public record DetectionReport(
     skipped = List.copyOf(skipped);
   }
 
+  /** A report as read before streaming: a complete file is one the agent started. */
+  public DetectionReport(List<DetectedRace> races, long classesInstrumented, List<SkippedClass> skipped,
+      long internalErrors, boolean complete) {
+    this(races, classesInstrumented, skipped, internalErrors, complete, complete, false);
+  }
+
+  /** The agent started but the JVM ended before the summary: the races are those written until then. */
+  public boolean partial() {
+    return started && !complete;
+  }
+
   /** A class the agent left alone, and why (class-file version, method too large, parse failure...). */
   public record SkippedClass(String className, String reason) {}
 
   public static DetectionReport read(Path file) throws IOException {
-    List<DetectedRace> races = new ArrayList<>();
+    Map<String, DetectedRace> races = new LinkedHashMap<>(); // first-seen order, the last line of each field
     List<SkippedClass> skipped = new ArrayList<>();
     long instrumented = 0;
     long internalErrors = 0;
     boolean complete = false;
+    boolean started = false;
+    boolean torn = false;
     if (!Files.isRegularFile(file)) {
-      return new DetectionReport(races, 0, skipped, 0, false);
+      return new DetectionReport(List.of(), 0, skipped, 0, false, false, false);
     }
-    for (String line : Files.readAllLines(file)) {
-      if (line.isBlank()) continue;
-      JsonNode node = JSON.readTree(line);
+    // decoded leniently: a JVM killed mid-write may have cut a character in two
+    List<String> lines = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines()
+        .filter(line -> !line.isBlank()).toList();
+    for (int i = 0; i < lines.size(); i++) {
+      JsonNode node;
+      try {
+        node = JSON.readTree(lines.get(i));
+      } catch (JsonProcessingException e) {
+        if (i == lines.size() - 1) {
+          torn = true; // the line being written when the JVM died
+          continue;
+        }
+        throw new IOException("The agent's report " + file + " has an unreadable line " + (i + 1) + " before its"
+            + " end (" + e.getOriginalMessage() + "); it was not written by this agent, or was damaged afterwards."
+            + " Run detection again.", e);
+      }
       switch (node.path("type").asText()) {
-        case "race" -> races.add(race(node));
+        case "status" -> started = true;
+        case "race" -> {
+          DetectedRace race = race(node);
+          races.put(race.fieldKey(), race);
+        }
+        case "progress" -> {
+          instrumented = node.path("classesInstrumented").asLong();
+          internalErrors = node.path("internalErrors").asLong();
+        }
         case "summary" -> {
           complete = true;
           instrumented = node.path("classesInstrumented").asLong();
@@ -51,7 +98,8 @@ public record DetectionReport(
         default -> { }
       }
     }
-    return new DetectionReport(races, instrumented, skipped, internalErrors, complete);
+    return new DetectionReport(new ArrayList<>(races.values()), instrumented, skipped, internalErrors, complete,
+        started || complete, torn);
   }
 
   private static DetectedRace race(JsonNode node) {

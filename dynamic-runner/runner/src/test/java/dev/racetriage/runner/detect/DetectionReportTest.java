@@ -3,6 +3,7 @@ package dev.racetriage.runner.detect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.racetriage.agent.detect.Access;
@@ -12,7 +13,10 @@ import dev.racetriage.agent.detect.RaceReport;
 import dev.racetriage.agent.detect.RaceReportWriter;
 import dev.racetriage.agent.detect.RunSummary;
 import dev.racetriage.agent.detect.Site;
+import dev.racetriage.agent.runtime.RunReport;
+import java.io.IOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,7 +70,85 @@ class DetectionReportTest {
     Path file = dir.resolve("cut.jsonl");
     Files.writeString(file, "");
     assertFalse(DetectionReport.read(file).complete());
+    assertFalse(DetectionReport.read(file).partial(), "no status line: the agent never started");
     assertFalse(DetectionReport.read(dir.resolve("missing.jsonl")).complete());
+    assertFalse(DetectionReport.read(dir.resolve("missing.jsonl")).started());
+  }
+
+  /**
+   * The agent streams its report: a field's line is repeated as it grows, the last one is its state. A JVM killed
+   * mid-write leaves a cut last line (here cut inside a two-byte character), which is skipped; what came before is a
+   * partial report that still names the races and the classes instrumented so far.
+   */
+  @Test
+  void aStreamedReportOfAKilledJvmKeepsTheLastLineOfEachFieldAndSkipsTheCutOne() throws Exception {
+    RaceAggregator aggregator = new RaceAggregator();
+    Site write = new Site("demo.Point", "<init>", "Point.java", 12);
+    Site read = new Site("demo.Point", "slope", "Point.java", 30);
+    Site reset = new Site("demo.Point", "reset", "Point.java", 40);
+    RunSummary summary = new RunSummary();
+    summary.classInstrumented();
+    StringBuilder file = new StringBuilder();
+    file.append(RunReport.statusLine(RunReport.statusOf(summary, null), 0, 0)).append("   \n"); // padded in place
+    aggregator.race(new RaceReport("demo.Point.x", RaceKind.WR, new Access("w2", read, List.of()),
+        new Access("w1", write, List.of())));
+    file.append(RaceReportWriter.raceLine(aggregator.fields().get(0))).append('\n');
+    file.append(RaceReportWriter.progressLine(7, 1, 1, 0)).append('\n');
+    aggregator.race(new RaceReport("demo.Point.y", RaceKind.WW, new Access("w2", reset, List.of()),
+        new Access("w1", write, List.of())));
+    aggregator.race(new RaceReport("demo.Point.x", RaceKind.WW, new Access("w2", reset, List.of()),
+        new Access("w1", write, List.of())));
+    for (var f : aggregator.fields()) {
+      file.append(RaceReportWriter.raceLine(f)).append('\n');
+    }
+    file.append(RaceReportWriter.progressLine(9, 2, 3, 0)).append('\n');
+    String next = RaceReportWriter.raceLine(aggregator.fields().get(0)).replace("w2", "w\u00e9");
+    byte[] head = file.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] cut = next.getBytes(StandardCharsets.UTF_8);
+    Path path = dir.resolve("killed.jsonl");
+    try (var out = Files.newOutputStream(path)) {
+      out.write(head);
+      out.write(cut, 0, next.indexOf('\u00e9') + 1); // the first byte of é only
+    }
+
+    DetectionReport report = DetectionReport.read(path);
+
+    assertFalse(report.complete());
+    assertTrue(report.started());
+    assertTrue(report.partial());
+    assertTrue(report.tornLastLine());
+    assertEquals(9, report.classesInstrumented(), "from the last progress line");
+    assertEquals(List.of("demo.Point.x", "demo.Point.y"), report.races().stream().map(DetectedRace::fieldKey).toList());
+    DetectedRace x = report.races().get(0);
+    assertEquals(2, x.count(), "the last line of the field wins");
+    assertEquals(1, x.ww());
+    assertEquals(2, x.sitePairs().size());
+  }
+
+  @Test
+  void aCompleteStreamedReportIsNotPartial() throws Exception {
+    Path file = dir.resolve("done.jsonl");
+    Files.writeString(file, """
+        {"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":1,"untrackedArrays":0}
+        {"type":"progress","classesInstrumented":1,"races":0,"raceReports":0,"internalErrors":0}
+        {"type":"summary","classesInstrumented":4,"classesSkipped":[],"races":0,"raceReports":0,"internalErrors":0}
+        """);
+    DetectionReport report = DetectionReport.read(file);
+    assertTrue(report.complete());
+    assertFalse(report.partial());
+    assertFalse(report.tornLastLine());
+    assertEquals(4, report.classesInstrumented(), "the summary, not the progress line");
+  }
+
+  @Test
+  void anUnreadableLineBeforeTheEndIsAnErrorThatNamesTheFile() throws Exception {
+    Path file = dir.resolve("damaged.jsonl");
+    Files.writeString(file, """
+        {"type":"status","status":"running"
+        {"type":"summary","classesInstrumented":4,"classesSkipped":[],"races":0,"raceReports":0,"internalErrors":0}
+        """);
+    IOException e = assertThrows(IOException.class, () -> DetectionReport.read(file));
+    assertTrue(e.getMessage().contains(file + " has an unreadable line 1"), e.getMessage());
   }
 
   @Test
