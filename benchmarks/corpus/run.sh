@@ -126,7 +126,8 @@ PY
 }
 indices_option() {
   local file="$OUT/indices/${1##*.corpus.}/indices.txt"
-  if [ -s "$file" ]; then echo ";indices=$(head -1 "$file")"; fi
+  # the report is streamed: a field's last line is its final state
+  if [ -s "$file" ]; then echo ";indices=$(tail -1 "$file")"; fi
 }
 export -f one_run serve_cell indices_option
 # NOISE=on (serve mode): the agent's seeded schedule noise at jumbled accesses in every adversarial run

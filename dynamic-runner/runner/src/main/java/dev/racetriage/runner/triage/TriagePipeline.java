@@ -90,6 +90,10 @@ public final class TriagePipeline {
     List<String> warnings = new ArrayList<>();
     try (ProjectLock lock = Preflight.lock(root, "triage");
          TriageStore store = Preflight.openWritable(options, root)) {
+      for (Run abandoned : store.abandonedAtOpen()) {
+        warnings.add("An earlier " + abandoned.kind() + " run (#" + abandoned.id() + ", started " + abandoned.startedAt()
+            + ") did not finish: " + abandoned.message() + ". Its finished trials are reused where they still apply.");
+      }
       Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", null, null);
       try (RunHeartbeat beat = new RunHeartbeat(store, run.id())) {
         return runStages(store, run, options, progress, warnings, start);
@@ -301,9 +305,16 @@ public final class TriagePipeline {
       detectRuns = Math.max(detectRuns, run.runs());
       run.firstRun().forEach((field, r) -> firstRun.merge(field, r, Math::min));
       if (!detection.complete()) {
-        throw new TriageException("The detection run of module " + module.name(root) + " ended before the agent wrote "
-            + "its report (" + (run.timedOut() ? "killed after " + timeout.toSeconds() + " s" : "exit code " + run.exitCode())
-            + "). The JVM's output is in " + run.log() + "; its last lines:" + System.lineSeparator() + ExternalCommand.tail(run.log(), LOG_TAIL));
+        String why = run.timedOut() ? "killed after " + timeout.toSeconds() + " s" : "exit code " + run.exitCode();
+        if (!detection.partial() || (detection.races().isEmpty() && detection.classesInstrumented() == 0)) {
+          throw new TriageException("The detection run of module " + module.name(root) + " ended before the agent "
+              + "wrote its report (" + why + "). The JVM's output is in " + run.log() + "; its last lines:"
+              + System.lineSeparator() + ExternalCommand.tail(run.log(), LOG_TAIL));
+        }
+        // the agent streams its report: what it saw before the end is kept, and the user is told the run was cut short
+        warnings.add("Detection of module " + module.name(root) + " ended before its tests finished (" + why + "); the "
+            + detection.races().size() + " race(s) the agent had reported by then are kept. The JVM's output is in "
+            + run.log() + ".");
       }
       if (detection.classesInstrumented() == 0) {
         throw new TriageException("The agent instrumented no class of module " + module.name(root) + ", so no race "
