@@ -13,7 +13,7 @@ import dev.racetriage.runner.triage.TriageStats;
 /**
  * The JSON report of {@code racetriage triage --format json}:
  * {@code {"races":[{"field","verdict","kinds","accesses","tests","trials":[{"heuristic","runs","failures","staleReads",
- * "medianMillis"}],"evidence","trustedBenign"}],"candidates":[],"stats":{...},"warnings":[...]}}.
+ * "medianMillis"}],"evidence","trustedBenign"}],"candidates":[],"stats":{...},"hungTests":[{"test","phase","limitMillis","threads"}],"warnings":[...]}}.
  */
 public final class TriageJson {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -72,6 +72,9 @@ public final class TriageJson {
     s.lateRaces().forEach(late::add);
     ArrayNode skipped = stats.putArray("uninstrumentedClasses");
     s.uninstrumentedClasses().forEach(c -> skipped.addObject().put("class", c.className()).put("reason", c.reason()));
+    ArrayNode hung = root.putArray("hungTests");
+    result.hungTests().forEach(h -> hung.addObject().put("test", h.test()).put("phase", h.phase())
+        .put("limitMillis", h.limitMillis()).put("threads", h.threads()));
     ArrayNode warnings = root.putArray("warnings");
     result.warnings().forEach(warnings::add);
     try {
