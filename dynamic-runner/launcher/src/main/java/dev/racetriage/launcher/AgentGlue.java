@@ -17,6 +17,20 @@ final class AgentGlue {
     }
   }
 
+  /**
+   * Has the agent write its report now (the JVM is about to halt, so its shutdown hook will not run). Called
+   * reflectively: an agent without {@code Hooks.flushReport()} writes nothing here, and no agent at all is fine too.
+   */
+  static void flushReport() {
+    try {
+      Hooks.class.getMethod("flushReport").invoke(null);
+    } catch (NoSuchMethodException | LinkageError e) {
+      // this agent cannot flush early; its report is lost with the JVM
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      System.err.println("racetriage launcher: the agent could not write its report: " + e);
+    }
+  }
+
   static void testFinished() {
     DetectRuntime runtime = Hooks.installed();
     if (runtime != null) {
