@@ -55,6 +55,19 @@ public final class ProjectBuilder {
           "Could not start Maven (" + mavenCommand(root, Path.of("effective-pom.xml")).get(0) + "): " + e.getMessage()
               + ". Install Maven 3.8+ and make sure 'mvn' is on the PATH.", e);
     }
+    try {
+      return read(root, command, outcome, log, effectivePom);
+    } finally {
+      try {
+        Files.deleteIfExists(effectivePom);
+      } catch (IOException ignored) {
+        // a temporary file left behind
+      }
+    }
+  }
+
+  private MavenProject read(Path root, ExternalCommand command, ExternalCommand.Outcome outcome, Path log,
+      Path effectivePom) throws ProjectBuildException {
     if (outcome.timedOut()) {
       throw new ProjectBuildException(
           "Building " + root + " took longer than " + timeout.toSeconds() + " s and was stopped. Its output is in " + log + ".");
@@ -68,7 +81,6 @@ public final class ProjectBuilder {
     try {
       Files.deleteIfExists(log);
       EffectivePom pom = EffectivePom.read(effectivePom);
-      Files.deleteIfExists(effectivePom);
       return project(root, readModules(root, pom));
     } catch (IOException e) {
       throw new ProjectBuildException("Could not read the test class path or the effective POM of " + root + ": "
