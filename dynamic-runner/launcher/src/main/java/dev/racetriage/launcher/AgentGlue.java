@@ -2,6 +2,7 @@ package dev.racetriage.launcher;
 
 import dev.racetriage.agent.runtime.DetectRuntime;
 import dev.racetriage.agent.runtime.Hooks;
+import dev.racetriage.agent.runtime.ReportStream;
 
 /**
  * Tells the agent, when one runs in this JVM, which test is running, so each race names the tests during which it
@@ -14,6 +15,18 @@ final class AgentGlue {
     DetectRuntime runtime = Hooks.installed();
     if (runtime != null) {
       runtime.aggregator().testStarted(testName);
+    }
+  }
+
+  /**
+   * Has the agent write every race found so far to its streamed report and force it to disk (the JVM is about to
+   * halt, so its shutdown hook will not run). Without a detect-mode agent it does nothing.
+   */
+  static void flushReport() {
+    try {
+      ReportStream.flushNow();
+    } catch (LinkageError | RuntimeException e) {
+      System.err.println("racetriage launcher: the agent could not write its report: " + e);
     }
   }
 

@@ -12,11 +12,12 @@ import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
 
 /**
- * Writes a {@code started} and a {@code finished} line per test, a {@code finished} line for every container that
+ * Writes a {@code started} line per test (with its {@code unit}, see {@link TestTree}) and a {@code finished} line, a {@code finished} line for every container that
  * fails (a failing {@code @BeforeAll} or class initialiser fails its tests without running them), and the counts.
  */
 final class ResultsListener implements TestExecutionListener {
   private final ResultsFile results;
+  private final TestTree tree;
   private final Map<String, Long> startNanos = new HashMap<>();
   private int tests;
   private int passed;
@@ -24,8 +25,9 @@ final class ResultsListener implements TestExecutionListener {
   private int aborted;
   private int skipped;
 
-  ResultsListener(ResultsFile results) {
+  ResultsListener(ResultsFile results, TestTree tree) {
     this.results = results;
+    this.tree = tree;
   }
 
   @Override
@@ -34,7 +36,10 @@ final class ResultsListener implements TestExecutionListener {
       startNanos.put(id.getUniqueId(), System.nanoTime());
     }
     if (id.isTest()) {
-      results.write(line("started", id));
+      // the unit: what a JVM continuing after a crash in this test skips
+      StringBuilder line = new StringBuilder();
+      open(line, "started", id).name("unit").value(tree.unitOf(id.getUniqueId())).endObject();
+      results.write(line);
       AgentGlue.testStarted(testName(id));
     }
   }

@@ -1,26 +1,16 @@
 package dev.racetriage.launcher;
 
-import static org.junit.platform.engine.discovery.ClassNameFilter.STANDARD_INCLUDE_PATTERN;
-import static org.junit.platform.engine.discovery.ClassNameFilter.includeClassNamePatterns;
-
 import java.io.PrintStream;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import org.junit.platform.engine.DiscoverySelector;
-import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TestPlan;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
  * Runs (or lists, or serves repeated runs of — {@code --serve}, see {@link TrialServer}) the selected tests of a
  * project in this JVM and writes the results file. Exit code 0 when the
  * launcher itself worked, whatever the tests did (their outcomes are in the file); 2 for bad arguments; 3 when the
- * JUnit Platform could not run at all.
+ * JUnit Platform could not run at all; 4 when a test ran past its limit ({@link TestWatchdog}).
  */
 public final class TestLauncherMain {
   private TestLauncherMain() {}
@@ -53,37 +43,23 @@ public final class TestLauncherMain {
     if (options.serve()) {
       System.setOut(System.err);
     }
+    TestLimits limits = TestLimits.read(options.testTimeoutMillis(), options.testLimits());
     try (ResultsFile results = new ResultsFile(options.results())) {
-      ResultsListener listener = new ResultsListener(results);
+      TestTree tree = new TestTree();
+      ResultsListener listener = new ResultsListener(results, tree);
+      TestWatchdog watchdog = new TestWatchdog(results, tree, limits);
       Launcher launcher = LauncherFactory.create();
-      LauncherDiscoveryRequest request = request(options);
+      LauncherDiscoveryRequest request = DiscoveryRequests.build(options, launcher, SkipIds.read(options.skipIds()));
       if (options.listOnly()) {
         TestPlan plan = launcher.discover(request);
         listener.listed(plan);
       } else if (options.serve()) {
-        new TrialServer(launcher, request, listener, protocol).serve();
+        new TrialServer(launcher, request, listener, protocol, tree, watchdog).serve();
       } else {
-        launcher.execute(request, listener);
+        launcher.execute(request, tree, listener, watchdog);
       }
       listener.summary((System.nanoTime() - start) / 1_000_000);
     }
     return 0;
-  }
-
-  private static LauncherDiscoveryRequest request(LaunchOptions options) {
-    List<DiscoverySelector> selectors = new ArrayList<>();
-    boolean scanning = !options.scanRoots().isEmpty();
-    if (scanning) {
-      selectors.addAll(DiscoverySelectors.selectClasspathRoots(new HashSet<Path>(options.scanRoots())));
-    }
-    options.classes().forEach(c -> selectors.add(DiscoverySelectors.selectClass(c)));
-    options.methods().forEach(m -> selectors.add(DiscoverySelectors.selectMethod(m)));
-    options.uniqueIds().forEach(id -> selectors.add(DiscoverySelectors.selectUniqueId(id)));
-    LauncherDiscoveryRequestBuilder builder = LauncherDiscoveryRequestBuilder.request().selectors(selectors);
-    if (scanning) {
-      // Surefire's default includes, so racetriage runs what `mvn test` runs.
-      builder.filters(includeClassNamePatterns(STANDARD_INCLUDE_PATTERN));
-    }
-    return builder.build();
   }
 }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
 
 /**
  * The launcher's {@code --serve} mode: runs the selected tests again and again in this one JVM, once per {@code run}
@@ -49,13 +50,17 @@ final class TrialServer {
   private final Launcher launcher;
   private final LauncherDiscoveryRequest request;
   private final ResultsListener results;
+  private final TestExecutionListener[] others;
   private final PrintStream protocol;
   private final Set<Thread> threadsAtStart;
 
-  TrialServer(Launcher launcher, LauncherDiscoveryRequest request, ResultsListener results, PrintStream protocol) {
+  /** {@code others}: listeners that see every run as well (the test tree, the watchdog). */
+  TrialServer(Launcher launcher, LauncherDiscoveryRequest request, ResultsListener results, PrintStream protocol,
+      TestExecutionListener... others) {
     this.launcher = launcher;
     this.request = request;
     this.results = results;
+    this.others = others.clone();
     this.protocol = protocol;
     this.threadsAtStart = new HashSet<>(Thread.getAllStackTraces().keySet());
   }
@@ -93,7 +98,10 @@ final class TrialServer {
 
   private StringBuilder run(int number, JumbleRuntime jumble) {
     RunRecorder recorder = new RunRecorder();
-    launcher.execute(request, results, recorder);
+    List<TestExecutionListener> listeners = new ArrayList<>(List.of(others));
+    listeners.add(results);
+    listeners.add(recorder);
+    launcher.execute(request, listeners.toArray(new TestExecutionListener[0]));
     StringBuilder line = new StringBuilder();
     JsonText json = new JsonText(line).beginObject().name("event").value("run").name("run").value(number)
         .name("status").value(recorder.status()).name("tests").value(recorder.tests())

@@ -1,8 +1,7 @@
 package dev.racetriage.runner.fork;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.racetriage.runner.process.ExternalCommand;
+import dev.racetriage.runner.project.SurefireConfig;
 import dev.racetriage.runner.project.TestModule;
 import java.io.File;
 import java.io.IOException;
@@ -10,18 +9,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Forks one JVM that runs a module's tests through the in-JVM launcher, with or without the agent, and reads back
- * what each test did. The JVM runs in the module directory, as Surefire runs it.
+ * what each test did. The JVM is started as Surefire would start it: in the module's working directory, with its
+ * {@code argLine}, system properties, environment variables and JUnit Platform configuration parameters.
  */
 public final class TestJvm {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final TestModule module;
   private final List<Path> extraClasspath;
   private final Path agentJar;
@@ -35,26 +32,48 @@ public final class TestJvm {
     this.extraClasspath = List.copyOf(extra);
   }
 
+  public TestModule module() {
+    return module;
+  }
+
   /**
-   * Runs the selection. {@code agentOptions} empty: no agent (the baseline); present: {@code -javaagent} with that
-   * option string. Files go to {@code workDir} ({@code results.jsonl}, {@code output.log}).
+   * Runs the selection in one JVM, with no per-test limit. {@code agentOptions} empty: no agent (the baseline);
+   * present: {@code -javaagent} with that option string. Files go to {@code workDir} ({@code results.jsonl},
+   * {@code output.log}). To bound each test and continue after a hang, use {@link ContinuingTestRun}.
    */
   public TestRunResult run(TestSelection selection, Optional<String> agentOptions, Duration timeout, Path workDir)
       throws IOException, InterruptedException {
     Files.createDirectories(workDir);
-    Path results = workDir.resolve("results.jsonl");
-    Path log = workDir.resolve("output.log");
-    Files.deleteIfExists(results);
-    ExternalCommand command = new ExternalCommand(command(selection, agentOptions, results), module.dir(), Map.of());
-    ExternalCommand.Outcome outcome = command.run(timeout, log);
-    return read(results, outcome);
+    return attempt(selection, agentOptions, List.of(), timeout, workDir.resolve("results.jsonl"),
+        workDir.resolve("output.log")).run();
   }
 
-  /** The full command line of a test JVM, also shown to users as the replay command of a trial. */
+  /** One JVM with extra launcher options (limits, skipped ids), its results in {@code results}, its output in {@code log}. */
+  ResultsReader.Attempt attempt(TestSelection selection, Optional<String> agentOptions, List<String> launcherOptions,
+      Duration timeout, Path results, Path log) throws IOException, InterruptedException {
+    Files.deleteIfExists(results);
+    Files.createDirectories(module.workingDirectory());
+    ExternalCommand command = new ExternalCommand(command(selection, agentOptions, results, launcherOptions),
+        module.workingDirectory(), module.surefire().environment());
+    return ResultsReader.read(results, command.run(timeout, log));
+  }
+
+  /** The full command line of a test JVM (run in {@link #workingDirectory()} with {@link #environment()}). */
   public List<String> command(TestSelection selection, Optional<String> agentOptions, Path results) {
+    return command(selection, agentOptions, results, List.of());
+  }
+
+  List<String> command(TestSelection selection, Optional<String> agentOptions, Path results, List<String> launcherOptions) {
+    SurefireConfig surefire = module.surefire();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // racetriage's agent first: it then sees the classes before another agent of the argLine (JaCoCo) adds its own
+    // bookkeeping, whose unsynchronised probe writes would otherwise show up as races
     agentOptions.ifPresent(options -> command.add("-javaagent:" + agentJar + "=" + options));
+    command.addAll(ArgLine.tokens(surefire.argLine()));
+    // Surefire sets basedir in every test JVM; the pom's system properties come after the argLine and win over it
+    command.add("-Dbasedir=" + module.dir());
+    surefire.systemProperties().forEach((k, v) -> command.add("-D" + k + "=" + v));
     command.add("-cp");
     List<String> classpath = new ArrayList<>();
     module.testClasspath().forEach(p -> classpath.add(p.toString()));
@@ -63,8 +82,38 @@ public final class TestJvm {
     command.add(AgentJar.launcherMainClass());
     command.add("--results");
     command.add(results.toString());
-    command.addAll(selection.launcherArguments(module.testClasses()));
+    command.addAll(selection.launcherArguments(module));
+    surefire.configurationParameters().forEach((k, v) -> {
+      command.add("--config");
+      command.add(k + "=" + v);
+    });
+    command.addAll(launcherOptions);
     return command;
+  }
+
+  /**
+   * The command as a user can paste it into a POSIX shell to replay the run: {@code cd} to the working directory,
+   * the pom's environment variables, then the JVM.
+   */
+  public String replayCommand(TestSelection selection, Optional<String> agentOptions, Path results) {
+    StringBuilder line = new StringBuilder("cd ").append(ShellQuote.quote(workingDirectory().toString())).append(" && ");
+    Map<String, String> env = environment();
+    if (!env.isEmpty()) {
+      line.append("env");
+      env.forEach((k, v) -> line.append(' ').append(ShellQuote.quote(k + "=" + v)));
+      line.append(' ');
+    }
+    line.append(String.join(" ", command(selection, agentOptions, results).stream().map(ShellQuote::quote).toList()));
+    return line.toString();
+  }
+
+  public Path workingDirectory() {
+    return module.workingDirectory();
+  }
+
+  /** The environment variables the pom's Surefire configuration adds. */
+  public Map<String, String> environment() {
+    return module.surefire().environment();
   }
 
   /**
@@ -73,64 +122,20 @@ public final class TestJvm {
    */
   public TrialServerProcess serve(TestSelection selection, String agentOptions, Path results, Path log,
       Duration startTimeout) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(command(selection, Optional.of(agentOptions), results));
+    return serve(selection, agentOptions, results, log, startTimeout, TestLimits.NONE);
+  }
+
+  /**
+   * A trial server whose tests are bounded by {@code limits}: a test past its limit makes the JVM write a
+   * {@code hung} line to {@code results} and halt with exit code 4 (the server answers {@link TrialServerProcess.Reply.Ended}).
+   */
+  public TrialServerProcess serve(TestSelection selection, String agentOptions, Path results, Path log,
+      Duration startTimeout, TestLimits limits) throws IOException, InterruptedException {
+    Path limitsFile = results.resolveSibling(results.getFileName() + ".limits");
+    List<String> command = new ArrayList<>(command(selection, Optional.of(agentOptions), results,
+        limits.launcherArguments(limitsFile)));
     command.add("--serve");
-    return TrialServerProcess.start(command, module.dir(), log, startTimeout);
-  }
-
-  private static TestRunResult read(Path results, ExternalCommand.Outcome outcome) throws IOException {
-    Map<String, TestOutcome> byId = new LinkedHashMap<>();
-    Map<String, JsonNode> running = new LinkedHashMap<>();
-    boolean completed = false;
-    if (Files.isRegularFile(results)) {
-      for (String line : Files.readAllLines(results)) {
-        if (line.isBlank()) continue;
-        JsonNode event;
-        try {
-          event = JSON.readTree(line);
-        } catch (IOException torn) {
-          continue; // the last line of a killed JVM may be cut short
-        }
-        String id = event.path("id").asText();
-        switch (event.path("event").asText()) {
-          case "started" -> running.put(id, event);
-          case "finished" -> {
-            running.remove(id);
-            byId.put(id, outcome(event, status(event.path("status").asText()), event.path("millis").asLong()));
-          }
-          case "skipped" -> byId.put(id, outcome(event, TestOutcome.Status.SKIPPED, 0));
-          case "summary" -> completed = true;
-          default -> { }
-        }
-      }
-    }
-    // A test still running when the JVM ended was either cut off at the deadline or ended the JVM itself.
-    TestOutcome.Status cutOff = outcome.timedOut() ? TestOutcome.Status.TIMED_OUT : TestOutcome.Status.CRASHED;
-    for (Map.Entry<String, JsonNode> entry : running.entrySet()) {
-      byId.put(entry.getKey(), outcome(entry.getValue(), cutOff, outcome.elapsed().toMillis()));
-    }
-    return new TestRunResult(new ArrayList<>(byId.values()), completed && outcome.exitCode() == 0,
-        outcome.timedOut(), outcome.exitCode(), outcome.elapsed(), results, outcome.log());
-  }
-
-  private static TestOutcome outcome(JsonNode event, TestOutcome.Status status, long millis) {
-    JsonNode failure = event.path("failure");
-    TestOutcome.Failure f = failure.isObject()
-        ? new TestOutcome.Failure(failure.path("type").asText(), text(failure.path("message")), failure.path("stack").asText())
-        : null;
-    return new TestOutcome(event.path("id").asText(), text(event.path("class")), text(event.path("method")),
-        event.path("name").asText(), status, millis, f);
-  }
-
-  private static String text(JsonNode node) {
-    return node.isMissingNode() || node.isNull() ? null : node.asText();
-  }
-
-  private static TestOutcome.Status status(String status) {
-    return switch (status) {
-      case "passed" -> TestOutcome.Status.PASSED;
-      case "aborted" -> TestOutcome.Status.ABORTED;
-      default -> TestOutcome.Status.FAILED;
-    };
+    Files.createDirectories(module.workingDirectory());
+    return TrialServerProcess.start(command, module.workingDirectory(), module.surefire().environment(), log, startTimeout);
   }
 }

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -54,9 +55,11 @@ public final class TrialServerProcess implements AutoCloseable {
     reader.start();
   }
 
-  static TrialServerProcess start(List<String> command, Path dir, Path log, Duration startTimeout)
-      throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).directory(dir.toFile()).start();
+  static TrialServerProcess start(List<String> command, Path dir, Map<String, String> environment, Path log,
+      Duration startTimeout) throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
     ExternalCommand.pump(process.getErrorStream(), log, "racetriage-trial-server-log-" + process.pid());
     TrialServerProcess server = new TrialServerProcess(process, log);
     JsonNode ready = server.next(startTimeout);

@@ -10,17 +10,20 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Builds a Maven project with its own build ({@code test-compile}) and reads each module's test class path from the
- * dependency plugin, in one Maven invocation.
+ * Builds a Maven project with its own build ({@code test-compile}) and, in the same Maven invocation, reads each
+ * module's test class path (dependency plugin) and its effective POM (help plugin), from which each module's Surefire
+ * configuration comes.
  */
 public final class ProjectBuilder {
   /** Written by the dependency plugin into each module's {@code target/}. */
   static final String CLASSPATH_FILE = "racetriage-test-classpath.txt";
 
   private static final String DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1";
+  private static final String HELP_PLUGIN = "org.apache.maven.plugins:maven-help-plugin:3.5.1";
   private static final int ERROR_TAIL_LINES = 40;
 
   private final Duration timeout;
@@ -38,17 +41,33 @@ public final class ProjectBuilder {
       throw new ProjectBuildException(
           root + " is not a Maven project (no pom.xml). Point racetriage at the directory that holds the project's pom.xml.");
     }
-    ExternalCommand command = new ExternalCommand(mavenCommand(root), root, Map.of());
+    ExternalCommand command;
     ExternalCommand.Outcome outcome;
     Path log;
+    Path effectivePom;
     try {
       log = Files.createTempFile("racetriage-build", ".log");
+      effectivePom = Files.createTempFile("racetriage-effective-pom", ".xml");
+      command = new ExternalCommand(mavenCommand(root, effectivePom), root, Map.of());
       outcome = command.run(timeout, log);
     } catch (IOException e) {
       throw new ProjectBuildException(
-          "Could not start Maven (" + command.command().get(0) + "): " + e.getMessage()
+          "Could not start Maven (" + mavenCommand(root, Path.of("effective-pom.xml")).get(0) + "): " + e.getMessage()
               + ". Install Maven 3.8+ and make sure 'mvn' is on the PATH.", e);
     }
+    try {
+      return read(root, command, outcome, log, effectivePom);
+    } finally {
+      try {
+        Files.deleteIfExists(effectivePom);
+      } catch (IOException ignored) {
+        // a temporary file left behind
+      }
+    }
+  }
+
+  private MavenProject read(Path root, ExternalCommand command, ExternalCommand.Outcome outcome, Path log,
+      Path effectivePom) throws ProjectBuildException {
     if (outcome.timedOut()) {
       throw new ProjectBuildException(
           "Building " + root + " took longer than " + timeout.toSeconds() + " s and was stopped. Its output is in " + log + ".");
@@ -61,14 +80,31 @@ public final class ProjectBuilder {
     }
     try {
       Files.deleteIfExists(log);
-      return new MavenProject(root, readModules(root));
+      EffectivePom pom = EffectivePom.read(effectivePom);
+      return project(root, readModules(root, pom));
     } catch (IOException e) {
-      throw new ProjectBuildException("Could not read the test class path of " + root + ": " + e.getMessage(), e);
+      throw new ProjectBuildException("Could not read the test class path or the effective POM of " + root + ": "
+          + e.getMessage(), e);
     }
   }
 
+  /** The modules whose tests {@code mvn test} would run, and a note for each it would skip. */
+  static MavenProject project(Path root, List<TestModule> found) {
+    List<TestModule> modules = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    for (TestModule module : found) {
+      if (module.surefire().skipped()) {
+        notes.add("The tests of " + module.name(root) + " are not run: " + module.surefire().skipReason().get()
+            + ", so 'mvn test' skips them too.");
+      } else {
+        modules.add(module);
+      }
+    }
+    return new MavenProject(root, modules, notes);
+  }
+
   /** The project's Maven wrapper when it has one, else {@code mvn} from the PATH. */
-  static List<String> mavenCommand(Path root) {
+  static List<String> mavenCommand(Path root, Path effectivePom) {
     Path wrapper = root.resolve("mvnw");
     String mvn = Files.isExecutable(wrapper) ? wrapper.toString() : "mvn";
     return List.of(
@@ -76,11 +112,17 @@ public final class ProjectBuilder {
         "test-compile",
         DEPENDENCY_PLUGIN + ":build-classpath",
         "-Dmdep.includeScope=test",
-        "-Dmdep.outputFile=target/" + CLASSPATH_FILE);
+        "-Dmdep.outputFile=target/" + CLASSPATH_FILE,
+        // an aggregator: in a reactor it runs once, after the modules, and writes them all into one file
+        HELP_PLUGIN + ":effective-pom",
+        "-Doutput=" + effectivePom.toAbsolutePath());
   }
 
-  /** Every module (the root included) that has compiled tests, in path order. */
-  static List<TestModule> readModules(Path root) throws IOException {
+  /**
+   * Every module (the root included) that has compiled tests, in path order, with its Surefire configuration (Surefire's
+   * defaults for a module the effective POM does not describe).
+   */
+  static List<TestModule> readModules(Path root, EffectivePom pom) throws IOException {
     List<Path> classpathFiles;
     try (Stream<Path> files = Files.walk(root, 12)) {
       classpathFiles = files
@@ -92,8 +134,10 @@ public final class ProjectBuilder {
     List<TestModule> modules = new ArrayList<>();
     for (Path file : classpathFiles) {
       Path moduleDir = file.getParent().getParent();
-      Path classes = moduleDir.resolve("target/classes");
-      Path testClasses = moduleDir.resolve("target/test-classes");
+      Optional<EffectivePom.Module> described = pom.module(moduleDir);
+      Path classes = described.flatMap(EffectivePom.Module::outputDirectory).orElse(moduleDir.resolve("target/classes"));
+      Path testClasses = described.flatMap(EffectivePom.Module::testOutputDirectory)
+          .orElse(moduleDir.resolve("target/test-classes"));
       if (!Files.isDirectory(testClasses)) {
         continue;
       }
@@ -106,7 +150,9 @@ public final class ProjectBuilder {
           classpath.add(Path.of(entry));
         }
       }
-      modules.add(new TestModule(moduleDir, classes, testClasses, classpath));
+      SurefireConfig surefire = described.map(m -> SurefireConfigReader.read(m.project(), moduleDir))
+          .orElse(SurefireConfig.DEFAULTS);
+      modules.add(new TestModule(moduleDir, classes, testClasses, classpath, surefire));
     }
     return modules;
   }

@@ -93,6 +93,26 @@ class TestJvmTest {
   }
 
   @Test
+  void aTrialServerStopsAtATestsLimitAndSaysWhichTestHung() throws Exception {
+    ProjectFixtures.writeProjectWithTests(dir, """
+          @Test void hangs() throws Exception { Thread.sleep(Long.MAX_VALUE); }
+        """);
+    TestModule module = build(dir);
+    Path results = dir.resolve("serve/results.jsonl");
+    java.nio.file.Files.createDirectories(results.getParent());
+
+    try (TrialServerProcess server = jvmFor(module, dir).serve(TestSelection.ALL, "mode=detect;out=" + dir.resolve("serve/races.jsonl"),
+        results, dir.resolve("serve/output.log"), GENEROUS, TestLimits.uniform(Duration.ofSeconds(2)))) {
+      TrialServerProcess.Reply reply = server.repeat(GENEROUS);
+      assertEquals(new TrialServerProcess.Reply.Ended(4), reply);
+    }
+    String hung = java.nio.file.Files.readAllLines(results).stream().filter(l -> l.contains("\"event\":\"hung\""))
+        .findFirst().orElseThrow();
+    assertTrue(hung.contains("\"method\":\"hangs\""), hung);
+    assertTrue(hung.contains("Thread.sleep"), hung);
+  }
+
+  @Test
   void aTestThatCallsSystemExitIsReportedAsCrashed() throws Exception {
     ProjectFixtures.writeProjectWithTests(dir, """
           @Test void exits() { System.exit(7); }

@@ -40,6 +40,28 @@ class ProjectBuilderTest {
   }
 
   @Test
+  void eachModuleGetsItsOwnSurefireConfigurationAndASkippedModuleANote() throws Exception {
+    ProjectFixtures.writeTwoModuleProject(dir);
+    Files.writeString(dir.resolve("lib/pom.xml"), Files.readString(dir.resolve("lib/pom.xml"))
+        .replace("<artifactId>lib</artifactId>", "<artifactId>lib</artifactId><properties><skipTests>true</skipTests></properties>"));
+    Files.writeString(dir.resolve("app/pom.xml"), Files.readString(dir.resolve("app/pom.xml")).replace("</project>", """
+          <build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId>
+            <configuration><argLine>-Dapp=${project.artifactId}</argLine><excludes><exclude>**/Big*.java</exclude></excludes></configuration>
+          </plugin></plugins></build>
+        </project>"""));
+
+    MavenProject project = builder.build(dir);
+
+    assertEquals(List.of("app"), project.modules().stream().map(m -> m.name(dir)).toList());
+    SurefireConfig app = project.modules().get(0).surefire();
+    assertEquals("-Dapp=app", app.argLine());
+    assertEquals(List.of("**/Big*.java"), app.excludes());
+    assertEquals(1, project.notes().size(), project.notes()::toString);
+    assertTrue(project.notes().get(0).startsWith("The tests of lib are not run: its pom sets the property skipTests=true"),
+        project.notes().get(0));
+  }
+
+  @Test
   void aDirectoryWithoutPomIsNotAMavenProject() throws IOException {
     Files.writeString(dir.resolve("Main.java"), "class Main {}");
     ProjectBuildException error = assertThrows(ProjectBuildException.class, () -> builder.build(dir));

@@ -76,6 +76,47 @@ public final class ProjectFixtures {
     }
   }
 
+  /** JUnit 4 alone, as a JUnit 4-only project declares it. */
+  public static final String JUNIT4 = """
+          <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>
+      """;
+
+  /** JUnit 5 with parameterized tests. */
+  public static final String JUNIT5 = JUNIT;
+
+  /**
+   * A single-module project with the given dependencies, maven-surefire-plugin {@code <configuration>} content,
+   * {@code <properties>} content, and files.
+   */
+  public static void writeSurefireProject(Path dir, String dependencies, String surefireConfiguration, String properties,
+      java.util.Map<String, String> files) throws IOException {
+    String pom = """
+        <project xmlns="http://maven.apache.org/POM/4.0.0">
+          <modelVersion>4.0.0</modelVersion>
+          <groupId>demo</groupId><artifactId>surefire-fixture</artifactId><version>1.0</version>
+          <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>%s</properties>
+          <dependencies>%s</dependencies>
+          <build>
+            <pluginManagement>
+              <plugins>
+                <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
+                <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
+              </plugins>
+            </pluginManagement>
+            <plugins>
+              <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.2</version>
+                <configuration>%s</configuration>
+              </plugin>
+            </plugins>
+          </build>
+        </project>
+        """.formatted(properties, dependencies, surefireConfiguration);
+    write(dir.resolve("pom.xml"), pom);
+    for (var file : files.entrySet()) {
+      write(dir.resolve(file.getKey()), file.getValue());
+    }
+  }
+
   /** Copies the repository's examples/racy-shapes project (sources only: no build output, no triage data) into {@code dir}. */
   public static Path copyRacyShapes(Path dir) throws IOException {
     Path source = repositoryRoot().resolve("examples/racy-shapes");

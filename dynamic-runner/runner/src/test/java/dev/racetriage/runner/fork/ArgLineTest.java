@@ -1,0 +1,26 @@
+package dev.racetriage.runner.fork;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ArgLineTest {
+  @Test
+  void splitsAtWhitespaceOutsideQuotesAndDropsTheQuotes() {
+    assertEquals(List.of(), ArgLine.tokens("   "));
+    assertEquals(List.of("-Xmx1g", "-Dfoo=bar"), ArgLine.tokens(" -Xmx1g \t -Dfoo=bar\n"));
+    assertEquals(List.of("-Dmsg=hello world", "-Dx=it's"), ArgLine.tokens("\"-Dmsg=hello world\" -Dx=\"it's\""));
+    assertEquals(List.of("-Da=b c", ""), ArgLine.tokens("-Da='b c' ''"));
+    assertEquals(List.of("-javaagent:/r/jacoco.jar=destfile=/t/jacoco.exec", "--add-opens", "java.base/java.lang=ALL-UNNAMED"),
+        ArgLine.tokens("-javaagent:/r/jacoco.jar=destfile=/t/jacoco.exec --add-opens java.base/java.lang=ALL-UNNAMED"));
+  }
+
+  @Test
+  void anUnbalancedQuoteSaysWhereToFixIt() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ArgLine.tokens("-Dx=\"open"));
+    assertTrue(e.getMessage().contains("<argLine>"), e.getMessage());
+  }
+}

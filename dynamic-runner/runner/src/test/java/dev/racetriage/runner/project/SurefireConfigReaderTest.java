@@ -1,0 +1,108 @@
+package dev.racetriage.runner.project;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading Surefire's configuration from effective POMs shaped as maven-help-plugin writes them. */
+class SurefireConfigReaderTest {
+  @TempDir Path dir;
+
+  private static String project(String base, String properties, String plugin) {
+    return """
+        <project xmlns="http://maven.apache.org/POM/4.0.0">
+          <artifactId>m</artifactId>
+          <properties>%s</properties>
+          <build>
+            <directory>%s/target</directory>
+            <outputDirectory>%s/target/classes</outputDirectory>
+            <testOutputDirectory>%s/target/test-classes</testOutputDirectory>
+            <plugins>%s</plugins>
+          </build>
+        </project>
+        """.formatted(properties, base, base, base, plugin);
+  }
+
+  private EffectivePom write(String xml) throws Exception {
+    Path file = dir.resolve("effective.xml");
+    Files.writeString(file, xml);
+    return EffectivePom.read(file);
+  }
+
+  private SurefireConfig config(EffectivePom pom, Path module) {
+    return SurefireConfigReader.read(pom.module(module).orElseThrow().project(), module);
+  }
+
+  @Test
+  void theDefaultTestExecutionOverridesThePluginConfigurationAndReferencesResolve() throws Exception {
+    Path a = dir.resolve("a");
+    EffectivePom pom = write("<projects>" + project(a.toString(), "<agent>-Dagent=1</agent><p>P</p>", """
+        <plugin>
+          <artifactId>maven-surefire-plugin</artifactId>
+          <configuration>
+            <argLine>-Xmx64m</argLine>
+            <includes><include>**/*Check.java, **/*Test.java</include></includes>
+          </configuration>
+          <executions>
+            <execution><id>default-test</id>
+              <configuration>
+                <argLine>@{agent} ${argLine} @{jacocoArgLine}
+                   -Dp=${p}</argLine>
+                <excludes><exclude>**/Slow*.java</exclude></excludes>
+                <systemPropertyVariables><k>v</k><left>${nowhere}</left></systemPropertyVariables>
+                <environmentVariables><E>x y</E></environmentVariables>
+                <groups>fast, medium</groups>
+                <workingDirectory>wd</workingDirectory>
+                <properties><configurationParameters>
+                  junit.jupiter.execution.parallel.enabled = true
+                  a.b=c
+                </configurationParameters></properties>
+              </configuration>
+            </execution>
+            <execution><id>other</id><configuration><argLine>-Dignored</argLine></configuration></execution>
+          </executions>
+        </plugin>
+        """) + "</projects>");
+
+    SurefireConfig c = config(pom, a);
+
+    // @{agent} from the properties; ${argLine} and @{jacocoArgLine} name nothing and become empty
+    assertEquals("-Dagent=1     -Dp=P", c.argLine().replaceAll(" {2,}", "     "));
+    assertEquals(List.of("**/*Check.java", "**/*Test.java"), c.includes());
+    assertEquals(List.of("**/Slow*.java"), c.excludes());
+    assertEquals(Map.of("k", "v", "left", "${nowhere}"), c.systemProperties());
+    assertEquals(Map.of("E", "x y"), c.environment());
+    assertEquals(Optional.of("fast, medium"), c.groups());
+    assertEquals(Optional.of(a.resolve("wd")), c.workingDirectory());
+    assertEquals(Map.of("junit.jupiter.execution.parallel.enabled", "true", "a.b", "c"), c.configurationParameters());
+    assertTrue(c.skipReason().isEmpty());
+  }
+
+  @Test
+  void parametersSurefireTakesFromPropertiesFallBackToTheModulesProperties() throws Exception {
+    Path m = dir.resolve("m");
+    EffectivePom pom = write(project(m.toString(),
+        "<argLine>-Dfrom=property</argLine><skipTests>true</skipTests><test>OnlyThis</test>",
+        "<plugin><artifactId>maven-surefire-plugin</artifactId></plugin>"));
+
+    SurefireConfig c = config(pom, m);
+
+    assertEquals("-Dfrom=property", c.argLine());
+    assertEquals(Optional.of("OnlyThis"), c.test());
+    assertEquals(Optional.of("its pom sets the property skipTests=true"), c.skipReason());
+  }
+
+  @Test
+  void aModuleWithoutSurefireHasTheDefaults() throws Exception {
+    Path m = dir.resolve("m");
+    SurefireConfig c = config(write(project(m.toString(), "", "")), m);
+    assertEquals(SurefireConfig.DEFAULTS, c);
+  }
+}
