@@ -23,6 +23,21 @@ public record DetectedRace(
     this(fieldKey, count, wr, ww, current, previous, sitePairs, tests, List.of());
   }
 
+  /**
+   * This race and {@code other} (the same field, seen by another module's or another JVM's run) as one: the counts
+   * added, this one's first race kept, the site pairs, tests and indices of both.
+   */
+  public DetectedRace mergedWith(DetectedRace other) {
+    List<SitePair> pairs = new java.util.ArrayList<>(sitePairs);
+    other.sitePairs.stream().filter(p -> !pairs.contains(p)).forEach(pairs::add);
+    java.util.Set<String> allTests = new java.util.LinkedHashSet<>(tests);
+    allTests.addAll(other.tests);
+    java.util.Set<Integer> allIndices = new java.util.LinkedHashSet<>(indices);
+    allIndices.addAll(other.indices);
+    return new DetectedRace(fieldKey, count + other.count, wr + other.wr, ww + other.ww, current, previous, pairs,
+        List.copyOf(allTests), List.copyOf(allIndices));
+  }
+
   /** One access: the thread, where it was, and (for the access that found the race) a few stack frames. */
   public record Access(String thread, String className, String method, String file, int line, List<String> stack) {
     public Access {

@@ -42,6 +42,32 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
     this(races, classesInstrumented, skipped, internalErrors, complete, complete, false);
   }
 
+  /**
+   * The reports of several JVMs that ran one module's tests in turn (a hung test stopped one, the next ran the rest)
+   * as one: races merged by field, the classes instrumented of the JVM that instrumented most, the skipped classes
+   * and internal errors of all. It is complete when the last JVM's report is: that JVM ran the selection to its end.
+   */
+  public static DetectionReport readAll(List<Path> files) throws IOException {
+    Map<String, DetectedRace> races = new LinkedHashMap<>();
+    List<SkippedClass> skipped = new ArrayList<>();
+    long instrumented = 0;
+    long errors = 0;
+    boolean started = false;
+    boolean torn = false;
+    DetectionReport last = null;
+    for (Path file : files) {
+      last = read(file);
+      last.races().forEach(r -> races.merge(r.fieldKey(), r, DetectedRace::mergedWith));
+      last.skipped().stream().filter(c -> !skipped.contains(c)).forEach(skipped::add);
+      instrumented = Math.max(instrumented, last.classesInstrumented());
+      errors += last.internalErrors();
+      started |= last.started();
+      torn |= last.tornLastLine();
+    }
+    return new DetectionReport(new ArrayList<>(races.values()), instrumented, skipped, errors,
+        last != null && last.complete(), started, torn);
+  }
+
   /** The agent started but the JVM ended before the summary: the races are those written until then. */
   public boolean partial() {
     return started && !complete;

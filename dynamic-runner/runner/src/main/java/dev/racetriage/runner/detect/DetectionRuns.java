@@ -1,7 +1,9 @@
 package dev.racetriage.runner.detect;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.racetriage.runner.fork.ContinuingTestRun;
 import dev.racetriage.runner.fork.TestJvm;
+import dev.racetriage.runner.fork.TestLimits;
 import dev.racetriage.runner.fork.TestRunResult;
 import dev.racetriage.runner.fork.TestSelection;
 import dev.racetriage.runner.fork.TrialServerProcess;
@@ -12,6 +14,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * The detection run of one module, repeated: whether a racing write/read pair is unordered can depend on the schedule
@@ -50,12 +54,37 @@ public record DetectionRuns(int runs, Map<String, Integer> firstRun, boolean tim
     return new DetectionRuns(1, Map.of(), run.timedOut(), run.exitCode(), run.log(), null);
   }
 
+  /**
+   * One run of the selection under the agent with a limit per test: a test past its limit stops its JVM (the agent's
+   * streamed report keeps what it saw) and a fresh JVM runs the rest ({@link ContinuingTestRun}). JVM {@code n} writes
+   * its report to {@code reportName(n)} in {@code dir}; {@link DetectionReport#readAll} reads them together.
+   */
+  public static Continued continuing(TestJvm jvm, TestSelection selection, IntFunction<String> agentOptionsForAttempt,
+      TestLimits limits, Duration backstop, Path dir, Set<String> skip) throws IOException, InterruptedException {
+    TestRunResult run = new ContinuingTestRun(jvm).run(selection, n -> Optional.of(agentOptionsForAttempt.apply(n)),
+        limits, backstop, dir, skip);
+    return new Continued(new DetectionRuns(1, Map.of(), run.timedOut(), run.exitCode(), run.log(), null), run);
+  }
+
+  /** A continuing detection run and what each test did in it (hung tests among them). */
+  public record Continued(DetectionRuns runs, TestRunResult result) {}
+
   /** Runs the module's tests {@code runs} times in one detection JVM ({@code timeout} per run). */
   public static DetectionRuns repeated(TestJvm jvm, String agentOptions, int runs, Duration timeout, Path dir)
       throws IOException, InterruptedException {
+    return repeated(jvm, TestSelection.ALL, agentOptions, runs, timeout, dir, TestLimits.NONE, Set.of());
+  }
+
+  /**
+   * Runs the selection {@code runs} times in one detection JVM ({@code timeout} per run), each test bounded by
+   * {@code limits} (a hung test ends the JVM: the caller continues the run in fresh JVMs), never the {@code skip} ids.
+   */
+  public static DetectionRuns repeated(TestJvm jvm, TestSelection selection, String agentOptions, int runs,
+      Duration timeout, Path dir, TestLimits limits, Set<String> skip) throws IOException, InterruptedException {
     Files.createDirectories(dir);
     Path log = dir.resolve("output.log");
-    TrialServerProcess server = jvm.serve(TestSelection.ALL, agentOptions, dir.resolve("results.jsonl"), log, timeout);
+    TrialServerProcess server = jvm.serve(selection, agentOptions, dir.resolve("results.jsonl"), log, timeout, limits,
+        skip);
     Map<String, Integer> firstRun = new LinkedHashMap<>();
     int done = 0;
     String stop = null;

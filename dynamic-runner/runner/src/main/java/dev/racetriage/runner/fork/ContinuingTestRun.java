@@ -54,10 +54,16 @@ public final class ContinuingTestRun {
    */
   public TestRunResult run(TestSelection selection, IntFunction<Optional<String>> agentOptionsForAttempt,
       TestLimits limits, Duration backstop, Path workDir) throws IOException, InterruptedException {
+    return run(selection, agentOptionsForAttempt, limits, backstop, workDir, Set.of());
+  }
+
+  /** {@code skipFirst}: unique ids not to run at all (tests that hung or crashed in an earlier phase). */
+  public TestRunResult run(TestSelection selection, IntFunction<Optional<String>> agentOptionsForAttempt,
+      TestLimits limits, Duration backstop, Path workDir, Set<String> skipFirst) throws IOException, InterruptedException {
     Files.createDirectories(workDir);
     List<String> limitOptions = limits.launcherArguments(workDir.resolve("test-limits.tsv"));
     Map<String, TestOutcome> outcomes = new LinkedHashMap<>();
-    Set<String> skip = new LinkedHashSet<>();
+    Set<String> skip = new LinkedHashSet<>(skipFirst);
     List<Path> resultsFiles = new ArrayList<>();
     List<Path> logs = new ArrayList<>();
     Duration elapsed = Duration.ZERO;

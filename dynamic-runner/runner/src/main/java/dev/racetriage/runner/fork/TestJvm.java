@@ -131,9 +131,21 @@ public final class TestJvm {
    */
   public TrialServerProcess serve(TestSelection selection, String agentOptions, Path results, Path log,
       Duration startTimeout, TestLimits limits) throws IOException, InterruptedException {
+    return serve(selection, agentOptions, results, log, startTimeout, limits, java.util.Set.of());
+  }
+
+  /** {@link #serve(TestSelection, String, Path, Path, Duration, TestLimits)}, never running the {@code skip} ids. */
+  public TrialServerProcess serve(TestSelection selection, String agentOptions, Path results, Path log,
+      Duration startTimeout, TestLimits limits, java.util.Collection<String> skip) throws IOException, InterruptedException {
     Path limitsFile = results.resolveSibling(results.getFileName() + ".limits");
-    List<String> command = new ArrayList<>(command(selection, Optional.of(agentOptions), results,
-        limits.launcherArguments(limitsFile)));
+    List<String> launcherOptions = new ArrayList<>(limits.launcherArguments(limitsFile));
+    if (!skip.isEmpty()) {
+      Path skipFile = results.resolveSibling(results.getFileName() + ".skip");
+      Files.write(skipFile, skip);
+      launcherOptions.add("--skip-ids");
+      launcherOptions.add(skipFile.toString());
+    }
+    List<String> command = new ArrayList<>(command(selection, Optional.of(agentOptions), results, launcherOptions));
     command.add("--serve");
     Files.createDirectories(module.workingDirectory());
     return TrialServerProcess.start(command, module.workingDirectory(), module.surefire().environment(), log, startTimeout);

@@ -20,7 +20,8 @@ import java.util.Set;
  * them. {@code detectRuns}: how many times the detection JVMs ran the tests (the most of any module);
  * {@code lateRaces}: the raced fields that the first detection run did not show and a repeat did;
  * {@code fingerprint}: the hash of the class files the tests ran ({@link ClassFingerprint}); {@code agentVersion}: the
- * hash of the agent jar — together they decide which stored trials a re-run may reuse.
+ * hash of the agent jar — together they decide which stored trials a re-run may reuse; {@code hungTests}: tests
+ * stopped at their limit in the baseline or under the agent.
  */
 public record Detection(
     Path root,
@@ -40,10 +41,12 @@ public record Detection(
     int detectRuns,
     List<String> lateRaces,
     String fingerprint,
-    String agentVersion) {
+    String agentVersion,
+    List<HungTest> hungTests) {
 
   public Detection {
     lateRaces = List.copyOf(lateRaces);
+    hungTests = List.copyOf(hungTests);
     intermittentFailures = Map.copyOf(intermittentFailures);
   }
 

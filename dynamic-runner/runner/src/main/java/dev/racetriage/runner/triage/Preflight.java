@@ -4,6 +4,7 @@ import dev.racetriage.store.projectlock.ProjectBusyException;
 import dev.racetriage.store.projectlock.ProjectLock;
 import dev.racetriage.store.StoreException;
 import dev.racetriage.store.TriageStore;
+import dev.racetriage.runner.fork.TestSelection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -38,6 +39,16 @@ public final class Preflight {
       throw new TriageException(e.getMessage(), e);
     } catch (StoreException e) {
       throw new TriageException("Cannot take the project's lock: " + e.getMessage(), e);
+    }
+  }
+
+  /** The tests to run: the {@code --tests} pattern, checked before anything runs, or what {@code mvn test} runs. */
+  public static TestSelection selection(TriageOptions options) throws TriageException {
+    if (options.tests() == null) return TestSelection.ALL;
+    try {
+      return TestSelection.matching(options.tests());
+    } catch (IllegalArgumentException e) {
+      throw new TriageException(e.getMessage(), e);
     }
   }
 

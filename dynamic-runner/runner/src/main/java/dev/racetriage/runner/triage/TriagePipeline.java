@@ -8,6 +8,8 @@ import dev.racetriage.runner.fork.AgentJar;
 import dev.racetriage.runner.process.ExternalCommand;
 import dev.racetriage.runner.fork.JUnitPlatformJars;
 import dev.racetriage.runner.fork.TestJvm;
+import dev.racetriage.runner.fork.TestLimits;
+import dev.racetriage.runner.fork.ContinuingTestRun;
 import dev.racetriage.runner.fork.TestOutcome;
 import dev.racetriage.runner.fork.TestRunResult;
 import dev.racetriage.runner.fork.TestSelection;
@@ -74,7 +76,6 @@ public final class TriagePipeline {
   private static final Duration MIN_DETECT_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration MIN_TRIAL_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration JVM_STARTUP_ALLOWANCE = Duration.ofSeconds(20);
-  private static final int DETECT_TIMEOUT_FACTOR = 10;
   private static final int LOG_TAIL = 30;
 
   /**
@@ -87,6 +88,7 @@ public final class TriagePipeline {
   public TriageResult run(TriageOptions options, TriageProgress progress) throws TriageException, InterruptedException {
     long start = System.nanoTime();
     Path root = Preflight.projectRoot(options.project());
+    Preflight.selection(options); // a malformed --tests fails here, before the lock, the store and the build
     List<String> warnings = new ArrayList<>();
     try (ProjectLock lock = Preflight.lock(root, "triage");
          TriageStore store = Preflight.openWritable(options, root)) {
@@ -172,7 +174,7 @@ public final class TriagePipeline {
     TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(), trials.size(),
         trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
         millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces());
-    return new TriageResult(findings, d.candidates(), warnings, stats, classified);
+    return new TriageResult(findings, d.candidates(), warnings, stats, classified, d.hungTests());
   }
 
   /** The candidates and races of a detection, stored together as soon as detection ends. */
@@ -247,24 +249,38 @@ public final class TriagePipeline {
       throw new TriageException("Cannot read the compiled classes of " + root + ": " + e.getMessage(), e);
     }
 
-    // Baseline: every test once without the agent; its durations set the detection timeout.
-    progress.phase("baseline", project.modules().size() + " module(s)");
+    // Baseline: every test once without the agent, each within --test-timeout; its durations set detection's limits.
+    TestSelection selection = Preflight.selection(options);
+    project.notes().forEach(warnings::add);
+    progress.phase("baseline", project.modules().size() + " module(s), each test within "
+        + options.testTimeout().toSeconds() + " s");
     long baselineStart = System.nanoTime();
     Map<TestModule, TestJvm> jvms = new LinkedHashMap<>();
     Map<TestModule, TestRunResult> baselines = new LinkedHashMap<>();
     Map<String, BaselineRecheck.Result> rechecked = new LinkedHashMap<>();
+    List<HungTest> hung = new ArrayList<>();
     int tests = 0;
     for (TestModule module : project.modules()) {
       TestJvm jvm = new TestJvm(module, launcher(module, root), agentJar);
       jvms.put(module, jvm);
-      TestRunResult baseline = runJvm(jvm, Optional.empty(), options.baselineTimeout(), work, module, root, "baseline");
+      Path dir = work.resolve(moduleDirName(module, root)).resolve("baseline");
+      TestRunResult baseline;
+      try (TestProgressWatcher watch = new TestProgressWatcher(dir, 0, Map.of(), progress,
+          "baseline " + module.name(root))) {
+        baseline = new ContinuingTestRun(jvm).run(selection, Optional.empty(),
+            TestLimits.uniform(options.testTimeout()), BASELINE_BACKSTOP, dir);
+      } catch (IOException e) {
+        throw new TriageException("Could not start the baseline JVM for module " + module.name(root) + ": "
+            + e.getMessage(), e);
+      }
       baselines.put(module, baseline);
       tests += baseline.outcomes().size();
-      List<TestOutcome> failed = baseline.outcomes().stream().filter(TestOutcome::failed).toList();
+      hung.addAll(hungTests(baseline, "baseline", o -> options.testTimeout().toMillis()));
+      List<TestOutcome> failed = baseline.outcomes().stream()
+          .filter(o -> o.status() == TestOutcome.Status.FAILED).toList();
       if (!failed.isEmpty()) {
         try {
-          rechecked.putAll(BaselineRecheck.recheck(jvm, failed, options.baselineTimeout(),
-              work.resolve(moduleDirName(module, root)).resolve("baseline")));
+          rechecked.putAll(BaselineRecheck.recheck(jvm, failed, options.baselineTimeout(), dir));
         } catch (IOException e) {
           throw new TriageException("Could not start a JVM to re-run the tests that failed the baseline of module "
               + module.name(root) + ": " + e.getMessage(), e);
@@ -272,22 +288,32 @@ public final class TriagePipeline {
       }
       progress.step(baselines.size(), project.modules().size(), module.name(root));
     }
+    for (HungTest h : hung) {
+      warnings.add("The test " + h.test() + " hung in the baseline (still running after its limit of "
+          + h.limitMillis() / 1000 + " s; --test-timeout sets it): it was stopped, is not run under the agent, and "
+          + "races it touches are reported as flaky. Its thread dump is in the JSON report (hungTests).");
+    }
     for (BaselineRecheck.Result r : rechecked.values()) {
       TestOutcome first = r.first();
       warnings.add(r.intermittent()
           ? "The test " + testName(first) + " failed without the agent in " + r.describe() + " (an intermittent "
               + "failure): races it touches are tried, and a failure under sc makes them flaky."
-          : "The test " + testName(first) + " fails without the agent (" + first.status().name().toLowerCase()
+          : "The test " + testName(first) + " fails without the agent (" + first.status().name().toLowerCase(java.util.Locale.ROOT)
               + (r.runs() > 1 ? ", " + r.describe() : "") + "): races it touches are reported as flaky.");
     }
     long baselineMillis = millisSince(baselineStart);
     if (tests == 0) {
-      throw new TriageException("The tests of " + root + " ran, but there were none to run. racetriage needs JUnit "
-          + "tests whose class names follow Surefire's pattern (*Test, *Tests, Test*).");
+      throw new TriageException(options.tests() != null
+          ? "No test of " + root + " matches --tests " + options.tests() + " (Surefire's -Dtest syntax: Class, "
+              + "Class#method, *Test, !Excluded; class names without the package match in any package)."
+          : "The tests of " + root + " ran, but there were none to run. racetriage runs the tests 'mvn test' runs: "
+              + "JUnit tests whose class names match each module's Surefire includes (by default *Test, *Tests, "
+              + "Test*, *TestCase).");
     }
 
     // Detection: every test once under the agent.
-    progress.phase("detect", "tests under the agent, " + options.detectRuns() + " run(s) per JVM");
+    progress.phase("detect", "tests under the agent, " + options.detectRuns() + " run(s) per JVM, each test within "
+        + options.detectTimeoutFactor() + "x its baseline (at least " + DETECT_FLOOR.toSeconds() + " s)");
     long detectStart = System.nanoTime();
     Map<String, DetectedRace> races = new LinkedHashMap<>();
     List<DetectionReport.SkippedClass> skipped = new ArrayList<>();
@@ -295,17 +321,30 @@ public final class TriagePipeline {
     int detectRuns = 0;
     Map<String, Integer> firstRun = new LinkedHashMap<>();
     for (TestModule module : project.modules()) {
-      Path report = work.resolve(moduleDirName(module, root)).resolve("detect").resolve("races.jsonl");
-      Duration timeout = max(MIN_DETECT_TIMEOUT, baselines.get(module).elapsed().multipliedBy(DETECT_TIMEOUT_FACTOR));
-      // the agent leaves test frameworks, mocking libraries and racetriage's launcher alone by default
-      String agentOptions = "mode=detect;out=" + report;
-      DetectionRuns run = detectionRuns(jvms.get(module), agentOptions, options.detectRuns(), timeout, report, module,
-          root, warnings);
-      DetectionReport detection = readReport(report);
+      Path dir = work.resolve(moduleDirName(module, root)).resolve("detect");
+      TestRunResult baseline = baselines.get(module);
+      // tests that hung or crashed without the agent are not run again: they would only hang again
+      Set<String> skip = new LinkedHashSet<>();
+      baseline.outcomes().stream().filter(o -> o.status() == TestOutcome.Status.HUNG
+          || o.status() == TestOutcome.Status.TIMED_OUT || o.status() == TestOutcome.Status.CRASHED)
+          .forEach(o -> skip.add(o.id()));
+      TestLimits limits = TestLimits.scaled(baseline, options.detectTimeoutFactor(), DETECT_FLOOR, options.testTimeout());
+      Duration backstop = max(MIN_DETECT_TIMEOUT, baseline.elapsed().multipliedBy(2L * options.detectTimeoutFactor()));
+      Map<String, Long> baselineTimes = new LinkedHashMap<>();
+      baseline.outcomes().forEach(o -> baselineTimes.put(testName(o), o.millis()));
+      ModuleDetection md;
+      try (TestProgressWatcher watch = new TestProgressWatcher(dir, baseline.outcomes().size() - skip.size(),
+          baselineTimes, progress, "detect " + module.name(root))) {
+        md = detectModule(jvms.get(module), selection, options.detectRuns(), limits, backstop, dir, skip, module, root,
+            warnings);
+      }
+      DetectionRuns run = md.runs();
+      DetectionReport detection = md.report();
+      hung.addAll(md.hung());
       detectRuns = Math.max(detectRuns, run.runs());
       run.firstRun().forEach((field, r) -> firstRun.merge(field, r, Math::min));
       if (!detection.complete()) {
-        String why = run.timedOut() ? "killed after " + timeout.toSeconds() + " s" : "exit code " + run.exitCode();
+        String why = run.timedOut() ? "killed after " + backstop.toSeconds() + " s" : "exit code " + run.exitCode();
         if (!detection.partial() || (detection.races().isEmpty() && detection.classesInstrumented() == 0)) {
           throw new TriageException("The detection run of module " + module.name(root) + " ended before the agent "
               + "wrote its report (" + why + "). The JVM's output is in " + run.log() + "; its last lines:"
@@ -341,45 +380,80 @@ public final class TriagePipeline {
     }));
     return new Detection(root, candidates, jvms, testsByName, baselineFailures, intermittentFailures, races, skipped,
         tests, buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"), detectRuns,
-        lateRaces, fingerprint, agentVersion);
+        lateRaces, fingerprint, agentVersion, hung);
   }
+
+  /** What detection saw of one module: how its runs went, the agent's reports read as one, the tests that hung. */
+  private record ModuleDetection(DetectionRuns runs, DetectionReport report, List<HungTest> hung) {}
 
   /**
    * Step 3 for one module: its tests {@code runs} times in one detection JVM ({@link DetectionRuns}), or once. When the
-   * repeats lose the agent's report (a later run hung, the JVM would not quit) or the launcher cannot serve, the tests
-   * run once in a fresh JVM instead, with a warning: a repeat must never cost the races a single run finds.
+   * repeats do not get through (a test hung and stopped the JVM, a later run would not end, the launcher cannot serve),
+   * the tests run once more in fresh JVMs that go on past a hung test ({@link DetectionRuns#continuing}), with a
+   * warning: a repeat must never cost the races a single run finds. The reports of every JVM are read as one.
    */
-  private static DetectionRuns detectionRuns(TestJvm jvm, String agentOptions, int runs, Duration timeout, Path report,
-      TestModule module, Path root, List<String> warnings) throws TriageException, InterruptedException {
-    Path dir = report.getParent();
+  private static ModuleDetection detectModule(TestJvm jvm, TestSelection selection, int runs, TestLimits limits,
+      Duration backstop, Path dir, Set<String> skip, TestModule module, Path root, List<String> warnings)
+      throws TriageException, InterruptedException {
+    List<Path> reports = new ArrayList<>();
     try {
       if (runs > 1) {
+        Path report = dir.resolve("races.jsonl");
         String problem;
         try {
-          DetectionRuns repeated = DetectionRuns.repeated(jvm, agentOptions, runs, timeout, dir);
-          if (repeated.timedOut() && repeated.runs() == 0) {
-            return repeated; // the first run hung: a single run would hang as well (the caller says so)
-          }
-          if (readReport(report).complete()) {
+          DetectionRuns repeated = DetectionRuns.repeated(jvm, selection, "mode=detect;out=" + report, runs, backstop,
+              dir, limits, skip);
+          reports.add(report);
+          DetectionReport read = readReport(report);
+          if (read.complete()) {
             if (repeated.stopReason() != null) {
               warnings.add("Detection of module " + module.name(root) + " stopped repeating its tests after "
                   + repeated.runs() + " of " + runs + " run(s): " + repeated.stopReason() + ".");
             }
-            return repeated;
+            return new ModuleDetection(repeated, read, List.of());
           }
-          problem = repeated.stopReason() != null ? repeated.stopReason() : "the JVM did not exit after its runs";
+          problem = repeated.stopReason() != null ? repeated.stopReason()
+              : repeated.exitCode() == HUNG_EXIT ? "a test ran past its limit and stopped the JVM"
+              : "the JVM did not exit after its runs";
         } catch (IOException e) {
           problem = e.getMessage();
         }
         warnings.add("Detection of module " + module.name(root) + " could not repeat its tests in one JVM (" + problem
-            + "); they ran once in a fresh JVM instead.");
-        Files.deleteIfExists(report);
+            + "); they ran once more in fresh JVMs instead, which go on past a hung test.");
       }
-      return DetectionRuns.single(jvm, agentOptions, timeout, dir);
+      Path single = dir.resolve("single");
+      DetectionRuns.Continued once = DetectionRuns.continuing(jvm, selection,
+          n -> "mode=detect;out=" + single.resolve("races-" + n + ".jsonl"), limits, backstop, single, skip);
+      for (int n = 1; n <= once.result().attempts(); n++) {
+        reports.add(single.resolve("races-" + n + ".jsonl"));
+      }
+      List<HungTest> hung = hungTests(once.result(), "detect", o -> limits.limitFor(o.id()).toMillis());
+      for (HungTest h : hung) {
+        warnings.add("The test " + h.test() + " hung under the agent (still running after its limit of "
+            + h.limitMillis() / 1000 + " s, " + "--detect-timeout-factor times its baseline): it was stopped and the "
+            + "other tests went on in a fresh JVM; the races it had shown are kept.");
+      }
+      return new ModuleDetection(once.runs(), readReports(reports), hung);
     } catch (IOException e) {
       throw new TriageException("Could not start the detect JVM for module " + module.name(root) + ": " + e.getMessage(), e);
     }
   }
+
+  /** The tests a run stopped at their limit (HUNG) or killed with their JVM (TIMED_OUT), with their dumps. */
+  private static List<HungTest> hungTests(TestRunResult run, String phase,
+      java.util.function.ToLongFunction<TestOutcome> limit) {
+    return run.outcomes().stream()
+        .filter(o -> o.status() == TestOutcome.Status.HUNG || o.status() == TestOutcome.Status.TIMED_OUT)
+        .map(o -> new HungTest(testName(o), phase, limit.applyAsLong(o), o.threads() == null ? "" : o.threads()))
+        .toList();
+  }
+
+  /** The launcher's exit code when its watchdog stopped a hung test. */
+  private static final int HUNG_EXIT = 4;
+  /** Under the agent a test may take {@code --detect-timeout-factor} times its baseline, but never less than this. */
+  static final Duration DETECT_FLOOR = Duration.ofSeconds(60);
+  /** A baseline JVM the watchdog could not stop (a GC death spiral) is killed after this long. */
+  static final Duration BASELINE_BACKSTOP = Duration.ofHours(4);
 
   /** A test that passed its baseline: how to select it, which module's JVM runs it, and how long it took. */
   public record TestRef(String id, TestModule module, long baselineMillis) {}
@@ -546,30 +620,23 @@ public final class TriagePipeline {
   }
 
   static DetectedRace merge(DetectedRace a, DetectedRace b) {
-    List<DetectedRace.SitePair> pairs = new ArrayList<>(a.sitePairs());
-    b.sitePairs().stream().filter(p -> !pairs.contains(p)).forEach(pairs::add);
-    Set<String> tests = new LinkedHashSet<>(a.tests());
-    tests.addAll(b.tests());
-    Set<Integer> indices = new LinkedHashSet<>(a.indices());
-    indices.addAll(b.indices());
-    return new DetectedRace(a.fieldKey(), a.count() + b.count(), a.wr() + b.wr(), a.ww() + b.ww(), a.current(),
-        a.previous(), pairs, new ArrayList<>(tests), new ArrayList<>(indices));
+    return a.mergedWith(b);
   }
 
-  private static TestRunResult runJvm(TestJvm jvm, Optional<String> agent, Duration timeout, Path work, TestModule module,
-      Path root, String what) throws TriageException, InterruptedException {
-    try {
-      return jvm.run(TestSelection.ALL, agent, timeout, work.resolve(moduleDirName(module, root)).resolve(what));
-    } catch (IOException e) {
-      throw new TriageException("Could not start the " + what + " JVM for module " + module.name(root) + ": " + e.getMessage(), e);
-    }
-  }
 
   private static List<Path> launcher(TestModule module, Path root) throws TriageException, InterruptedException {
     try {
       return JUnitPlatformJars.launcherFor(module, root);
     } catch (ProjectBuildException e) {
       throw new TriageException(e.getMessage(), e);
+    }
+  }
+
+  private static DetectionReport readReports(List<Path> reports) throws TriageException {
+    try {
+      return DetectionReport.readAll(reports);
+    } catch (IOException e) {
+      throw new TriageException("The agent's reports " + reports + " cannot be read: " + e.getMessage(), e);
     }
   }
 
