@@ -73,8 +73,8 @@ public final class JvmTrialExecutor implements TrialExecutor {
 
   /** The command line that reruns this one trial in a JVM of its own, reporting into {@code dir}. */
   String replay(TrialSpec spec, Path dir) {
-    return String.join(" ", jvm(spec.testId()).command(TestSelection.of(spec.testId()),
-        Optional.of(spec.agentOptions(dir.resolve("jumble.jsonl").toString())), dir.resolve("results.jsonl")));
+    return jvm(spec.testId()).replayCommand(TestSelection.of(spec.testId()),
+        Optional.of(spec.agentOptions(dir.resolve("jumble.jsonl").toString())), dir.resolve("results.jsonl"));
   }
 
   @Override
