@@ -276,8 +276,9 @@ public final class TriagePipeline {
       baselines.put(module, baseline);
       tests += baseline.outcomes().size();
       hung.addAll(hungTests(baseline, "baseline", o -> options.testTimeout().toMillis()));
-      List<TestOutcome> failed = baseline.outcomes().stream()
-          .filter(o -> o.status() == TestOutcome.Status.FAILED).toList();
+      // failed or crashed (a hung test has a warning of its own, and a rerun would only hang again)
+      List<TestOutcome> failed = baseline.outcomes().stream().filter(TestOutcome::failed)
+          .filter(o -> o.status() != TestOutcome.Status.HUNG && o.status() != TestOutcome.Status.TIMED_OUT).toList();
       if (!failed.isEmpty()) {
         try {
           rechecked.putAll(BaselineRecheck.recheck(jvm, failed, options.baselineTimeout(), dir));
@@ -323,11 +324,11 @@ public final class TriagePipeline {
     for (TestModule module : project.modules()) {
       Path dir = work.resolve(moduleDirName(module, root)).resolve("detect");
       TestRunResult baseline = baselines.get(module);
-      // tests that hung or crashed without the agent are not run again: they would only hang again
+      // tests that hung without the agent are not run again: they would only hang again (a test that ended its JVM
+      // runs: its races are seen before the exit, and the next JVM goes on after it)
       Set<String> skip = new LinkedHashSet<>();
       baseline.outcomes().stream().filter(o -> o.status() == TestOutcome.Status.HUNG
-          || o.status() == TestOutcome.Status.TIMED_OUT || o.status() == TestOutcome.Status.CRASHED)
-          .forEach(o -> skip.add(o.id()));
+          || o.status() == TestOutcome.Status.TIMED_OUT).forEach(o -> skip.add(o.id()));
       TestLimits limits = TestLimits.scaled(baseline, options.detectTimeoutFactor(), DETECT_FLOOR, options.testTimeout());
       Duration backstop = max(MIN_DETECT_TIMEOUT, baseline.elapsed().multipliedBy(2L * options.detectTimeoutFactor()));
       Map<String, Long> baselineTimes = new LinkedHashMap<>();
