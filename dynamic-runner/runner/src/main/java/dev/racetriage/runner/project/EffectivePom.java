@@ -8,6 +8,10 @@ import java.util.List;
 import java.util.Optional;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.xml.sax.InputSource;
 import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Element;
 import org.xml.sax.SAXException;
@@ -37,7 +41,13 @@ final class EffectivePom {
       DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
       factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
       factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      root = factory.newDocumentBuilder().parse(file.toFile()).getDocumentElement();
+      // the help plugin may repeat the XML declaration after its header comments (seen when it runs after other
+      // goals in one Maven call, on commons-pool): only the first one is legal XML
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      int first = text.indexOf("<?xml");
+      String body = first < 0 ? text : text.substring(0, first + 5)
+          + text.substring(first + 5).replaceAll("<\\?xml[^?]*\\?>", "");
+      root = factory.newDocumentBuilder().parse(new InputSource(new StringReader(body))).getDocumentElement();
     } catch (ParserConfigurationException | SAXException e) {
       throw new IOException("cannot read the effective POM " + file + ": " + e.getMessage(), e);
     }

@@ -105,4 +105,13 @@ class SurefireConfigReaderTest {
     SurefireConfig c = config(write(project(m.toString(), "", "")), m);
     assertEquals(SurefireConfig.DEFAULTS, c);
   }
+
+  /** The help plugin, run after other goals, wrote a second XML declaration after its header (commons-pool). */
+  @Test
+  void aRepeatedXmlDeclarationIsRead() throws Exception {
+    Path m = dir.resolve("m");
+    String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Effective POM for project -->\n"
+        + "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + project(m.toString(), "", "");
+    assertEquals(SurefireConfig.DEFAULTS, config(write(xml), m));
+  }
 }
