@@ -82,7 +82,7 @@ final class TriageCommand implements Callable<Integer> {
 
   @Option(names = "--tests", paramLabel = "PATTERN", description = {
       "Run only these tests, in Surefire's -Dtest syntax: Class, Class#method, Class#m1+m2, wildcards (*Test,",
-      "pkg/**/Foo*), !exclusions, comma lists, %regex[...] (default: the tests 'mvn test' runs, as each module's",
+      "pkg/**/Foo*), !exclusions, comma lists, %%regex[...] (default: the tests 'mvn test' runs, as each module's",
       "Surefire configuration chooses them)"})
   String tests;
 

@@ -35,19 +35,48 @@ final class EffectivePom {
     this.modules = List.copyOf(modules);
   }
 
+  private static final java.util.regex.Pattern XML_DECLARATION = java.util.regex.Pattern.compile("<\\?xml[^?]*\\?>");
+  /** A one-line element: {@code <name>text</name>}. */
+  private static final java.util.regex.Pattern ELEMENT_LINE =
+      java.util.regex.Pattern.compile("^\\s*<([^\\s>/]+)>[^<]*</\\1>\\s*$");
+  private static final java.util.regex.Pattern XML_NAME = java.util.regex.Pattern.compile("[A-Za-z_][\\w.\\-]*");
+
+  /**
+   * What the help plugin wrote, made well-formed. Run after other goals in one Maven call (commons-pool), it repeats
+   * the XML declaration after its header comments, and writes properties that plugins set during the build — some
+   * with names no XML element may have ({@code <javaTarget.qualifier?>} from build-helper's parse-version). The first
+   * declaration is kept, and a one-line element whose name is not an XML name is dropped (racetriage reads no such
+   * property).
+   */
+  static String wellFormed(String text) {
+    java.util.regex.Matcher declarations = XML_DECLARATION.matcher(text);
+    StringBuilder out = new StringBuilder(text.length());
+    boolean first = true;
+    int from = 0;
+    while (declarations.find()) {
+      out.append(text, from, declarations.start());
+      if (first) out.append(declarations.group());
+      first = false;
+      from = declarations.end();
+    }
+    out.append(text.substring(from));
+    StringBuilder kept = new StringBuilder(out.length());
+    for (String line : out.toString().split("\n", -1)) {
+      java.util.regex.Matcher element = ELEMENT_LINE.matcher(line);
+      if (element.matches() && !XML_NAME.matcher(element.group(1)).matches()) continue;
+      kept.append(line).append('\n');
+    }
+    return kept.toString();
+  }
+
   static EffectivePom read(Path file) throws IOException {
     Element root;
     try {
       DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
       factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
       factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      // the help plugin may repeat the XML declaration after its header comments (seen when it runs after other
-      // goals in one Maven call, on commons-pool): only the first one is legal XML
-      String text = Files.readString(file, StandardCharsets.UTF_8);
-      int first = text.indexOf("<?xml");
-      String body = first < 0 ? text : text.substring(0, first + 5)
-          + text.substring(first + 5).replaceAll("<\\?xml[^?]*\\?>", "");
-      root = factory.newDocumentBuilder().parse(new InputSource(new StringReader(body))).getDocumentElement();
+      root = factory.newDocumentBuilder().parse(new InputSource(new StringReader(wellFormed(
+          Files.readString(file, StandardCharsets.UTF_8))))).getDocumentElement();
     } catch (ParserConfigurationException | SAXException e) {
       throw new IOException("cannot read the effective POM " + file + ": " + e.getMessage(), e);
     }

@@ -106,12 +106,17 @@ class SurefireConfigReaderTest {
     assertEquals(SurefireConfig.DEFAULTS, c);
   }
 
-  /** The help plugin, run after other goals, wrote a second XML declaration after its header (commons-pool). */
+  /**
+   * The help plugin, run after other goals (commons-pool), writes a second XML declaration after its header and
+   * properties set during the build, one of them not an XML name.
+   */
   @Test
-  void aRepeatedXmlDeclarationIsRead() throws Exception {
+  void aRepeatedXmlDeclarationAndAPropertyWithAnIllegalNameAreRead() throws Exception {
     Path m = dir.resolve("m");
     String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- Effective POM for project -->\n"
-        + "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + project(m.toString(), "", "");
+        + "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + project(m.toString(),
+            "\n    <javaTarget.qualifier></javaTarget.qualifier>\n    <javaTarget.qualifier?></javaTarget.qualifier?>\n"
+                + "    <forkArg>-Dx=1</forkArg>\n", "");
     assertEquals(SurefireConfig.DEFAULTS, config(write(xml), m));
   }
 }
