@@ -15,6 +15,7 @@
 # Environment: see lib.sh (OUT, MODES, BUDGET, NATIVE, NICE, RACETRIAGE); CASES="1 2" (default both);
 # LIMIT_SECONDS=300 (case 1's limit).
 set -euo pipefail
+MODES="${MODES-full}"   # before lib.sh, whose default is "detect full"
 . "$(dirname "$0")/lib.sh"
 NAME=commons-pool
 COMMIT=bfe3090cd856b57f7da9a2e0809a6985a8a893fd
@@ -24,7 +25,6 @@ FIELD='org.apache.commons.pool3.impl.ResilientPooledObjectFactory$Adder.running'
 CHECKOUT="$1"
 shift
 CASES="${CASES:-1 2}"
-MODES="${MODES-full}"
 LIMIT_SECONDS="${LIMIT_SECONDS:-300}"
 rw_init "$NAME" "$COMMIT" "$CHECKOUT"
 [ "$(nproc)" = 2 ] || echo "$0: note: this machine has $(nproc) cores; the issue's 5-minute limit is for 2" >&2
@@ -35,8 +35,8 @@ for c in $CASES; do
   case "$c" in
     1)
       rw_triage case1-resilient --tests TestResilientPooledObjectFactory "$@"
-      python3 - "$OUT/case1-resilient.json" "$FIELD" "$LIMIT_SECONDS" "$(cat "$OUT/case1-resilient.time" | \
-        sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p')" <<'PY' | tee -a "$OUT/summary.md"
+      python3 - "$OUT/case1-resilient.json" "$FIELD" "$LIMIT_SECONDS" \
+        "$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$OUT/case1-resilient.time")" <<'PY' | tee -a "$OUT/summary.md"
 import json, os, sys
 report, field, limit, wall = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 parts = [float(p) for p in wall.split(":")] if wall else []

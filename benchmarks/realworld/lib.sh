@@ -18,7 +18,7 @@
 
 RT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 RACETRIAGE="${RACETRIAGE:-$RT_ROOT/racetriage}"
-MODES="${MODES:-detect full}"
+MODES="${MODES-detect full}"   # MODES= (empty) runs neither
 BUDGET="${BUDGET:-30m}"
 NATIVE="${NATIVE:-0}"
 NICE="${NICE:-10}"
@@ -50,7 +50,7 @@ rw_init() {
     echo "project: $RW_NAME"
     echo "checkout: $RW_DIR"
     echo "head: $RW_HEAD (expected $RW_COMMIT)"
-    echo "racetriage: $(git -C "$RT_ROOT" rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "racetriage: $RACETRIAGE at $(git -C "$(dirname "$RACETRIAGE")" rev-parse HEAD 2>/dev/null || echo unknown)"
     echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1), $(mvn -v 2>/dev/null | head -1 | sed 's/\x1b\[[0-9;]*m//g')"
     echo "date: $(date -Is)"
   } > "$OUT/env.txt"
