@@ -14,6 +14,12 @@
 # Get the checkout: git clone https://github.com/apache/commons-pool && git -C commons-pool checkout bfe3090c
 # Environment: see lib.sh (OUT, MODES, BUDGET, NATIVE, NICE, RACETRIAGE); CASES="1 2" (default both);
 # LIMIT_SECONDS=300 (case 1's limit).
+#
+# What to know (native `mvn -B test`, Java 17, Maven 3.8.7, 2 cores): 365 tests, 11 skipped, 6 min 18 s wall but
+# 43 s of user CPU (sleep-bound: TestGenericKeyedObjectPool 175 s, TestGenericObjectPool 100 s, TestPoolUtils 35 s).
+# Parent commons-parent; Surefire includes **/Test*.java and **/*Test.java, excludes **/TestSoftRefOutOfMemory.java,
+# argLine `${argLine} ${surefire.argline}` (JaCoCo's agent; surefire.argline is empty on Java 17),
+# forkedProcessTimeoutInSeconds 1800.
 set -euo pipefail
 MODES="${MODES-full}"   # before lib.sh, whose default is "detect full"
 . "$(dirname "$0")/lib.sh"
