@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Says, while a test JVM runs, what it is doing and what is slow: it follows the launcher's results files in a
- * directory ({@code results*.jsonl}: a JVM that is restarted after a hung test writes a new one) and reports
- * "535/575 tests, 10.8x baseline so far, slowest HistogramDataAccessTest#x (0.8 s -> 29 s)". The ratio compares the
+ * directory ({@code results*.jsonl}: a JVM that is restarted after a hung test writes a new one) and reports, as the
+ * phase's step, "detect: 535/575 module tests, 10.8x baseline so far, slowest HistogramDataAccessTest#x (0.8 s -> 29 s)"
+ * (the label names the module). The ratio compares the
  * finished tests' times with their own baseline times, so it means the same for a fast and a slow suite.
  */
 final class TestProgressWatcher implements AutoCloseable {
@@ -104,8 +105,7 @@ final class TestProgressWatcher implements AutoCloseable {
 
   /** The progress line, or null when nothing changed since the last one. */
   String describe() {
-    StringBuilder s = new StringBuilder(label).append(": ").append(finished.size()).append('/').append(total)
-        .append(" tests");
+    StringBuilder s = new StringBuilder(label).append(" tests");
     long base = 0;
     long now = 0;
     String slowest = null;

@@ -266,7 +266,7 @@ public final class TriagePipeline {
       Path dir = work.resolve(moduleDirName(module, root)).resolve("baseline");
       TestRunResult baseline;
       try (TestProgressWatcher watch = new TestProgressWatcher(dir, 0, Map.of(), progress,
-          "baseline " + module.name(root))) {
+          "module " + module.name(root))) {
         baseline = new ContinuingTestRun(jvm).run(selection, Optional.empty(),
             TestLimits.uniform(options.testTimeout()), BASELINE_BACKSTOP, dir);
       } catch (IOException e) {
@@ -335,7 +335,7 @@ public final class TriagePipeline {
       baseline.outcomes().forEach(o -> baselineTimes.put(testName(o), o.millis()));
       ModuleDetection md;
       try (TestProgressWatcher watch = new TestProgressWatcher(dir, baseline.outcomes().size() - skip.size(),
-          baselineTimes, progress, "detect " + module.name(root))) {
+          baselineTimes, progress, "module " + module.name(root))) {
         md = detectModule(jvms.get(module), selection, options.detectRuns(), limits, backstop, dir, skip, module, root,
             warnings);
       }
