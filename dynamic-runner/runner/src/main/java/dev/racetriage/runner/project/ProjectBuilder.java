@@ -74,9 +74,10 @@ public final class ProjectBuilder {
     }
     if (!outcome.succeeded()) {
       throw new ProjectBuildException(
-          "The project in " + root + " does not build (" + command + " exited with " + outcome.exitCode() + "). "
-              + "Fix the build, check with 'mvn test-compile', and run racetriage again. The build said:"
-              + System.lineSeparator() + outcome.tail(ERROR_TAIL_LINES));
+          "The project in " + root + " does not build ('mvn test-compile' exited with " + outcome.exitCode()
+              + "). Fix the build, check with 'mvn test-compile', and run racetriage again. The build said:"
+              + System.lineSeparator() + BuildErrors.essence(outcome.tail(ERROR_TAIL_LINES))
+              + System.lineSeparator() + "(the whole output: " + log + ")");
     }
     try {
       Files.deleteIfExists(log);
@@ -108,7 +109,7 @@ public final class ProjectBuilder {
     Path wrapper = root.resolve("mvnw");
     String mvn = Files.isExecutable(wrapper) ? wrapper.toString() : "mvn";
     return List.of(
-        mvn, "-B", "-q",
+        mvn, "-B", "-q", "-Dstyle.color=never",
         "test-compile",
         DEPENDENCY_PLUGIN + ":build-classpath",
         "-Dmdep.includeScope=test",

@@ -21,6 +21,16 @@ public final class Preflight {
     if (!Files.isDirectory(root)) {
       throw new TriageException(root + " does not exist or is not a directory.");
     }
+    String path = root.toString();
+    for (int i = 0; i < path.length(); i++) {
+      if (Character.isSurrogate(path.charAt(i))) {
+        String character = new String(Character.toChars(path.codePointAt(i)));
+        throw new TriageException("The project path " + root + " contains '" + character + "', a character the JDK "
+            + "cannot load classes from when it is on a class path (\"Error decoding percent encoded characters\"), "
+            + "so no test could start. Make a link without it and run racetriage there: ln -s '" + root
+            + "' /tmp/project && racetriage triage /tmp/project");
+      }
+    }
     if (!Files.isRegularFile(root.resolve("pom.xml"))) {
       throw new TriageException(root + " is not a Maven project (no pom.xml). Point racetriage at the directory that "
           + "holds the project's pom.xml.");

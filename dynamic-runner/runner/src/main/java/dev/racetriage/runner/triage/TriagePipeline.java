@@ -303,6 +303,15 @@ public final class TriagePipeline {
               + (r.runs() > 1 ? ", " + r.describe() : "") + "): races it touches are reported as flaky.");
     }
     long baselineMillis = millisSince(baselineStart);
+    for (Map.Entry<TestModule, TestRunResult> b : baselines.entrySet()) {
+      TestRunResult r = b.getValue();
+      if (r.outcomes().isEmpty() && !r.completed() && r.exitCode() != 0) {
+        // the JVM never got to the launcher: a bad argLine, a broken JDK, a class path it cannot read
+        throw new TriageException("The test JVM of module " + b.getKey().name(root) + " did not start (exit code "
+            + r.exitCode() + "), so no test ran. Its output is in " + r.log() + "; its last lines:"
+            + System.lineSeparator() + ExternalCommand.tail(r.log(), 15));
+      }
+    }
     if (tests == 0) {
       throw new TriageException(options.tests() != null
           ? "No test of " + root + " matches --tests " + options.tests() + " (Surefire's -Dtest syntax: Class, "

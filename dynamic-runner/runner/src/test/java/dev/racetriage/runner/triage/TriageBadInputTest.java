@@ -95,6 +95,27 @@ class TriageBadInputTest {
   }
 
   @Test
+  void aProjectThatDoesNotCompileIsNamedWithoutColourCodesOrMavenBoilerplate() throws Exception {
+    Path project = dir.resolve("broken-quiet");
+    ProjectFixtures.writeSingleModuleProject(project, "package demo; public class Broken { int x = ; }");
+    TriageException error = failsWith(project);
+    assertFalse(error.getMessage().contains("\u001B["), error.getMessage());
+    assertFalse(error.getMessage().contains("Re-run Maven"), error.getMessage());
+    assertFalse(error.getMessage().contains("[Help 1]"), error.getMessage());
+  }
+
+  /** The JDK cannot load classes from a class path with a character outside the BMP: said before the build. */
+  @Test
+  void aProjectPathWithAnEmojiIsRefusedBeforeTheBuild() throws Exception {
+    Path project = dir.resolve("tests \uD83D\uDE00");
+    ProjectFixtures.writeProjectWithTests(project, "@Test void passes() { assertTrue(true); }");
+    TriageException error = failsWith(project);
+    assertTrue(error.getMessage().contains("contains '\uD83D\uDE00'") && error.getMessage().contains("ln -s"),
+        error.getMessage());
+    assertFalse(Files.exists(project.resolve("target")), "nothing was built");
+  }
+
+  @Test
   void aProjectWithNoTests() throws Exception {
     Path project = dir.resolve("untested");
     ProjectFixtures.writeSingleModuleProject(project, "package demo; public class Lonely { int x; }");
