@@ -95,7 +95,8 @@ final class FaultFixtures {
     return dir;
   }
 
-  private static void racyCounter(Path dir, String artifact) throws IOException {
+  /** A counter two threads increment without synchronisation: {@code demo.Counter.hits} races. */
+  static void racyCounter(Path dir, String artifact) throws IOException {
     write(dir.resolve("pom.xml"), POM.formatted(artifact));
     write(dir.resolve("src/main/java/demo/Counter.java"), """
         package demo;

@@ -79,42 +79,6 @@ class TriageCommandTest {
   }
 
   private static void writeRacyProject(Path dir) throws Exception {
-    Files.writeString(dir.resolve("pom.xml"), """
-        <project xmlns="http://maven.apache.org/POM/4.0.0">
-          <modelVersion>4.0.0</modelVersion>
-          <groupId>demo</groupId><artifactId>counter</artifactId><version>1.0</version>
-          <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
-          <dependencies>
-            <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.14.1</version><scope>test</scope></dependency>
-          </dependencies>
-          <build><pluginManagement><plugins>
-            <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
-            <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
-          </plugins></pluginManagement></build>
-        </project>
-        """);
-    Path main = Files.createDirectories(dir.resolve("src/main/java/demo"));
-    Files.writeString(main.resolve("Counter.java"), """
-        package demo;
-        public class Counter {
-          int hits;
-          public void hit() { hits = hits + 1; }
-        }
-        """);
-    Path test = Files.createDirectories(dir.resolve("src/test/java/demo"));
-    Files.writeString(test.resolve("CounterTest.java"), """
-        package demo;
-        import org.junit.jupiter.api.Test;
-        import static org.junit.jupiter.api.Assertions.assertTrue;
-        class CounterTest {
-          @Test void twoThreadsCount() throws Exception {
-            Counter c = new Counter();
-            Thread a = new Thread(c::hit);
-            Thread b = new Thread(c::hit);
-            a.start(); b.start(); a.join(); b.join();
-            assertTrue(c.hits >= 1);
-          }
-        }
-        """);
+    FaultFixtures.racyCounter(dir, "counter");
   }
 }
