@@ -62,6 +62,7 @@ public final class TriageMarks {
   public TrustedBenignMark markTrustedBenign(FieldKey field, String author, String note) {
     requireText(author, "author");
     requireText(note, "note (why the race is harmless)");
+    requireShort(note, "note");
     return db.write("mark " + field + " trusted-benign", tx -> {
       syncBeforeWriting(tx);
       TrustedBenignMark mark = new TrustedBenignMark(field, author, note, tx.now());
@@ -80,6 +81,7 @@ public final class TriageMarks {
   /** Removes the mark of {@code field}; false (and nothing logged) if it had none. */
   public boolean reopen(FieldKey field, String author, String note) {
     requireText(author, "author");
+    requireShort(note, "note");
     return db.write("reopen " + field, tx -> {
       syncBeforeWriting(tx);
       Optional<Long> fieldId = FieldTable.find(tx, field);
@@ -96,6 +98,7 @@ public final class TriageMarks {
   public AuditEntry comment(FieldKey field, String author, String text) {
     requireText(author, "author");
     requireText(text, "comment");
+    requireShort(text, "comment");
     return db.write("comment on " + field, tx -> {
       long fieldId = FieldTable.ensure(tx, field);
       long id = audit(tx, fieldId, AuditAction.COMMENT, author, text);
@@ -279,6 +282,14 @@ public final class TriageMarks {
     return tx.insert(
         "INSERT INTO audit_log(field_id, action, author, note, at) VALUES (?, ?, ?, ?, ?)",
         fieldId, action, author, note, tx.now());
+  }
+
+  /** Refuses a text longer than {@link TrustedBenignMark#MAX_NOTE}; {@code null} (an optional note) passes. */
+  public static void requireShort(String value, String what) {
+    if (value != null && value.length() > TrustedBenignMark.MAX_NOTE) {
+      throw new IllegalArgumentException("the " + what + " is " + value.length() + " characters long; at most "
+          + TrustedBenignMark.MAX_NOTE + " are kept. Shorten it, or put the details in an issue and link to it.");
+    }
   }
 
   private static void requireText(String value, String what) {

@@ -79,7 +79,8 @@ public final class SchemaInspector {
    * SQLite's {@code PRAGMA quick_check}: every page of every table and index is read and its b-tree structure checked
    * (not whether indexes match their tables, which the full integrity_check adds at several times the cost). Without
    * it, damage in pages that a command does not happen to read goes unnoticed: {@code mark} would write into a file
-   * that {@code triage} then refuses. It reads the whole file once: about 50 ms for a 70 MB file in the page cache (integrity_check: 300 ms).
+   * that {@code triage} then refuses. It reads the whole file once: about 50 ms for a 70 MB file in the page cache
+   * (integrity_check: 300 ms).
    */
   private static void requireIntact(Path file, Connection connection) throws SQLException {
     List<String> problems = new ArrayList<>();
