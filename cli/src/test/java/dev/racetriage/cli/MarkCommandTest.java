@@ -18,8 +18,13 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.marks.TrustedBenignMark;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code racetriage mark} against a real triage database in a temporary project. */
 class MarkCommandTest {
@@ -90,6 +95,149 @@ class MarkCommandTest {
     assertEquals(2, result.exitCode());
     assertTrue(result.err().contains("'hash' is not a field key"), result.err());
     assertFalse(Files.exists(project.resolve(".racetriage")));
+  }
+
+  private static final String HASH = "com.example.Cache.hash";
+  private static final String SLOTS = "com.example.Buf.slots[]";
+  private static final String INNER = "com.example.Outer$Inner.count";
+
+  private Path db() {
+    return project.resolve(".racetriage/triage.db");
+  }
+
+  private Path mirror() {
+    return project.resolve(".racetriage/trusted-benign.json");
+  }
+
+  private CliRun mark(String field, String note) {
+    return run("mark", field, "--trusted-benign", "--note", note, "--author", "ada", "--project", project.toString());
+  }
+
+  private void markThree() {
+    for (String field : List.of(HASH, SLOTS, INNER)) {
+      assertEquals(0, mark(field, "harmless").exitCode());
+    }
+  }
+
+  private List<String> markedFields() throws Exception {
+    return rows(db(), "SELECT f.field_key FROM trusted_benign_mark m JOIN field f ON f.id = m.field_id"
+        + " ORDER BY f.field_key");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"null", "{}", "{\"version\":1}", "{\"marks\":[]}", "{\"version\":1,\"marks\":null}"})
+  void aMarksFileWithoutMarksIsRefusedAndDeletesNoMark(String content) throws Exception {
+    markThree();
+    Files.writeString(mirror(), content);
+
+    CliRun result = mark("com.example.Other.flag", "new");
+
+    assertEquals(1, result.exitCode(), result.err());
+    assertEquals(1, result.err().lines().count(), result.err());
+    assertTrue(result.err().startsWith("racetriage: cannot use the trusted-benign marks in " + mirror()), result.err());
+    assertEquals(List.of(SLOTS, HASH, INNER), markedFields());
+    assertEquals(List.of(), rows(db(), "SELECT field_id FROM audit_log WHERE action = 'REOPEN'"));
+    assertEquals(content, Files.readString(mirror()));
+  }
+
+  @Test
+  void aMarksFileThatDroppedSeveralMarksHoldsThemUntilMarksSyncDecides() throws Exception {
+    markThree();
+    Files.writeString(mirror(), "{\"version\":1,\"marks\":[]}");
+
+    CliRun refused = mark("com.example.Other.flag", "new");
+    assertEquals(1, refused.exitCode(), refused.err());
+    assertEquals(1, refused.err().lines().count(), refused.err());
+    assertTrue(refused.err().contains("no longer holds 3 trusted-benign marks"), refused.err());
+    assertTrue(refused.err().contains("racetriage marks sync --accept-removals"), refused.err());
+    assertEquals(List.of(SLOTS, HASH, INNER), markedFields());
+
+    CliRun held = run("marks", "sync", "--project", project.toString());
+    assertEquals(1, held.exitCode(), held.err());
+    assertEquals(List.of("Held: " + SLOTS, "Held: " + HASH, "Held: " + INNER),
+        held.out().lines().map(line -> line.substring(0, line.indexOf(" is no longer"))).toList());
+    assertEquals(List.of(SLOTS, HASH, INNER), markedFields());
+
+    CliRun accepted = run("marks", "sync", "--accept-removals", "--project", project.toString());
+    assertEquals(0, accepted.exitCode(), accepted.err());
+    assertEquals(List.of(SLOTS, HASH, INNER), accepted.out().lines()
+        .map(line -> line.substring("Removed the mark of ".length(), line.indexOf(": it is no longer"))).toList());
+    assertEquals(List.of(), markedFields());
+    assertEquals(0, mark("com.example.Other.flag", "new").exitCode());
+  }
+
+  @Test
+  void keepMarksWritesTheDroppedMarksBackIntoTheFile() throws Exception {
+    markThree();
+    Files.writeString(mirror(), "{\"version\":1,\"marks\":[]}");
+
+    CliRun kept = run("marks", "sync", "--keep-marks", "--project", project.toString());
+
+    assertEquals(0, kept.exitCode(), kept.err());
+    assertEquals(3, kept.out().lines().filter(line -> line.startsWith("Kept the mark of ")).count(), kept.out());
+    JsonNode file = new ObjectMapper().readTree(mirror().toFile());
+    assertEquals(3, file.get("marks").size());
+    assertEquals(List.of(SLOTS, HASH, INNER), markedFields());
+    assertEquals(0, run("marks", "sync", "--project", project.toString()).exitCode());
+  }
+
+  @Test
+  void aTeammatesReopenArrivingInTheFileIsListedByTheNextMark() throws Exception {
+    markThree();
+    try (TriageStore teammate = TriageStore.open(project.resolve("theirs.db"), project)) {
+      teammate.marks().reopen(FieldKey.parse(HASH), "bo", "saw it fail");
+    }
+
+    CliRun result = mark("com.example.Other.flag", "new");
+
+    assertEquals(0, result.exitCode(), result.err());
+    assertEquals(List.of("Removed the mark of " + HASH + ": it is no longer in " + mirror()
+        + " (reopened in a committed change)."), result.out().lines().limit(1).toList());
+    assertTrue(result.out().lines().skip(1).findFirst().orElseThrow().startsWith("Marked com.example.Other.flag"));
+  }
+
+  @Test
+  void eightKilobytesOfGarbageInsideTheDatabaseAreRefusedBeforeAnyWrite() throws Exception {
+    Path db = StoreFaults.damagedDatabase(project);
+    byte[] before = Files.readAllBytes(db);
+
+    CliRun result = mark(HASH, "harmless");
+
+    assertEquals(1, result.exitCode(), result.err());
+    assertEquals(1, result.err().lines().count(), result.err());
+    assertTrue(result.err().startsWith("racetriage: " + db + " is corrupt ("), result.err());
+    assertTrue(result.err().contains("Move it away and run racetriage again"), result.err());
+    assertArrayEquals(before, Files.readAllBytes(db));
+    assertFalse(Files.exists(mirror()));
+    assertEquals("", result.out());
+  }
+
+  @Test
+  void aReadOnlyDatabaseIsOneLineNamingTheCause() throws Exception {
+    markThree();
+    byte[] before = Files.readAllBytes(db());
+    byte[] mirrorBefore = Files.readAllBytes(mirror());
+    CliRun result;
+    try (AutoCloseable readOnly = StoreFaults.readOnly(db())) {
+      result = mark("com.example.Other.flag", "new");
+    }
+    assertEquals(1, result.exitCode(), result.err());
+    assertEquals(1, result.err().lines().count(), result.err());
+    assertTrue(result.err().startsWith("racetriage: The triage database " + db() + " is read-only ("), result.err());
+    assertFalse(result.err().contains("migrate"), result.err());
+    assertArrayEquals(before, Files.readAllBytes(db()));
+    assertArrayEquals(mirrorBefore, Files.readAllBytes(mirror()));
+  }
+
+  @Test
+  void aNoteOverTheStoresLimitIsAUsageErrorAndCreatesNothing() {
+    CliRun result = mark(HASH, "x".repeat(100_000));
+    assertEquals(2, result.exitCode(), result.err());
+    assertTrue(result.err().contains("--note is 100000 characters long; at most " + TrustedBenignMark.MAX_NOTE),
+        result.err());
+    assertFalse(Files.exists(project.resolve(".racetriage")));
+
+    assertEquals(0, mark(HASH, "y".repeat(TrustedBenignMark.MAX_NOTE)).exitCode());
   }
 
   private static List<String> rows(Path db, String sql) throws Exception {

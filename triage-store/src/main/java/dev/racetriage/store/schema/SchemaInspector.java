@@ -87,7 +87,7 @@ public final class SchemaInspector {
     try (Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery("PRAGMA quick_check(3)")) {
       while (rows.next()) {
-        problems.add(rows.getString(1));
+        problems.add(rows.getString(1).replaceAll("\\s*\\R\\s*", " ").strip()); // "*** in database main ***\n..."
       }
     }
     if (!problems.equals(List.of("ok"))) {
