@@ -4,6 +4,8 @@ import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.StoreException;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.marks.TrustedBenignMark;
+import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,6 +38,10 @@ final class MarkCommand implements Callable<Integer> {
   @Option(names = "--author", paramLabel = "NAME", description = "Who decided (default: the user name)")
   String author;
 
+  @Option(names = "--force",
+      description = "Mark even a field no race or candidate is recorded on (ahead of detection), or a destructive race")
+  boolean force;
+
   @Mixin StoreOptions options;
 
   @Spec CommandSpec spec;
@@ -52,13 +58,20 @@ final class MarkCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--note is " + why.length() + " characters long; at most "
           + TrustedBenignMark.MAX_NOTE + " are kept. Shorten it, or put the details in an issue and link to it.");
     }
-    // A field with no race yet may be marked: teams mark ahead of detection.
+    PrintWriter out = spec.commandLine().getOut();
     try (TriageStore store = StoreOpening.open(options.dbFile(), options.projectDir())) {
-      MirrorSyncReport.print(store.mirrorSync(), store.marks().mirror().file(), spec.commandLine().getOut());
+      MirrorSyncReport.print(store.mirrorSync(), store.marks().mirror().file(), out);
+      if (!force) {
+        MarkChecks.requireKnown(store, key);
+        MarkChecks.requireNotDestructive(store, key);
+      }
+      Optional<TrustedBenignMark> earlier = store.marks().find(key);
       TrustedBenignMark mark = store.marks().markTrustedBenign(key, who, why);
-      spec.commandLine().getOut().println(
-          "Marked " + mark.field() + " trusted-benign (author " + mark.author() + "); recorded in "
-              + store.file() + " and " + store.marks().mirror().file() + ".");
+      out.println("Marked " + mark.field() + " trusted-benign (author " + mark.author() + "); recorded in "
+          + store.file() + " and " + store.marks().mirror().file() + ".");
+      earlier.filter(before -> !before.note().equals(why) || !before.author().equals(who)).ifPresent(before ->
+          out.println("This replaces the earlier mark by " + before.author() + " (" + before.markedAt() + "): \""
+              + before.note() + "\" (kept in the audit log)."));
       return 0;
     } catch (StoreException e) {
       throw StoreOpening.failed(e);

@@ -21,6 +21,11 @@ import java.util.Random;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.marks.TrustedBenignMark;
+import dev.racetriage.store.races.Race;
+import dev.racetriage.store.races.RaceKind;
+import dev.racetriage.store.verdicts.Evidence;
+import dev.racetriage.store.verdicts.Verdict;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -238,6 +243,75 @@ class MarkCommandTest {
     assertFalse(Files.exists(project.resolve(".racetriage")));
 
     assertEquals(0, mark(HASH, "y".repeat(TrustedBenignMark.MAX_NOTE)).exitCode());
+  }
+
+  private static final FieldKey DONE = FieldKey.parse("dev.racetriage.examples.BusyWait.done");
+  private static final FieldKey RESULT = FieldKey.parse("dev.racetriage.examples.BusyWait.result");
+
+  /** The busy-wait example as a triage leaves it: {@code done} benign, {@code result} destructive. */
+  private void triagedBusyWait() {
+    try (TriageStore store = TriageStore.openProject(project)) {
+      for (FieldKey field : List.of(DONE, RESULT)) {
+        store.races().upsert(new Race(field, Set.of(RaceKind.WR), List.of(), Set.of("demo.BusyWaitTest#sees")), null);
+      }
+      store.verdicts().set(DONE, Verdict.BENIGN, Evidence.of("stale reads served, no failure"), null);
+      store.verdicts().set(RESULT, Verdict.DESTRUCTIVE, Evidence.of("7/20 runs failed under oldest, 0/20 under sc"),
+          null);
+    }
+  }
+
+  @Test
+  void aMistypedFieldIsRefusedWithTheClosestKnownFieldsUnlessForced() throws Exception {
+    triagedBusyWait();
+
+    CliRun typo = mark("dev.racetriage.examples.BusyWait.don", "a late stop is fine");
+
+    assertEquals(2, typo.exitCode(), typo.err());
+    assertEquals(1, typo.err().lines().count(), typo.err());
+    assertTrue(typo.err().contains("no race or static candidate is recorded on dev.racetriage.examples.BusyWait.don"),
+        typo.err());
+    assertTrue(typo.err().contains("(closest: " + DONE + ", " + RESULT + ")"), typo.err());
+    assertTrue(typo.err().contains("--force"), typo.err());
+    assertEquals(List.of(), markedFields());
+
+    CliRun forced = run("mark", "dev.racetriage.examples.BusyWait.don", "--trusted-benign", "--note", "ahead",
+        "--force", "--project", project.toString());
+    assertEquals(0, forced.exitCode(), forced.err());
+    assertEquals(0, mark(DONE.toString(), "a late stop is fine").exitCode());
+  }
+
+  @Test
+  void aDestructiveRaceIsRefusedUnlessForcedBecauseItWouldTurnCiGreen() throws Exception {
+    triagedBusyWait();
+
+    CliRun refused = mark(RESULT.toString(), "looks fine to me");
+
+    assertEquals(2, refused.exitCode(), refused.err());
+    assertEquals(1, refused.err().lines().count(), refused.err());
+    assertTrue(refused.err().contains(RESULT + " is destructive (7/20 runs failed under oldest, 0/20 under sc)"),
+        refused.err());
+    assertTrue(refused.err().contains("would turn CI green while that evidence stands"), refused.err());
+    assertEquals(List.of(), markedFields());
+
+    CliRun forced = run("mark", RESULT.toString(), "--trusted-benign", "--note", "the sum is recomputed",
+        "--force", "--project", project.toString());
+    assertEquals(0, forced.exitCode(), forced.err());
+    assertEquals(List.of(RESULT.toString()), markedFields());
+  }
+
+  @Test
+  void remarkingSaysThatItReplacesTheEarlierNote() {
+    assertEquals(0, mark(HASH, "every thread computes the same hash").exitCode());
+
+    CliRun again = run("mark", HASH, "--trusted-benign", "--note", "String.hashCode idiom", "--author", "bo",
+        "--project", project.toString());
+
+    assertEquals(0, again.exitCode(), again.err());
+    List<String> lines = again.out().lines().toList();
+    assertEquals(2, lines.size(), again.out());
+    assertTrue(lines.get(1).startsWith("This replaces the earlier mark by ada ("), lines.get(1));
+    assertTrue(lines.get(1).endsWith("\"every thread computes the same hash\" (kept in the audit log)."),
+        lines.get(1));
   }
 
   private static List<String> rows(Path db, String sql) throws Exception {
