@@ -3,7 +3,6 @@ package dev.racetriage.cli;
 import dev.racetriage.dashboard.DashboardOptions;
 import dev.racetriage.dashboard.DashboardServer;
 import dev.racetriage.dashboard.DashboardStartException;
-import dev.racetriage.store.StoreException;
 import dev.racetriage.store.TriageStore;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -62,7 +61,7 @@ final class DashboardCommand implements Callable<Integer> {
     if (!Files.isDirectory(projectDir)) {
       throw new UserError("the project directory " + projectDir + " does not exist (--project)", 1);
     }
-    TriageStore store = open(dbFile, projectDir);
+    TriageStore store = StoreOpening.open(dbFile, projectDir);
     boolean interrupted = false;
     try {
       interrupted = serve(store, projectDir);
@@ -83,7 +82,9 @@ final class DashboardCommand implements Callable<Integer> {
       out.println("racetriage dashboard for " + projectDir + " on " + server.url()
           + (token != null ? " (changes need the token: open " + server.url() + "login)" : ""));
       out.println("Press Ctrl-C to stop.");
+      MirrorSyncReport.print(store.mirrorSync(), store.marks().mirror().file(), out);
       out.flush();
+      MirrorSyncReport.warnHeld(store.mirrorSync(), store.marks().mirror().file(), spec.commandLine().getErr());
       Thread hook = new Thread(this::stopAndWait, "racetriage-dashboard-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       try {
@@ -117,14 +118,6 @@ final class DashboardCommand implements Callable<Integer> {
     }
   }
 
-  private static TriageStore open(Path dbFile, Path projectDir) {
-    try {
-      return TriageStore.open(dbFile, projectDir);
-    } catch (StoreException e) {
-      throw new UserError(oneLine(e.getMessage()), 1, e);
-    }
-  }
-
   /** {@code <project>/.racetriage/triage.db} → {@code <project>}; a database elsewhere → the working directory. */
   static Path projectOf(Path dbFile) {
     Path parent = dbFile.getParent();
@@ -133,10 +126,6 @@ final class DashboardCommand implements Callable<Integer> {
       return parent.getParent();
     }
     return Path.of("").toAbsolutePath();
-  }
-
-  private static String oneLine(String message) {
-    return message == null ? "cannot open the triage database" : message.replaceAll("\\s*\\R\\s*", " ");
   }
 
   private static void removeQuietly(Thread hook) {

@@ -4,9 +4,11 @@ import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.StoreException;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.marks.TrustedBenignMark;
-import java.nio.file.Path;
+import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Option;
@@ -18,7 +20,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Record a team decision about a racy field. A trusted-benign mark hides the race from diagnostics",
-      "(never from the evidence) and is mirrored to .racetriage/trusted-benign.json for the team to commit."
+      "(never from the evidence) and is mirrored to .racetriage/trusted-benign.json for the team to commit.",
+      "Exit code: 0 recorded, 1 the database or the marks file cannot be used, 2 bad usage."
     })
 final class MarkCommand implements Callable<Integer> {
 
@@ -28,17 +31,18 @@ final class MarkCommand implements Callable<Integer> {
   @Option(names = "--trusted-benign", required = true, description = "Mark the field trusted-benign")
   boolean trustedBenign;
 
-  @Option(names = "--note", required = true, paramLabel = "TEXT", description = "Why the race is harmless")
+  @Option(names = "--note", required = true, paramLabel = "TEXT",
+      description = "Why the race is harmless (at most " + TrustedBenignMark.MAX_NOTE + " characters)")
   String note;
 
   @Option(names = "--author", paramLabel = "NAME", description = "Who decided (default: the user name)")
   String author;
 
-  @Option(names = "--project", paramLabel = "DIR", description = "Project directory (default: .)")
-  Path project = Path.of(".");
+  @Option(names = "--force",
+      description = "Mark even a field no race or candidate is recorded on (ahead of detection), or a destructive race")
+  boolean force;
 
-  @Option(names = "--db", paramLabel = "FILE", description = "Triage database (default: DIR/.racetriage/triage.db)")
-  Path db;
+  @Mixin StoreOptions options;
 
   @Spec CommandSpec spec;
 
@@ -46,20 +50,31 @@ final class MarkCommand implements Callable<Integer> {
   public Integer call() {
     FieldKey key = parseField();
     String who = author != null && !author.isBlank() ? author.strip() : System.getProperty("user.name", "unknown");
-    if (note.isBlank()) {
+    String why = note.strip();
+    if (why.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "--note must say why the race is harmless");
     }
-    Path projectDir = project.toAbsolutePath().normalize();
-    Path dbFile = db != null ? db : TriageStore.defaultDatabase(projectDir);
-    // A field with no race yet may be marked: teams mark ahead of detection.
-    try (TriageStore store = TriageStore.open(dbFile, projectDir)) {
-      TrustedBenignMark mark = store.marks().markTrustedBenign(key, who, note.strip());
-      spec.commandLine().getOut().println(
-          "Marked " + mark.field() + " trusted-benign (author " + mark.author() + "); recorded in "
-              + store.file() + " and " + store.marks().mirror().file() + ".");
+    if (why.length() > TrustedBenignMark.MAX_NOTE) {
+      throw new ParameterException(spec.commandLine(), "--note is " + why.length() + " characters long; at most "
+          + TrustedBenignMark.MAX_NOTE + " are kept. Shorten it, or put the details in an issue and link to it.");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    try (TriageStore store = StoreOpening.open(options.dbFile(), options.projectDir())) {
+      MirrorSyncReport.print(store.mirrorSync(), store.marks().mirror().file(), out);
+      if (!force) {
+        MarkChecks.requireKnown(store, key);
+        MarkChecks.requireNotDestructive(store, key);
+      }
+      Optional<TrustedBenignMark> earlier = store.marks().find(key);
+      TrustedBenignMark mark = store.marks().markTrustedBenign(key, who, why);
+      out.println("Marked " + mark.field() + " trusted-benign (author " + mark.author() + "); recorded in "
+          + store.file() + " and " + store.marks().mirror().file() + ".");
+      earlier.filter(before -> !before.note().equals(why) || !before.author().equals(who)).ifPresent(before ->
+          out.println("This replaces the earlier mark by " + before.author() + " (" + before.markedAt() + "): \""
+              + before.note() + "\" (kept in the audit log)."));
       return 0;
     } catch (StoreException e) {
-      throw new UserError(e.getMessage(), 1, e);
+      throw StoreOpening.failed(e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.racetriage.cli;
 
 import static dev.racetriage.cli.CliRun.run;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,6 +56,31 @@ class DashboardCommandTest {
     assertTrue(result.err().startsWith("racetriage: "), result.err());
     assertTrue(result.err().contains(db.toString()), result.err());
     assertEquals(1, result.err().strip().lines().count(), result.err());
+  }
+
+  @Test
+  void eightKilobytesOfGarbageInsideTheDatabaseAreRefusedBeforeServing(@TempDir Path dir) throws Exception {
+    Path db = StoreFaults.damagedDatabase(dir);
+    byte[] before = Files.readAllBytes(db);
+    CliRun result = run("dashboard", "--db", db.toString(), "--port", "0");
+    assertEquals(1, result.exitCode(), result.err());
+    assertEquals(1, result.err().strip().lines().count(), result.err());
+    assertTrue(result.err().startsWith("racetriage: " + db + " is corrupt ("), result.err());
+    assertEquals("", result.out(), "nothing was served");
+    assertArrayEquals(before, Files.readAllBytes(db));
+  }
+
+  @Test
+  void aReadOnlyDatabaseIsOneLineNamingTheCause(@TempDir Path dir) throws Exception {
+    Path db = projectWithDatabase(dir);
+    CliRun result;
+    try (AutoCloseable readOnly = StoreFaults.readOnly(db)) {
+      result = run("dashboard", "--db", db.toString(), "--port", "0");
+    }
+    assertEquals(1, result.exitCode(), result.err());
+    assertEquals(1, result.err().strip().lines().count(), result.err());
+    assertTrue(result.err().startsWith("racetriage: The triage database " + db + " is read-only ("), result.err());
+    assertEquals("", result.out(), "nothing was served");
   }
 
   @Test

@@ -25,6 +25,16 @@ public final class UnusableDatabaseException extends StoreException {
     this.reason = reason;
   }
 
+  /**
+   * The one description of a damaged file, whoever finds the damage (the check when a store opens, or SQLite in the
+   * middle of work), so every command says the same thing about it.
+   */
+  public static String corruptMessage(Path file, String detail) {
+    return file + " is corrupt (" + detail + "). Move it away and run racetriage again: a new database is created, "
+        + "verdicts are recomputed by 'racetriage triage', and trusted-benign marks are re-imported from "
+        + ".racetriage/trusted-benign.json.";
+  }
+
   public Path file() {
     return file;
   }

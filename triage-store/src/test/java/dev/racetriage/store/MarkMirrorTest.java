@@ -214,6 +214,26 @@ class MarkMirrorTest {
   }
 
   @Test
+  void aNoteOrCommentLongerThanTheLimitIsRefusedAndNothingIsWritten() {
+    String longest = "n".repeat(TrustedBenignMark.MAX_NOTE);
+    String tooLong = longest + "n";
+    try (TriageStore store = open("a.db")) {
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+          () -> store.marks().markTrustedBenign(HASH, "ada", "x".repeat(100_000)));
+      assertTrue(error.getMessage().contains("100000 characters") && error.getMessage().contains("4000"),
+          error.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> store.marks().comment(HASH, "ada", tooLong));
+      assertTrue(store.marks().all().isEmpty());
+      assertTrue(store.marks().auditLog(HASH).isEmpty());
+      assertFalse(Files.exists(mirror()));
+
+      store.marks().markTrustedBenign(HASH, "ada", longest);
+      assertThrows(IllegalArgumentException.class, () -> store.marks().reopen(HASH, "ada", tooLong));
+      assertEquals(longest, store.marks().find(HASH).orElseThrow().note());
+    }
+  }
+
+  @Test
   void emptyAuthorOrNoteIsRefused() {
     try (TriageStore store = open("a.db")) {
       assertThrows(IllegalArgumentException.class, () -> store.marks().markTrustedBenign(HASH, "ada", " "));

@@ -69,6 +69,15 @@ class UnusableDatabaseTest {
   }
 
   @Test
+  void eightKilobytesOfGarbageInsideAGoodDatabaseAreFoundWhenItIsOpened() throws Exception {
+    Path file = project.resolve("triage.db");
+    CorruptDatabases.populate(file, project);
+    CorruptDatabases.overwriteMiddle(file, 8192, 11);
+    // The damage is in pages that opening never reads (the candidates'), so only a check of the whole file finds it.
+    assertRefused(file, Reason.CORRUPT, "is corrupt");
+  }
+
+  @Test
   void anotherProgramsDatabaseIsForeign() throws Exception {
     Path file = project.resolve("app.db");
     execute(file, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)",

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.racetriage.store.FieldKey;
@@ -37,8 +38,8 @@ public final class MarkMirrorFile {
       MAPPER.writer(new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n"))
           .withArrayIndenter(new DefaultIndenter("  ", "\n")));
 
-  /** The file's JSON shape. */
-  record FileContent(int version, String comment, List<Entry> marks) {}
+  /** The file's JSON shape. Boxed, so that a missing {@code version} is told apart from a wrong one. */
+  record FileContent(Integer version, String comment, List<Entry> marks) {}
 
   /** One mark in the file; the time is ISO-8601 UTC. */
   record Entry(String field, String author, String note, String markedAt) {}
@@ -62,32 +63,56 @@ public final class MarkMirrorFile {
     return Files.exists(file);
   }
 
-  /** The marks in the file; none if it does not exist. */
+  /**
+   * The marks in the file; none if it does not exist. A file that exists must be a whole marks document
+   * ({@code version} and a {@code marks} list, empty or not): {@code null}, {@code {}} or a document without its
+   * {@code marks} is what a bad merge or a truncating tool leaves behind, and reading it as "no marks" would reopen
+   * every mark in the database.
+   */
   public List<TrustedBenignMark> read() {
     if (!Files.exists(file)) {
       return List.of();
     }
-    FileContent content;
+    JsonNode tree;
     try {
-      content = MAPPER.readValue(file.toFile(), FileContent.class);
+      tree = MAPPER.readTree(file.toFile());
     } catch (JsonProcessingException e) {
-      throw invalid("it is not valid JSON (" + e.getOriginalMessage() + " at line "
-          + e.getLocation().getLineNr() + ")", e);
+      throw invalid("it is not valid JSON (" + e.getOriginalMessage() + at(e) + ")", e);
     } catch (IOException e) {
       throw new StoreException("cannot read the trusted-benign marks in " + file + ": " + e.getMessage(), e);
     }
-    if (content == null || content.marks() == null) {
-      return List.of();
+    FileContent content;
+    try {
+      content = tree == null || tree.isMissingNode() ? null : MAPPER.treeToValue(tree, FileContent.class);
+    } catch (JsonProcessingException e) {
+      throw invalid("it is not a marks document (" + e.getOriginalMessage() + ")", e);
+    }
+    if (content == null) {
+      throw invalid("it is empty or null, not a marks document {\"version\": " + FORMAT_VERSION
+          + ", \"marks\": [...]}", null);
+    }
+    if (content.version() == null || content.version() < 1) {
+      throw invalid("it has no valid \"version\" (expected " + FORMAT_VERSION + ")", null);
     }
     if (content.version() > FORMAT_VERSION) {
       throw invalid("it has format version " + content.version() + " and this racetriage reads up to "
           + FORMAT_VERSION + "; upgrade racetriage", null);
     }
+    if (content.marks() == null) {
+      throw invalid("it has no \"marks\" list (a file without marks says \"marks\": [])", null);
+    }
     List<TrustedBenignMark> marks = new ArrayList<>();
     for (Entry entry : content.marks()) {
+      if (entry == null) {
+        throw invalid("its \"marks\" list holds a null", null);
+      }
       marks.add(toMark(entry));
     }
     return marks;
+  }
+
+  private static String at(JsonProcessingException e) {
+    return e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
   }
 
   private TrustedBenignMark toMark(Entry entry) {

@@ -7,6 +7,7 @@ import dev.racetriage.store.sqlite.RowMapper;
 import dev.racetriage.store.sqlite.Tx;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,6 +24,8 @@ import java.util.Set;
 public final class TriageMarks {
   /** The author recorded for a reopen that came from the mirror file, whose committer the store cannot know. */
   public static final String MIRROR_AUTHOR = "trusted-benign.json";
+  /** How many marks a sync removes without a person's confirmation: one is a teammate's reopen (see RemovalPolicy). */
+  public static final int MAX_UNCONFIRMED_REMOVALS = 1;
 
   private static final RowMapper<TrustedBenignMark> MARK =
       row -> new TrustedBenignMark(
@@ -59,8 +62,9 @@ public final class TriageMarks {
   public TrustedBenignMark markTrustedBenign(FieldKey field, String author, String note) {
     requireText(author, "author");
     requireText(note, "note (why the race is harmless)");
+    requireShort(note, "note");
     return db.write("mark " + field + " trusted-benign", tx -> {
-      sync(tx);
+      syncBeforeWriting(tx);
       TrustedBenignMark mark = new TrustedBenignMark(field, author, note, tx.now());
       long fieldId = FieldTable.ensure(tx, field);
       tx.update(
@@ -77,8 +81,9 @@ public final class TriageMarks {
   /** Removes the mark of {@code field}; false (and nothing logged) if it had none. */
   public boolean reopen(FieldKey field, String author, String note) {
     requireText(author, "author");
+    requireShort(note, "note");
     return db.write("reopen " + field, tx -> {
-      sync(tx);
+      syncBeforeWriting(tx);
       Optional<Long> fieldId = FieldTable.find(tx, field);
       if (fieldId.isEmpty() || tx.update("DELETE FROM trusted_benign_mark WHERE field_id = ?", fieldId.get()) == 0) {
         return false;
@@ -93,6 +98,7 @@ public final class TriageMarks {
   public AuditEntry comment(FieldKey field, String author, String text) {
     requireText(author, "author");
     requireText(text, "comment");
+    requireShort(text, "comment");
     return db.write("comment on " + field, tx -> {
       long fieldId = FieldTable.ensure(tx, field);
       long id = audit(tx, fieldId, AuditAction.COMMENT, author, text);
@@ -135,33 +141,62 @@ public final class TriageMarks {
    * Brings the database's marks in line with the mirror file, which is the team's truth once committed: marks the
    * file has and the database lacks (or holds with another author or note) are imported, audited as
    * {@code IMPORT_MARK} under the mark's author; marks the database has that the file held when this database last
-   * read or wrote it, but no longer holds, were reopened by a teammate and are removed, audited as {@code REOPEN}.
-   * A database mark the file never held is kept (it reaches the file with the next mark or reopen). Nothing happens
-   * if the file does not exist. Runs when the store opens; call it again when the file changes (e.g. after a pull).
+   * read or wrote it, but no longer holds, were reopened by a teammate and are removed, audited as {@code REOPEN} —
+   * at most {@link #MAX_UNCONFIRMED_REMOVALS} of them; more are held ({@link MirrorSync#held()}) until
+   * {@link RemovalPolicy#ACCEPT} or {@link #keepMarks()}. A database mark the file never held is kept (it reaches the
+   * file with the next mark or reopen). Nothing happens if the file does not exist. Runs when the store opens; call
+   * it again when the file changes (e.g. after a pull).
    */
   public MirrorSync syncFromMirror() {
+    return syncFromMirror(RemovalPolicy.HOLD_SEVERAL);
+  }
+
+  /** As {@link #syncFromMirror()}, removing the marks the file dropped as {@code policy} says. */
+  public MirrorSync syncFromMirror(RemovalPolicy policy) {
     if (!mirror.exists()) {
       return MirrorSync.none();
     }
     List<TrustedBenignMark> inFile = mirror.read();
-    if (!db.read("compare the marks with " + mirror.file(), tx -> plan(tx, inFile).needsWrite())) {
-      return MirrorSync.none();
+    SyncPlan plan = db.read("compare the marks with " + mirror.file(), tx -> plan(tx, inFile, policy));
+    if (!plan.needsWrite()) {
+      return plan.result();
     }
-    return db.write("import the marks of " + mirror.file(), this::sync);
+    return db.write("import the marks of " + mirror.file(), tx -> sync(tx, policy));
   }
 
   /**
-   * The sync inside a write transaction. Marking and reopening run it first, so a file that changed since this
-   * store last looked (a pull while the editor stayed open) is merged, not overwritten.
+   * Keeps the marks whose removal is held, and every other mark of the database, by writing them all into the mirror
+   * file (after importing what the file adds). Returns the marks that were held and are now back in the file.
    */
-  private MirrorSync sync(Tx tx) throws SQLException {
+  public List<FieldKey> keepMarks() {
+    return db.write("write the marks back into " + mirror.file(), tx -> {
+      MirrorSync sync = sync(tx, RemovalPolicy.HOLD_SEVERAL);
+      writeMirror(tx);
+      return sync.held();
+    });
+  }
+
+  /**
+   * Marking and reopening sync first, inside their transaction, so a file that changed since this store last looked
+   * (a pull while the editor stayed open) is merged, not overwritten. They then rewrite the file from the database,
+   * which would put back marks whose removal is held; so they are refused until someone decides.
+   */
+  private void syncBeforeWriting(Tx tx) throws SQLException {
+    MirrorSync sync = sync(tx, RemovalPolicy.HOLD_SEVERAL);
+    if (!sync.held().isEmpty()) {
+      throw new MirrorRemovalsHeldException(mirror.file(), sync.held());
+    }
+  }
+
+  /** The sync inside a write transaction. */
+  private MirrorSync sync(Tx tx, RemovalPolicy policy) throws SQLException {
     if (!mirror.exists()) {
       return MirrorSync.none();
     }
     List<TrustedBenignMark> inFile = mirror.read();
-    SyncPlan plan = plan(tx, inFile);
+    SyncPlan plan = plan(tx, inFile, policy);
     if (!plan.needsWrite()) {
-      return MirrorSync.none();
+      return plan.result();
     }
     for (TrustedBenignMark mark : plan.toImport()) {
       long fieldId = FieldTable.ensure(tx, mark.field());
@@ -178,17 +213,27 @@ public final class TriageMarks {
       audit(tx, fieldId, AuditAction.REOPEN, MIRROR_AUTHOR,
           "no longer in " + mirror.file() + " (reopened in a committed change)");
     }
-    setBase(tx, inFile.stream().map(TrustedBenignMark::field).toList());
-    return new MirrorSync(plan.toImport(), plan.toRemove());
+    setBase(tx, plan.newBase());
+    return plan.result();
   }
 
-  private record SyncPlan(List<TrustedBenignMark> toImport, List<FieldKey> toRemove, boolean baseOutdated) {
+  /**
+   * What a sync does. {@code newBase} keeps the held marks as if the file still held them, so they stay held (and
+   * listed) at every sync until someone decides, instead of becoming "database marks the file never held".
+   */
+  private record SyncPlan(
+      List<TrustedBenignMark> toImport, List<FieldKey> toRemove, List<FieldKey> held, Set<FieldKey> newBase,
+      boolean baseOutdated) {
     boolean needsWrite() {
       return !toImport.isEmpty() || !toRemove.isEmpty() || baseOutdated;
     }
+
+    MirrorSync result() {
+      return new MirrorSync(toImport, toRemove, held);
+    }
   }
 
-  private static SyncPlan plan(Tx tx, List<TrustedBenignMark> inFile) throws SQLException {
+  private static SyncPlan plan(Tx tx, List<TrustedBenignMark> inFile, RemovalPolicy policy) throws SQLException {
     Map<FieldKey, TrustedBenignMark> inDb = new HashMap<>();
     for (TrustedBenignMark mark : all(tx)) {
       inDb.put(mark.field(), mark);
@@ -203,11 +248,15 @@ public final class TriageMarks {
       }
     }
     Set<FieldKey> base = base(tx);
-    List<FieldKey> toRemove = inDb.keySet().stream()
+    List<FieldKey> dropped = inDb.keySet().stream()
         .filter(field -> !fileKeys.contains(field) && base.contains(field))
         .sorted()
         .toList();
-    return new SyncPlan(toImport, toRemove, !base.equals(fileKeys));
+    boolean confirmed = policy == RemovalPolicy.ACCEPT || dropped.size() <= MAX_UNCONFIRMED_REMOVALS;
+    List<FieldKey> held = confirmed ? List.of() : dropped;
+    Set<FieldKey> newBase = new HashSet<>(fileKeys);
+    newBase.addAll(held);
+    return new SyncPlan(toImport, confirmed ? dropped : List.of(), held, newBase, !base.equals(newBase));
   }
 
   /** Rewrites the mirror file from the database and remembers what it now holds. */
@@ -221,7 +270,7 @@ public final class TriageMarks {
     return new HashSet<>(tx.query("SELECT field_key FROM mirror_base", row -> FieldKey.parse(row.getString(1))));
   }
 
-  private static void setBase(Tx tx, List<FieldKey> fields) throws SQLException {
+  private static void setBase(Tx tx, Collection<FieldKey> fields) throws SQLException {
     tx.update("DELETE FROM mirror_base");
     for (FieldKey field : fields) {
       tx.update("INSERT OR IGNORE INTO mirror_base(field_key) VALUES (?)", field.toString());
@@ -233,6 +282,14 @@ public final class TriageMarks {
     return tx.insert(
         "INSERT INTO audit_log(field_id, action, author, note, at) VALUES (?, ?, ?, ?, ?)",
         fieldId, action, author, note, tx.now());
+  }
+
+  /** Refuses a text longer than {@link TrustedBenignMark#MAX_NOTE}; {@code null} (an optional note) passes. */
+  public static void requireShort(String value, String what) {
+    if (value != null && value.length() > TrustedBenignMark.MAX_NOTE) {
+      throw new IllegalArgumentException("the " + what + " is " + value.length() + " characters long; at most "
+          + TrustedBenignMark.MAX_NOTE + " are kept. Shorten it, or put the details in an issue and link to it.");
+    }
   }
 
   private static void requireText(String value, String what) {

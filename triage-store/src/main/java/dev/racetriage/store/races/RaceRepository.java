@@ -106,6 +106,13 @@ public final class RaceRepository {
     return tx.queryOne(SELECT_SUMMARY + "WHERE f.field_key = ?", SUMMARY, field.toString());
   }
 
+  /** The fields that have a race, by key; one light query (for telling a mistyped field key from a real one). */
+  public List<FieldKey> fields() {
+    return db.read("list the raced fields", tx -> tx.query(
+        "SELECT f.field_key FROM race r JOIN field f ON f.id = r.field_id ORDER BY f.field_key",
+        row -> FieldKey.parse(row.getString(1))));
+  }
+
   /** The races on fields of {@code className} and its nested classes (for one editor file). */
   public List<RaceSummary> forClass(String className) {
     return db.read("read the races of " + className, tx ->

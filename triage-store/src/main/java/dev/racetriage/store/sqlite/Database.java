@@ -328,9 +328,7 @@ public final class Database implements AutoCloseable {
       return new UnusableDatabaseException(
           file,
           UnusableDatabaseException.Reason.CORRUPT,
-          file + " is corrupt (" + e.getMessage() + "). Move it away and run racetriage again: a new database is "
-              + "created, verdicts are recomputed by 'racetriage triage', and trusted-benign marks are re-imported "
-              + "from .racetriage/trusted-benign.json.",
+          UnusableDatabaseException.corruptMessage(file, e.getMessage()),
           e);
     }
     if (SqliteErrors.isBusy(e)) {

@@ -1,0 +1,34 @@
+package dev.racetriage.cli;
+
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.marks.MirrorRemovalsHeldException;
+import dev.racetriage.store.marks.MirrorSync;
+import dev.racetriage.store.marks.TrustedBenignMark;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+/**
+ * Says what reading trusted-benign.json changed in the database, one line per mark, so that no mark is ever imported
+ * or removed without the user seeing it (the audit log keeps the same record).
+ */
+final class MirrorSyncReport {
+  private MirrorSyncReport() {}
+
+  static void print(MirrorSync sync, Path mirrorFile, PrintWriter out) {
+    for (TrustedBenignMark mark : sync.imported()) {
+      out.println("Imported the mark of " + mark.field() + " (author " + mark.author() + ") from " + mirrorFile + ".");
+    }
+    for (FieldKey field : sync.removed()) {
+      out.println("Removed the mark of " + field + ": it is no longer in " + mirrorFile
+          + " (reopened in a committed change).");
+    }
+  }
+
+  /** For a command that goes on working while removals are held (the dashboard): why its marks will be refused. */
+  static void warnHeld(MirrorSync sync, Path mirrorFile, PrintWriter err) {
+    if (!sync.held().isEmpty()) {
+      err.println("racetriage: warning: " + MirrorRemovalsHeldException.message(mirrorFile, sync.held()));
+      err.flush();
+    }
+  }
+}
