@@ -1,9 +1,7 @@
 package dev.racetriage.cli;
 
-import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.marks.MirrorRemovalsHeldException;
 import dev.racetriage.store.marks.MirrorSync;
-import dev.racetriage.store.marks.TrustedBenignMark;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 
@@ -15,13 +13,7 @@ final class MirrorSyncReport {
   private MirrorSyncReport() {}
 
   static void print(MirrorSync sync, Path mirrorFile, PrintWriter out) {
-    for (TrustedBenignMark mark : sync.imported()) {
-      out.println("Imported the mark of " + mark.field() + " (author " + mark.author() + ") from " + mirrorFile + ".");
-    }
-    for (FieldKey field : sync.removed()) {
-      out.println("Removed the mark of " + field + ": it is no longer in " + mirrorFile
-          + " (reopened in a committed change).");
-    }
+    new MirrorSync(sync.imported(), sync.removed(), java.util.List.of()).describe(mirrorFile).forEach(out::println);
   }
 
   /** For a command that goes on working while removals are held (the dashboard): why its marks will be refused. */

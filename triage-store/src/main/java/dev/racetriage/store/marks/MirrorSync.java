@@ -22,4 +22,22 @@ public record MirrorSync(List<TrustedBenignMark> imported, List<FieldKey> remove
   public boolean changedAnything() {
     return !imported.isEmpty() || !removed.isEmpty();
   }
+
+  /**
+   * One line per mark this sync imported or removed, and one for the removals it held, so that no mark is imported or
+   * removed without the user seeing it (every command that opens a store prints them; the audit log keeps the same).
+   */
+  public List<String> describe(java.nio.file.Path mirrorFile) {
+    List<String> lines = new java.util.ArrayList<>();
+    for (TrustedBenignMark mark : imported) {
+      lines.add("Imported the mark of " + mark.field() + " (author " + mark.author() + ") from " + mirrorFile + ".");
+    }
+    for (FieldKey field : removed) {
+      lines.add("Removed the mark of " + field + ": it is no longer in " + mirrorFile + " (reopened in a committed change).");
+    }
+    if (!held.isEmpty()) {
+      lines.add(MirrorRemovalsHeldException.message(mirrorFile, held));
+    }
+    return lines;
+  }
 }

@@ -92,6 +92,8 @@ public final class TriagePipeline {
     List<String> warnings = new ArrayList<>();
     try (ProjectLock lock = Preflight.lock(root, "triage");
          TriageStore store = Preflight.openWritable(options, root)) {
+      warnings.addAll(store.mirrorSync().describe(store.projectDir().resolve(TriageStore.DIRECTORY)
+          .resolve(dev.racetriage.store.marks.MarkMirrorFile.FILE_NAME)));
       for (Run abandoned : store.abandonedAtOpen()) {
         warnings.add("An earlier " + abandoned.kind() + " run (#" + abandoned.id() + ", started " + abandoned.startedAt()
             + ") did not finish: " + abandoned.message() + ". Its finished trials are reused where they still apply.");
