@@ -207,6 +207,17 @@ class DashboardSecurityTest {
     assertEquals(401, new HttpSession(guarded.url()).get("/races?token=nope").statusCode());
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"//evil.example/", "//evil.example/races"})
+  void tokenExchangeRedirectsOnlyWithinTheSite(String path) {
+    HttpSession http = new HttpSession(guarded.url());
+    // Not base.resolve(path): "//evil.example/" would resolve to another host before the request is even sent.
+    URI url = URI.create(http.origin() + path + "?token=" + TOKEN);
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(url).GET().build());
+    assertEquals(302, response.statusCode(), response.body());
+    assertEquals("/", response.headers().firstValue("Location").orElseThrow());
+  }
+
   @Test
   void loginFormSetsAnAuthenticatedSessionAndRedirectsOnlyWithinTheSite() {
     HttpSession http = new HttpSession(guarded.url());
