@@ -15,6 +15,7 @@ import dev.racetriage.dashboard.pages.VendorScripts;
 import dev.racetriage.dashboard.security.AccessPolicy;
 import dev.racetriage.dashboard.security.BindAddress;
 import dev.racetriage.dashboard.security.LoginRoutes;
+import dev.racetriage.dashboard.security.LoginThrottle;
 import dev.racetriage.dashboard.security.WebSecurity;
 import dev.racetriage.dashboard.source.AccessSources;
 import dev.racetriage.dashboard.source.ProjectFiles;
@@ -28,6 +29,7 @@ import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
 import java.net.BindException;
 import java.net.URI;
+import java.time.Clock;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,13 +57,18 @@ public final class DashboardServer implements AutoCloseable {
    * public bind without a token, a short token) and {@link DashboardStartException} when the port cannot be bound.
    */
   public static DashboardServer start(TriageStore store, DashboardOptions options) {
+    return start(store, options, Clock.systemUTC());
+  }
+
+  /** As {@link #start(TriageStore, DashboardOptions)}; {@code clock} times the lockouts after wrong tokens. */
+  static DashboardServer start(TriageStore store, DashboardOptions options, Clock clock) {
     BindAddress bind = BindAddress.of(options.bind());
     AccessPolicy policy = AccessPolicy.of(bind, options.token());
     ObjectMapper json = HtmlSafeJson.mapper();
     AccessSources sources = new AccessSources(new ProjectFiles(store.projectDir()));
     ProgressReader progress = new ProgressReader(store);
     ProgressFeed feed = new ProgressFeed(progress::read, store::dataVersion, json, options.pollInterval());
-    WebSecurity security = new WebSecurity(policy);
+    WebSecurity security = new WebSecurity(policy, new LoginThrottle(clock));
 
     Javalin app = Javalin.create(config -> {
       config.showJavalinBanner = false;

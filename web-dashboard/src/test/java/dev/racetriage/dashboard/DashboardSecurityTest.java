@@ -18,7 +18,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -233,6 +236,29 @@ class DashboardSecurityTest {
   }
 
   @Test
+  void wrongTokenGuessesFromOneAddressAreLockedOut() {
+    // A clock that never moves: the lockout cannot run out while the test runs, however slow the machine.
+    Clock frozen = Clock.fixed(Instant.parse("2025-01-01T00:00:00Z"), ZoneOffset.UTC);
+    try (DashboardServer server = DashboardServer.start(project.store,
+        DashboardOptions.defaults().withPort(0).withToken(TOKEN), frozen)) {
+      HttpSession http = new HttpSession(server.url());
+      for (int i = 0; i < 4; i++) {
+        assertEquals(401, http.get("/races?token=wrong-guess-" + i).statusCode(), "guess " + i);
+      }
+      assertEquals(401, loginForm(http, server, "wrong-guess-4").statusCode(), "the form counts too");
+
+      HttpResponse<String> locked = http.get("/races?token=" + TOKEN);
+      assertEquals(429, locked.statusCode(), "even the right token waits out the lockout");
+      assertEquals("1", locked.headers().firstValue("Retry-After").orElseThrow());
+      assertEquals(429, loginForm(http, server, TOKEN).statusCode());
+      HttpResponse<String> bearer = http.postJson(comments("com.example.Cache.hash"), Map.of("text", "hi"),
+          "Authorization", "Bearer " + TOKEN);
+      assertEquals(429, bearer.statusCode(), bearer.body());
+      assertTrue(bearer.body().contains("too many wrong tokens"), bearer.body());
+    }
+  }
+
+  @Test
   void nonLoopbackBindWithoutTokenRefusesToStart() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () ->
         DashboardServer.start(project.store, DashboardOptions.defaults().withPort(0).withBind("0.0.0.0")));
@@ -309,6 +335,14 @@ class DashboardSecurityTest {
 
   private static String comments(String field) {
     return HttpSession.race(field) + "/comments";
+  }
+
+  private static HttpResponse<String> loginForm(HttpSession http, DashboardServer server, String token) {
+    return http.send(HttpRequest.newBuilder(server.url().resolve("/login"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Origin", http.origin())
+        .POST(HttpRequest.BodyPublishers.ofString("token=" + token))
+        .build());
   }
 
   /** java.net.http will not send a forged Host header; a socket will. */
