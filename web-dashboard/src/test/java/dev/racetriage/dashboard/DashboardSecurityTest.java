@@ -55,6 +55,7 @@ class DashboardSecurityTest {
     Files.writeString(outside.resolve("Secret.java"), "class Secret { String password = \"hunter2\"; }\n");
     Files.createSymbolicLink(dir.resolve("src/main/java/com/example/Link.java"), outside.resolve("Secret.java"));
     Files.createSymbolicLink(dir.resolve("src/linked"), outside);
+    Files.createLink(dir.resolve("src/main/java/com/example/Hard.java"), outside.resolve("Secret.java"));
     DashboardOptions options = DashboardOptions.defaults().withPort(0).withPollInterval(Duration.ofMillis(200));
     open = DashboardServer.start(project.store, options);
     guarded = DashboardServer.start(project.store, options.withToken(TOKEN));
@@ -302,6 +303,7 @@ class DashboardSecurityTest {
       "%2Fetc%2Fpasswd",
       "/etc/passwd",
       "src/main/java/com/example/Link.java",
+      "src/main/java/com/example/Hard.java",
       "src/linked/Secret.java",
       ".git/config",
       "src/main/java/com/example/..%5C..%5C..%5C..%5C..%5Coutside%5CSecret.java",
