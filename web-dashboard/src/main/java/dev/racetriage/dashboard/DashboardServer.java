@@ -64,6 +64,7 @@ public final class DashboardServer implements AutoCloseable {
   static DashboardServer start(TriageStore store, DashboardOptions options, Clock clock) {
     BindAddress bind = BindAddress.of(options.bind());
     AccessPolicy policy = AccessPolicy.of(bind, options.token());
+    PortProbe.requireFree(bind.host(), options.port());
     ObjectMapper json = HtmlSafeJson.mapper();
     AccessSources sources = new AccessSources(new ProjectFiles(store.projectDir()));
     ProgressReader progress = new ProgressReader(store);
@@ -97,14 +98,18 @@ public final class DashboardServer implements AutoCloseable {
       feed.close();
       app.stop();
       if (causedByBind(e)) {
-        throw new DashboardStartException(
-            "cannot listen on " + bind.host() + ":" + options.port() + ": the port is in use (is another dashboard "
-                + "running?). Stop it or choose another port with --port", e);
+        throw portInUse(bind.host(), options.port(), e);
       }
       throw new DashboardStartException(
           "cannot start the dashboard on " + bind.host() + ":" + options.port() + ": " + e.getMessage(), e);
     }
     return new DashboardServer(app, feed, bind);
+  }
+
+  static DashboardStartException portInUse(String host, int port, Throwable cause) {
+    return new DashboardStartException(
+        "cannot listen on " + host + ":" + port + ": the port is in use (is another dashboard running?). Stop it or "
+            + "choose another port with --port", cause);
   }
 
   private static void installErrorHandling(Javalin app) {
