@@ -80,7 +80,8 @@ public final class DashboardServer implements AutoCloseable {
   }
 
   /**
-   * Starts serving {@code store}. Throws {@link IllegalArgumentException} for options that are unsafe or invalid (a
+   * Starts serving {@code store}, which the caller opened (for writing) and closes; reads and triage actions both use
+   * it. {@link #open} is the way that writes nothing until someone triages. Throws {@link IllegalArgumentException} for options that are unsafe or invalid (a
    * public bind without a token, a short token) and {@link DashboardStartException} when the port cannot be bound.
    */
   public static DashboardServer start(TriageStore store, DashboardOptions options) {
