@@ -10,6 +10,7 @@ import dev.racetriage.store.queue.WorkQueue;
 import dev.racetriage.store.races.RaceRepository;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunRepository;
+import dev.racetriage.store.schema.FileState;
 import dev.racetriage.store.schema.Migrations;
 import dev.racetriage.store.schema.Migrator;
 import dev.racetriage.store.schema.SchemaInspector;
@@ -53,7 +54,7 @@ public final class TriageStore implements AutoCloseable {
   private final RaceDetails details;
   private final List<Run> abandonedAtOpen;
 
-  private TriageStore(Database db, Path projectDir, int schemaVersion) {
+  private TriageStore(Database db, Path projectDir, int schemaVersion, boolean readOnly) {
     this.db = db;
     this.projectDir = projectDir;
     this.schemaVersion = schemaVersion;
@@ -65,8 +66,9 @@ public final class TriageStore implements AutoCloseable {
     this.marks = new TriageMarks(db, MarkMirrorFile.inProject(projectDir));
     this.queue = new WorkQueue(db);
     this.details = new RaceDetails(db);
-    this.abandonedAtOpen = runs.abandonOrphans();
-    this.mirrorSync = marks.syncFromMirror();
+    // Both write; a read-only store leaves them to the next store opened for writing.
+    this.abandonedAtOpen = readOnly ? List.of() : runs.abandonOrphans();
+    this.mirrorSync = readOnly ? MirrorSync.none() : marks.syncFromMirror();
   }
 
   /** {@code <project>/.racetriage/triage.db}. */
@@ -115,10 +117,55 @@ public final class TriageStore implements AutoCloseable {
     try {
       db.requireWritable();
       new Migrator(migrations).migrate(db);
-      return new TriageStore(db, project, migrations.latestVersion());
+      return new TriageStore(db, project, migrations.latestVersion(), false);
     } catch (RuntimeException e) {
       db.close();
       throw e;
+    }
+  }
+
+  /**
+   * Opens an existing database for reading only, writing nothing at all: no migration, no abandoned runs, no mirror
+   * import, no {@code .gitignore} entry (for the dashboard, which only reads until someone triages). Every write
+   * through the returned store throws {@link IllegalStateException}; {@link #abandonedAtOpen} and
+   * {@link #mirrorSync} are empty.
+   *
+   * @throws UnusableDatabaseException as {@link #open(Path, Path, Clock)}, and if SQLite's {@code quick_check} finds
+   *     the file damaged ({@code CORRUPT}), so that a reader never shows part of a broken file
+   * @throws StoreException if there is no racetriage database at {@code dbFile}, or it has an older schema (reading
+   *     it would need a migration, which writes: open it once with {@link #open})
+   */
+  public static TriageStore openReadOnly(Path dbFile, Path projectDir) {
+    Path file = dbFile.toAbsolutePath().normalize();
+    Migrations migrations = Migrations.bundled();
+    FileState state = SchemaInspector.inspect(file, migrations.latestVersion());
+    if (state.fresh()) {
+      throw new StoreException("there is no triage database at " + file + " yet: run 'racetriage triage' first");
+    }
+    if (state.version() < migrations.latestVersion()) {
+      throw new StoreException(file + " has schema version " + state.version() + " and this racetriage reads version "
+          + migrations.latestVersion() + "; it is opened read-only here, so it cannot be upgraded. Run any racetriage "
+          + "command that writes to it (e.g. 'racetriage triage') once, then try again.");
+    }
+    Database db = Database.openReadOnly(file, Clock.systemUTC());
+    try {
+      requireIntact(db);
+      return new TriageStore(db, projectDir.toAbsolutePath().normalize(), state.version(), true);
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /** SQLite's quick_check (every page and b-tree, without comparing indexes to their tables). */
+  private static void requireIntact(Database db) {
+    List<String> problems = db.read("check the triage database", tx ->
+        tx.query("PRAGMA quick_check(5)", row -> row.getString(1)));
+    if (!problems.equals(List.of("ok"))) {
+      throw new UnusableDatabaseException(db.file(), UnusableDatabaseException.Reason.CORRUPT,
+          db.file() + " is corrupt (" + String.join("; ", problems).replaceAll("\\s+", " ") + "). Move it away and run "
+              + "racetriage again: a new database is created, verdicts are recomputed by 'racetriage triage', and "
+              + "trusted-benign marks are re-imported from .racetriage/trusted-benign.json.", null);
     }
   }
 

@@ -6,6 +6,7 @@ import dev.racetriage.dashboard.api.OverviewRoutes;
 import dev.racetriage.dashboard.api.RaceRoutes;
 import dev.racetriage.dashboard.api.SourceRoutes;
 import dev.racetriage.dashboard.api.TriageRoutes;
+import dev.racetriage.dashboard.database.StoreAccess;
 import dev.racetriage.dashboard.export.RaceCollector;
 import dev.racetriage.dashboard.json.HtmlSafeJson;
 import dev.racetriage.dashboard.live.ProgressFeed;
@@ -15,6 +16,7 @@ import dev.racetriage.dashboard.pages.VendorScripts;
 import dev.racetriage.dashboard.security.AccessPolicy;
 import dev.racetriage.dashboard.security.BindAddress;
 import dev.racetriage.dashboard.security.LoginRoutes;
+import dev.racetriage.dashboard.security.LoginThrottle;
 import dev.racetriage.dashboard.security.WebSecurity;
 import dev.racetriage.dashboard.source.AccessSources;
 import dev.racetriage.dashboard.source.ProjectFiles;
@@ -28,13 +30,16 @@ import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
 import java.net.BindException;
 import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The team triage dashboard: a Javalin server over one {@link TriageStore}. Every read and write goes through the
- * store's API; files are read only through {@link ProjectFiles} (sources inside the store's project directory).
+ * The team triage dashboard: a Javalin server over a project's triage database. Every read and write goes through
+ * the store's API ({@link StoreAccess}: reads and triage actions may use different stores); files are read only
+ * through {@link ProjectFiles} (sources inside the store's project directory).
  */
 public final class DashboardServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DashboardServer.class);
@@ -43,25 +48,61 @@ public final class DashboardServer implements AutoCloseable {
   private final Javalin app;
   private final ProgressFeed feed;
   private final BindAddress bind;
+  private final StoreAccess stores;
 
-  private DashboardServer(Javalin app, ProgressFeed feed, BindAddress bind) {
+  private DashboardServer(Javalin app, ProgressFeed feed, BindAddress bind, StoreAccess stores) {
     this.app = app;
     this.feed = feed;
     this.bind = bind;
+    this.stores = stores;
   }
 
   /**
-   * Starts serving {@code store}. Throws {@link IllegalArgumentException} for options that are unsafe or invalid (a
+   * Serves the database {@code dbFile} of {@code projectDir} without writing to it until someone triages: it is read
+   * through a read-only store ({@link StoreAccess#readOnly}), and closed with the server. Throws
+   * {@link DashboardStartException} with a one-line message when the database cannot be served (missing, corrupt,
+   * another program's, an older or newer schema) or the port cannot be bound, and
+   * {@link IllegalArgumentException} for unsafe or invalid options.
+   */
+  public static DashboardServer open(Path dbFile, Path projectDir, DashboardOptions options) {
+    StoreAccess stores;
+    try {
+      stores = StoreAccess.readOnly(dbFile, projectDir);
+    } catch (StoreException e) {
+      throw new DashboardStartException(oneLine(e.getMessage()), e);
+    }
+    try {
+      return start(stores, options, Clock.systemUTC());
+    } catch (RuntimeException e) {
+      stores.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Starts serving {@code store}, which the caller opened (for writing) and closes; reads and triage actions both use
+   * it. {@link #open} is the way that writes nothing until someone triages. Throws {@link IllegalArgumentException} for options that are unsafe or invalid (a
    * public bind without a token, a short token) and {@link DashboardStartException} when the port cannot be bound.
    */
   public static DashboardServer start(TriageStore store, DashboardOptions options) {
+    return start(store, options, Clock.systemUTC());
+  }
+
+  /** As {@link #start(TriageStore, DashboardOptions)}; {@code clock} times the lockouts after wrong tokens. */
+  static DashboardServer start(TriageStore store, DashboardOptions options, Clock clock) {
+    return start(StoreAccess.shared(store), options, clock);
+  }
+
+  private static DashboardServer start(StoreAccess stores, DashboardOptions options, Clock clock) {
+    TriageStore store = stores.reads();
     BindAddress bind = BindAddress.of(options.bind());
     AccessPolicy policy = AccessPolicy.of(bind, options.token());
+    PortProbe.requireFree(bind.host(), options.port());
     ObjectMapper json = HtmlSafeJson.mapper();
     AccessSources sources = new AccessSources(new ProjectFiles(store.projectDir()));
     ProgressReader progress = new ProgressReader(store);
     ProgressFeed feed = new ProgressFeed(progress::read, store::dataVersion, json, options.pollInterval());
-    WebSecurity security = new WebSecurity(policy);
+    WebSecurity security = new WebSecurity(policy, new LoginThrottle(clock));
 
     Javalin app = Javalin.create(config -> {
       config.showJavalinBanner = false;
@@ -79,7 +120,7 @@ public final class DashboardServer implements AutoCloseable {
     new VendorScripts().install(app);
     new OverviewRoutes(store, progress, feed).install(app);
     new RaceRoutes(store, sources).install(app);
-    new TriageRoutes(store, json).install(app);
+    new TriageRoutes(stores, json).install(app);
     new SourceRoutes(sources.files()).install(app);
     new ExportRoutes(new RaceCollector(store, sources), json, version()).install(app);
     installErrorHandling(app);
@@ -90,14 +131,18 @@ public final class DashboardServer implements AutoCloseable {
       feed.close();
       app.stop();
       if (causedByBind(e)) {
-        throw new DashboardStartException(
-            "cannot listen on " + bind.host() + ":" + options.port() + ": the port is in use (is another dashboard "
-                + "running?). Stop it or choose another port with --port", e);
+        throw portInUse(bind.host(), options.port(), e);
       }
       throw new DashboardStartException(
           "cannot start the dashboard on " + bind.host() + ":" + options.port() + ": " + e.getMessage(), e);
     }
-    return new DashboardServer(app, feed, bind);
+    return new DashboardServer(app, feed, bind, stores);
+  }
+
+  static DashboardStartException portInUse(String host, int port, Throwable cause) {
+    return new DashboardStartException(
+        "cannot listen on " + host + ":" + port + ": the port is in use (is another dashboard running?). Stop it or "
+            + "choose another port with --port", cause);
   }
 
   private static void installErrorHandling(Javalin app) {
@@ -137,6 +182,10 @@ public final class DashboardServer implements AutoCloseable {
     return false;
   }
 
+  private static String oneLine(String message) {
+    return message == null ? "cannot open the triage database" : message.replaceAll("\\s*\\R\\s*", " ");
+  }
+
   static String version() {
     String version = DashboardServer.class.getPackage().getImplementationVersion();
     return version == null ? "dev" : version;
@@ -159,7 +208,11 @@ public final class DashboardServer implements AutoCloseable {
 
   @Override
   public void close() {
-    feed.close();
-    app.stop();
+    try {
+      feed.close();
+      app.stop();
+    } finally {
+      stores.close();
+    }
   }
 }

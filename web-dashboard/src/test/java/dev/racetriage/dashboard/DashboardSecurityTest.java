@@ -18,7 +18,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -52,6 +55,7 @@ class DashboardSecurityTest {
     Files.writeString(outside.resolve("Secret.java"), "class Secret { String password = \"hunter2\"; }\n");
     Files.createSymbolicLink(dir.resolve("src/main/java/com/example/Link.java"), outside.resolve("Secret.java"));
     Files.createSymbolicLink(dir.resolve("src/linked"), outside);
+    Files.createLink(dir.resolve("src/main/java/com/example/Hard.java"), outside.resolve("Secret.java"));
     DashboardOptions options = DashboardOptions.defaults().withPort(0).withPollInterval(Duration.ofMillis(200));
     open = DashboardServer.start(project.store, options);
     guarded = DashboardServer.start(project.store, options.withToken(TOKEN));
@@ -207,6 +211,17 @@ class DashboardSecurityTest {
     assertEquals(401, new HttpSession(guarded.url()).get("/races?token=nope").statusCode());
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"//evil.example/", "//evil.example/races"})
+  void tokenExchangeRedirectsOnlyWithinTheSite(String path) {
+    HttpSession http = new HttpSession(guarded.url());
+    // Not base.resolve(path): "//evil.example/" would resolve to another host before the request is even sent.
+    URI url = URI.create(http.origin() + path + "?token=" + TOKEN);
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(url).GET().build());
+    assertEquals(302, response.statusCode(), response.body());
+    assertEquals("/", response.headers().firstValue("Location").orElseThrow());
+  }
+
   @Test
   void loginFormSetsAnAuthenticatedSessionAndRedirectsOnlyWithinTheSite() {
     HttpSession http = new HttpSession(guarded.url());
@@ -219,6 +234,29 @@ class DashboardSecurityTest {
     assertEquals(302, response.statusCode());
     assertEquals("/", response.headers().firstValue("Location").orElseThrow());
     assertTrue(http.getJson("/api/session").get("authenticated").asBoolean());
+  }
+
+  @Test
+  void wrongTokenGuessesFromOneAddressAreLockedOut() {
+    // A clock that never moves: the lockout cannot run out while the test runs, however slow the machine.
+    Clock frozen = Clock.fixed(Instant.parse("2025-01-01T00:00:00Z"), ZoneOffset.UTC);
+    try (DashboardServer server = DashboardServer.start(project.store,
+        DashboardOptions.defaults().withPort(0).withToken(TOKEN), frozen)) {
+      HttpSession http = new HttpSession(server.url());
+      for (int i = 0; i < 4; i++) {
+        assertEquals(401, http.get("/races?token=wrong-guess-" + i).statusCode(), "guess " + i);
+      }
+      assertEquals(401, loginForm(http, server, "wrong-guess-4").statusCode(), "the form counts too");
+
+      HttpResponse<String> locked = http.get("/races?token=" + TOKEN);
+      assertEquals(429, locked.statusCode(), "even the right token waits out the lockout");
+      assertEquals("1", locked.headers().firstValue("Retry-After").orElseThrow());
+      assertEquals(429, loginForm(http, server, TOKEN).statusCode());
+      HttpResponse<String> bearer = http.postJson(comments("com.example.Cache.hash"), Map.of("text", "hi"),
+          "Authorization", "Bearer " + TOKEN);
+      assertEquals(429, bearer.statusCode(), bearer.body());
+      assertTrue(bearer.body().contains("too many wrong tokens"), bearer.body());
+    }
   }
 
   @Test
@@ -265,6 +303,7 @@ class DashboardSecurityTest {
       "%2Fetc%2Fpasswd",
       "/etc/passwd",
       "src/main/java/com/example/Link.java",
+      "src/main/java/com/example/Hard.java",
       "src/linked/Secret.java",
       ".git/config",
       "src/main/java/com/example/..%5C..%5C..%5C..%5C..%5Coutside%5CSecret.java",
@@ -298,6 +337,14 @@ class DashboardSecurityTest {
 
   private static String comments(String field) {
     return HttpSession.race(field) + "/comments";
+  }
+
+  private static HttpResponse<String> loginForm(HttpSession http, DashboardServer server, String token) {
+    return http.send(HttpRequest.newBuilder(server.url().resolve("/login"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Origin", http.origin())
+        .POST(HttpRequest.BodyPublishers.ofString("token=" + token))
+        .build());
   }
 
   /** java.net.http will not send a forged Host header; a socket will. */

@@ -27,6 +27,9 @@ import org.sqlite.SQLiteConfig;
  *
  * <p>A unit of work started on a thread that is already inside one joins it, which lets a caller group several
  * repository calls into one transaction with {@link #write}.
+ *
+ * <p>{@link #openReadOnly} opens every connection with SQLite's read-only flag and no writer at all, for a process
+ * that must not change the file (the dashboard's reads); its writes throw {@link IllegalStateException}.
  */
 public final class Database implements AutoCloseable {
   /** How long a unit of work waits, in all, for another process's write lock before it is reported LOCKED. */
@@ -43,18 +46,21 @@ public final class Database implements AutoCloseable {
   private final ReentrantLock writeLock = new ReentrantLock(true);
   private final ConcurrentLinkedDeque<Connection> idleReaders = new ConcurrentLinkedDeque<>();
   private final ThreadLocal<Tx> current = new ThreadLocal<>();
+  private final boolean readOnly;
+  /** Null when read-only. */
   private final Connection writer;
   private Connection watcher;
   private volatile boolean closed;
 
-  private Database(Path file, Clock clock, Duration lockWait) {
+  private Database(Path file, Clock clock, Duration lockWait, boolean readOnly) {
     this.file = file;
     this.clock = clock;
     this.lockWait = lockWait;
+    this.readOnly = readOnly;
     this.busyTimeoutMillis = (int) Math.max(1, Math.min(MAX_BUSY_TIMEOUT_MILLIS, lockWait.toMillis()));
     this.maxAttempts = (int) Math.max(1, lockWait.toMillis() / busyTimeoutMillis);
     try {
-      this.writer = connect(true);
+      this.writer = readOnly ? null : connect(true);
     } catch (SQLException e) {
       throw translate(e, "open");
     }
@@ -73,7 +79,19 @@ public final class Database implements AutoCloseable {
     if (lockWait.isNegative() || lockWait.isZero()) {
       throw new IllegalArgumentException("lockWait must be positive: " + lockWait);
     }
-    return new Database(file, clock, lockWait);
+    return new Database(file, clock, lockWait, false);
+  }
+
+  /**
+   * Opens an existing file for reading only: nothing is written to it, not even the journal mode. SQLite may still
+   * create the {@code -wal}/{@code -shm} files beside a WAL database, which every reader needs.
+   */
+  public static Database openReadOnly(Path file, Clock clock) {
+    return new Database(file, clock, DEFAULT_LOCK_WAIT, true);
+  }
+
+  public boolean readOnly() {
+    return readOnly;
   }
 
   public Path file() {
@@ -93,7 +111,14 @@ public final class Database implements AutoCloseable {
       }
       return runJoined(outer, what, work);
     }
+    requireWriter(what);
     return withRetry(what, () -> writeOnce(work));
+  }
+
+  private void requireWriter(String what) {
+    if (readOnly) {
+      throw new IllegalStateException("cannot " + what + ": the triage database " + file + " was opened read-only");
+    }
   }
 
   /**
@@ -106,6 +131,7 @@ public final class Database implements AutoCloseable {
     if (current.get() != null) {
       throw new IllegalStateException("cannot " + what + " inside another unit of work");
     }
+    requireWriter(what);
     return withRetry(what, () -> {
       writeLock.lock();
       try {
@@ -141,6 +167,7 @@ public final class Database implements AutoCloseable {
    * system is read-only, or another process keeps the write lock.
    */
   public void requireWritable() {
+    requireWriter("write to the triage database");
     withRetry("write to the triage database", () -> {
       writeLock.lock();
       try {
@@ -292,7 +319,9 @@ public final class Database implements AutoCloseable {
     SQLiteConfig config = new SQLiteConfig();
     config.setBusyTimeout(busyTimeoutMillis);
     config.enforceForeignKeys(true);
-    if (writer) {
+    if (readOnly) {
+      config.setReadOnly(true);
+    } else if (writer) {
       config.setJournalMode(SQLiteConfig.JournalMode.WAL);
       // NORMAL is durable across application crashes in WAL mode; only an OS crash may lose the last commits.
       config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
@@ -344,7 +373,9 @@ public final class Database implements AutoCloseable {
     closed = true;
     writeLock.lock();
     try {
-      closeQuietly(writer);
+      if (writer != null) {
+        closeQuietly(writer);
+      }
     } finally {
       writeLock.unlock();
     }

@@ -2,10 +2,8 @@ package dev.racetriage.dashboard.api;
 
 import dev.racetriage.dashboard.source.AccessSources;
 import dev.racetriage.store.FieldKey;
-import dev.racetriage.store.Page;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.detail.RaceDetail;
-import dev.racetriage.store.races.RaceSummary;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
@@ -14,10 +12,12 @@ import java.util.List;
 /** {@code GET /api/races} (filtered, sorted, paged list) and {@code GET /api/races/{id}} (the race page's data). */
 public final class RaceRoutes {
   private final TriageStore store;
+  private final RaceListing listing;
   private final RaceViewBuilder views;
 
   public RaceRoutes(TriageStore store, AccessSources sources) {
     this.store = store;
+    this.listing = new RaceListing(store);
     this.views = new RaceViewBuilder(sources);
   }
 
@@ -26,12 +26,16 @@ public final class RaceRoutes {
     app.get("/api/races/{id}", this::detail);
   }
 
-  /** A page of races: {@code items}, {@code total} matching, {@code offset}, {@code limit}. */
-  public record RacePage(List<RaceRow> items, long total, int offset, int limit) {}
+  /**
+   * A page of races: {@code items}, {@code total} matching, {@code offset}, {@code limit}; {@code unreadable} rows of
+   * this page could not be read and are left out, which {@code note} says (null when none were).
+   */
+  public record RacePage(List<RaceRow> items, long total, int offset, int limit, int unreadable, String note) {}
 
   private void list(Context ctx) {
-    Page<RaceSummary> page = store.races().list(RaceListRequest.from(ctx));
-    ctx.json(new RacePage(page.items().stream().map(RaceRow::of).toList(), page.total(), page.offset(), page.limit()));
+    RaceListing.Listed page = listing.list(RaceListRequest.from(ctx));
+    ctx.json(new RacePage(page.items().stream().map(RaceRow::of).toList(), page.total(), page.offset(), page.limit(),
+        page.unreadable(), page.unreadable() == 0 ? null : RaceListing.note(page.unreadable())));
   }
 
   private void detail(Context ctx) {

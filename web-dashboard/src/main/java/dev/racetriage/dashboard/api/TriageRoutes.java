@@ -3,7 +3,7 @@ package dev.racetriage.dashboard.api;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.racetriage.store.FieldKey;
-import dev.racetriage.store.TriageStore;
+import dev.racetriage.dashboard.database.StoreAccess;
 import dev.racetriage.store.marks.AuditEntry;
 import io.javalin.Javalin;
 import io.javalin.http.BadRequestResponse;
@@ -16,18 +16,19 @@ import java.util.Locale;
 /**
  * The triage actions: {@code POST /api/races/{id}/triage} with {@code {"state": "trusted-benign" | "open", "note",
  * "author"}} and {@code POST /api/races/{id}/comments} with {@code {"text", "author"}}. Both write the store's audit
- * log; a trusted-benign mark also updates the project's committed mirror file. Bodies must be JSON
+ * log; a trusted-benign mark also updates the project's committed mirror file. They write through
+ * {@link StoreAccess#writes()}, which may open the database for writing at the first action. Bodies must be JSON
  * ({@code Content-Type: application/json}), which an HTML form on another site cannot send.
  */
 public final class TriageRoutes {
   static final String DEFAULT_AUTHOR = "dashboard";
   static final int MAX_TEXT = 4_000;
 
-  private final TriageStore store;
+  private final StoreAccess stores;
   private final ObjectMapper json;
 
-  public TriageRoutes(TriageStore store, ObjectMapper json) {
-    this.store = store;
+  public TriageRoutes(StoreAccess stores, ObjectMapper json) {
+    this.stores = stores;
     this.json = json.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   }
 
@@ -47,23 +48,23 @@ public final class TriageRoutes {
     String author = author(request.author());
     String state = request.state() == null ? "" : request.state().strip().toLowerCase(Locale.ROOT);
     switch (state) {
-      case "trusted-benign" -> store.marks().markTrustedBenign(field, author, text(request.note(), "note"));
-      case "open" -> store.marks().reopen(field, author, optionalText(request.note()));
+      case "trusted-benign" -> stores.writes().marks().markTrustedBenign(field, author, text(request.note(), "note"));
+      case "open" -> stores.writes().marks().reopen(field, author, optionalText(request.note()));
       default -> throw new BadRequestResponse("state must be \"trusted-benign\" or \"open\"");
     }
-    ctx.json(RaceRow.of(store.races().find(field).orElseThrow(() -> RaceRoutes.notFound(field))));
+    ctx.json(RaceRow.of(stores.reads().races().find(field).orElseThrow(() -> RaceRoutes.notFound(field))));
   }
 
   private void comment(Context ctx) {
     FieldKey field = Paths.raceId(ctx);
     CommentRequest request = body(ctx, CommentRequest.class);
     requireRace(field);
-    AuditEntry entry = store.marks().comment(field, author(request.author()), text(request.text(), "text"));
+    AuditEntry entry = stores.writes().marks().comment(field, author(request.author()), text(request.text(), "text"));
     ctx.status(HttpStatus.CREATED).json(RaceView.AuditRow.of(entry));
   }
 
   private void requireRace(FieldKey field) {
-    if (store.races().find(field).isEmpty()) {
+    if (stores.reads().races().find(field).isEmpty()) {
       throw RaceRoutes.notFound(field);
     }
   }

@@ -1,9 +1,9 @@
 package dev.racetriage.dashboard.export;
 
 import dev.racetriage.dashboard.api.LatestEvidence;
+import dev.racetriage.dashboard.api.RaceListing;
 import dev.racetriage.dashboard.api.RaceRow;
 import dev.racetriage.dashboard.source.AccessSources;
-import dev.racetriage.store.Page;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.detail.RaceDetail;
 import dev.racetriage.store.races.AccessSite;
@@ -12,28 +12,39 @@ import dev.racetriage.store.races.RaceSummary;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Gathers every race matching a query (all pages) with the details an export needs. */
+/**
+ * Gathers every race matching a query (all pages) with the details an export needs. Rows the store cannot read are
+ * left out and counted ({@link RaceListing}), so one bad row does not fail every export.
+ */
 public final class RaceCollector {
   private final TriageStore store;
+  private final RaceListing listing;
   private final AccessSources sources;
 
   public RaceCollector(TriageStore store, AccessSources sources) {
     this.store = store;
+    this.listing = new RaceListing(store);
     this.sources = sources;
   }
 
-  public List<ExportedRace> collect(RaceQuery filters) {
+  /** The exported races, and how many matching rows could not be read. */
+  public record Collected(List<ExportedRace> races, int unreadable) {}
+
+  public Collected collect(RaceQuery filters) {
     List<ExportedRace> races = new ArrayList<>();
+    int unreadable = 0;
     RaceQuery query = filters.page(0, RaceQuery.MAX_LIMIT);
     while (true) {
-      Page<RaceSummary> page = store.races().list(query);
+      RaceListing.Listed page = listing.list(query);
       for (RaceSummary summary : page.items()) {
         store.detail(summary.field()).ifPresent(detail -> races.add(exported(detail)));
       }
-      if (!page.hasMore() || page.items().isEmpty()) {
-        return races;
+      unreadable += page.unreadable();
+      int read = page.items().size() + page.unreadable();
+      if (!page.hasMore() || read == 0) {
+        return new Collected(races, unreadable);
       }
-      query = query.page(query.offset() + page.items().size(), RaceQuery.MAX_LIMIT);
+      query = query.page(query.offset() + read, RaceQuery.MAX_LIMIT);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.racetriage.dashboard.export;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.racetriage.dashboard.api.RaceListing;
 import dev.racetriage.dashboard.api.RaceRow;
 import dev.racetriage.store.verdicts.Verdict;
 import java.util.List;
@@ -21,7 +22,8 @@ public final class SarifExport {
 
   private SarifExport() {}
 
-  public static ObjectNode write(List<ExportedRace> races, String toolVersion, ObjectMapper json) {
+  /** {@code unreadable}: matching races whose rows could not be read, reported as a tool notification. */
+  public static ObjectNode write(List<ExportedRace> races, int unreadable, String toolVersion, ObjectMapper json) {
     ObjectNode log = json.createObjectNode();
     log.put("$schema", SCHEMA);
     log.put("version", "2.1.0");
@@ -36,6 +38,13 @@ public final class SarifExport {
       rule.put("name", ruleName(verdict));
       rule.putObject("shortDescription").put("text", description(verdict));
       rule.putObject("defaultConfiguration").put("level", level(verdict));
+    }
+    if (unreadable > 0) {
+      ObjectNode invocation = run.putArray("invocations").addObject();
+      invocation.put("executionSuccessful", true);
+      ObjectNode notification = invocation.putArray("toolExecutionNotifications").addObject();
+      notification.put("level", "warning");
+      notification.putObject("message").put("text", RaceListing.note(unreadable));
     }
     ArrayNode results = run.putArray("results");
     for (ExportedRace race : races) {

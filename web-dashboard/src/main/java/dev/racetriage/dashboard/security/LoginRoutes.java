@@ -35,7 +35,8 @@ public final class LoginRoutes {
       return;
     }
     if (security.logIn(ctx, token)) {
-      ctx.redirect(ctx.path());
+      // The path came from the request: "//evil.example/?token=…" must not send a freshly logged-in browser away.
+      ctx.redirect(safeNext(ctx.path()));
     } else {
       ctx.status(HttpStatus.UNAUTHORIZED).html(page("That token is not this dashboard's token."));
     }
@@ -60,9 +61,14 @@ public final class LoginRoutes {
         "readsNeedToken", policy.readsNeedToken()));
   }
 
-  /** Only same-site absolute paths: "//evil.example" and "https://…" would make the login an open redirect. */
+  /**
+   * Only same-site absolute paths: "//evil.example", "/\\evil.example" and "https://…" would make the login an open
+   * redirect. Browsers drop tabs and newlines from a Location and treat a backslash as a slash, so any control
+   * character, white space or backslash is refused as well.
+   */
   static String safeNext(String next) {
-    if (next == null || !next.startsWith("/") || next.startsWith("//") || next.contains("\\")) {
+    if (next == null || !next.startsWith("/") || next.startsWith("//")
+        || next.chars().anyMatch(c -> c == '\\' || Character.isWhitespace(c) || Character.isISOControl(c))) {
       return "/";
     }
     return next;

@@ -5,10 +5,13 @@ import io.javalin.http.Context;
 import io.javalin.http.Cookie;
 import io.javalin.http.ForbiddenResponse;
 import io.javalin.http.HandlerType;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
 import io.javalin.http.SameSite;
 import io.javalin.http.UnauthorizedResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -20,6 +23,9 @@ import java.util.Optional;
  * preflight, which this server never grants), or it carries the session cookie (SameSite=Strict, so cross-site
  * requests arrive without it) and the session's CSRF token in {@code X-CSRF-Token}, from a session that logged in
  * with the token when one is configured.
+ *
+ * <p>Every token a client sends (login form, {@code ?token=} link, bearer header) is checked by {@link #tokenIsRight},
+ * which a {@link LoginThrottle} guards against guessing.
  */
 public final class WebSecurity {
   public static final String SESSION_COOKIE = "racetriage_session";
@@ -29,10 +35,12 @@ public final class WebSecurity {
   private final AccessPolicy policy;
   private final HostCheck hostCheck;
   private final Sessions sessions = new Sessions();
+  private final LoginThrottle throttle;
 
-  public WebSecurity(AccessPolicy policy) {
+  public WebSecurity(AccessPolicy policy, LoginThrottle throttle) {
     this.policy = policy;
     this.hostCheck = new HostCheck(policy.bind());
+    this.throttle = throttle;
   }
 
   public AccessPolicy policy() {
@@ -82,7 +90,7 @@ public final class WebSecurity {
   private void requireMutationProof(Context ctx) {
     Optional<String> bearer = AccessPolicy.bearer(ctx.header("Authorization"));
     if (bearer.isPresent()) {
-      if (policy.tokenMatches(bearer.get())) {
+      if (tokenIsRight(ctx, bearer.get())) {
         return;
       }
       throw new UnauthorizedResponse("wrong dashboard token");
@@ -105,7 +113,7 @@ public final class WebSecurity {
   private boolean authenticated(Context ctx) {
     Optional<String> bearer = AccessPolicy.bearer(ctx.header("Authorization"));
     if (bearer.isPresent()) {
-      return policy.tokenMatches(bearer.get());
+      return tokenIsRight(ctx, bearer.get());
     }
     return currentSession(ctx).map(Session::authenticated).orElse(false);
   }
@@ -145,11 +153,32 @@ public final class WebSecurity {
 
   /** Logs the caller in if {@code token} is right; the session id changes on login. */
   public boolean logIn(Context ctx, String token) {
-    if (!policy.tokenMatches(token)) {
+    if (!tokenIsRight(ctx, token)) {
       return false;
     }
     remember(ctx, sessions.authenticate(currentSession(ctx)));
     return true;
+  }
+
+  /**
+   * Whether {@code candidate} is the dashboard token, counting wrong ones per client address. While the address is
+   * locked out the answer is 429 with {@code Retry-After}, and the candidate is not even compared.
+   */
+  private boolean tokenIsRight(Context ctx, String candidate) {
+    String client = ctx.ip();
+    Optional<Duration> wait = throttle.lockedOut(client);
+    if (wait.isPresent()) {
+      long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
+      ctx.header("Retry-After", Long.toString(seconds));
+      throw new HttpResponseException(HttpStatus.TOO_MANY_REQUESTS.getCode(),
+          "too many wrong tokens from " + client + "; try again in " + seconds + " s");
+    }
+    if (policy.tokenMatches(candidate)) {
+      throttle.succeeded(client);
+      return true;
+    }
+    throttle.failed(client);
+    return false;
   }
 
   private Session remember(Context ctx, Session session) {

@@ -17,8 +17,8 @@ import java.util.stream.Stream;
 /**
  * The only way the dashboard reads files: source files inside the project directory. A request path is relative;
  * it is refused when it is absolute, contains {@code ..}, names a hidden segment (such as {@code .git} or
- * {@code .racetriage}), is not a source file by extension, or resolves — after following symbolic links — to a
- * place outside the project's real path.
+ * {@code .racetriage}), is not a source file by extension, resolves — after following symbolic links — to a
+ * place outside the project's real path, or is a file with more than one hard link.
  */
 public final class ProjectFiles {
   static final Set<String> SOURCE_EXTENSIONS = Set.of("java", "kt", "scala", "groovy");
@@ -138,9 +138,28 @@ public final class ProjectFiles {
       if (!real.startsWith(root)) {
         throw new SourceAccessDenied("'" + relativePath + "' is a link that leaves the project");
       }
+      if (hardLinked(real)) {
+        throw new SourceAccessDenied("'" + relativePath + "' is a hard link (it may be a file outside the project)");
+      }
       return real;
     } catch (IOException e) {
       throw new NoSuchSourceFile(relativePath);
+    }
+  }
+
+  /**
+   * A hard link has no "real path" elsewhere: a link inside the project to a file outside it looks like any project
+   * file. Source files are not hard-linked in a checkout, so one with more than one name is refused. File systems
+   * without a link count (not Unix) cannot be asked; there the real-path check is all there is.
+   */
+  private static boolean hardLinked(Path real) throws IOException {
+    if (!Files.isRegularFile(real)) {
+      return false;
+    }
+    try {
+      return ((Number) Files.getAttribute(real, "unix:nlink")).intValue() > 1;
+    } catch (UnsupportedOperationException e) {
+      return false;
     }
   }
 

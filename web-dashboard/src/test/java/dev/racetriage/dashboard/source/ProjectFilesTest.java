@@ -36,6 +36,7 @@ class ProjectFilesTest {
     Files.writeString(project.resolve("src/test/java/com/example/OuterTest.java"), "class OuterTest {}\n");
     Files.writeString(temp.resolve("Secret.java"), "secret\n");
     Files.createSymbolicLink(pkg.resolve("Escape.java"), temp.resolve("Secret.java"));
+    Files.createLink(pkg.resolve("HardEscape.java"), temp.resolve("Secret.java"));
     files = new ProjectFiles(project);
   }
 
@@ -52,7 +53,8 @@ class ProjectFilesTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"../Secret.java", "src/../../Secret.java", "/etc/passwd", "C:/Windows/win.ini",
-      "src\\..\\..\\Secret.java", "src/main/java/com/example/Escape.java", ".hidden/A.java", "README.md", ""})
+      "src\\..\\..\\Secret.java", "src/main/java/com/example/Escape.java",
+      "src/main/java/com/example/HardEscape.java", ".hidden/A.java", "README.md", ""})
   void refusesAnythingButProjectSources(String path) {
     assertThrows(SourceAccessDenied.class, () -> files.excerpt(path, 1, 1));
   }

@@ -66,8 +66,9 @@ async function load() {
       ? el('tr', {}, el('td', {colspan: '7', class: 'muted'}, 'no race matches these filters'))
       : page.items.map(row));
     const first = page.total === 0 ? 0 : page.offset + 1;
-    const last = page.offset + page.items.length;
-    setText('summary', `${page.total} race${page.total === 1 ? '' : 's'} match`);
+    // Rows the server could not read are left out of items but still take their place in the list.
+    const last = page.offset + page.items.length + page.unreadable;
+    setText('summary', `${page.total} race${page.total === 1 ? '' : 's'} match` + (page.note ? ` — ${page.note}` : ''));
     setText('page', `${first}–${last} of ${page.total}`);
     const prev = document.getElementById('prev');
     const next = document.getElementById('next');
