@@ -61,10 +61,9 @@ final class DashboardCommand implements Callable<Integer> {
     if (!Files.isDirectory(projectDir)) {
       throw new UserError("the project directory " + projectDir + " does not exist (--project)", 1);
     }
-    TriageStore store = StoreOpening.open(dbFile, projectDir);
     boolean interrupted = false;
     try {
-      interrupted = serve(store, projectDir);
+      interrupted = serve(dbFile, projectDir);
     } finally {
       closed.countDown();
     }
@@ -74,17 +73,19 @@ final class DashboardCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Serves until Ctrl-C or an interrupt; returns whether it was interrupted. Closes the server and the store. */
-  private boolean serve(TriageStore store, Path projectDir) {
+  /**
+   * Serves until Ctrl-C or an interrupt; returns whether it was interrupted. Closes the server and its store. The
+   * database is read read-only (serving writes nothing to it, and a corrupt one refuses to start); the server opens it
+   * for writing at the first triage action, which also imports the marks file as every writing command does.
+   */
+  private boolean serve(Path dbFile, Path projectDir) {
     boolean interrupted = false;
-    try (store; DashboardServer server = start(store)) {
+    try (DashboardServer server = start(dbFile, projectDir)) {
       PrintWriter out = spec.commandLine().getOut();
       out.println("racetriage dashboard for " + projectDir + " on " + server.url()
           + (token != null ? " (changes need the token: open " + server.url() + "login)" : ""));
       out.println("Press Ctrl-C to stop.");
-      MirrorSyncReport.print(store.mirrorSync(), store.marks().mirror().file(), out);
       out.flush();
-      MirrorSyncReport.warnHeld(store.mirrorSync(), store.marks().mirror().file(), spec.commandLine().getErr());
       Thread hook = new Thread(this::stopAndWait, "racetriage-dashboard-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       try {
@@ -108,9 +109,10 @@ final class DashboardCommand implements Callable<Integer> {
     }
   }
 
-  private DashboardServer start(TriageStore store) {
+  private DashboardServer start(Path dbFile, Path projectDir) {
     try {
-      return DashboardServer.start(store, new DashboardOptions(bind, port, token, DashboardOptions.DEFAULT_POLL));
+      return DashboardServer.open(
+          dbFile, projectDir, new DashboardOptions(bind, port, token, DashboardOptions.DEFAULT_POLL));
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2, e);
     } catch (DashboardStartException e) {

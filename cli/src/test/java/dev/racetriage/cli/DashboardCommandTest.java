@@ -70,17 +70,24 @@ class DashboardCommandTest {
     assertArrayEquals(before, Files.readAllBytes(db));
   }
 
+  /** The dashboard only reads: a database nobody may write is served as it is (a triage action then says why not). */
   @Test
-  void aReadOnlyDatabaseIsOneLineNamingTheCause(@TempDir Path dir) throws Exception {
+  void aReadOnlyDatabaseIsServed(@TempDir Path dir) throws Exception {
     Path db = projectWithDatabase(dir);
-    CliRun result;
     try (AutoCloseable readOnly = StoreFaults.readOnly(db)) {
-      result = run("dashboard", "--db", db.toString(), "--port", "0");
+      CommandLine cli = RacetriageCommand.commandLine();
+      PipedLines out = new PipedLines();
+      cli.setOut(out.writer());
+      CompletableFuture<Integer> exit = new CompletableFuture<>();
+      Thread thread = new Thread(() -> exit.complete(cli.execute("dashboard", "--db", db.toString(), "--port", "0")));
+      thread.start();
+      try {
+        assertTrue(out.awaitLineContaining("http://").contains("http://127.0.0.1:"));
+      } finally {
+        thread.interrupt();
+      }
+      assertEquals(0, exit.get(30, TimeUnit.SECONDS));
     }
-    assertEquals(1, result.exitCode(), result.err());
-    assertEquals(1, result.err().strip().lines().count(), result.err());
-    assertTrue(result.err().startsWith("racetriage: The triage database " + db + " is read-only ("), result.err());
-    assertEquals("", result.out(), "nothing was served");
   }
 
   @Test
