@@ -30,6 +30,7 @@ final class RecordingClient implements LanguageClient {
   final BlockingQueue<ProgressParams> progress = new LinkedBlockingQueue<>();
   final List<WorkDoneProgressCreateParams> progressCreated = new CopyOnWriteArrayList<>();
   final List<RegistrationParams> registrations = new CopyOnWriteArrayList<>();
+  final java.util.concurrent.Semaphore codeLensRefreshes = new java.util.concurrent.Semaphore(0);
 
   @Override
   public void telemetryEvent(Object object) {}
@@ -79,6 +80,7 @@ final class RecordingClient implements LanguageClient {
 
   @Override
   public CompletableFuture<Void> refreshCodeLenses() {
+    codeLensRefreshes.release();
     return CompletableFuture.completedFuture(null);
   }
 
