@@ -9,7 +9,9 @@ import dev.racetriage.lsp.commands.CommandHandler;
 import dev.racetriage.lsp.commands.Commands;
 import dev.racetriage.lsp.daemon.DaemonStarter;
 import dev.racetriage.lsp.diagnostics.DiagnosticsScheduler;
+import dev.racetriage.lsp.diagnostics.FileFindings;
 import dev.racetriage.lsp.diagnostics.FileFindingsComputer;
+import dev.racetriage.lsp.diagnostics.PublishedFindings;
 import dev.racetriage.lsp.documents.DocumentUris;
 import dev.racetriage.lsp.documents.OpenDocuments;
 import dev.racetriage.lsp.hover.HoverHandler;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.lsp4j.CodeActionKind;
 import org.eclipse.lsp4j.CodeActionOptions;
@@ -73,10 +76,12 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
   private final AtomicReference<WorkspaceLayout> workspace = new AtomicReference<>();
   private final StaticCandidatesFactory staticCandidatesFactory;
   private final ExecutorService requests = QuietExecutors.fixed("racetriage-request", 2);
+  private final ScheduledExecutorService analysis = QuietExecutors.scheduled("racetriage-analysis");
   private final RequestRunner runner = new RequestRunner(lifecycle, requests, log);
   private final TriageConnection triage;
   private final DaemonStarter daemon = new DaemonStarter(log);
-  private final WorkspaceCandidates staticCandidates = new WorkspaceCandidates(requests);
+  private final WorkspaceCandidates staticCandidates = new WorkspaceCandidates(analysis);
+  private final PublishedFindings published = new PublishedFindings();
   private final DiagnosticsScheduler diagnostics;
   private final StorePoller poller;
   private final RacetriageTextDocumentService textDocuments;
@@ -89,15 +94,15 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
     this.triage = new TriageConnection(databaseOpener, log);
     FileFindingsComputer computer = new FileFindingsComputer(staticCandidates, triage,
         () -> settings.get().staticCandidates(), this::refresh);
-    this.diagnostics = new DiagnosticsScheduler(documents, computer, () -> client, clientSupport::get,
-        () -> settings.get().debounceMillis(), log);
+    this.diagnostics = new DiagnosticsScheduler(documents, computer, analysis, published, this::published,
+        () -> client, clientSupport::get, () -> settings.get().debounceMillis(), log);
     DaemonProgressReporter progress = new DaemonProgressReporter(() -> client, clientSupport::get);
     this.poller = new StorePoller(triage, this::storeChanged, progress::update, log);
     CommandHandler commands =
         new CommandHandler(triage, settings::get, () -> client, clientSupport::get, this::refresh, log);
     this.textDocuments = new RacetriageTextDocumentService(documents, diagnostics, staticCandidates, runner,
-        new CodeActionHandler(documents, diagnostics, log), new HoverHandler(documents, diagnostics, log),
-        new CodeLensHandler(documents, diagnostics, log), log);
+        new CodeActionHandler(documents, published, log), new HoverHandler(documents, published, log),
+        new CodeLensHandler(documents, published, log), log);
     this.workspaceService = new RacetriageWorkspaceService(runner, commands, this::applySettings,
         staticCandidates, this::refresh, this::syncSharedMarks, log);
   }
@@ -227,6 +232,17 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
 
   private void storeChanged() {
     diagnostics.refreshAll();
+    refreshCodeLenses();
+  }
+
+  /** Lenses are answered from what was published: when that changes them, the client is asked to ask again. */
+  private void published(FileFindings before, FileFindings after) {
+    if (CodeLensHandler.changed(before, after)) {
+      refreshCodeLenses();
+    }
+  }
+
+  private void refreshCodeLenses() {
     LanguageClient c = client;
     if (c != null && clientSupport.get().codeLensRefresh()) {
       c.refreshCodeLenses();
@@ -264,6 +280,7 @@ public final class RacetriageLanguageServer implements LanguageServer, LanguageC
     diagnostics.close();
     daemon.close();
     triage.close();
+    analysis.shutdown();
     requests.shutdown();
   }
 

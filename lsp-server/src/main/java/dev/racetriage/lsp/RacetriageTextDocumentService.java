@@ -25,7 +25,10 @@ import org.eclipse.lsp4j.HoverParams;
 import org.eclipse.lsp4j.jsonrpc.messages.Either;
 import org.eclipse.lsp4j.services.TextDocumentService;
 
-/** Document sync (the open documents and their debounced analysis) and the per-document requests. */
+/**
+ * Document sync (the open documents and their debounced analysis) and the per-document requests. The notifications
+ * only record the text and schedule its analysis; the requests answer from the findings last published.
+ */
 final class RacetriageTextDocumentService implements TextDocumentService {
   private final OpenDocuments documents;
   private final DiagnosticsScheduler diagnostics;
@@ -93,11 +96,11 @@ final class RacetriageTextDocumentService implements TextDocumentService {
 
   @Override
   public CompletableFuture<Hover> hover(HoverParams params) {
-    return runner.run("textDocument/hover", cancel -> hover.handle(params, cancel));
+    return runner.run("textDocument/hover", cancel -> hover.handle(params));
   }
 
   @Override
   public CompletableFuture<List<? extends CodeLens>> codeLens(CodeLensParams params) {
-    return runner.run("textDocument/codeLens", cancel -> codeLens.handle(params, cancel));
+    return runner.run("textDocument/codeLens", cancel -> codeLens.handle(params));
   }
 }

@@ -30,6 +30,7 @@ final class RecordingClient implements LanguageClient {
   final BlockingQueue<ProgressParams> progress = new LinkedBlockingQueue<>();
   final List<WorkDoneProgressCreateParams> progressCreated = new CopyOnWriteArrayList<>();
   final List<RegistrationParams> registrations = new CopyOnWriteArrayList<>();
+  final java.util.concurrent.Semaphore codeLensRefreshes = new java.util.concurrent.Semaphore(0);
 
   @Override
   public void telemetryEvent(Object object) {}
@@ -79,20 +80,27 @@ final class RecordingClient implements LanguageClient {
 
   @Override
   public CompletableFuture<Void> refreshCodeLenses() {
+    codeLensRefreshes.release();
     return CompletableFuture.completedFuture(null);
   }
 
   /** The next publication for {@code uri} that satisfies {@code condition}; earlier ones are skipped. */
   PublishDiagnosticsParams awaitDiagnostics(String uri, Predicate<PublishDiagnosticsParams> condition)
       throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    return awaitDiagnostics(uri, condition, WAIT_SECONDS);
+  }
+
+  /** As {@link #awaitDiagnostics(String, Predicate)}, for work known to be long (a real 1 MB analysis). */
+  PublishDiagnosticsParams awaitDiagnostics(String uri, Predicate<PublishDiagnosticsParams> condition, long seconds)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (System.nanoTime() < deadline) {
       PublishDiagnosticsParams next = diagnostics.poll(1, TimeUnit.SECONDS);
       if (next != null && next.getUri().equals(uri) && condition.test(next)) {
         return next;
       }
     }
-    throw new AssertionError("no diagnostics for " + uri + " matching the condition within " + WAIT_SECONDS + " s");
+    throw new AssertionError("no diagnostics for " + uri + " matching the condition within " + seconds + " s");
   }
 
   /** The next $/progress of the job that began with {@code title}; other jobs' (the project's scan) are skipped. */

@@ -7,13 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
-import dev.racetriage.lsp.analysis.StaticCandidates;
 import dev.racetriage.lsp.documents.DocumentUris;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.lsp4j.CodeLensParams;
@@ -154,55 +152,6 @@ class RobustnessTest {
       session.client.awaitDiagnostics(uri, p -> p.getDiagnostics().isEmpty());
       assertTrue(session.client.logged.stream()
           .anyMatch(m -> m.getMessage().contains("racetriage.debounceMillis must be a number")));
-    }
-  }
-
-  /** A prefilter that only ever finishes by being cancelled, when asked from a request thread. */
-  private static final class EndlessAnalysis implements StaticCandidates {
-    final CountDownLatch started = new CountDownLatch(1);
-    final CountDownLatch cancelled = new CountDownLatch(1);
-
-    @Override
-    public List<dev.racetriage.lsp.findings.FieldFinding> analyse(
-        dev.racetriage.lsp.documents.DocumentSnapshot document, org.eclipse.lsp4j.jsonrpc.CancelChecker cancel) {
-      if (!Thread.currentThread().getName().startsWith("racetriage-request")) {
-        return List.of();
-      }
-      started.countDown();
-      try {
-        while (true) {
-          cancel.checkCanceled();
-          Thread.onSpinWait();
-        }
-      } catch (java.util.concurrent.CancellationException e) {
-        cancelled.countDown();
-        throw e;
-      }
-    }
-  }
-
-  @Test
-  void cancelRequestStopsALongRequest() throws Exception {
-    EndlessAnalysis analysis = new EndlessAnalysis();
-    try (LspSession session = LspSession.start((workspace, settings, log, progress) -> analysis)) {
-      session.initialize(Fixtures.mavenProject(project));
-      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
-      session.client.awaitDiagnostics(uri, p -> true);
-      // a change the debounced analysis has not caught up with: the hover must analyse the new text itself
-      JsonObject slow = new JsonObject();
-      JsonObject inner = new JsonObject();
-      inner.addProperty("debounceMillis", 3_600_000);
-      slow.add("racetriage", inner);
-      session.server.getWorkspaceService().didChangeConfiguration(new DidChangeConfigurationParams(slow));
-      session.client.awaitDiagnostics(uri, p -> true); // the re-publication a settings change causes
-      session.replaceText(uri, Fixtures.text(Fixtures.SINGLETON) + "\n");
-      CompletableFuture<Hover> pending = session.server.getTextDocumentService()
-          .hover(new HoverParams(new TextDocumentIdentifier(uri), new Position(4, 36)));
-      assertTrue(analysis.started.await(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS));
-      pending.cancel(true); // LSP4J sends $/cancelRequest
-      assertTrue(analysis.cancelled.await(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS),
-          "the server stopped the work when the client cancelled");
-      assertEquals(0, session.shutdownAndExit());
     }
   }
 }

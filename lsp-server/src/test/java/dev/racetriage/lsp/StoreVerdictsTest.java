@@ -118,6 +118,36 @@ class StoreVerdictsTest {
     }
   }
 
+  /** Lenses answer from what was published; a client asking before the first analysis is told to ask again. */
+  @Test
+  void aCodeLensAskedBeforeTheVerdictWasPublishedIsRefreshedOnceItIs() throws Exception {
+    Fixtures.mavenProject(project);
+    try (TriageStore store = StoreFixture.open(project)) {
+      StoreFixture.destructiveInstance(store);
+    }
+    try (LspSession session = LspSession.start()) {
+      org.eclipse.lsp4j.ClientCapabilities caps = LspSession.fullCapabilities();
+      org.eclipse.lsp4j.WorkspaceClientCapabilities workspace = new org.eclipse.lsp4j.WorkspaceClientCapabilities();
+      workspace.setCodeLens(new org.eclipse.lsp4j.CodeLensWorkspaceCapabilities(true));
+      caps.setWorkspace(workspace);
+      session.initialize(project, LspSession.testSettings(), caps);
+      assertTrue(session.client.codeLensRefreshes.tryAcquire(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS),
+          "the first poll found the store's data (the store is not written again: no other refresh from it)");
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      CodeLensParams params = new CodeLensParams(new TextDocumentIdentifier(uri));
+      session.server.getTextDocumentService().codeLens(params)
+          .get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS); // none or one, as far as the analysis has come
+
+      session.client.awaitDiagnostics(uri, p -> severity(p, StoreFixture.INSTANCE) == DiagnosticSeverity.Error);
+      assertTrue(session.client.codeLensRefreshes.tryAcquire(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS),
+          "the publication that brought the verdict asked the client to refresh its lenses");
+      List<? extends CodeLens> lenses = session.server.getTextDocumentService().codeLens(params)
+          .get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
+      assertEquals(List.of("racetriage: destructive (1/2 adversarial trials failed)"),
+          lenses.stream().map(l -> l.getCommand().getTitle()).toList());
+    }
+  }
+
   @Test
   void aMissingDatabaseIsNoVerdictsWithoutComplaintAndIsNotCreatedByReading() throws Exception {
     Fixtures.mavenProject(project);

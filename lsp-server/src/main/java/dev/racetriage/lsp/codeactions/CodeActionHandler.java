@@ -3,9 +3,9 @@ package dev.racetriage.lsp.codeactions;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.racetriage.lsp.diagnostics.DiagnosticFactory;
-import dev.racetriage.lsp.diagnostics.DiagnosticsScheduler;
 import dev.racetriage.lsp.diagnostics.FileFindings;
 import dev.racetriage.lsp.diagnostics.LocatedFinding;
+import dev.racetriage.lsp.diagnostics.PublishedFindings;
 import dev.racetriage.lsp.documents.DocumentSnapshot;
 import dev.racetriage.lsp.documents.OpenDocuments;
 import dev.racetriage.lsp.lifecycle.ClientLog;
@@ -32,14 +32,14 @@ import org.eclipse.lsp4j.jsonrpc.messages.Either;
  */
 public final class CodeActionHandler {
   private final OpenDocuments documents;
-  private final DiagnosticsScheduler diagnostics;
+  private final PublishedFindings published;
   private final ClientLog log;
   private final List<QuickFixProcessor> processors = List.of(
       new AddVolatileProcessor(), new LocalCopyProcessor(), new MarkTrustedBenignProcessor(), new TriageNowProcessor());
 
-  public CodeActionHandler(OpenDocuments documents, DiagnosticsScheduler diagnostics, ClientLog log) {
+  public CodeActionHandler(OpenDocuments documents, PublishedFindings published, ClientLog log) {
     this.documents = documents;
-    this.diagnostics = diagnostics;
+    this.published = published;
     this.log = log;
   }
 
@@ -53,9 +53,9 @@ public final class CodeActionHandler {
     if (!document.get().isJava() || !wantsQuickFixes(params)) {
       return List.of();
     }
-    // the fields come from the last published findings (perhaps a version behind while an edit is analysed); the
-    // edits are built on the text the client has now
-    Optional<FileFindings> findings = diagnostics.lastPublished(uri, cancel);
+    // the fields come from the last published findings (perhaps a version behind while an edit is analysed; none
+    // before the first analysis is done — never a wait for one); the edits are built on the text the client has now
+    Optional<FileFindings> findings = published.of(uri);
     if (findings.isEmpty()) {
       return List.of();
     }
@@ -65,7 +65,7 @@ public final class CodeActionHandler {
     }
     cancel.checkCanceled();
     DocumentSnapshot current = document.get();
-    CompilationUnit unit = JavaSyntax.parse(current.text());
+    CompilationUnit unit = JavaSyntax.parse(current.text(), cancel); // a big file's parse stops at $/cancelRequest
     DeclaredFields fields = DeclaredFields.of(unit);
     List<Either<Command, CodeAction>> actions = new ArrayList<>();
     for (LocatedFinding target : targets.values()) {

@@ -4,16 +4,17 @@ import dev.racetriage.lsp.documents.DocumentSnapshot;
 import dev.racetriage.lsp.documents.OpenDocuments;
 import dev.racetriage.lsp.lifecycle.ClientLog;
 import dev.racetriage.lsp.lifecycle.ClientSupport;
-import dev.racetriage.lsp.lifecycle.QuietExecutors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.eclipse.lsp4j.Diagnostic;
@@ -23,8 +24,9 @@ import org.eclipse.lsp4j.services.LanguageClient;
 
 /**
  * Publishes a document's diagnostics after typing pauses. Each change restarts the document's debounce delay; the
- * analysis runs on one background thread and stops as soon as a newer version of its document exists, and a result
- * for an outdated version is never published.
+ * analysis runs on the server's analysis thread — never on a request's — and stops at its next cancellation check
+ * once a newer version of its document exists (or the document closed, or the server stops); a result for an
+ * outdated version is never published. What was published is kept in {@link PublishedFindings} for the requests.
  */
 public final class DiagnosticsScheduler implements AutoCloseable {
   private final OpenDocuments documents;
@@ -33,15 +35,25 @@ public final class DiagnosticsScheduler implements AutoCloseable {
   private final Supplier<ClientSupport> clientSupport;
   private final LongSupplier debounceMillis;
   private final ClientLog log;
-  private final ScheduledThreadPoolExecutor executor = QuietExecutors.scheduled("racetriage-analysis");
+  private final ScheduledExecutorService executor;
+  private final PublishedFindings published;
+  private final BiConsumer<FileFindings, FileFindings> afterPublish;
   private volatile boolean closed;
+  private final Object publication = new Object();
   private final Map<String, ScheduledFuture<?>> pending = new ConcurrentHashMap<>();
-  private final Map<String, FileFindings> published = new ConcurrentHashMap<>();
 
-  public DiagnosticsScheduler(OpenDocuments documents, FileFindingsComputer computer, Supplier<LanguageClient> client,
+  /**
+   * @param executor the analysis thread (one: the prefilter serialises its work anyway)
+   * @param afterPublish told of each publication, with what was published for the document before (or null)
+   */
+  public DiagnosticsScheduler(OpenDocuments documents, FileFindingsComputer computer, ScheduledExecutorService executor,
+      PublishedFindings published, BiConsumer<FileFindings, FileFindings> afterPublish, Supplier<LanguageClient> client,
       Supplier<ClientSupport> clientSupport, LongSupplier debounceMillis, ClientLog log) {
     this.documents = documents;
     this.computer = computer;
+    this.executor = executor;
+    this.published = published;
+    this.afterPublish = afterPublish;
     this.client = client;
     this.clientSupport = clientSupport;
     this.debounceMillis = debounceMillis;
@@ -65,11 +77,13 @@ public final class DiagnosticsScheduler implements AutoCloseable {
     if (task != null) {
       task.cancel(false);
     }
-    published.remove(uri);
     computer.forget(uri);
-    LanguageClient c = client.get();
-    if (c != null) {
-      c.publishDiagnostics(new PublishDiagnosticsParams(uri, List.of()));
+    synchronized (publication) {
+      published.remove(uri);
+      LanguageClient c = client.get();
+      if (c != null) {
+        c.publishDiagnostics(new PublishDiagnosticsParams(uri, List.of()));
+      }
     }
   }
 
@@ -77,12 +91,16 @@ public final class DiagnosticsScheduler implements AutoCloseable {
     if (closed) {
       return;
     }
-    pending.compute(uri, (key, previous) -> {
-      if (previous != null) {
-        previous.cancel(false);
-      }
-      return executor.schedule(() -> analyse(uri), delayMillis, TimeUnit.MILLISECONDS);
-    });
+    try {
+      pending.compute(uri, (key, previous) -> {
+        if (previous != null) {
+          previous.cancel(false); // one still running is stopped by its CancelChecker, not by an interrupt
+        }
+        return executor.schedule(() -> analyse(uri), delayMillis, TimeUnit.MILLISECONDS);
+      });
+    } catch (RejectedExecutionException stopping) {
+      // the server is shutting down: nothing to publish to
+    }
   }
 
   private void analyse(String uri) {
@@ -92,14 +110,15 @@ public final class DiagnosticsScheduler implements AutoCloseable {
     }
     try {
       CancelChecker superseded = supersededBy(snapshot.get());
-      if (!published.containsKey(uri) && computer.awaitsProject(snapshot.get())) {
+      superseded.checkCanceled(); // superseded while it waited for the thread
+      if (!published.has(uri) && computer.awaitsProject(snapshot.get())) {
         // just opened while the project's scan runs: the store's verdicts at once, the file's own candidates next
         // (a document with diagnostics keeps them until its candidates are there, rather than flicker)
         publishIfCurrent(uri, computer.verdictsOnly(snapshot.get(), superseded));
       }
       publishIfCurrent(uri, computer.compute(snapshot.get(), superseded));
     } catch (CancellationException superseded) {
-      // a newer version is scheduled; it publishes
+      // a newer version is scheduled, and it publishes (or the document closed, or the server stops)
     } catch (RuntimeException | LinkageError | StackOverflowError e) {
       // StackOverflowError: JDT recurses on deeply nested expressions (a long string concatenation); the file is
       // reported, the server and the other files go on
@@ -108,14 +127,22 @@ public final class DiagnosticsScheduler implements AutoCloseable {
   }
 
   private void publishIfCurrent(String uri, FileFindings findings) {
-    if (documents.isCurrent(findings.snapshot())) {
-      published.put(uri, findings);
+    FileFindings before;
+    synchronized (publication) { // not after the document's closing cleared its diagnostics
+      if (!documents.isCurrent(findings.snapshot()) || closed) {
+        return;
+      }
+      before = published.put(findings);
       publish(findings);
     }
+    afterPublish.accept(before, findings);
   }
 
   private CancelChecker supersededBy(DocumentSnapshot snapshot) {
     return () -> {
+      if (closed) {
+        throw new CancellationException("the server is stopping");
+      }
       if (!documents.isCurrent(snapshot)) {
         throw new CancellationException("superseded by a newer version of " + snapshot.uri());
       }
@@ -137,35 +164,12 @@ public final class DiagnosticsScheduler implements AutoCloseable {
   }
 
   /**
-   * The findings of the document's current version, computed on the calling thread if the published ones are
-   * outdated (a hover or code action right after an edit). Empty for a document that is not open.
+   * Stops analysing: an analysis in flight stops at its next cancellation check, unpublished. The executor belongs to
+   * the server, which shuts it down (see {@link dev.racetriage.lsp.lifecycle.QuietExecutors} for why no interrupt).
    */
-  public Optional<FileFindings> current(String uri, CancelChecker cancel) {
-    Optional<DocumentSnapshot> snapshot = documents.get(uri);
-    if (snapshot.isEmpty()) {
-      return Optional.empty();
-    }
-    FileFindings last = published.get(uri);
-    if (last != null && last.snapshot().version() == snapshot.get().version()) {
-      return Optional.of(last);
-    }
-    return Optional.of(computer.compute(snapshot.get(), cancel));
-  }
-
-  /**
-   * The findings last published for the document, whatever version they were computed for, or the current ones if
-   * none was published yet. Code actions read these: the client's diagnostics name the fields and the edits are
-   * built on the current text, so a quick fix never waits for the analysis of the latest keystroke.
-   */
-  public Optional<FileFindings> lastPublished(String uri, CancelChecker cancel) {
-    FileFindings last = published.get(uri);
-    return last != null && documents.get(uri).isPresent() ? Optional.of(last) : current(uri, cancel);
-  }
-
-  /** Stops analysing; an analysis in flight finishes unpublished (see {@link QuietExecutors} for why no interrupt). */
   @Override
   public void close() {
     closed = true;
-    executor.shutdown();
+    pending.values().forEach(task -> task.cancel(false));
   }
 }

@@ -62,7 +62,7 @@ public final class FileFindingsComputer {
     if (!snapshot.isJava()) {
       return new FileFindings(snapshot, List.of());
     }
-    DeclaredFields declared = DeclaredFields.of(JavaSyntax.declarations(snapshot.text()));
+    DeclaredFields declared = DeclaredFields.of(JavaSyntax.declarations(snapshot.text(), cancel));
     cancel.checkCanceled();
     List<FieldFinding> candidates =
         withCandidates && staticEnabled.getAsBoolean() ? candidates(snapshot, cancel) : List.of();
