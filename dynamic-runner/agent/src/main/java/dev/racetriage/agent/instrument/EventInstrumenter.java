@@ -187,6 +187,10 @@ final class EventInstrumenter extends AdviceAdapter {
       super.visitFieldInsn(opcode, owner, name, descriptor); // `this` is not initialised yet: nothing to pass
       return;
     }
+    if (ClassFilter.isCoverageField(name)) {
+      super.visitFieldInsn(opcode, owner, name, descriptor); // a coverage tool's probes: see ClassFilter.COVERAGE_FIELDS
+      return;
+    }
     ClassHierarchy.ResolvedField field = ctx.hierarchy().resolveField(ctx.loader(), owner, name);
     String declaring = field != null ? field.declaringClass() : owner;
     boolean isVolatile = field != null && field.isVolatile();

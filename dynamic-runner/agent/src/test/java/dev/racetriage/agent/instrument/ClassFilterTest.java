@@ -44,6 +44,15 @@ class ClassFilterTest {
   }
 
   @Test
+  void coverageToolsAreNotUnderTest() {
+    assertEquals(ClassKind.IGNORED, defaults.kindOf("org/jacoco/agent/rt/internal_aeaf9ab/core/data/ExecutionData"));
+    org.junit.jupiter.api.Assertions.assertTrue(ClassFilter.isCoverageField("$jacocoData"));
+    org.junit.jupiter.api.Assertions.assertTrue(ClassFilter.isCoverageField("__cobertura_counters"));
+    org.junit.jupiter.api.Assertions.assertFalse(ClassFilter.isCoverageField("data"));
+    org.junit.jupiter.api.Assertions.assertFalse(ClassFilter.isCoverageField("jacocoData"));
+  }
+
+  @Test
   void testInfrastructureIsSkippedUnlessIncluded() {
     assertEquals(ClassKind.IGNORED, defaults.kindOf("org/junit/jupiter/engine/JupiterTestEngine"));
     assertEquals(ClassKind.IGNORED, defaults.kindOf("org/mockito/Mockito"));
