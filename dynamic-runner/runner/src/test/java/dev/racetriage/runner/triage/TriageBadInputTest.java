@@ -223,7 +223,9 @@ class TriageBadInputTest {
           @Test void readsWhatTheOtherThreadWrote() throws Exception {
             Thread writer = new Thread(() -> shared = 1);
             writer.start();
-            Thread.sleep(20);
+            // a racy wait (nothing orders it with the write): on a loaded machine the writer may start late, and a
+            // fixed sleep made the control fail a second time
+            for (int i = 0; i < 500 && shared == 0; i++) Thread.sleep(1);
             int seen = shared;
             writer.join();
             boolean trial = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
