@@ -98,6 +98,10 @@ final class TriageCommand implements Callable<Integer> {
       + "passing trials are deleted as they finish; every log is capped at its first and last megabyte)")
   boolean keepWork;
 
+  @Option(names = "--include-libraries", description = "Also triage races on fields of library classes (default: only "
+      + "fields of classes the project compiles; the others are named in a warning)")
+  boolean includeLibraries;
+
   @Override
   public Integer call() throws InterruptedException {
     if (!List.of("table", "json", "sarif").contains(format)) {
@@ -112,7 +116,7 @@ final class TriageCommand implements Callable<Integer> {
           Duration.ofMinutes(10), Duration.ofMinutes(10), !noEarlyStop, !jvmPerTrial,
           fields == null ? List.of() : fields, detectRuns, tests,
           testTimeout == null ? TriageOptions.DEFAULT_TEST_TIMEOUT : DurationOption.parse("--test-timeout", testTimeout),
-          detectTimeoutFactor, keepWork);
+          detectTimeoutFactor, keepWork, includeLibraries);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2);
     }

@@ -22,7 +22,8 @@ import java.util.Locale;
  */
 public final class TriageRoutes {
   static final String DEFAULT_AUTHOR = "dashboard";
-  static final int MAX_TEXT = 4_000;
+  /** The store's one limit on a note or comment, whoever writes it (the CLI checks the same). */
+  static final int MAX_TEXT = dev.racetriage.store.marks.TrustedBenignMark.MAX_NOTE;
 
   private final StoreAccess stores;
   private final ObjectMapper json;

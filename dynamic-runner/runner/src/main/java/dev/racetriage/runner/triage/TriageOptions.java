@@ -14,7 +14,8 @@ import java.util.List;
  * {@code tests}: a Surefire {@code -Dtest} pattern choosing the tests (null: the tests {@code mvn test} runs);
  * {@code testTimeout}: each test's limit in the baseline; {@code detectTimeoutFactor}: each test's limit under the
  * agent, as a multiple of its baseline; {@code keepWork}: keep every trial's logs in {@code .racetriage/work} (else the
- * logs of passing trials are deleted as they finish).
+ * logs of passing trials are deleted as they finish); {@code includeLibraries}: also triage races on fields of classes the
+ * project did not compile (libraries), which are otherwise named in a warning and left out.
  */
 public record TriageOptions(
     Path project,
@@ -33,7 +34,8 @@ public record TriageOptions(
     String tests,
     Duration testTimeout,
     int detectTimeoutFactor,
-    boolean keepWork) {
+    boolean keepWork,
+    boolean includeLibraries) {
 
   /** A test's limit in the baseline, where nothing was measured yet (Surefire has none; a hang must end somewhere). */
   public static final Duration DEFAULT_TEST_TIMEOUT = Duration.ofMinutes(3);
@@ -77,7 +79,7 @@ public record TriageOptions(
       Duration budget, Duration buildTimeout, Duration baselineTimeout, boolean earlyStop, boolean repeatInJvm,
       List<String> fields, int detectRuns) {
     this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, earlyStop,
-        repeatInJvm, fields, detectRuns, null, DEFAULT_TEST_TIMEOUT, DEFAULT_DETECT_TIMEOUT_FACTOR, false);
+        repeatInJvm, fields, detectRuns, null, DEFAULT_TEST_TIMEOUT, DEFAULT_DETECT_TIMEOUT_FACTOR, false, false);
   }
 
   /** With the default number of detection runs. */
@@ -101,42 +103,48 @@ public record TriageOptions(
 
   public TriageOptions withDetectOnly(boolean only) {
     return new TriageOptions(project, database, only, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout,
-        earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork);
+        earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
   }
 
   public TriageOptions withEarlyStop(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, on, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork);
+        baselineTimeout, on, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
   }
 
   public TriageOptions withFields(List<String> only) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, only, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork);
+        baselineTimeout, earlyStop, repeatInJvm, only, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
   }
 
   public TriageOptions withRepeatInJvm(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, on, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork);
+        baselineTimeout, earlyStop, on, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
   }
 
   public TriageOptions withDetectRuns(int runs) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, runs, tests, testTimeout, detectTimeoutFactor, keepWork);
+        baselineTimeout, earlyStop, repeatInJvm, fields, runs, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
   }
 
   /** Runs only the tests of a Surefire {@code -Dtest} pattern (null: what mvn test runs). */
   public TriageOptions withTests(String pattern) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, pattern, testTimeout, detectTimeoutFactor, keepWork);
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, pattern, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
   }
 
   public TriageOptions withLimits(Duration perTest, int factor) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, perTest, factor, keepWork);
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, perTest, factor, keepWork, includeLibraries);
   }
 
   public TriageOptions withKeepWork(boolean keep) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keep);
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keep, includeLibraries);
+  }
+
+  public TriageOptions withIncludeLibraries(boolean include) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork,
+        include);
   }
 }

@@ -378,6 +378,16 @@ public final class TriagePipeline {
       progress.step(++done, project.modules().size(), module.name(root));
     }
     long detectMillis = millisSince(detectStart);
+    if (!options.includeLibraries()) {
+      ProjectClasses own = new ProjectClasses(project.modules());
+      List<String> library = races.keySet().stream().filter(f -> !own.owns(f)).sorted().toList();
+      if (!library.isEmpty()) {
+        library.forEach(races::remove);
+        warnings.add(library.size() + " race(s) on fields of library classes (not compiled by this project) were "
+            + "detected and left out: " + String.join(", ", library.subList(0, Math.min(8, library.size())))
+            + (library.size() > 8 ? ", …" : "") + ". --include-libraries triages them too.");
+      }
+    }
     List<String> lateRaces = races.keySet().stream().filter(f -> firstRun.getOrDefault(f, 1) > 1).toList();
     Set<String> baselineFailures = new LinkedHashSet<>();
     Map<String, String> intermittentFailures = new LinkedHashMap<>();
