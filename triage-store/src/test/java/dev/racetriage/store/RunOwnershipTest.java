@@ -76,6 +76,26 @@ class RunOwnershipTest {
     }
   }
 
+  /** The dashboard reads a read-only store, which cannot mark the run: it is still never listed as running. */
+  @Test
+  void aReadOnlyStoreListsADeadProcesssRunAsAbandoned() throws Exception {
+    child = new ProcessBuilder("sleep", "600").start();
+    RunOwner owner = RunOwner.of(child.toHandle());
+    long runId;
+    try (TriageStore store = open()) {
+      runId = store.runs().start("triage", null, null, owner).id();
+    }
+    child.destroyForcibly().waitFor();
+
+    try (TriageStore store = TriageStore.openReadOnly(project.resolve("triage.db"), project)) {
+      Run shown = store.runs().recent(10).get(0);
+      assertEquals(runId, shown.id());
+      assertEquals(RunStatus.ABANDONED, shown.status());
+      assertTrue(shown.message().contains("is gone"), shown.message());
+      assertEquals(RunStatus.RUNNING, store.runs().find(runId).orElseThrow().status(), "nothing was written");
+    }
+  }
+
   @Test
   void aLiveLocalOwnerKeepsItsRunWithoutHeartbeats() {
     try (TriageStore store = open()) {

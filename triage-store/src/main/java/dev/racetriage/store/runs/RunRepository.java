@@ -145,10 +145,23 @@ public final class RunRepository {
     return db.read("read run " + runId, tx -> tx.queryOne("SELECT " + COLUMNS + " FROM run WHERE id = ?", RUN, runId));
   }
 
-  /** The newest runs first. */
+  /**
+   * The newest runs first. A RUNNING run whose owner is gone is shown ABANDONED even when this store is read-only and
+   * cannot record it (the dashboard reads a read-only store): no reader lists a dead process's run as running.
+   */
   public List<Run> recent(int limit) {
-    return db.read("list runs", tx ->
+    List<Run> runs = db.read("list runs", tx ->
         tx.query("SELECT " + COLUMNS + " FROM run ORDER BY started_at DESC, id DESC LIMIT ?", RUN, limit));
+    OrphanCheck check = new OrphanCheck(RunOwner.localHost(), HEARTBEAT_LIMIT);
+    Instant now = db.clock().instant();
+    List<Run> shown = new ArrayList<>(runs.size());
+    for (Run run : runs) {
+      shown.add(run.status() != RunStatus.RUNNING ? run : check.whyAbandoned(run, now)
+          .map(why -> new Run(run.id(), run.kind(), run.startedAt(), null, run.commitId(), run.fingerprint(),
+              RunStatus.ABANDONED, "abandoned: " + why, run.owner(), run.heartbeatAt()))
+          .orElse(run));
+    }
+    return shown;
   }
 
   /** The newest run that finished with {@link RunStatus#SUCCEEDED}. */
