@@ -23,7 +23,13 @@ class ClassCacheIT {
 
   @Test
   void aSecondRunTakesItsClassesFromTheCacheAndReportsTheSameRace() throws Exception {
-    Path cache = Files.createDirectories(AgentJvm.WORK.resolve("class-cache-it"));
+    Path cache = AgentJvm.WORK.resolve("class-cache-it");
+    if (Files.exists(cache)) { // an earlier build's run (no clean in between) would turn the first run's misses to hits
+      try (java.util.stream.Stream<Path> files = Files.walk(cache)) {
+        for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+      }
+    }
+    Files.createDirectories(cache);
     String options = "mode=detect;verbose=true;cache=" + cache;
     int[] first = counts(run("cache-first", options, VOLATILE_ARRAY));
     assertTrue(first[1] > 0 && first[4] == first[1], "first run: every miss stored " + java.util.Arrays.toString(first));
