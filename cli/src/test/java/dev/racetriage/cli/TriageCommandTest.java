@@ -39,6 +39,19 @@ class TriageCommandTest {
     assertTrue(r.err().contains("--detect-runs must be at least 1"), r.err());
   }
 
+  /** A malformed --field or --tests is refused before the build, not after detection. */
+  @Test
+  void malformedFieldsAndTestPatternsFailBeforeAnyBuild() throws Exception {
+    writeRacyProject(dir);
+    CliRun field = run("triage", dir.toString(), "--field", "not a key");
+    assertEquals(2, field.exitCode(), field.err());
+    assertTrue(field.err().contains("--field") && field.err().contains("not a field key"), field.err());
+    CliRun tests = run("triage", dir.toString(), "--tests", "A#b#c");
+    assertEquals(2, tests.exitCode(), tests.err());
+    assertTrue(tests.err().contains("--tests"), tests.err());
+    assertTrue(!Files.exists(dir.resolve("target")), "nothing was built");
+  }
+
   @Test
   void aDirectoryThatIsNotAMavenProjectIsAClearError() {
     CliRun r = run("triage", dir.toString(), "--detect-only");
