@@ -75,18 +75,7 @@ class DashboardCommandTest {
   void aReadOnlyDatabaseIsServed(@TempDir Path dir) throws Exception {
     Path db = projectWithDatabase(dir);
     try (AutoCloseable readOnly = StoreFaults.readOnly(db)) {
-      CommandLine cli = RacetriageCommand.commandLine();
-      PipedLines out = new PipedLines();
-      cli.setOut(out.writer());
-      CompletableFuture<Integer> exit = new CompletableFuture<>();
-      Thread thread = new Thread(() -> exit.complete(cli.execute("dashboard", "--db", db.toString(), "--port", "0")));
-      thread.start();
-      try {
-        assertTrue(out.awaitLineContaining("http://").contains("http://127.0.0.1:"));
-      } finally {
-        thread.interrupt();
-      }
-      assertEquals(0, exit.get(30, TimeUnit.SECONDS));
+      assertEquals(0, serveUntilStopped(db, banner -> assertTrue(banner.contains("http://127.0.0.1:"), banner)));
     }
   }
 
@@ -118,14 +107,7 @@ class DashboardCommandTest {
   @Test
   void servesUntilInterruptedAndPrintsTheUrl(@TempDir Path dir) throws Exception {
     Path db = projectWithDatabase(dir);
-    CommandLine cli = RacetriageCommand.commandLine();
-    PipedLines out = new PipedLines();
-    cli.setOut(out.writer());
-    CompletableFuture<Integer> exit = new CompletableFuture<>();
-    Thread thread = new Thread(() -> exit.complete(cli.execute("dashboard", "--db", db.toString(), "--port", "0")));
-    thread.start();
-    try {
-      String banner = out.awaitLineContaining("http://");
+    int exit = serveUntilStopped(db, banner -> {
       Matcher url = Pattern.compile("http://127\\.0\\.0\\.1:\\d+/").matcher(banner);
       assertTrue(url.find(), banner);
       assertTrue(banner.contains(dir.toRealPath().toString()) || banner.contains(dir.toString()), banner);
@@ -134,12 +116,34 @@ class DashboardCommandTest {
           HttpResponse.BodyHandlers.ofString());
       assertEquals(200, overview.statusCode(), overview.body());
       assertTrue(overview.body().contains("\"counts\""), overview.body());
+    });
+    assertEquals(0, exit, "interrupting the command stops the server and exits 0");
+  }
+
+  private interface WhileServing {
+    void check(String banner) throws Exception;
+  }
+
+  /**
+   * Runs {@code racetriage dashboard --db DB --port 0} on a thread, gives {@code whileServing} its banner line, then
+   * interrupts it (Ctrl-C) and returns its exit code once the thread has ended.
+   */
+  private static int serveUntilStopped(Path db, WhileServing whileServing) throws Exception {
+    CommandLine cli = RacetriageCommand.commandLine();
+    PipedLines out = new PipedLines();
+    cli.setOut(out.writer());
+    CompletableFuture<Integer> exit = new CompletableFuture<>();
+    Thread thread = new Thread(() -> exit.complete(cli.execute("dashboard", "--db", db.toString(), "--port", "0")));
+    thread.start();
+    try {
+      whileServing.check(out.awaitLineContaining("http://"));
     } finally {
       thread.interrupt();
     }
-    assertEquals(0, exit.get(30, TimeUnit.SECONDS), "interrupting the command stops the server and exits 0");
+    int code = exit.get(30, TimeUnit.SECONDS);
     thread.join(10_000);
     assertFalse(thread.isAlive());
+    return code;
   }
 
   /** Collects what the command prints so the test can wait for the banner line. */
