@@ -10,6 +10,17 @@ import java.util.List;
 final class ArgLine {
   private ArgLine() {}
 
+  /**
+   * The argLine's JVM arguments without a coverage agent (JaCoCo's {@code -javaagent:…jacoco…}, usually put there by
+   * jacoco-maven-plugin's prepare-agent). Coverage is not what racetriage measures, and the probes it adds to every
+   * class — an array every thread writes without synchronisation, by design — would be reported as races (on
+   * dropwizard metrics they were every race found). Other agents (Mockito's, a project's own) are kept.
+   */
+  static List<String> withoutCoverageAgents(List<String> tokens) {
+    return tokens.stream().filter(t -> !(t.startsWith("-javaagent:") && t.toLowerCase(java.util.Locale.ROOT)
+        .contains("jacoco"))).toList();
+  }
+
   /** @throws IllegalArgumentException for an unbalanced quote, naming the argLine */
   static List<String> tokens(String argLine) {
     List<String> tokens = new ArrayList<>();

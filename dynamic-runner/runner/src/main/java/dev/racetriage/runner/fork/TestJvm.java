@@ -67,10 +67,9 @@ public final class TestJvm {
     SurefireConfig surefire = module.surefire();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // racetriage's agent first: it then sees the classes before another agent of the argLine (JaCoCo) adds its own
-    // bookkeeping, whose unsynchronised probe writes would otherwise show up as races
+    // racetriage's agent first: it then sees the classes before another agent of the argLine adds its own bookkeeping
     agentOptions.ifPresent(options -> command.add("-javaagent:" + agentJar + "=" + options));
-    command.addAll(ArgLine.tokens(surefire.argLine()));
+    command.addAll(ArgLine.withoutCoverageAgents(ArgLine.tokens(surefire.argLine())));
     // Surefire sets basedir in every test JVM; the pom's system properties come after the argLine and win over it
     command.add("-Dbasedir=" + module.dir());
     surefire.systemProperties().forEach((k, v) -> command.add("-D" + k + "=" + v));

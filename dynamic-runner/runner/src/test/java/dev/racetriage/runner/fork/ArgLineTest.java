@@ -19,6 +19,14 @@ class ArgLineTest {
   }
 
   @Test
+  void aCoverageAgentIsDroppedAndOtherAgentsAreKept() {
+    assertEquals(List.of("-Dx=1", "-javaagent:/m2/org/mockito/mockito-core/5.11.0/mockito-core-5.11.0.jar"),
+        ArgLine.withoutCoverageAgents(List.of(
+            "-javaagent:/m2/org/jacoco/org.jacoco.agent/0.8.12/org.jacoco.agent-0.8.12-runtime.jar=destfile=/t/j.exec",
+            "-Dx=1", "-javaagent:/m2/org/mockito/mockito-core/5.11.0/mockito-core-5.11.0.jar")));
+  }
+
+  @Test
   void anUnbalancedQuoteSaysWhereToFixIt() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ArgLine.tokens("-Dx=\"open"));
     assertTrue(e.getMessage().contains("<argLine>"), e.getMessage());
