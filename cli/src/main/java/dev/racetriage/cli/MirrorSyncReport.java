@@ -1,6 +1,5 @@
 package dev.racetriage.cli;
 
-import dev.racetriage.store.marks.MirrorRemovalsHeldException;
 import dev.racetriage.store.marks.MirrorSync;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -14,13 +13,5 @@ final class MirrorSyncReport {
 
   static void print(MirrorSync sync, Path mirrorFile, PrintWriter out) {
     new MirrorSync(sync.imported(), sync.removed(), java.util.List.of()).describe(mirrorFile).forEach(out::println);
-  }
-
-  /** For a command that goes on working while removals are held (the dashboard): why its marks will be refused. */
-  static void warnHeld(MirrorSync sync, Path mirrorFile, PrintWriter err) {
-    if (!sync.held().isEmpty()) {
-      err.println("racetriage: warning: " + MirrorRemovalsHeldException.message(mirrorFile, sync.held()));
-      err.flush();
-    }
   }
 }

@@ -44,14 +44,14 @@ class ResumableTrialsTest {
       assertEquals(RunStatus.ABANDONED, killed.status());
       assertEquals(childPid, killed.owner().pid());
 
-      Map<String, List<TrialRecord>> reusable = store.trials().reusable(planned);
-      assertEquals(planned.subList(0, 3), List.copyOf(reusable.keySet()), "the three finished cells, in order");
       for (int i = 0; i < 3; i++) {
-        TrialRecord record = reusable.get(planned.get(i)).get(0);
+        TrialRecord record = store.trials().resumable(planned.get(i)).orElseThrow();
         assertEquals(killed.id(), record.runId());
         assertEquals(i, record.trial().seed());
         assertEquals(planned.get(i), record.inputsKey());
       }
+      assertTrue(store.trials().resumable(planned.get(3)).isEmpty(), "the cells not finished are run again");
+      assertTrue(store.trials().resumable(planned.get(4)).isEmpty());
       assertEquals(3, store.trials().byHeuristic(FIELD).get("oldest").size(),
           "verdicts count the trials of the abandoned run");
     }
@@ -69,31 +69,29 @@ class ResumableTrialsTest {
       TrialRecord unkeyed = store.trials().addAll(List.of(trial(3)), first.id()).get(0);
       assertNull(unkeyed.inputsKey());
 
-      Map<String, List<TrialRecord>> found = store.trials().reusable(List.of(key, otherFingerprint, key));
-      assertEquals(Set.of(key), found.keySet());
-      assertEquals(1L, found.get(key).get(0).trial().seed());
-      assertEquals(Map.of(), store.trials().reusable(List.of()));
+      assertEquals(1L, store.trials().resumable(key).orElseThrow().trial().seed());
+      assertTrue(store.trials().resumable(otherFingerprint).isEmpty());
       assertEquals(3, store.trials().forRace(FIELD).size());
     }
   }
 
+  /** A reused trial moves into the run that reuses it: counted once, and never offered again once that run succeeds. */
   @Test
-  void manyKeysAreLookedUpInOneCall() {
+  void anAdoptedTrialBelongsToTheRunThatReusedItAndASucceededRunsTrialsAreNotOffered() {
     try (TriageStore store = TriageStore.open(project.resolve("triage.db"), project)) {
       store.races().upsert(new Race(FIELD, Set.of(RaceKind.WR), List.of(), Set.of()), null);
-      List<String> keys = new ArrayList<>();
-      store.inTransaction(() -> {
-        for (int i = 0; i < 1_200; i++) {
-          keys.add(InputsKey.of("cell", String.valueOf(i)));
-          if (i % 2 == 0) {
-            store.trials().add(trial(i), null, keys.get(i));
-          }
-        }
-        return null;
-      });
-      Map<String, List<TrialRecord>> found = store.trials().reusable(keys);
-      assertEquals(600, found.size());
-      assertTrue(found.keySet().stream().allMatch(k -> keys.indexOf(k) % 2 == 0));
+      Run killed = store.runs().start("triage", null, "fp-1");
+      String key = InputsKey.of("fp-1", "agent-0.1", FIELD.toString(), "T#t", "sc", "1", "[0]");
+      store.trials().add(trial(1), killed.id(), key);
+      store.runs().finish(killed.id(), RunStatus.ABANDONED, "killed", null);
+
+      Run resumed = store.runs().start("triage", null, "fp-1");
+      store.trials().adopt(key, resumed.id());
+      assertEquals(resumed.id(), store.trials().resumable(key).orElseThrow().runId());
+      assertEquals(1, store.trials().forRace(FIELD).size(), "moved, not copied");
+
+      store.runs().finish(resumed.id(), RunStatus.SUCCEEDED, "done", "fp-1");
+      assertTrue(store.trials().resumable(key).isEmpty(), "a complete triage's trials are not reused");
     }
   }
 

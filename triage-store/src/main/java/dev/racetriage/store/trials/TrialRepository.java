@@ -46,7 +46,6 @@ public final class TrialRepository {
               row.getString("failure")),
           row.getString("inputs_key"));
   /** Keys per query: well under SQLite's limit on bound parameters. */
-  private static final int KEYS_PER_QUERY = 500;
 
   private final Database db;
 
@@ -86,27 +85,6 @@ public final class TrialRepository {
         raceId, runId, trial.test(), trial.heuristic(), trial.seed(), trial.outcome(),
         trial.duration().toMillis(), trial.reads(), trial.staleReads(), trial.failure(), tx.now(), inputsKey);
     return new TrialRecord(id, runId, tx.now(), trial, inputsKey);
-  }
-
-  /**
-   * The stored trials, of any run, whose inputs key is one of {@code inputsKeys}: for each key that has any, its
-   * trials oldest first (normally one). A caller with a list of planned cells runs only those whose key is absent,
-   * and reports {@code size()} of the result as the number reused. One snapshot, however many keys.
-   */
-  public Map<String, List<TrialRecord>> reusable(Collection<String> inputsKeys) {
-    List<String> keys = inputsKeys.stream().filter(Objects::nonNull).distinct().toList();
-    return db.read("find finished trials to reuse", tx -> {
-      Map<String, List<TrialRecord>> found = new LinkedHashMap<>();
-      for (int from = 0; from < keys.size(); from += KEYS_PER_QUERY) {
-        List<String> chunk = keys.subList(from, Math.min(keys.size(), from + KEYS_PER_QUERY));
-        String marks = String.join(", ", Collections.nCopies(chunk.size(), "?"));
-        for (TrialRecord record : tx.query(
-            SELECT + "WHERE t.inputs_key IN (" + marks + ") ORDER BY t.id", TRIAL, chunk.toArray())) {
-          found.computeIfAbsent(record.inputsKey(), k -> new ArrayList<>()).add(record);
-        }
-      }
-      return found;
-    });
   }
 
   /**

@@ -47,13 +47,6 @@ public record DetectionRuns(int runs, Map<String, Integer> firstRun, boolean tim
     firstRun = Map.copyOf(firstRun);
   }
 
-  /** One plain detection JVM (no repeats): what a single run reports. */
-  public static DetectionRuns single(TestJvm jvm, String agentOptions, Duration timeout, Path dir)
-      throws IOException, InterruptedException {
-    TestRunResult run = jvm.run(TestSelection.ALL, Optional.of(agentOptions), timeout, dir);
-    return new DetectionRuns(1, Map.of(), run.timedOut(), run.exitCode(), run.log(), null);
-  }
-
   /**
    * One run of the selection under the agent with a limit per test: a test past its limit stops its JVM (the agent's
    * streamed report keeps what it saw) and a fresh JVM runs the rest ({@link ContinuingTestRun}). JVM {@code n} writes

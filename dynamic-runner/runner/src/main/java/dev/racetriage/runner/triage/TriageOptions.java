@@ -125,26 +125,4 @@ public record TriageOptions(
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, fields, runs, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
   }
-
-  /** Runs only the tests of a Surefire {@code -Dtest} pattern (null: what mvn test runs). */
-  public TriageOptions withTests(String pattern) {
-    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, pattern, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
-  }
-
-  public TriageOptions withLimits(Duration perTest, int factor) {
-    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, perTest, factor, keepWork, includeLibraries);
-  }
-
-  public TriageOptions withKeepWork(boolean keep) {
-    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keep, includeLibraries);
-  }
-
-  public TriageOptions withIncludeLibraries(boolean include) {
-    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork,
-        include);
-  }
 }

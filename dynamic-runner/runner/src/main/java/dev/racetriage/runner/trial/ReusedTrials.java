@@ -2,7 +2,6 @@ package dev.racetriage.runner.trial;
 
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -13,7 +12,9 @@ import java.util.function.Function;
  */
 public final class ReusedTrials {
   private final Function<TrialSpec, Optional<TrialOutcome>> finished;
-  private final Set<TrialOutcome> reused = ConcurrentHashMap.newKeySet();
+  // by identity: a record's equality would also match a run that happened to give the same figures
+  private final Set<TrialOutcome> reused = java.util.Collections.synchronizedSet(
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
 
   /** @param finished the stored trial of a spec, if an earlier run of the same inputs finished it */
   public ReusedTrials(Function<TrialSpec, Optional<TrialOutcome>> finished) {

@@ -99,9 +99,11 @@ class DetectionRunsTest {
   @Test
   void aSingleRunMissesIt() throws Exception {
     Path out = dir.resolve("single");
-    Path report = out.resolve("races.jsonl");
+    Path report = out.resolve("races-1.jsonl");
 
-    DetectionRuns runs = DetectionRuns.single(jvm, "mode=detect;out=" + report, Duration.ofMinutes(2), out);
+    DetectionRuns runs = DetectionRuns.continuing(jvm, dev.racetriage.runner.fork.TestSelection.ALL,
+        n -> "mode=detect;out=" + out.resolve("races-" + n + ".jsonl"), dev.racetriage.runner.fork.TestLimits.NONE,
+        Duration.ofMinutes(2), out, Set.of()).runs();
 
     assertEquals(1, runs.runs());
     Set<String> fields = raced(report);
