@@ -7,11 +7,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Tells the store, every {@link #INTERVAL}, that the run is still alive, so a run whose process died without a word
+ * Tells the store, every {@link #INTERVAL} (the store's own heartbeat interval), that the run is still alive, so a run whose process died without a word
  * (kill -9, a lost machine) is recognised as abandoned instead of being shown as running forever.
  */
 final class RunHeartbeat implements AutoCloseable {
-  static final Duration INTERVAL = Duration.ofSeconds(30);
+  static final Duration INTERVAL = dev.racetriage.store.runs.RunRepository.HEARTBEAT_INTERVAL;
 
   private final ScheduledExecutorService timer;
 

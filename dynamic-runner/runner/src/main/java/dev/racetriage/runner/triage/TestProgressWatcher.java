@@ -66,8 +66,7 @@ final class TestProgressWatcher implements AutoCloseable {
         for (Path file : files) read(file);
       }
       String line = describe();
-      if (line != null) progress.step(Math.min(finished.size(), Math.max(total, finished.size())), Math.max(total,
-          finished.size()), line);
+      if (line != null) progress.step(finished.size(), Math.max(total, finished.size()), line);
     } catch (IOException | RuntimeException e) {
       // progress is a courtesy: a file being rotated or cut short is read again at the next tick
     }
