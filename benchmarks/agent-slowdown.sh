@@ -27,6 +27,16 @@
 #        KERNEL_SIZE=1 KERNEL_SIZE_STEADY=4   their work at the short and the steady-state size
 #        CPU_TIME=1          also report the median CPU time (user+sys, from /usr/bin/time) of every configuration:
 #                            less sensitive than wall time to other processes on a shared machine
+#        GRANDE=PATH         also run the Java Grande Forum originals from a RoadRunner checkout (github.com/
+#                            stephenfreund/RoadRunner at b14161679702114a6b4023d7e3e3a836849e8aac: its
+#                            benchmarks/<program>/original.jar, never copied here), GRANDE_PROGRAMS (default: crypt
+#                            lufact moldyn montecarlo raytracer series sor sparsematmult) at GRANDE_SIZE (A), with
+#                            GRANDE_THREADS (4) threads; the geometric mean of their slowdowns ends the output
+#        SUITES="DIR ..."    also run real test suites: each DIR is a Maven module of a project checkout (built once
+#                            with network access, so `mvn -o` resolves it); its test classes run through racetriage's
+#                            JUnit Platform launcher (--scan target/test-classes), with and without the agent; rows
+#                            give peak RSS too, and the test class with the highest slowdown
+#        BUILTIN=0           skip the examples, CpuWorkload and GrandeKernels rows (only GRANDE and SUITES)
 #        AGENT_EXTRA=';cache=off'  appended to the new agent's options (e.g. to measure it without its class cache;
 #                            by default the agent keeps instrumented classes in ~/.cache/racetriage/agent-classes,
 #                            so the first run of a new agent jar instruments and later runs reuse)
@@ -61,7 +71,17 @@ if [[ -n "$BASELINE_JAR" ]]; then
 fi
 CPU_TIME="${CPU_TIME:-0}"
 EMPTY_TOOL="${EMPTY_TOOL:-0}"
+BUILTIN="${BUILTIN:-1}"
+GRANDE="${GRANDE:-}"
+GRANDE_COMMIT="b14161679702114a6b4023d7e3e3a836849e8aac"
+GRANDE_PROGRAMS="${GRANDE_PROGRAMS:-crypt lufact moldyn montecarlo raytracer series sor sparsematmult}"
+GRANDE_SIZE="${GRANDE_SIZE:-A}"
+GRANDE_THREADS="${GRANDE_THREADS:-4}"
+SUITES="${SUITES:-}"
+# the directory a row's JVM runs in (the Grande programs read data files relative to it)
+RUN_DIR="."
 
+if [[ "$BUILTIN" == 1 ]]; then
 # the CPU-heavy program
 mkdir -p "$WORK/cpu"
 javac -d "$WORK/cpu" "$ROOT/benchmarks/agent-slowdown/CpuWorkload.java" \
@@ -76,7 +96,9 @@ mvn -B -q dependency:copy -Dartifact="org.junit.platform:junit-platform-console-
 EXAMPLES_CP="$(cat "$WORK/examples-cp.txt")"
 mkdir -p "$WORK/examples"
 javac -g -d "$WORK/examples" -cp "$EXAMPLES_CP" $(find "$EXAMPLES/src/main/java" "$EXAMPLES/src/test/java" -name '*.java')
+fi
 
+EXAMPLES_CP="${EXAMPLES_CP:-}"
 AGENT_OPT="-javaagent:$WORK/agent.jar=mode=detect;out=$WORK/report.jsonl${AGENT_EXTRA:-}"
 BASELINE_OPT="-javaagent:$WORK/baseline.jar=mode=detect;out=$WORK/report-baseline.jsonl"
 EMPTY_OPT="-javaagent:$WORK/agent.jar=mode=detect;out=$WORK/report-empty.jsonl${AGENT_EXTRA:-}"
@@ -90,11 +112,20 @@ run_once() {
   shift
   local start end
   start=$(date +%s%N)
-  /usr/bin/time -f "%U %S" -o "$WORK/time.txt" java "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" \
-    || { echo "run failed: java $*" >&2; cat "$WORK/err.txt" >&2; exit 1; }
+  local rc=0
+  (cd "$RUN_DIR" && /usr/bin/time -f "%U %S %M" -o "$WORK/time.txt" java "$@" >"$WORK/out.txt" 2>"$WORK/err.txt") \
+    || rc=$?
+  # a suite whose tests fail (exit 1: some test failed) is measured all the same; any other failure stops
+  if [[ $rc != 0 && ! ( -n "${RESULTS_OF:-}" && $rc == 1 ) ]]; then
+    echo "run failed (exit $rc): java $*" >&2; tail -30 "$WORK/err.txt" >&2; exit 1
+  fi
   end=$(date +%s%N)
   echo $(( (end - start) / 1000000 )) >>"$file"
-  awk '{printf "%d\n", ($1 + $2) * 1000}' "$WORK/time.txt" >>"$file.cpu"
+  tail -1 "$WORK/time.txt" | awk '{printf "%d\n", ($1 + $2) * 1000}' >>"$file.cpu"
+  tail -1 "$WORK/time.txt" | awk '{printf "%d\n", $3 / 1024}' >>"$file.rss"
+  if [[ -n "${RESULTS_OF:-}" ]]; then # a suite row: the launcher's per-test results, for the per-class slowdowns
+    cp "$WORK/results.jsonl" "$file.results.$(wc -l <"$file")"
+  fi
 }
 
 median() { # file of numbers, one a line
@@ -162,6 +193,9 @@ row() { # name, args...
       extra="$extra $ec ms | $(ratio "$ec" "$pc") |"
     fi
   fi
+  if [[ -n "${RESULTS_OF:-}" ]]; then # peak RSS and the worst test class
+    extra="$extra $(median "$WORK/t-plain.rss") MB | $(median "$WORK/t-agent.rss") MB | $(worst_class) |"
+  fi
   printf '| %s | %s | %s | %s | %s ms | %s ms | %s | %s, %s |%s\n' "$(date -u +%F)" "$(nproc)" "$name" "$RUNS" \
     "$plain" "$agent" "$(ratio "$agent" "$plain")" "$status" "$races" "$extra"
   if [[ -n "$SET" ]]; then
@@ -171,9 +205,39 @@ row() { # name, args...
   fi
 }
 
+# the test class whose summed test time slowed down most (median over the runs of each class's time), from the
+# launcher's results files of a suite row: "Class 12 → 340 ms (28x)"
+worst_class() {
+  python3 - "$WORK" <<'PY'
+import glob, json, statistics, sys, collections
+work = sys.argv[1]
+def per_class(prefix):
+    runs = []
+    for f in sorted(glob.glob(f"{work}/{prefix}.results.*")):
+        t = collections.Counter()
+        for line in open(f, encoding="utf-8", errors="replace"):
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if e.get("event") == "finished" and e.get("kind") == "test" and "class" in e:
+                t[e["class"]] += e.get("millis", 0)
+        runs.append(t)
+    classes = set().union(*runs) if runs else set()
+    return {c: statistics.median(r.get(c, 0) for r in runs) for c in classes}
+plain, agent = per_class("t-plain"), per_class("t-agent")
+rows = [(agent[c] / plain[c], c) for c in plain if c in agent and plain[c] >= 20]
+if not rows:
+    print("-")
+else:
+    r, c = max(rows)
+    print(f"{c.rsplit('.', 1)[-1]} {plain[c]:.0f} → {agent[c]:.0f} ms ({r:.1f}x)")
+PY
+}
+
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "java: $(java -version 2>&1 | head -1)"
-echo "command: RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS STEADY=$STEADY MATRIX_STEADY=$MATRIX_STEADY INCREMENTS_STEADY=$INCREMENTS_STEADY CPU_TIME=$CPU_TIME EMPTY_TOOL=$EMPTY_TOOL${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
+echo "command: BUILTIN=$BUILTIN${GRANDE:+ GRANDE=$GRANDE GRANDE_SIZE=$GRANDE_SIZE}${SUITES:+ SUITES=\"$SUITES\"} RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS STEADY=$STEADY MATRIX_STEADY=$MATRIX_STEADY INCREMENTS_STEADY=$INCREMENTS_STEADY CPU_TIME=$CPU_TIME EMPTY_TOOL=$EMPTY_TOOL${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
 echo
 header="| date | cores | workload | runs | no agent (median) | detect mode (median) | slowdown | agent report |"
 rule="| --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -197,9 +261,14 @@ if [[ "$CPU_TIME" == 1 ]]; then
     rule="$rule --- | --- |"
   fi
 fi
+if [[ -n "$SUITES" ]]; then
+  header="$header no agent peak RSS | detect peak RSS | slowest test class (median) |"
+  rule="$rule --- | --- | --- |"
+fi
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "$header"
 echo "$rule"
+if [[ "$BUILTIN" == 1 ]]; then
 SET="short steady" row "examples/racy-shapes JUnit suite" "${EXAMPLES_CMD[@]}"
 SET="short" row "CpuWorkload $THREADS threads, matrix $MATRIX, $INCREMENTS increments" "${CPU_CMD[@]}"
 row "CpuWorkload matrix only ($MATRIX)" -cp "$WORK/cpu" CpuWorkload "$THREADS" "$MATRIX" 1
@@ -224,11 +293,60 @@ if [[ "$STEADY" == 1 ]]; then
       -cp "$WORK/cpu" GrandeKernels "$kernel" "$THREADS" "$KERNEL_SIZE_STEADY"
   done
 fi
+fi # BUILTIN
+
+# the Java Grande Forum originals, from RoadRunner's benchmark jars (FastTrack's and RoadRunner's own suite)
+if [[ -n "$GRANDE" ]]; then
+  head=$(git -C "$GRANDE" rev-parse HEAD 2>/dev/null || echo "?")
+  [[ "$head" == "$GRANDE_COMMIT" ]] || echo "WARNING: $GRANDE is at $head, not $GRANDE_COMMIT" >&2
+  for program in $GRANDE_PROGRAMS; do
+    target=$(sed -n 's/^TARGET="\(.*\)SizeA"/\1/p' "$GRANDE/benchmarks/$program/TEST")
+    RUN_DIR="$GRANDE/benchmarks/$program" SET="grande" row \
+      "Java Grande $program (RoadRunner's original.jar), size $GRANDE_SIZE, $GRANDE_THREADS threads" \
+      -cp original.jar "${target}Size$GRANDE_SIZE" "$GRANDE_THREADS"
+  done
+fi
+
+# real test suites: a module's own JUnit tests through racetriage's launcher
+if [[ -n "$SUITES" ]]; then
+  LAUNCHER_JAR="$(ls "$ROOT"/dynamic-runner/launcher/target/racetriage-launcher-*.jar 2>/dev/null | head -1 || true)"
+  if [[ -z "$LAUNCHER_JAR" ]]; then
+    (cd "$ROOT" && mvn -B -q -pl dynamic-runner/launcher -am package -DskipTests)
+    LAUNCHER_JAR="$(ls "$ROOT"/dynamic-runner/launcher/target/racetriage-launcher-*.jar | head -1)"
+  fi
+  cp "$LAUNCHER_JAR" "$WORK/launcher.jar"
+  for suite in $SUITES; do
+    suite="$(cd "$suite" && pwd)"
+    (cd "$suite" && mvn -B -q -o test-compile dependency:build-classpath -Dmdep.includeScope=test \
+      -Dmdep.outputFile="$WORK/suite-cp.txt" >/dev/null) || { echo "cannot build $suite offline" >&2; exit 1; }
+    cp_line="$suite/target/test-classes:$suite/target/classes:$(cat "$WORK/suite-cp.txt")"
+    # the JUnit Platform launcher of the module's own engine version, as racetriage's runner adds it
+    engine=$(tr ':' '\n' <<<"$cp_line" | grep -o 'junit-platform-engine-[0-9][^/]*\.jar$' | head -1 || true)
+    if [[ -n "$engine" ]] && ! grep -q 'junit-platform-launcher-' <<<"$cp_line"; then
+      v=${engine#junit-platform-engine-}; v=${v%.jar}
+      cp_line="$cp_line:$HOME/.m2/repository/org/junit/platform/junit-platform-launcher/$v/junit-platform-launcher-$v.jar"
+    fi
+    commit=$(git -C "$suite" rev-parse --short HEAD 2>/dev/null || echo "?")
+    # the agent jar is on the plain run's class path too: the launcher's agent glue links against it
+    RESULTS_OF=1 SET="suites" row "suite $(basename "$(git -C "$suite" rev-parse --show-toplevel 2>/dev/null || echo "$suite")")/$(basename "$suite") @ $commit" \
+      -cp "$WORK/launcher.jar:$WORK/agent.jar:$cp_line" dev.racetriage.launcher.TestLauncherMain \
+      --results "$WORK/results.jsonl" --scan "$suite/target/test-classes"
+  done
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
+if [[ "$BUILTIN" == 1 ]]; then
 echo "median slowdown, short size (the suite, the whole CpuWorkload, each kernel): $(median_of_set "$WORK/set-short")" \
   "over $(wc -l <"$WORK/set-short") programs"
-if [[ "$STEADY" == 1 ]]; then
+fi
+if [[ -n "$GRANDE" ]]; then
+  echo "geometric mean slowdown, Java Grande originals: $(awk '{s += log($1)} END {if (NR) printf "%.2fx", exp(s / NR)}' "$WORK/set-grande")" \
+    "over $(wc -l <"$WORK/set-grande") programs (max $(sort -n "$WORK/set-grande" | tail -1 | awk '{printf "%.1fx", $1}'))"
+fi
+if [[ -n "$SUITES" ]]; then
+  echo "median slowdown, real suites: $(median_of_set "$WORK/set-suites") over $(wc -l <"$WORK/set-suites") suites"
+fi
+if [[ "$STEADY" == 1 && "$BUILTIN" == 1 ]]; then
   echo "median slowdown, steady state (the suite, the whole CpuWorkload, each kernel): $(median_of_set "$WORK/set-steady")" \
     "over $(wc -l <"$WORK/set-steady") programs"
 fi

@@ -84,14 +84,21 @@ public final class AgentBootstrap {
     RunSummary summary = new RunSummary();
     SiteTable sites = new SiteTable();
     FieldRegistry fields = new FieldRegistry();
-    DetectRuntime runtime = new DetectRuntime(sites, fields, summary, options.stackDepth());
+    DetectRuntime runtime = new DetectRuntime(sites, fields, summary, options.stackDepth(),
+        options.maxArrayElements());
     TransformTally tally = new TransformTally(summary, ERR);
     ClassFilter filter = new ClassFilter(options.includes(), options.excludes());
     JumbleOptions jumbleOptions = options.jumble();
     JumbleTargets targets = jumbleOptions == null ? null : new JumbleTargets(jumbleOptions.fields());
     JumbleRuntime jumble = jumbleOptions == null ? null : jumbleRuntime(runtime, targets, jumbleOptions);
     InstrumentedClassCache cache = ClassCacheLocation.open(options, agentJar, ERR);
-    ClassInstrumenter instrumenter = new ClassInstrumenter(sites, fields, targets, cache);
+    ClassInstrumenter instrumenter = new ClassInstrumenter(sites, fields, targets, cache,
+        new java.util.function.Predicate<String>() { // not a lambda: see the class comment on start-up
+          @Override
+          public boolean test(String superName) {
+            return filter.kindOf(superName) == ClassKind.APPLICATION;
+          }
+        });
     InstrumentingTransformer transformer = new InstrumentingTransformer(filter, instrumenter, tally,
         options.dumpDir() == null ? null : Path.of(options.dumpDir()));
     warmUp(runtime);

@@ -19,6 +19,7 @@ public final class AgentMain {
     try {
       File jar = agentJar();
       Class<?> bootstrap = bootstrapClass(inst, jar);
+      exportUnsafeTo(inst, bootstrap.getModule());
       bootstrap.getMethod("start", String.class, Instrumentation.class, String.class)
           .invoke(null, argument, inst, jar.isFile() ? jar.getPath() : null);
     } catch (Throwable e) {
@@ -29,6 +30,21 @@ public final class AgentMain {
   /** Attach-time entry: the same as premain. */
   public static void agentmain(String argument, Instrumentation inst) {
     premain(argument, inst);
+  }
+
+  /**
+   * Exports {@code jdk.internal.misc} of java.base to the agent's module (the boot loader's unnamed module), for the
+   * runtime's shadow slots (ShadowSlots). Without it the agent works as before, with every shadow in its table.
+   */
+  private static void exportUnsafeTo(Instrumentation inst, Module agent) {
+    try {
+      Module base = Object.class.getModule();
+      inst.redefineModule(base, java.util.Set.of(), java.util.Map.of("jdk.internal.misc", java.util.Set.of(agent)),
+          java.util.Map.of(), java.util.Set.of(), java.util.Map.of());
+    } catch (RuntimeException e) {
+      System.err.println("racetriage agent: WARNING: could not export jdk.internal.misc to the agent (" + e
+          + "); object shadows stay in the agent's table (slower).");
+    }
   }
 
   private static File agentJar() throws Exception {

@@ -26,6 +26,7 @@ import java.util.List;
  * {"type":"progress","classesInstrumented":9,"races":2,"raceReports":14,"internalErrors":0}
  * {"type":"race","field":"pkg.C.f","count":5,…}
  * {"type":"summary","classesInstrumented":12,"classesSkipped":[{"class":"pkg.Big","reason":"method too large"}],
+ *  "untrackedArrays":[{"array":"pkg.Grid.cells[]","type":"double","length":5000000,"count":1}],
  *  "races":3,"raceReports":17,"internalErrors":0}
  * </pre>
  *
@@ -111,6 +112,12 @@ public final class RaceReportWriter {
         j.name("classesSkipped").beginArray();
         for (RunSummary.SkippedClass c : s.skippedClasses()) {
             j.beginObject().name("class").value(c.className()).name("reason").value(c.reason()).endObject();
+        }
+        j.endArray();
+        j.name("untrackedArrays").beginArray();
+        for (RunSummary.UntrackedArray a : s.untrackedArrays()) {
+            j.beginObject().name("array").value(a.key()).name("type").value(a.type()).name("length").value(a.length())
+                .name("count").value(a.count()).endObject();
         }
         j.endArray();
         j.name("races").value(races);

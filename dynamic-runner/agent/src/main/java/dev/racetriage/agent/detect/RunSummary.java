@@ -15,6 +15,14 @@ public final class RunSummary {
     public record SkippedClass(String className, String reason) {
     }
 
+    /** An array too long to check element by element: its key, element type and length, and how many such arrays. */
+    public record UntrackedArray(String key, String type, long length, long count) {
+    }
+
+    /** At most this many distinct keys are named; the status line's count covers the rest. */
+    static final int MAX_UNTRACKED_NAMED = 32;
+
+    private final Map<String, UntrackedArray> untracked = new LinkedHashMap<>();
     private long classesInstrumented;
     private final Map<String, String> skipped = new LinkedHashMap<>();
     private long internalErrors;
@@ -42,6 +50,20 @@ public final class RunSummary {
             out.add(new SkippedClass(e.getKey(), e.getValue()));
         }
         return out;
+    }
+
+    /** Names an array left unchecked (first {@link #MAX_UNTRACKED_NAMED} keys; the longest length per key). */
+    public synchronized void untrackedArray(String key, String type, long length) {
+        UntrackedArray seen = untracked.get(key);
+        if (seen != null) {
+            untracked.put(key, new UntrackedArray(key, type, Math.max(length, seen.length()), seen.count() + 1));
+        } else if (untracked.size() < MAX_UNTRACKED_NAMED) {
+            untracked.put(key, new UntrackedArray(key, type, length, 1));
+        }
+    }
+
+    public synchronized List<UntrackedArray> untrackedArrays() {
+        return new ArrayList<>(untracked.values());
     }
 
     public synchronized long internalErrors() {

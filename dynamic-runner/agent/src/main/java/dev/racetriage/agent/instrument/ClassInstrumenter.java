@@ -31,10 +31,26 @@ public final class ClassInstrumenter {
   private final FieldRegistry fields;
   private final JumbleTargets jumble;
   private final InstrumentedClassCache cache;
+  /** Which superclasses are application classes, so have or inherit the shadow slot ({@link ShadowSlot}). */
+  private final java.util.function.Predicate<String> applicationClass;
 
   /** Detect mode: every access is hooked for the race detector. */
   public ClassInstrumenter(SiteTable sites, FieldRegistry fields) {
     this(sites, fields, null, null);
+  }
+
+  /** Not a lambda: the agent's start-up spins no lambda forms (see AgentBootstrap). */
+  private static final java.util.function.Predicate<String> NO_APPLICATION_SUPERCLASS =
+      new java.util.function.Predicate<>() {
+        @Override
+        public boolean test(String superName) {
+          return false;
+        }
+      };
+
+  /** As below, with every superclass taken for a class without the shadow slot (each class declares its own). */
+  public ClassInstrumenter(SiteTable sites, FieldRegistry fields, JumbleTargets jumble, InstrumentedClassCache cache) {
+    this(sites, fields, jumble, cache, NO_APPLICATION_SUPERCLASS);
   }
 
   /**
@@ -42,8 +58,12 @@ public final class ClassInstrumenter {
    *               adversarial memory's choice); synchronisation is hooked as in detect mode
    * @param cache  where instrumented classes are kept between runs, or null for none; its directory must be
    *               specific to everything that changes what this instrumenter emits (mode, jumble fields, agent jar)
+   * @param applicationClass true for the internal names of application classes (the instrumentation filter's
+   *               verdict): a class whose superclass is one inherits its shadow slot instead of declaring one
    */
-  public ClassInstrumenter(SiteTable sites, FieldRegistry fields, JumbleTargets jumble, InstrumentedClassCache cache) {
+  public ClassInstrumenter(SiteTable sites, FieldRegistry fields, JumbleTargets jumble, InstrumentedClassCache cache,
+                           java.util.function.Predicate<String> applicationClass) {
+    this.applicationClass = applicationClass;
     this.sites = sites;
     this.fields = fields;
     this.jumble = jumble;
@@ -104,7 +124,8 @@ public final class ClassInstrumenter {
         ClassWriter writer = new HierarchyClassWriter(reader,
             frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
         ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble);
-        ClassVisitor visitor = new InstrumentingClassVisitor(writer, ctx, kind == ClassKind.APPLICATION);
+        ClassVisitor visitor = new InstrumentingClassVisitor(writer, ctx, kind == ClassKind.APPLICATION,
+            applicationClass);
         reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);
         instrumented = writer.toByteArray();
       }

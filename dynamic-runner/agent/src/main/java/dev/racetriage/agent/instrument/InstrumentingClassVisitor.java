@@ -10,11 +10,30 @@ import org.objectweb.asm.tree.MethodNode;
 final class InstrumentingClassVisitor extends ClassVisitor {
   private ClassContext ctx;
   private final boolean checkAccesses;
+  /** Which classes are application classes (they have, or inherit, a shadow slot: {@link ShadowSlot}). */
+  private final java.util.function.Predicate<String> applicationClass;
+  private boolean declareSlot;
 
-  InstrumentingClassVisitor(ClassVisitor next, ClassContext ctx, boolean checkAccesses) {
+  InstrumentingClassVisitor(ClassVisitor next, ClassContext ctx, boolean checkAccesses,
+                            java.util.function.Predicate<String> applicationClass) {
     super(Opcodes.ASM9, next);
     this.ctx = ctx;
     this.checkAccesses = checkAccesses;
+    this.applicationClass = applicationClass;
+  }
+
+  @Override
+  public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+    declareSlot = checkAccesses && ctx.jumble() == null && ShadowSlot.declaredBy(access, superName, applicationClass);
+    super.visit(version, access, name, signature, superName, interfaces);
+  }
+
+  @Override
+  public void visitEnd() {
+    if (declareSlot) {
+      ShadowSlot.declare(cv);
+    }
+    super.visitEnd();
   }
 
   @Override

@@ -19,10 +19,12 @@ import java.util.List;
  *                   {@code ~/.cache/racetriage/agent-classes})
  * @param flushMillis how often, in detect mode, the races found since the last look are appended to {@code out} while
  *                   the program runs (so a JVM killed at a time limit still leaves what it saw); 0: only at exit
+ * @param maxArrayElements detect mode: arrays longer than this are not checked element by element (each checked
+ *                   element costs 12 bytes of shadow); they are counted and named in the report instead
  */
 public record AgentOptions(String mode, String out, List<String> includes, List<String> excludes,
                            int stackDepth, boolean verbose, String dumpDir, JumbleOptions jumble,
-                           String cache, int flushMillis) {
+                           String cache, int flushMillis, int maxArrayElements) {
 
   public static final String MODE_DETECT = "detect";
   public static final String MODE_JUMBLE = "jumble";
@@ -36,6 +38,8 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
    */
   public static final int MIN_FLUSH_MILLIS = 100;
   public static final int MAX_FLUSH_MILLIS = 3_600_000;
+  /** 2^22 elements: 48 MiB of element records at most for one array. */
+  public static final int DEFAULT_MAX_ARRAY_ELEMENTS = 1 << 22;
 
   public AgentOptions {
     includes = List.copyOf(includes);
@@ -48,6 +52,6 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
 
   public static AgentOptions defaults() {
     return new AgentOptions(MODE_DETECT, DEFAULT_OUT, List.of(), List.of(), DEFAULT_STACK_DEPTH, false, null, null,
-        null, DEFAULT_FLUSH_MILLIS);
+        null, DEFAULT_FLUSH_MILLIS, DEFAULT_MAX_ARRAY_ELEMENTS);
   }
 }

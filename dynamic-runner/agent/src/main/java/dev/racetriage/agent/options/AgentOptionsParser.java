@@ -12,11 +12,11 @@ import java.util.List;
 public final class AgentOptionsParser {
 
   static final List<String> KEYS = List.of("mode", "out", "include", "exclude", "stack", "verbose", "dump", "field",
-      "heuristic", "seed", "bound", "indices", "noise", "cache", "flush");
+      "heuristic", "seed", "bound", "indices", "noise", "cache", "flush", "arrays");
   /** The keys that only mean something in jumble mode. */
   static final List<String> JUMBLE_KEYS = List.of("field", "heuristic", "seed", "bound", "indices", "noise");
   /** The keys that only mean something in detect mode (jumble mode writes its report at exit). */
-  static final List<String> DETECT_KEYS = List.of("flush");
+  static final List<String> DETECT_KEYS = List.of("flush", "arrays");
   static final List<String> HEURISTICS = List.of("sc", "oldest", "oldest-but-different", "random",
       "random-but-different");
 
@@ -40,6 +40,7 @@ public final class AgentOptionsParser {
     boolean noise = false;
     String cache = defaults.cache();
     int flush = defaults.flushMillis();
+    int arrays = defaults.maxArrayElements();
     if (argument == null || argument.isBlank()) {
       return defaults;
     }
@@ -85,6 +86,7 @@ public final class AgentOptionsParser {
         case "noise" -> noise = onOff(key, value);
         case "cache" -> cache = requireNonEmpty(key, value);
         case "flush" -> flush = flushMillis(value);
+        case "arrays" -> arrays = maxArrayElements(value);
         default -> throw new IllegalStateException("key list and switch disagree on " + key);
       }
     }
@@ -94,7 +96,7 @@ public final class AgentOptionsParser {
           throw new InvalidAgentOptionException(key, "option '" + key + "' only applies with mode=jumble");
         }
       }
-      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache, flush);
+      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache, flush, arrays);
     }
     for (String key : DETECT_KEYS) {
       if (seen.contains(key)) {
@@ -110,7 +112,7 @@ public final class AgentOptionsParser {
           "mode=jumble needs heuristic=<" + String.join("|", HEURISTICS) + ">");
     }
     return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump,
-        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache, 0);
+        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache, 0, arrays);
   }
 
   private static List<String> fieldKeys(String value) throws InvalidAgentOptionException {
@@ -242,6 +244,20 @@ public final class AgentOptionsParser {
     throw new InvalidAgentOptionException("flush", "option 'flush' has value '" + value + "'; expected milliseconds "
         + AgentOptions.MIN_FLUSH_MILLIS + ".." + AgentOptions.MAX_FLUSH_MILLIS + " between flushes of the report, or 0"
         + " to write it only at exit");
+  }
+
+  private static int maxArrayElements(String value) throws InvalidAgentOptionException {
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message below
+    }
+    throw new InvalidAgentOptionException("arrays", "option 'arrays' has value '" + value + "'; expected the largest"
+        + " number of elements of an array checked element by element (0.." + Integer.MAX_VALUE + "; default "
+        + AgentOptions.DEFAULT_MAX_ARRAY_ELEMENTS + ", 12 bytes of shadow per element)");
   }
 
   private static boolean bool(String key, String value) throws InvalidAgentOptionException {

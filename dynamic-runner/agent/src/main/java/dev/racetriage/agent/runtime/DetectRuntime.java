@@ -37,8 +37,16 @@ public final class DetectRuntime {
   private final HSummaryDetector detector;
   private final ShadowMemory shadow;
   private final ThreadRegistry threads = new ThreadRegistry(hb);
+  private final int maxArrayElements;
 
   public DetectRuntime(SiteTable sites, FieldRegistry fields, RunSummary summary, int stackDepth) {
+    this(sites, fields, summary, stackDepth, dev.racetriage.agent.options.AgentOptions.DEFAULT_MAX_ARRAY_ELEMENTS);
+  }
+
+  /** @param maxArrayElements arrays longer than this are not checked element by element (the {@code arrays} option) */
+  public DetectRuntime(SiteTable sites, FieldRegistry fields, RunSummary summary, int stackDepth,
+                       int maxArrayElements) {
+    this.maxArrayElements = maxArrayElements;
     this.sites = sites;
     this.fields = fields;
     this.summary = summary;
@@ -122,7 +130,7 @@ public final class DetectRuntime {
     }
     long[] epochs = s.elementEpochs();
     if (epochs == null) {
-      untracked(s); // no element written yet (a write in flight is linearised after this read), or too long
+      untracked(s, array, site); // no element written yet (a write in flight is linearised after this read), or too long
       return;
     }
     // a plain long read: HotSpot's 64-bit loads do not tear; the lock bit (a write in progress) is not its epoch
@@ -251,9 +259,9 @@ public final class DetectRuntime {
     if (s.untrackedArray()) {
       return null; // counted already: no monitor on every write of a huge array
     }
-    long[] epochs = s.records(array, unnamedKey(s, site));
+    long[] epochs = s.records(array, unnamedKey(s, site), maxArrayElements);
     if (epochs == null) {
-      untracked(s);
+      untracked(s, array, site);
     }
     return epochs;
   }
@@ -282,7 +290,7 @@ public final class DetectRuntime {
     }
     long[] epochs = s.elementEpochs();
     if (epochs == null) {
-      untracked(s);
+      untracked(s, array, site);
       return;
     }
     VectorClock clock = state.clock();
@@ -352,12 +360,17 @@ public final class DetectRuntime {
     }
   }
 
-  /** An array too long to shadow is counted once, as its element hooks count it. */
-  private void untracked(ObjectShadow s) {
+  /**
+   * An array too long to shadow is counted once, as its element hooks count it, and named in the summary (its key,
+   * element type and length): the report says which arrays went unchecked, not only how many.
+   */
+  private void untracked(ObjectShadow s, Object array, int site) {
     if (s.untrackedArray() && s.markCounted()) {
       synchronized (this) {
         untrackedArrays++;
       }
+      summary.untrackedArray(elementKey(s, site), array.getClass().getComponentType().getName(),
+          java.lang.reflect.Array.getLength(array));
     }
   }
 
@@ -392,14 +405,15 @@ public final class DetectRuntime {
   private volatile String[] unnamedKeys = new String[64];
   private long untrackedArrays;
 
-  /** Arrays longer than {@link ObjectShadow#MAX_TRACKED_ELEMENTS} whose elements went unchecked. */
+  /** Arrays longer than the {@code arrays} bound whose elements went unchecked. */
   public synchronized long untrackedArrays() {
     return untrackedArrays;
   }
 
   @DontInline // see the class comment
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
-    ObjectShadow s = t.shadowOf(array, shadow);
+    // the array just read from a field is usually indexed next: its element read then hits the same cache entry
+    ObjectShadow s = t.shadowOfReadArray(array, shadow);
     if (s.arrayKey() == null) { // the first field names it: no string built on every later read of the field
       s.noteArrayKey(fields.key(fieldId) + "[]");
     }

@@ -28,11 +28,6 @@ final class ObjectShadow {
   private static final int[] NO_IDS = new int[0];
   private static final LocationState[] NO_STATES = new LocationState[0];
   private static final SyncClock[] NO_CLOCKS = new SyncClock[0];
-  /**
-   * Arrays longer than this are not checked element by element: 48 MiB of element records at most per array (the
-   * bound was 2^20 elements when each touched element had a {@code LocationState}, ~44 bytes).
-   */
-  static final int MAX_TRACKED_ELEMENTS = 1 << 22;
 
   /**
    * Summary of every write to this object's checked locations: {@link Epoch#BOTTOM} while none, the latest write's
@@ -46,8 +41,14 @@ final class ObjectShadow {
   private volatile SyncClock atomic;
   private volatile int[] volatileIds = NO_IDS;
   private volatile SyncClock[] volatileClocks = NO_CLOCKS;
+  /**
+   * The checked fields' states, in the order of first access: the first {@link #fieldCount} entries of the two
+   * arrays. Entries are written before the count moves past them and never change; a grown array is a copy, so a
+   * reader that read the count first finds every entry below it in whichever arrays it then reads.
+   */
   private volatile int[] fieldIds = NO_IDS;
   private volatile LocationState[] fieldStates = NO_STATES;
+  private volatile int fieldCount;
   /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
   private volatile String arrayKey;
 
@@ -67,6 +68,15 @@ final class ObjectShadow {
   private volatile boolean untracked;
   /** The key of an unnamed array: named after the method of its first element write (see {@link #elementKey}). */
   private volatile String firstKey;
+  /**
+   * The shadow memory this shadow belongs to: a shadow found in an object's slot ({@link ShadowSlots}) is this run's
+   * only if it is the current memory's (tests install several runtimes in one JVM).
+   */
+  final ShadowMemory memory;
+
+  ObjectShadow(ShadowMemory memory) {
+    this.memory = memory;
+  }
 
   /** True once two unordered threads wrote this object: every location is then checked on its own. */
   boolean sharedWrites() {
@@ -96,13 +106,13 @@ final class ObjectShadow {
    * {@code unnamedKey}: the key an array no field was seen to hold is reported under (the first writer's method).
    */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  synchronized long[] records(Object array, String unnamedKey) {
+  synchronized long[] records(Object array, String unnamedKey, int maxElements) {
     if (elementEpochs == null && !untracked) {
       if (firstKey == null) {
         firstKey = unnamedKey;
       }
       int length = java.lang.reflect.Array.getLength(array);
-      if (length > MAX_TRACKED_ELEMENTS) {
+      if (length > maxElements) { // the agent's arrays= bound: 12 bytes of records per element
         untracked = true;
         return null;
       }
@@ -309,10 +319,9 @@ final class ObjectShadow {
   }
 
   LocationState field(int fieldId, FieldRegistry registry) {
-    LocationState[] states = fieldStates;
+    int n = fieldCount; // read first: every entry below it is in the arrays read after it
     int[] ids = fieldIds;
-    // states is read before ids; both grow together under the monitor, so every id seen has its state
-    int n = Math.min(ids.length, states.length);
+    LocationState[] states = fieldStates;
     for (int i = 0; i < n; i++) {
       if (ids[i] == fieldId) {
         return states[i];
@@ -321,22 +330,32 @@ final class ObjectShadow {
     return addField(fieldId, registry);
   }
 
+  /**
+   * Appends the field's state: into the spare capacity (grown by doubling), then publishes it by moving
+   * {@link #fieldCount}. A copy-on-write array per new field made an object's first writes quadratic and allocated
+   * two arrays per field: a constructor setting twenty fields copied 400 entries.
+   */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private synchronized LocationState addField(int fieldId, FieldRegistry registry) {
+    int n = fieldCount;
     int[] ids = fieldIds;
-    for (int i = 0; i < ids.length; i++) {
+    for (int i = 0; i < n; i++) {
       if (ids[i] == fieldId) {
         return fieldStates[i];
       }
     }
-    int n = ids.length;
-    int[] newIds = java.util.Arrays.copyOf(ids, n + 1);
-    LocationState[] newStates = java.util.Arrays.copyOf(fieldStates, n + 1);
-    newIds[n] = fieldId;
     LocationState state = new LocationState(registry.key(fieldId));
-    newStates[n] = state;
-    fieldStates = newStates;
-    fieldIds = newIds;
+    LocationState[] states = fieldStates;
+    if (n == ids.length) {
+      int capacity = Math.max(4, n * 2);
+      states = java.util.Arrays.copyOf(states, capacity);
+      ids = java.util.Arrays.copyOf(ids, capacity);
+    }
+    states[n] = state;
+    ids[n] = fieldId;
+    fieldStates = states;
+    fieldIds = ids;
+    fieldCount = n + 1;
     return state;
   }
 

@@ -18,13 +18,16 @@ final class ShadowMemory {
     this.fields = fields;
   }
 
+  /** The object's shadow: in its slot if its class has one ({@link ShadowSlots}), else in the table. */
   ObjectShadow of(Object object) {
-    return entry(object).value;
+    long slot = ShadowSlots.offsetOf(object.getClass());
+    return slot != ShadowSlots.NONE ? ShadowSlots.of(object, slot, this) : entry(object).value;
   }
 
   /** The object's shadow if it has one, without creating it. */
   ObjectShadow peek(Object object) {
-    return objects.get(object);
+    long slot = ShadowSlots.offsetOf(object.getClass());
+    return slot != ShadowSlots.NONE ? ShadowSlots.peek(object, slot, this) : objects.get(object);
   }
 
   /** The object's table entry if it has a shadow, without creating one. */
@@ -32,16 +35,17 @@ final class ShadowMemory {
     return objects.peekEntry(object);
   }
 
+  /** The table entry of an object without a slot (an array, a JDK object), created if needed. */
   WeakIdentityTable.Entry<ObjectShadow> entry(Object object) {
-    return objects.entry(object, NEW_SHADOW);
+    return objects.entry(object, newShadow);
   }
 
   /** Not a lambda: the agent avoids invokedynamic linkage (and the JDK caches behind it) inside hooks. */
-  private static final java.util.function.Function<Object, ObjectShadow> NEW_SHADOW =
+  private final java.util.function.Function<Object, ObjectShadow> newShadow =
       new java.util.function.Function<>() {
         @Override
         public ObjectShadow apply(Object ignored) {
-          return new ObjectShadow();
+          return new ObjectShadow(ShadowMemory.this);
         }
       };
 

@@ -125,8 +125,46 @@ public final class ThreadShadow {
    * so a loop over a few arrays or objects neither hashes nor writes references (which cost G1 barriers).
    */
   ObjectShadow shadowOf(Object object, ShadowMemory memory) {
+    long slot = slotOffset(object.getClass());
+    if (slot != ShadowSlots.NONE) {
+      return ShadowSlots.of(object, slot, memory);
+    }
     // the caches hold table entries, which reference the objects weakly: the agent must not keep them alive
     return entryOf(object, memory).value;
+  }
+
+  /**
+   * The classes of the last two objects looked up and their slot offsets ({@link ShadowSlots}; -1: none), replaced
+   * alternately: an object of an application class then costs a class compare and a load to find its shadow.
+   */
+  private Class<?> slotClass0;
+  private long slotOffset0;
+  private Class<?> slotClass1;
+  private long slotOffset1;
+  private boolean nextSlotWay;
+
+  private long slotOffset(Class<?> type) {
+    if (type == slotClass0) {
+      return slotOffset0;
+    }
+    if (type == slotClass1) {
+      return slotOffset1;
+    }
+    return slotOffsetMiss(type);
+  }
+
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private long slotOffsetMiss(Class<?> type) {
+    long offset = ShadowSlots.offsetOf(type);
+    if (nextSlotWay) {
+      slotClass1 = type;
+      slotOffset1 = offset;
+    } else {
+      slotClass0 = type;
+      slotOffset0 = offset;
+    }
+    nextSlotWay = !nextSlotWay;
+    return offset;
   }
 
   /**
@@ -220,6 +258,10 @@ public final class ThreadShadow {
    * nodes and locks over and over), then the table; a shadow found in the table is cached.
    */
   ObjectShadow peekShadow(Object object, ShadowMemory memory) {
+    long slot = slotOffset(object.getClass());
+    if (slot != ShadowSlots.NONE) {
+      return ShadowSlots.peek(object, slot, memory);
+    }
     WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
     if (e != null) {
       return e.value;

@@ -57,6 +57,20 @@ class AgentOptionsParserTest {
   }
 
   @Test
+  void arraysBoundsTheElementsCheckedPerArrayInDetectMode() throws Exception {
+    assertEquals(AgentOptions.DEFAULT_MAX_ARRAY_ELEMENTS, AgentOptionsParser.parse("mode=detect").maxArrayElements());
+    assertEquals(1000, AgentOptionsParser.parse("arrays=1000").maxArrayElements());
+    for (String bad : new String[] {"arrays=-1", "arrays=4M", "arrays="}) {
+      InvalidAgentOptionException e = assertThrows(InvalidAgentOptionException.class,
+          () -> AgentOptionsParser.parse(bad), bad);
+      assertEquals("arrays", e.option());
+      assertTrue(e.getMessage().contains("12 bytes of shadow per element"), e.getMessage());
+    }
+    assertEquals("option 'arrays' only applies with mode=detect", assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.c;heuristic=oldest;arrays=9")).getMessage());
+  }
+
+  @Test
   void toleratesSpacesEmptyPairsAndTrailingSeparator() throws Exception {
     AgentOptions options = AgentOptionsParser.parse(" out = a.jsonl ;; verbose=false; ");
     assertEquals("a.jsonl", options.out());

@@ -1,6 +1,8 @@
 package dev.racetriage.agent.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.racetriage.agent.detect.FieldRaces;
 import dev.racetriage.agent.detect.RaceKind;
@@ -122,7 +124,7 @@ class DetectRuntimeTest {
 
   @Test
   void arraysTooLongToShadowAreCountedNotChecked() throws InterruptedException {
-    int[] huge = new int[ObjectShadow.MAX_TRACKED_ELEMENTS + 1];
+    int[] huge = new int[dev.racetriage.agent.options.AgentOptions.DEFAULT_MAX_ARRAY_ELEMENTS + 1];
     Semaphore written = new Semaphore(0);
     Thread writer = new Thread(() -> {
       Hooks.writeElement(huge, 5, 1);
@@ -141,6 +143,26 @@ class DetectRuntimeTest {
     reader.join();
     assertEquals(List.of(), racyFields());
     assertEquals(1, runtime.untrackedArrays());
+  }
+
+  @Test
+  void untrackedArraysAreNamedWithTypeAndLengthUnderTheArraysBound() {
+    RunSummary summary = new RunSummary();
+    runtime = new DetectRuntime(new SiteTable(), fields, summary, 2, 8);
+    Hooks.install(runtime);
+    int field = fields.id("pkg/Grid", "cells");
+    double[] big = new double[9];
+    long[] small = new long[8];
+    Hooks.arrayInField(big, field);
+    Hooks.writeElement(big, 0, 1);
+    Hooks.writeElement(big, 1, 1);
+    Hooks.writeElement(small, 0, 2);
+    Hooks.writeElement(new double[10], 3, 2);
+    assertEquals(2, runtime.untrackedArrays());
+    assertEquals(List.of(new RunSummary.UntrackedArray("pkg.Grid.cells[]", "double", 9, 1),
+        new RunSummary.UntrackedArray(summary.untrackedArrays().get(1).key(), "double", 10, 1)),
+        summary.untrackedArrays());
+    assertTrue(summary.untrackedArrays().get(1).key().endsWith("()[]"), summary.untrackedArrays().toString());
   }
 
   /** {@link #inTurns} on threads with the given names. */

@@ -1,0 +1,43 @@
+package dev.racetriage.agent.instrument;
+
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * The field that holds an application object's shadow (read by the runtime's {@code ShadowSlots}): declared, in
+ * detect mode, by every application class whose superclass is not itself an application class — the root of each
+ * application hierarchy — and inherited by the rest. {@code private transient synthetic}: left out of serialized
+ * forms and of the default {@code serialVersionUID} (which counts neither private transient fields), and skipped by
+ * frameworks that skip synthetic members, as JaCoCo's {@code $jacocoData} is.
+ *
+ * <p>Deciding "the superclass will have it" from names only is safe either way: a superclass left uninstrumented
+ * (too large, too new) gives neither class a slot and the runtime falls back to its table; a subclass that declares
+ * one too hides the other, and the runtime always uses the most derived declaration.
+ */
+final class ShadowSlot {
+  static final String NAME = "$racetriage$shadow";
+  static final String DESCRIPTOR = "Ljava/lang/Object;";
+  static final int ACCESS = Opcodes.ACC_PRIVATE | Opcodes.ACC_TRANSIENT | Opcodes.ACC_SYNTHETIC;
+
+  private ShadowSlot() {
+  }
+
+  /**
+   * True if a class with these access flags and superclass gets the slot: a class (not an interface, annotation or
+   * module) that is not a record (a record's state is its components) and whose superclass is not an application
+   * class that has or inherits it.
+   */
+  static boolean declaredBy(int access, String superName, java.util.function.Predicate<String> applicationClass) {
+    if ((access & (Opcodes.ACC_INTERFACE | Opcodes.ACC_MODULE)) != 0 || superName == null) {
+      return false;
+    }
+    if (superName.equals("java/lang/Record")) {
+      return false;
+    }
+    return !applicationClass.test(superName);
+  }
+
+  static void declare(ClassVisitor cv) {
+    cv.visitField(ACCESS, NAME, DESCRIPTOR, null, null).visitEnd();
+  }
+}

@@ -1,0 +1,104 @@
+package dev.racetriage.agent.runtime;
+
+import jdk.internal.vm.annotation.DontInline;
+
+/**
+ * The shadow slot of application objects: a field the instrumenter adds to every application class whose
+ * superclass does not get one (see {@code instrument.ShadowSlot}), which holds the object's {@link ObjectShadow}.
+ * The shadow then lives and dies with its object — no identity-hash table entry, no {@code WeakReference} for the
+ * collector to process, nothing to expunge — and finding it is a class compare and a load. Arrays, JDK objects and
+ * objects of classes without a slot (a hidden class, a class left uninstrumented) keep the weak identity table.
+ *
+ * <p>The slot is read and set with {@code jdk.internal.misc.Unsafe}, at the offset of the field in the most derived
+ * class of the object's class chain that declares it (looked up once per class by name, without reflection, which
+ * would resolve — and load — the types of all the class's fields). The agent's start-up exports that package to the
+ * agent; where it could not, or in a JVM without the instrumenter's slots, every offset is -1 and the table serves.
+ */
+final class ShadowSlots {
+  /** The field's name; {@code instrument.ShadowSlot.NAME} is the same. */
+  static final String NAME = "$racetriage$shadow";
+  /** No slot: the object's shadow is in the table. */
+  static final long NONE = -1L;
+
+  private static final jdk.internal.misc.Unsafe UNSAFE = unsafe();
+
+  private static jdk.internal.misc.Unsafe unsafe() {
+    try {
+      return jdk.internal.misc.Unsafe.getUnsafe();
+    } catch (Throwable notExported) { // IllegalAccessError: java.base does not export jdk.internal.misc to us
+      return null;
+    }
+  }
+
+  private static final ClassValue<Offset> OFFSETS = new ClassValue<>() {
+    @Override
+    protected Offset computeValue(Class<?> type) {
+      return new Offset(find(type));
+    }
+  };
+
+  private static final class Offset {
+    final long value;
+
+    Offset(long value) {
+      this.value = value;
+    }
+  }
+
+  private ShadowSlots() {
+  }
+
+  /** True when slots can be used in this JVM. */
+  static boolean available() {
+    return UNSAFE != null;
+  }
+
+  /** The offset of the slot objects of {@code type} have, or {@link #NONE}. */
+  @DontInline // once per class and thread cache miss (see ThreadShadow)
+  static long offsetOf(Class<?> type) {
+    if (UNSAFE == null || type.isArray()) {
+      return NONE;
+    }
+    return OFFSETS.get(type).value;
+  }
+
+  private static long find(Class<?> type) {
+    for (Class<?> c = type; c != null && c.getClassLoader() != null; c = c.getSuperclass()) {
+      try {
+        return UNSAFE.objectFieldOffset(c, NAME);
+      } catch (InternalError noSuchField) {
+        // not declared here: an uninstrumented or hidden class, or the slot is further up
+      }
+    }
+    return NONE;
+  }
+
+  /** The shadow in {@code object}'s slot at {@code offset}, or null if none belongs to {@code memory}. */
+  static ObjectShadow peek(Object object, long offset, ShadowMemory memory) {
+    Object s = UNSAFE.getReferenceAcquire(object, offset);
+    return s instanceof ObjectShadow shadow && shadow.memory == memory ? shadow : null;
+  }
+
+  /** The shadow in {@code object}'s slot at {@code offset}, installed once (a racing installer's shadow wins). */
+  static ObjectShadow of(Object object, long offset, ShadowMemory memory) {
+    Object s = UNSAFE.getReferenceAcquire(object, offset);
+    if (s instanceof ObjectShadow shadow && shadow.memory == memory) {
+      return shadow;
+    }
+    return install(object, offset, memory, s);
+  }
+
+  @DontInline // once per object
+  private static ObjectShadow install(Object object, long offset, ShadowMemory memory, Object seen) {
+    ObjectShadow fresh = new ObjectShadow(memory);
+    for (;;) {
+      if (UNSAFE.compareAndSetReference(object, offset, seen, fresh)) {
+        return fresh;
+      }
+      seen = UNSAFE.getReferenceAcquire(object, offset);
+      if (seen instanceof ObjectShadow shadow && shadow.memory == memory) {
+        return shadow;
+      }
+    }
+  }
+}
