@@ -49,6 +49,10 @@ final class TriageTable {
     if (!s.lateRaces().isEmpty()) {
       out.append("Found only by a repeated detection run: ").append(String.join(", ", s.lateRaces())).append('\n');
     }
+    if (!s.untrackedArrays().isEmpty()) {
+      out.append("Arrays too long to check element by element (races on their elements cannot be seen):\n");
+      s.untrackedArrays().forEach(a -> out.append("  ").append(a.describe()).append('\n'));
+    }
     if (!s.uninstrumentedClasses().isEmpty()) {
       out.append("Not instrumented (races in these classes cannot be seen):\n");
       s.uninstrumentedClasses().forEach(c -> out.append("  ").append(c.className()).append(": ").append(c.reason()).append('\n'));

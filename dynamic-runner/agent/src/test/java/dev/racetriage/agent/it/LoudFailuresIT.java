@@ -26,6 +26,19 @@ class LoudFailuresIT {
   }
 
   @Test
+  void anArrayOverTheArraysBoundIsNamedNotSilentlyUnchecked() throws Exception {
+    AgentJvm.Result result = AgentJvm.run("long-array", "mode=detect;arrays=1000", AgentJvm.TEST_CLASSPATH,
+        "dev.racetriage.fixtures.failure.LongArrayProgram");
+    assertEquals(0, result.exitCode(), result.describe());
+    assertTrue(result.report().summary().contains("\"untrackedArrays\":[{\"array\":"
+        + "\"dev.racetriage.fixtures.failure.LongArrayProgram.samples[]\",\"type\":\"double\",\"length\":5000,"
+        + "\"count\":1}]"), result.report().summary());
+    assertTrue(result.report().lines().get(0).contains("\"untrackedArrays\":1"), result.report().lines().get(0));
+    assertTrue(result.report().racyFields().contains("dev.racetriage.fixtures.failure.LongArrayProgram.small[]"),
+        result.report().racyFields().toString());
+  }
+
+  @Test
   void aClassFileNewerThanTheAgentsAsmIsReported() throws Exception {
     AgentJvm.Result result = AgentJvm.run("too-new", "mode=detect", AgentJvm.TEST_CLASSPATH,
         "dev.racetriage.fixtures.failure.TooNewClassFileProgram");

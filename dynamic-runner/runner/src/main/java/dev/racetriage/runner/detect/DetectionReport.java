@@ -27,19 +27,37 @@ import java.util.Map;
  * @param tornLastLine        the last line was cut short (the JVM was killed while writing it) and was skipped
  */
 public record DetectionReport(List<DetectedRace> races, long classesInstrumented, List<SkippedClass> skipped,
-    long internalErrors, boolean complete, boolean started, boolean tornLastLine) {
+    long internalErrors, boolean complete, boolean started, boolean tornLastLine, List<UntrackedArray> untrackedArrays) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public DetectionReport {
     races = List.copyOf(races);
     skipped = List.copyOf(skipped);
+    untrackedArrays = List.copyOf(untrackedArrays);
   }
 
   /** A report as read before streaming: a complete file is one the agent started. */
   public DetectionReport(List<DetectedRace> races, long classesInstrumented, List<SkippedClass> skipped,
       long internalErrors, boolean complete) {
-    this(races, classesInstrumented, skipped, internalErrors, complete, complete, false);
+    this(races, classesInstrumented, skipped, internalErrors, complete, complete, false, List.of());
+  }
+
+  /**
+   * An array the agent did not check element by element (longer than its {@code arrays=} bound): races on its
+   * elements cannot be seen. {@code array} is its key ({@code pkg.Cls.f[]}), {@code type} the element type,
+   * {@code length} the longest such array, {@code count} how many arrays had that key.
+   */
+  public record UntrackedArray(String array, String type, long length, long count) {
+    /** One line for people: {@code pkg.Cls.f[] (double, 5000000 elements)}. */
+    public String describe() {
+      return array + " (" + type + ", " + length + " elements" + (count > 1 ? ", " + count + " arrays" : "") + ")";
+    }
+
+    /** {@link #describe()} of each, comma-separated. */
+    public static String describeAll(List<UntrackedArray> arrays) {
+      return String.join(", ", arrays.stream().map(UntrackedArray::describe).toList());
+    }
   }
 
   /**
@@ -50,6 +68,7 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
   public static DetectionReport readAll(List<Path> files) throws IOException {
     Map<String, DetectedRace> races = new LinkedHashMap<>();
     List<SkippedClass> skipped = new ArrayList<>();
+    Map<String, UntrackedArray> untracked = new LinkedHashMap<>();
     long instrumented = 0;
     long errors = 0;
     boolean started = false;
@@ -59,13 +78,19 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
       last = read(file);
       last.races().forEach(r -> races.merge(r.fieldKey(), r, DetectedRace::mergedWith));
       last.skipped().stream().filter(c -> !skipped.contains(c)).forEach(skipped::add);
+      last.untrackedArrays().forEach(a -> untracked.merge(a.array(), a, DetectionReport::larger));
       instrumented = Math.max(instrumented, last.classesInstrumented());
       errors += last.internalErrors();
       started |= last.started();
       torn |= last.tornLastLine();
     }
     return new DetectionReport(new ArrayList<>(races.values()), instrumented, skipped, errors,
-        last != null && last.complete(), started, torn);
+        last != null && last.complete(), started, torn, new ArrayList<>(untracked.values()));
+  }
+
+  /** The same key in two JVMs' reports (the JVMs ran different tests): the longer array, the larger count. */
+  private static UntrackedArray larger(UntrackedArray a, UntrackedArray b) {
+    return new UntrackedArray(a.array(), a.type(), Math.max(a.length(), b.length()), Math.max(a.count(), b.count()));
   }
 
   /** The agent started but the JVM ended before the summary: the races are those written until then. */
@@ -79,13 +104,14 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
   public static DetectionReport read(Path file) throws IOException {
     Map<String, DetectedRace> races = new LinkedHashMap<>(); // first-seen order, the last line of each field
     List<SkippedClass> skipped = new ArrayList<>();
+    List<UntrackedArray> untracked = new ArrayList<>();
     long instrumented = 0;
     long internalErrors = 0;
     boolean complete = false;
     boolean started = false;
     boolean torn = false;
     if (!Files.isRegularFile(file)) {
-      return new DetectionReport(List.of(), 0, skipped, 0, false, false, false);
+      return new DetectionReport(List.of(), 0, skipped, 0, false, false, false, List.of());
     }
     // decoded leniently: a JVM killed mid-write may have cut a character in two
     List<String> lines = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines()
@@ -120,12 +146,16 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
           for (JsonNode c : node.path("classesSkipped")) {
             skipped.add(new SkippedClass(c.path("class").asText(), c.path("reason").asText()));
           }
+          for (JsonNode a : node.path("untrackedArrays")) { // absent in an older agent's report
+            untracked.add(new UntrackedArray(a.path("array").asText(), a.path("type").asText(),
+                a.path("length").asLong(), a.path("count").asLong(1)));
+          }
         }
         default -> { }
       }
     }
     return new DetectionReport(new ArrayList<>(races.values()), instrumented, skipped, internalErrors, complete,
-        started || complete, torn);
+        started || complete, torn, untracked);
   }
 
   private static DetectedRace race(JsonNode node) {

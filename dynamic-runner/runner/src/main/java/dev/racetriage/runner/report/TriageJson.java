@@ -72,6 +72,9 @@ public final class TriageJson {
     s.lateRaces().forEach(late::add);
     ArrayNode skipped = stats.putArray("uninstrumentedClasses");
     s.uninstrumentedClasses().forEach(c -> skipped.addObject().put("class", c.className()).put("reason", c.reason()));
+    ArrayNode untracked = stats.putArray("untrackedArrays");
+    s.untrackedArrays().forEach(a -> untracked.addObject().put("array", a.array()).put("type", a.type())
+        .put("length", a.length()).put("count", a.count()));
     ArrayNode hung = root.putArray("hungTests");
     result.hungTests().forEach(h -> hung.addObject().put("test", h.test()).put("phase", h.phase())
         .put("limitMillis", h.limitMillis()).put("threads", h.threads()));

@@ -21,7 +21,8 @@ import java.util.Set;
  * {@code lateRaces}: the raced fields that the first detection run did not show and a repeat did;
  * {@code fingerprint}: the hash of the class files the tests ran ({@link ClassFingerprint}); {@code agentVersion}: the
  * hash of the agent jar — together they decide which stored trials a re-run may reuse; {@code hungTests}: tests
- * stopped at their limit in the baseline or under the agent.
+ * stopped at their limit in the baseline or under the agent; {@code untrackedArrays}: arrays the agent left unchecked
+ * (longer than its bound).
  */
 public record Detection(
     Path root,
@@ -42,9 +43,11 @@ public record Detection(
     List<String> lateRaces,
     String fingerprint,
     String agentVersion,
-    List<HungTest> hungTests) {
+    List<HungTest> hungTests,
+    List<DetectionReport.UntrackedArray> untrackedArrays) {
 
   public Detection {
+    untrackedArrays = List.copyOf(untrackedArrays);
     lateRaces = List.copyOf(lateRaces);
     hungTests = List.copyOf(hungTests);
     intermittentFailures = Map.copyOf(intermittentFailures);

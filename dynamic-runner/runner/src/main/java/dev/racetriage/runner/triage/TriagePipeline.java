@@ -168,15 +168,24 @@ public final class TriagePipeline {
         FaultInjection.pauseInStorePhase();
       }
       store.runs().finish(run.id(), RunStatus.SUCCEEDED,
-          d.races().size() + " race(s) detected, " + trialCount + " trial(s)", d.fingerprint());
+          d.races().size() + " race(s) detected, " + trialCount + " trial(s)" + untrackedNote(d), d.fingerprint());
       return decided;
     });
     findings = new ArrayList<>(findings);
     findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
     TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(), trials.size(),
         trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
-        millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces());
+        millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces(), d.untrackedArrays());
     return new TriageResult(findings, d.candidates(), warnings, stats, classified, d.hungTests());
+  }
+
+  /** The run's message names the arrays left unchecked, so the dashboard's runs list shows the gap too. */
+  private static String untrackedNote(Detection d) {
+    if (d.untrackedArrays().isEmpty()) {
+      return "";
+    }
+    return "; " + d.untrackedArrays().size() + " array(s) not checked (too long): "
+        + DetectionReport.UntrackedArray.describeAll(d.untrackedArrays());
   }
 
   /** The candidates and races of a detection, stored together as soon as detection ends. */
@@ -329,6 +338,7 @@ public final class TriagePipeline {
     long detectStart = System.nanoTime();
     Map<String, DetectedRace> races = new LinkedHashMap<>();
     List<DetectionReport.SkippedClass> skipped = new ArrayList<>();
+    List<DetectionReport.UntrackedArray> untracked = new ArrayList<>();
     int done = 0;
     int detectRuns = 0;
     Map<String, Integer> firstRun = new LinkedHashMap<>();
@@ -372,6 +382,10 @@ public final class TriagePipeline {
             + "could be seen; this is an error, not a clean result. Skipped classes: " + detection.skipped());
       }
       skipped.addAll(detection.skipped());
+      untracked.addAll(detection.untrackedArrays());
+      if (!detection.untrackedArrays().isEmpty()) {
+        warnings.add(untrackedWarning(module.name(root), detection.untrackedArrays()));
+      }
       for (DetectedRace race : detection.races()) {
         races.merge(race.fieldKey(), race, TriagePipeline::merge);
       }
@@ -402,8 +416,21 @@ public final class TriagePipeline {
     }));
     return new Detection(root, candidates, jvms, testsByName, baselineFailures, intermittentFailures, races, skipped,
         tests, buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"), detectRuns,
-        lateRaces, fingerprint, agentVersion, hung);
+        lateRaces, fingerprint, agentVersion, hung, untracked);
   }
+
+  /**
+   * Arrays the agent did not check (longer than its bound): a coverage gap, said out loud — races on their elements
+   * cannot be seen, so "no race" there means "not checked".
+   */
+  static String untrackedWarning(String module, List<DetectionReport.UntrackedArray> arrays) {
+    return "Module " + module + ": " + arrays.size() + " array(s) too long for the agent to check element by element"
+        + " (over " + UNTRACKED_BOUND + " elements); races on their elements cannot be seen: "
+        + DetectionReport.UntrackedArray.describeAll(arrays);
+  }
+
+  /** The agent's default {@code arrays=} bound, as the warning names it. */
+  static final int UNTRACKED_BOUND = 1 << 22;
 
   /** What detection saw of one module: how its runs went, the agent's reports read as one, the tests that hung. */
   private record ModuleDetection(DetectionRuns runs, DetectionReport report, List<HungTest> hung) {}

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * Where the time of a triage run went, and what the agent could not instrument. {@code trials} counts trial runs,
  * {@code trialJvms} the JVMs they ran in (fewer when tests are repeated inside one JVM). {@code detectRuns}: runs of
- * the tests under detection (per module, in one JVM); {@code lateRaces}: races only a repeated detection run found.
+ * the tests under detection (per module, in one JVM); {@code lateRaces}: races only a repeated detection run found;
+ * {@code untrackedArrays}: arrays too long for the agent to check, whose elements' races cannot be seen.
  */
 public record TriageStats(
     long buildMillis,
@@ -19,8 +20,10 @@ public record TriageStats(
     int tests,
     List<DetectionReport.SkippedClass> uninstrumentedClasses,
     int detectRuns,
-    List<String> lateRaces) {
+    List<String> lateRaces,
+    List<DetectionReport.UntrackedArray> untrackedArrays) {
   public TriageStats {
+    untrackedArrays = List.copyOf(untrackedArrays);
     uninstrumentedClasses = List.copyOf(uninstrumentedClasses);
     lateRaces = List.copyOf(lateRaces);
   }

@@ -41,6 +41,7 @@ class DetectionReportTest {
     summary.classInstrumented();
     summary.classInstrumented();
     summary.classSkipped("demo.Huge", "method too large");
+    summary.untrackedArray("demo.Grid.cells[]", "double", 5_000_000);
     Path file = dir.resolve("races.jsonl");
     try (Writer out = Files.newBufferedWriter(file)) {
       RaceReportWriter.write(out, aggregator.fields(), aggregator.totalReports(), summary);
@@ -51,6 +52,11 @@ class DetectionReportTest {
     assertTrue(report.complete());
     assertEquals(2, report.classesInstrumented());
     assertEquals(List.of(new DetectionReport.SkippedClass("demo.Huge", "method too large")), report.skipped());
+    assertEquals(List.of(new DetectionReport.UntrackedArray("demo.Grid.cells[]", "double", 5_000_000, 1)),
+        report.untrackedArrays());
+    assertEquals("demo.Grid.cells[] (double, 5000000 elements)", report.untrackedArrays().get(0).describe());
+    DetectionReport twice = DetectionReport.readAll(List.of(file, file));
+    assertEquals(report.untrackedArrays(), twice.untrackedArrays(), "one key across JVMs is one array entry");
     assertEquals(1, report.races().size());
     DetectedRace race = report.races().get(0);
     assertEquals("demo.Point.x", race.fieldKey());
