@@ -182,7 +182,10 @@ public final class HSummaryDetector {
         set(x, t.epoch(), -1, t.name());
     }
 
-    /** Races reported so far. */
+    /**
+     * Races reported to the sink whole so far; repeats a sink absorbed ({@link RaceSink#absorbed}) are counted by it
+     * ({@code RaceAggregator.totalReports}).
+     */
     public long raceCount() {
         synchronized (counterLock) {
             return races;
@@ -200,6 +203,9 @@ public final class HSummaryDetector {
     private void report(RaceKind kind, ThreadState t, String fieldKey, int siteId, int previousSite,
                         String previousWriter, int index) {
         try {
+            if (sink.absorbed(fieldKey, kind, siteId, previousSite, index, t.tid())) {
+                return; // a repeat that adds nothing: counted by the sink, nothing built
+            }
             synchronized (counterLock) {
                 races++;
             }
@@ -208,7 +214,7 @@ public final class HSummaryDetector {
             Access current = new Access(t.name(), sites.site(siteId), stack);
             Access previous = new Access(previousWriter == null ? "?" : previousWriter,
                     sites.site(previousSite), java.util.List.of());
-            sink.race(new RaceReport(fieldKey, kind, current, previous, index));
+            sink.race(new RaceReport(fieldKey, kind, current, previous, index), siteId, previousSite);
         } catch (Throwable e) {
             synchronized (counterLock) {
                 internalErrors++;

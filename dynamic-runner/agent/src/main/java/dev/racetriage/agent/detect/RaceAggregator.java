@@ -30,6 +30,8 @@ public final class RaceAggregator implements RaceSink {
     public static final int MAX_INDICES = 32;
 
     private final Map<String, Entry> byField = new LinkedHashMap<>();
+    /** Reports counted without being built (see {@link RaceTally}), drained into the entries whenever they are read. */
+    private final RaceTally tally = new RaceTally();
     private long total;
     /** Some field's line is out of date beyond its counts (see {@link #unreported}). */
     private boolean anyStale;
@@ -51,8 +53,16 @@ public final class RaceAggregator implements RaceSink {
     }
 
     @Override
+    public void race(RaceReport report) {
+        race(report, NO_SITE, NO_SITE);
+    }
+
+    /** No site id: the report's pair is not registered with the tally (every repeat is taken whole). */
+    private static final int NO_SITE = Integer.MIN_VALUE;
+
+    @Override
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-    public synchronized void race(RaceReport report) {
+    public synchronized void race(RaceReport report, int site, int previousSite) {
         total++;
         // No lambdas or record hashCodes bootstrapped here: this runs on a program thread, and invokedynamic
         // bootstrapping would call into java.lang.invoke (and j.u.c) from inside the agent.
@@ -77,14 +87,67 @@ public final class RaceAggregator implements RaceSink {
             e.truncated = true;
             grew = true;
         }
+        BoundedIndexSet indices = report.kind() == RaceKind.WR ? e.wrIndices : e.wwIndices;
         if (report.index() != RaceReport.NO_INDEX) {
-            grew |= (report.kind() == RaceKind.WR ? e.wrIndices : e.wwIndices).add(report.index());
+            grew |= indices.add(report.index());
+        }
+        if (site != NO_SITE) {
+            remember(report, site, previousSite, indices, test);
         }
         if (grew) { // a new field, test, site pair or index: what the runner acts on, worth a line before the exit
             e.stale = true;
             anyStale = true;
         }
     }
+
+    /**
+     * Registers the report's pair with the tally, so that repeats adding nothing are counted there: its index (if the
+     * set took it), whether the set is full, and the test it is now listed under.
+     */
+    private void remember(RaceReport report, int site, int previousSite, BoundedIndexSet indices, String test) {
+        RaceTally.Pair p = tally.pair(report.fieldKey(), report.kind(), site, previousSite);
+        if (p == null) {
+            return;
+        }
+        if (indices.truncated() || indices.size() == MAX_INDICES) {
+            p.indicesFull = true;
+        } else if (report.index() != RaceReport.NO_INDEX && indices.contains(report.index())) {
+            int[] known = p.indices;
+            boolean has = false;
+            for (int k : known) {
+                has |= k == report.index();
+            }
+            if (!has) {
+                int[] more = java.util.Arrays.copyOf(known, known.length + 1);
+                more[known.length] = report.index();
+                p.indices = more;
+            }
+        }
+        p.test = test;
+    }
+
+    @Override
+    public boolean absorbed(String fieldKey, RaceKind kind, int site, int previousSite, int index, long tid) {
+        return tally.absorb(fieldKey, kind, site, previousSite, index, currentTest, tid);
+    }
+
+    /** Folds the tally's counts into the entries (under the monitor). */
+    private void drainTally() {
+        tally.drainInto(drain);
+    }
+
+    private final RaceTally.Drain drain = new RaceTally.Drain() { // not a lambda: see race()
+        @Override
+        public void add(String fieldKey, RaceKind kind, long count) {
+            Entry e = byField.get(fieldKey);
+            if (e != null) {
+                e.count += count;
+                Long before = e.byKind.get(kind);
+                e.byKind.put(kind, before == null ? count : before + count);
+                total += count;
+            }
+        }
+    };
 
     /** Only the first report of a field is kept whole (with its stack); later ones are counted and paired. */
     @Override
@@ -94,11 +157,13 @@ public final class RaceAggregator implements RaceSink {
 
     /** All reports received, repeated ones included. */
     public synchronized long totalReports() {
+        drainTally();
         return total;
     }
 
     /** One aggregate per field key, in the order the fields first raced. */
     public synchronized List<FieldRaces> fields() {
+        drainTally();
         List<FieldRaces> out = new ArrayList<>(byField.size());
         for (Entry e : byField.values()) {
             out.add(aggregate(e));
@@ -116,6 +181,7 @@ public final class RaceAggregator implements RaceSink {
         if (!anyStale && !counted) {
             return List.of();
         }
+        drainTally();
         List<FieldRaces> out = new ArrayList<>();
         for (Entry e : byField.values()) {
             if (e.stale || counted && e.count != e.reportedCount) {

@@ -10,11 +10,28 @@ public interface RaceSink {
     void race(RaceReport report);
 
     /**
+     * {@link #race(RaceReport)} with the site ids the report's sites were resolved from (so the sink can recognise
+     * repeats in {@link #absorbed} by ids, without resolving them).
+     */
+    default void race(RaceReport report, int site, int previousSite) {
+        race(report);
+    }
+
+    /**
      * Whether the next report on {@code fieldKey} needs the racing access's stack. Capturing one costs tens of
      * microseconds, and a racy loop reports on every iteration: a sink that keeps only the first stack per field
      * says no once it has it. The answer may be stale by the time the report arrives; both ways are harmless.
      */
     default boolean wantsStack(String fieldKey) {
         return true;
+    }
+
+    /**
+     * Lets the sink count a report that would add nothing to what it holds — same field, kind, sites, test, and an
+     * index it has — without the detector building it: true if counted (the detector then does nothing more).
+     * {@code tid} spreads the counting over stripes. The default takes every report whole.
+     */
+    default boolean absorbed(String fieldKey, RaceKind kind, int site, int previousSite, int index, long tid) {
+        return false;
     }
 }

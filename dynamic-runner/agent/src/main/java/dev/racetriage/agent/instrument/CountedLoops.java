@@ -53,7 +53,12 @@ final class CountedLoops {
    * rewritten loop compares it with the first iteration's and drops the range checks if it ever differs.
    */
   record Access(AbstractInsnNode insn, int arrayLocal, AbstractInsnNode row, boolean write, boolean afterIncrement,
-                Index fixed, int offset) {
+                Index fixed, int offset, int offsetLocal, int offsetSign) {
+    /** An access indexed by {@code v + c} (no invariant local in the index). */
+    Access(AbstractInsnNode insn, int arrayLocal, AbstractInsnNode row, boolean write, boolean afterIncrement,
+           Index fixed, int offset) {
+      this(insn, arrayLocal, row, write, afterIncrement, fixed, offset, -1, 0);
+    }
   }
 
   /** The largest positive stride of a hoisted loop ({@code iinc v, k}, 1 ≤ k ≤ this). */
@@ -273,9 +278,16 @@ final class CountedLoops {
     int start = Integer.MAX_VALUE; // the straight-line stretch that must end at the access
     Index fixed = null;
     int offset = 0;
+    int offsetLocal = -1;
+    int offsetSign = 0;
     VarInsnNode shifted = indexLoad == null ? null : shiftedLoad(indexLoad, v);
+    VarInsnNode[] byLocal = indexLoad == null || shifted != null ? null : shiftedByLocal(indexLoad, v, body);
     if (indexLoad instanceof VarInsnNode x && x.getOpcode() == Opcodes.ILOAD && x.var == v) {
       start = insns.indexOf(x);
+    } else if (byLocal != null) { // v + l, l + v or v - l, l a local the loop never stores: the range shifts by l
+      start = Math.min(insns.indexOf(byLocal[0]), insns.indexOf(byLocal[1]));
+      offsetLocal = byLocal[1].var;
+      offsetSign = indexLoad.getOpcode() == Opcodes.ISUB ? -1 : 1;
     } else if (shifted != null) { // v + c or v - c: the range shifts by the constant
       start = insns.indexOf(shifted);
       Frame<SourceValue> at = frames[insns.indexOf(indexLoad)];
@@ -294,7 +306,7 @@ final class CountedLoops {
     AbstractInsnNode row = null;
     if (arrayLoad instanceof VarInsnNode a && a.getOpcode() == Opcodes.ALOAD && invariant(a, body)) {
       arrayLocal = a.var;
-    } else if (arrayLoad != null && arrayLoad.getOpcode() == Opcodes.AALOAD && invariantRow(arrayLoad, body)) {
+    } else if (arrayLoad != null && invariantArraySource(arrayLoad, body)) {
       row = arrayLoad;
       start = Math.min(start, insns.indexOf(row));
     } else {
@@ -310,7 +322,67 @@ final class CountedLoops {
         }
       }
     }
-    return new Access(insn, arrayLocal, row, write, dominates(incIndex, i), fixed, offset);
+    return new Access(insn, arrayLocal, row, write, dominates(incIndex, i), fixed, offset, offsetLocal, offsetSign);
+  }
+
+  /**
+   * For an index computed as {@code v + l}, {@code l + v} or {@code v - l} with {@code l} an int local the loop never
+   * stores ({@code dy[i + dy_off]}): the {@code iload v} and the {@code iload l}; else null.
+   */
+  private VarInsnNode[] shiftedByLocal(AbstractInsnNode arithmetic, int v, BitSet body) {
+    int op = arithmetic.getOpcode();
+    int at = insns.indexOf(arithmetic);
+    if ((op != Opcodes.IADD && op != Opcodes.ISUB) || frames[at] == null) {
+      return null;
+    }
+    Frame<SourceValue> f = frames[at];
+    AbstractInsnNode left = onlySource(f.getStack(f.getStackSize() - 2));
+    AbstractInsnNode right = onlySource(f.getStack(f.getStackSize() - 1));
+    if (isLoadOf(left, v) && invariantInt(right, body, v)) {
+      return new VarInsnNode[] {(VarInsnNode) left, (VarInsnNode) right};
+    }
+    if (op == Opcodes.IADD && isLoadOf(right, v) && invariantInt(left, body, v)) {
+      return new VarInsnNode[] {(VarInsnNode) right, (VarInsnNode) left};
+    }
+    return null;
+  }
+
+  private boolean invariantInt(AbstractInsnNode insn, BitSet body, int v) {
+    return insn instanceof VarInsnNode l && l.getOpcode() == Opcodes.ILOAD && l.var != v && invariant(l, body);
+  }
+
+  /**
+   * The instruction that yields an access's array, when it yields the same array in every iteration unless another
+   * thread changes what it reads (a race on that location, reported by its own hook; the rewritten loop then drops
+   * the range checks, see {@link Access}): an {@code aaload} row ({@link #invariantRow}), or a read of an array-typed
+   * field of an object held in a local the loop never stores ({@code this.data[j]}), or of a static of the method's own
+   * class, when the loop stores into no field of that name.
+   */
+  private boolean invariantArraySource(AbstractInsnNode insn, BitSet body) {
+    int op = insn.getOpcode();
+    if (op == Opcodes.AALOAD) {
+      return invariantRow(insn, body);
+    }
+    if (op != Opcodes.GETFIELD && op != Opcodes.GETSTATIC) {
+      return false;
+    }
+    FieldInsnNode field = (FieldInsnNode) insn;
+    int at = insns.indexOf(insn);
+    if (!body.get(at) || frames[at] == null || !field.desc.startsWith("[")) {
+      return false;
+    }
+    for (int j = body.nextSetBit(0); j >= 0; j = body.nextSetBit(j + 1)) {
+      if (insns.get(j) instanceof FieldInsnNode put && (put.getOpcode() == Opcodes.PUTFIELD
+          || put.getOpcode() == Opcodes.PUTSTATIC) && put.name.equals(field.name)) {
+        return false;
+      }
+    }
+    if (op == Opcodes.GETSTATIC) {
+      return true; // quiet(): only the method's own class's statics, never volatile
+    }
+    Frame<SourceValue> f = frames[at];
+    AbstractInsnNode receiver = onlySource(f.getStack(f.getStackSize() - 1));
+    return receiver instanceof VarInsnNode r && r.getOpcode() == Opcodes.ALOAD && invariant(r, body);
   }
 
   /**

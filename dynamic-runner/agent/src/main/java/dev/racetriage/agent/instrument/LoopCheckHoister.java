@@ -219,16 +219,17 @@ final class LoopCheckHoister {
    * if {@code toLocal - fromLocal + toAdd} is positive (the locals ordered by the stride).
    */
   private record Range(int array, int guard, boolean write, int fromLocal, int fromAdd, int toLocal, int toAdd,
-                       CountedLoops.Index point, int step) {
+                       CountedLoops.Index point, int step, int shiftLocal, int shiftSign) {
     static Range point(int array, int guard, boolean write, CountedLoops.Index index, int stride, int v, int saved,
                        int add) {
-      return stride > 0 ? new Range(array, guard, write, saved, 0, v, add, index, 1)
-          : new Range(array, guard, write, v, 0, saved, add, index, 1);
+      return stride > 0 ? new Range(array, guard, write, saved, 0, v, add, index, 1, -1, 0)
+          : new Range(array, guard, write, v, 0, saved, add, index, 1, -1, 0);
     }
 
     boolean sameElements(Range o) {
       return array == o.array && guard == o.guard && fromLocal == o.fromLocal && fromAdd == o.fromAdd
-          && toLocal == o.toLocal && toAdd == o.toAdd && step == o.step && samePoint(o);
+          && toLocal == o.toLocal && toAdd == o.toAdd && step == o.step && samePoint(o) && shiftLocal == o.shiftLocal
+          && shiftSign == o.shiftSign;
     }
 
     private boolean samePoint(Range o) {
@@ -244,8 +245,8 @@ final class LoopCheckHoister {
 
     @Override
     public int hashCode() {
-      int h = ((((((array * 31 + guard) * 31 + (write ? 1 : 0)) * 31 + fromLocal) * 31 + fromAdd) * 31 + toLocal) * 31
-          + toAdd) * 31 + step;
+      int h = ((((((((array * 31 + guard) * 31 + (write ? 1 : 0)) * 31 + fromLocal) * 31 + fromAdd) * 31 + toLocal)
+          * 31 + toAdd) * 31 + step) * 31 + shiftLocal) * 31 + shiftSign;
       return point == null ? h : (h * 31 + point.local()) * 31 + point.constant();
     }
   }
@@ -283,8 +284,10 @@ final class LoopCheckHoister {
   private Range range(CountedLoops.Access a, int k, int v, int saved, int o, int end) {
     int c = a.offset();
     return k > 0
-        ? new Range(array(a), guard(a), a.write(), saved, o * k + c, v, end * k + c, null, k)
-        : new Range(array(a), guard(a), a.write(), v, 1 - end + c, saved, 1 - o + c, null, 1);
+        ? new Range(array(a), guard(a), a.write(), saved, o * k + c, v, end * k + c, null, k, a.offsetLocal(),
+            a.offsetSign())
+        : new Range(array(a), guard(a), a.write(), v, 1 - end + c, saved, 1 - o + c, null, 1, a.offsetLocal(),
+            a.offsetSign());
   }
 
   /**
@@ -377,8 +380,8 @@ final class LoopCheckHoister {
       code.add(new InsnNode(Opcodes.IUSHR));
       code.add(new InsnNode(Opcodes.IADD));
     } else {
-      addLocalPlus(code, r.fromLocal(), r.fromAdd());
-      addLocalPlus(code, r.toLocal(), r.toAdd());
+      addLocalPlus(code, r.fromLocal(), r.fromAdd(), r.shiftLocal(), r.shiftSign());
+      addLocalPlus(code, r.toLocal(), r.toAdd(), r.shiftLocal(), r.shiftSign());
     }
     HookMethod hook;
     if (r.step() != 1) {
@@ -394,11 +397,16 @@ final class LoopCheckHoister {
     }
   }
 
-  private static void addLocalPlus(InsnList code, int local, int add) {
+  /** {@code local + add}, plus or minus {@code shiftLocal} (an invariant offset of the index, {@code a[v + l]}). */
+  private static void addLocalPlus(InsnList code, int local, int add, int shiftLocal, int shiftSign) {
     code.add(new VarInsnNode(Opcodes.ILOAD, local));
     if (add != 0) {
       code.add(pushInt(add));
       code.add(new InsnNode(Opcodes.IADD));
+    }
+    if (shiftLocal >= 0) {
+      code.add(new VarInsnNode(Opcodes.ILOAD, shiftLocal));
+      code.add(new InsnNode(shiftSign < 0 ? Opcodes.ISUB : Opcodes.IADD));
     }
   }
 

@@ -110,7 +110,49 @@ class RaceReportingTest {
         assertEquals(2, fields.get(0).count());
         assertFalse(fields.get(0).first().current().stack().isEmpty(), "the first report keeps its stack");
         assertFalse(fields.get(1).first().current().stack().isEmpty());
-        assertEquals(3, detector.raceCount());
+        assertEquals(2, detector.raceCount(), "the repeat was counted by the aggregator, not built");
+        assertEquals(3, agg.totalReports());
+    }
+
+    /**
+     * A location that keeps racing: repeats of a known (field, kind, sites, test, index) are only counted, and anything
+     * new — an index, a test, a site pair — still reaches the aggregate whole.
+     */
+    @Test
+    void repeatsThatAddNothingAreCountedWhileAnythingNewIsTakenWhole() {
+        RaceAggregator agg = new RaceAggregator();
+        SiteTable sites = new SiteTable();
+        int read = sites.register(GET.className(), GET.methodName(), GET.fileName(), GET.line());
+        int write = sites.register(SET.className(), SET.methodName(), SET.fileName(), SET.line());
+        HSummaryDetector detector = new HSummaryDetector(sites, agg);
+        dev.racetriage.agent.hb.HappensBefore hb = new dev.racetriage.agent.hb.HappensBefore();
+        dev.racetriage.agent.hb.ThreadState writer = hb.newThread("writer");
+        dev.racetriage.agent.hb.ThreadState reader = hb.newThread("reader");
+        String key = "pkg.Box.cells[]";
+        for (int round = 0; round < 1000; round++) {
+            detector.reportRead(reader, key, read, write, "writer", round % 3); // indices 0, 1, 2 over and over
+        }
+        assertEquals(3, detector.raceCount(), "one whole report per distinct index");
+        agg.testStarted("pkg.BoxTest#second()");
+        detector.reportRead(reader, key, read, write, "writer", 1);
+        assertEquals(4, detector.raceCount(), "a new test is taken whole");
+        for (int i = 0; i < RaceAggregator.MAX_INDICES + 10; i++) {
+            detector.reportRead(reader, key, read, write, "writer", 100 + i);
+        }
+        long whole = detector.raceCount();
+        for (int i = 0; i < 500; i++) {
+            detector.reportRead(reader, key, read, write, "writer", 5000 + i); // the index set is full: nothing new
+        }
+        assertEquals(whole, detector.raceCount());
+        detector.reportWrite(writer, key, write, write, "writer", 1); // another kind and pair
+        assertEquals(whole + 1, detector.raceCount());
+        FieldRaces f = agg.fields().get(0);
+        assertEquals(1000 + 1 + RaceAggregator.MAX_INDICES + 10 + 500 + 1, f.count());
+        assertEquals(1000L + 1 + RaceAggregator.MAX_INDICES + 10 + 500, f.countByKind().get(RaceKind.WR));
+        assertEquals(1L, f.countByKind().get(RaceKind.WW));
+        assertEquals(List.of("pkg.BoxTest#second()"), f.tests());
+        assertTrue(f.indices().containsAll(List.of(0, 1, 2)), f.indices().toString());
+        assertEquals(f.count(), agg.totalReports());
     }
 
     @Test

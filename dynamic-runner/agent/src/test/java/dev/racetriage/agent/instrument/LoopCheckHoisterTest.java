@@ -158,6 +158,37 @@ class LoopCheckHoisterTest {
   }
 
   @Test
+  void arraysReadFromFieldsAndIndicesShiftedByAnInvariantLocalAreHoisted() throws Throwable {
+    Map<String, List<String>> hooks = hooksByMethod(detect());
+    List<String> daxpy = hooks.get("daxpy");
+    assertTrue(daxpy.contains("writeRange") && daxpy.contains("readRange"), daxpy.toString());
+    assertFalse(daxpy.contains("writeElement") || daxpy.contains("readElement"), daxpy.toString());
+    Map<String, List<String>> holder = hooksByMethod(detect(), CountedLoopShapes.Holder.class);
+    assertTrue(holder.get("sumField").contains("readRange"), holder.toString());
+    assertFalse(holder.get("sumField").contains("readElement"), holder.toString());
+    assertTrue(holder.get("swapMidLoop").contains("writeElement"), holder.toString());
+    assertFalse(holder.get("swapMidLoop").contains("writeRange"), holder.toString());
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      for (Class<?> c : List.of(run.loadPlain(CountedLoopShapes.class), run.load(CountedLoopShapes.class))) {
+        double[] dy = {1, 1, 1, 1, 1, 1};
+        InstrumentedRun.call(c, "daxpy", 3, 2.0, new double[] {0, 1, 2, 3}, 1, dy, 2);
+        assertArrayEquals(new double[] {1, 1, 3, 5, 7, 1}, dy);
+        assertEquals(2L + 3 + 4 + 2 + 3 + 4, InstrumentedRun.call(c, "sumFrom", new int[] {0, 1, 2, 3, 4, 5}, 2, 3));
+      }
+      // the ranges are exactly the elements touched: dy[2..5) written by one thread, read unordered by another
+      Class<?> c = run.load(CountedLoopShapes.class);
+      double[] dy = new double[8];
+      Thread writer = run.start(() -> InstrumentedRun.call(c, "daxpy", 3, 1.0, new double[4], 0, dy, 2));
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      run.join(run.start(() -> InstrumentedRun.call(c, "daxpy", 2, 1.0, dy, 4, new double[2], 0)));
+      FieldRaces races = run.races(SHAPES + ".daxpy()[]");
+      assertNotNull(races, run.racyFields().toString());
+      assertEquals(Set.of(4), new TreeSet<>(races.indices()), "dy[4] only: the reader read dy[4..6), the writer wrote"
+          + " dy[2..5)");
+    }
+  }
+
+  @Test
   void stridedAndShiftedRangesReportExactlyTheElementsTheLoopTouched() throws Throwable {
     try (InstrumentedRun run = new InstrumentedRun()) {
       Class<?> c = run.load(CountedLoopShapes.class);
@@ -277,7 +308,11 @@ class LoopCheckHoisterTest {
   }
 
   private Map<String, List<String>> hooksByMethod(ClassInstrumenter instrumenter) throws IOException {
-    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(), original()).bytes();
+    return hooksByMethod(instrumenter, CountedLoopShapes.class);
+  }
+
+  private Map<String, List<String>> hooksByMethod(ClassInstrumenter instrumenter, Class<?> shapes) throws IOException {
+    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(), original(shapes)).bytes();
     assertNotNull(out);
     ClassNode node = new ClassNode();
     new ClassReader(out).accept(node, 0);
@@ -304,8 +339,12 @@ class LoopCheckHoisterTest {
   }
 
   private static byte[] original() throws IOException {
+    return original(CountedLoopShapes.class);
+  }
+
+  private static byte[] original(Class<?> shapes) throws IOException {
     try (InputStream in = LoopCheckHoisterTest.class.getClassLoader()
-        .getResourceAsStream(SHAPES.replace('.', '/') + ".class")) {
+        .getResourceAsStream(shapes.getName().replace('.', '/') + ".class")) {
       return in.readAllBytes();
     }
   }
