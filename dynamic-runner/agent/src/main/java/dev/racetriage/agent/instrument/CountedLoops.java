@@ -53,11 +53,20 @@ final class CountedLoops {
    * rewritten loop compares it with the first iteration's and drops the range checks if it ever differs.
    */
   record Access(AbstractInsnNode insn, int arrayLocal, AbstractInsnNode row, boolean write, boolean afterIncrement,
-                Index fixed, int offset, int offsetLocal, int offsetSign) {
+                Index fixed, int offset, int offsetLocal, int offsetSign, FieldInsnNode field, String declaring) {
     /** An access indexed by {@code v + c} (no invariant local in the index). */
     Access(AbstractInsnNode insn, int arrayLocal, AbstractInsnNode row, boolean write, boolean afterIncrement,
            Index fixed, int offset) {
-      this(insn, arrayLocal, row, write, afterIncrement, fixed, offset, -1, 0);
+      this(insn, arrayLocal, row, write, afterIncrement, fixed, offset, -1, 0, null, null);
+    }
+
+    /**
+     * A read of a non-volatile, non-final field ({@code field}, declared by {@code declaring}) of the object in local
+     * {@code receiver} (-1 for a static of the method's own class), which the loop reads in every iteration and never
+     * writes: one location, checked once at the exit if the loop ran the read, as an element at a fixed index is.
+     */
+    static Access fieldRead(FieldInsnNode field, String declaring, int receiver, boolean afterIncrement) {
+      return new Access(field, receiver, null, false, afterIncrement, new Index(-1, 0), 0, -1, 0, field, declaring);
     }
   }
 
@@ -267,6 +276,9 @@ final class CountedLoops {
   private Access access(int i, BitSet body, BitSet latches, int incIndex, int v) {
     AbstractInsnNode insn = insns.get(i);
     int op = insn.getOpcode();
+    if (op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC) {
+      return fieldRead(i, body, latches, incIndex);
+    }
     if (!isArrayAccess(op) || frames[i] == null || !dominatesAll(i, latches)) {
       return null;
     }
@@ -322,7 +334,40 @@ final class CountedLoops {
         }
       }
     }
-    return new Access(insn, arrayLocal, row, write, dominates(incIndex, i), fixed, offset, offsetLocal, offsetSign);
+    return new Access(insn, arrayLocal, row, write, dominates(incIndex, i), fixed, offset, offsetLocal, offsetSign,
+        null, null);
+  }
+
+  /**
+   * A field read the loop makes in every iteration of a location it never writes: a non-volatile, non-final field of
+   * the object in a local the loop never stores (or a static of the method's own class), no {@code putfield} or
+   * {@code putstatic} of a field of that name in the loop. Every iteration reads the same location with the same
+   * clock (the loop does not synchronise), so one check at the exit stands for all of them.
+   */
+  private Access fieldRead(int i, BitSet body, BitSet latches, int incIndex) {
+    FieldInsnNode f = (FieldInsnNode) insns.get(i);
+    if (frames[i] == null || !dominatesAll(i, latches) || ClassFilter.isCoverageField(f.name)) {
+      return null;
+    }
+    ClassHierarchy.ResolvedField field = ctx.hierarchy().resolveField(ctx.loader(), f.owner, f.name);
+    if (field == null || field.isVolatile() || field.isFinal()) {
+      return null;
+    }
+    for (int j = body.nextSetBit(0); j >= 0; j = body.nextSetBit(j + 1)) {
+      if (insns.get(j) instanceof FieldInsnNode put && (put.getOpcode() == Opcodes.PUTFIELD
+          || put.getOpcode() == Opcodes.PUTSTATIC) && put.name.equals(f.name)) {
+        return null;
+      }
+    }
+    int receiver = -1;
+    if (f.getOpcode() == Opcodes.GETFIELD) {
+      AbstractInsnNode load = onlySource(frames[i].getStack(frames[i].getStackSize() - 1));
+      if (!(load instanceof VarInsnNode r) || r.getOpcode() != Opcodes.ALOAD || !invariant(r, body)) {
+        return null;
+      }
+      receiver = r.var;
+    }
+    return Access.fieldRead(f, field.declaringClass(), receiver, dominates(incIndex, i));
   }
 
   /**

@@ -47,11 +47,15 @@ final class EventInstrumenter extends AdviceAdapter {
   /** Ordinals (among the method's array loads and stores) of the accesses a loop exit checks instead. */
   private final java.util.BitSet hoisted;
   private int arrayAccesses;
+  /** Ordinals (among the method's getfield/getstatic) of the reads a loop exit checks instead. */
+  private final java.util.BitSet hoistedReads;
+  private int fieldReads;
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
-                    boolean checkAccesses, java.util.BitSet hoisted) {
+                    boolean checkAccesses, LoopCheckHoister.Hoisted hoisted) {
     super(Opcodes.ASM9, next, access, name, descriptor);
-    this.hoisted = hoisted;
+    this.hoisted = hoisted.elements();
+    this.hoistedReads = hoisted.fieldReads();
     this.exceptionTable = next;
     this.ctx = ctx;
     this.methodName = name;
@@ -183,6 +187,11 @@ final class EventInstrumenter extends AdviceAdapter {
   @Override
   public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
     boolean skipRead = takeSkip();
+    boolean hoistedRead = (opcode == GETFIELD || opcode == GETSTATIC) && hoistedReads.get(fieldReads++);
+    if (hoistedRead && checkAccesses) {
+      super.visitFieldInsn(opcode, owner, name, descriptor); // checked at the loop's exits (LoopCheckHoister)
+      return;
+    }
     if (!receiverReady) {
       super.visitFieldInsn(opcode, owner, name, descriptor); // `this` is not initialised yet: nothing to pass
       return;

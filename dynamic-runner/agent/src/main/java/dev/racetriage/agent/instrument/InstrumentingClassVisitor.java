@@ -1,6 +1,5 @@
 package dev.racetriage.agent.instrument;
 
-import java.util.BitSet;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -54,12 +53,12 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     if (checkAccesses && ctx.jumble() == null && !name.equals("<init>") && !name.equals("<clinit>")) {
       return new LoopHoistingMethod(access, name, descriptor, signature, exceptions, buffered, ctx);
     }
-    return accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses, new BitSet());
+    return accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses, LoopCheckHoister.Hoisted.NONE);
   }
 
   private static MethodVisitor accessesAndEvents(HandlerLastMethodNode buffered, int access, String name,
                                                  String descriptor, ClassContext ctx, boolean checkAccesses,
-                                                 BitSet hoisted) {
+                                                 LoopCheckHoister.Hoisted hoisted) {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
         hoisted);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
@@ -84,7 +83,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     @Override
     public void visitEnd() {
       super.visitEnd();
-      BitSet hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx);
+      LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx);
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted));
     }
   }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
@@ -60,15 +61,24 @@ final class LoopCheckHoister {
    * @return the ordinals (among the method's array loads and stores, in instruction order) of the accesses whose
    *     element hooks the {@link EventInstrumenter} must leave out; empty if nothing was hoisted
    */
-  static BitSet hoist(String owner, MethodNode method, ClassContext ctx) {
+  static Hoisted hoist(String owner, MethodNode method, ClassContext ctx) {
     List<CountedLoops.Loop> loops = CountedLoops.find(owner, method, ctx);
     if (loops.isEmpty()) {
-      return new BitSet();
+      return Hoisted.NONE;
     }
     return new LoopCheckHoister(method, ctx).rewrite(loops);
   }
 
-  private BitSet rewrite(List<CountedLoops.Loop> loops) {
+  /**
+   * What the {@link EventInstrumenter} must leave unhooked: {@code elements}, ordinals among the method's array loads
+   * and stores; {@code fieldReads}, ordinals among its {@code getfield}/{@code getstatic} instructions (a hoisted read,
+   * or an exit's re-read of an array field to name the array).
+   */
+  record Hoisted(BitSet elements, BitSet fieldReads) {
+    static final Hoisted NONE = new Hoisted(new BitSet(), new BitSet());
+  }
+
+  private Hoisted rewrite(List<CountedLoops.Loop> loops) {
     Map<AbstractInsnNode, Boolean> hoisted = new IdentityHashMap<>();
     List<CountedLoops.Loop> caught = new ArrayList<>();
     List<Integer> caughtSaved = new ArrayList<>();
@@ -131,18 +141,29 @@ final class LoopCheckHoister {
     for (int k = 0; k < caught.size(); k++) { // last: their range labels go right around the loop's instructions
       addCatchAll(caught.get(k), caughtSaved.get(k));
     }
+    hoisted.putAll(exitReads);
     BitSet ordinals = new BitSet();
+    BitSet reads = new BitSet();
     int ordinal = 0;
+    int read = 0;
     for (AbstractInsnNode insn : method.instructions) {
       if (CountedLoops.isArrayAccess(insn.getOpcode())) {
         if (hoisted.containsKey(insn)) {
           ordinals.set(ordinal);
         }
         ordinal++;
+      } else if (insn.getOpcode() == Opcodes.GETFIELD || insn.getOpcode() == Opcodes.GETSTATIC) {
+        if (hoisted.containsKey(insn)) {
+          reads.set(read);
+        }
+        read++;
       }
     }
-    return ordinals;
+    return new Hoisted(ordinals, reads);
   }
+
+  /** The exits' re-reads of hoisted array fields (to name the array): left unhooked like the reads they stand for. */
+  private final Map<AbstractInsnNode, Boolean> exitReads = new IdentityHashMap<>();
 
   /**
    * After a row load {@code a[i]} (its value on the stack): the first iteration's value goes to {@code first}; a later
@@ -262,11 +283,16 @@ final class LoopCheckHoister {
     List<CountedLoops.Access> accesses = loop.accesses();
     int v = loop.induction();
     int k = loop.stride();
+    InsnList fieldChecks = new InsnList();
     for (int n = 0; n < accesses.size(); n++) {
       CountedLoops.Access a = accesses.get(n);
       int o = a.afterIncrement() ? 1 : 0;
       int i = exit.afterIncrement() ? 1 : 0;
       int p = exit.executed()[n] ? 1 : 0;
+      if (a.field() != null) {
+        emitFieldRead(fieldChecks, a, k, v, saved, (p - i) * Math.abs(k));
+        continue;
+      }
       if (a.fixed() != null) { // ran (v - v0) / k - i + p times: its one element if that is positive
         ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), k, v, saved, (p - i) * Math.abs(k)),
             site(a.insn()));
@@ -274,7 +300,52 @@ final class LoopCheckHoister {
       }
       ranges.putIfAbsent(range(a, k, v, saved, o, o - i + p), site(a.insn()));
     }
-    return checks(ranges);
+    InsnList code = checks(ranges);
+    code.add(fieldChecks);
+    return code;
+  }
+
+  /**
+   * A hoisted field read: if the loop ran it ({@code runs} = the point case's count, see {@link Range#point}), one
+   * read check of the field with the read's site, and for an array-typed field the array named by re-reading it (the
+   * re-read is left unhooked).
+   */
+  private void emitFieldRead(InsnList code, CountedLoops.Access a, int stride, int v, int saved, int add) {
+    FieldInsnNode f = a.field();
+    boolean isStatic = f.getOpcode() == Opcodes.GETSTATIC;
+    int fieldId = ctx.ids().field(a.declaring(), f.name);
+    LabelNode skip = new LabelNode();
+    code.add(new VarInsnNode(Opcodes.ILOAD, stride > 0 ? v : saved));
+    code.add(new VarInsnNode(Opcodes.ILOAD, stride > 0 ? saved : v));
+    code.add(new InsnNode(Opcodes.ISUB));
+    if (add != 0) {
+      code.add(pushInt(add));
+      code.add(new InsnNode(Opcodes.IADD));
+    }
+    code.add(new JumpInsnNode(Opcodes.IFLE, skip));
+    if (!isStatic) {
+      code.add(new VarInsnNode(Opcodes.ALOAD, a.arrayLocal()));
+    }
+    code.add(pushInt(fieldId));
+    code.add(pushInt(site(f)));
+    code.add(new InsnNode(Opcodes.ACONST_NULL)); // no thread slot here: the hook looks the thread up once
+    HookMethod read = isStatic ? HookMethod.READ_STATIC : HookMethod.READ_FIELD;
+    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, HookMethod.OWNER, read.methodName(), read.descriptor(), false));
+    code.add(new InsnNode(Opcodes.POP));
+    if (f.desc.startsWith("[")) {
+      if (!isStatic) {
+        code.add(new VarInsnNode(Opcodes.ALOAD, a.arrayLocal()));
+      }
+      FieldInsnNode again = new FieldInsnNode(f.getOpcode(), f.owner, f.name, f.desc);
+      exitReads.put(again, Boolean.TRUE);
+      code.add(again);
+      code.add(pushInt(fieldId));
+      code.add(new InsnNode(Opcodes.ACONST_NULL));
+      HookMethod name = HookMethod.ARRAY_IN_FIELD;
+      code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, HookMethod.OWNER, name.methodName(), name.descriptor(), false));
+      code.add(new InsnNode(Opcodes.POP));
+    }
+    code.add(skip);
   }
 
   /**
@@ -298,8 +369,13 @@ final class LoopCheckHoister {
     Map<Range, Integer> ranges = new LinkedHashMap<>();
     int v = loop.induction();
     int k = loop.stride();
+    InsnList fieldChecks = new InsnList();
     for (CountedLoops.Access a : loop.accesses()) {
       int o = a.afterIncrement() ? 1 : 0;
+      if (a.field() != null) {
+        emitFieldRead(fieldChecks, a, k, v, saved, -Math.abs(k));
+        continue;
+      }
       if (a.fixed() != null) {
         ranges.putIfAbsent(Range.point(array(a), guard(a), a.write(), a.fixed(), k, v, saved, -Math.abs(k)),
             site(a.insn()));
@@ -311,6 +387,7 @@ final class LoopCheckHoister {
     InsnList code = new InsnList();
     code.add(handler);
     code.add(checks(ranges));
+    code.add(fieldChecks);
     code.add(new InsnNode(Opcodes.ATHROW));
     for (AbstractInsnNode[] run : loop.bodyRuns()) {
       LabelNode start = new LabelNode();

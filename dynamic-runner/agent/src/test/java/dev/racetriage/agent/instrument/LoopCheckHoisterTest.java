@@ -189,6 +189,28 @@ class LoopCheckHoisterTest {
   }
 
   @Test
+  void aFieldReadInEveryIterationIsCheckedOnceAtTheExitAndStillRaces() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> holderClass = run.load(CountedLoopShapes.Holder.class);
+      Object holder = holderClass.getConstructor(int[].class).newInstance((Object) new int[8]);
+      java.lang.reflect.Method replace = holderClass.getMethod("replace", int[].class);
+      java.lang.reflect.Method sum = holderClass.getMethod("sumField", int.class);
+      assertEquals(0L, sum.invoke(holder, 8), "computes what the original computes");
+      run.join(run.start(() -> sum.invoke(holder, 8))); // forked after the construction: ordered
+      assertEquals(Set.of(), run.racyFields());
+      Thread writer = run.start(() -> replace.invoke(holder, (Object) new int[] {1, 1, 1, 1, 1, 1, 1, 1}));
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      run.join(run.start(() -> assertEquals(8L, sum.invoke(holder, 8))));
+      FieldRaces races = run.races(SHAPES + "$Holder.data");
+      assertNotNull(races, run.racyFields().toString());
+      assertEquals("sumField", races.first().current().site().methodName());
+      assertEquals("replace", races.first().previous().site().methodName());
+      assertEquals(1, races.count(), "one check at the exit, not one per iteration");
+      run.join(run.start(() -> sum.invoke(holder, 0))); // a loop that never ran its read checks nothing
+    }
+  }
+
+  @Test
   void stridedAndShiftedRangesReportExactlyTheElementsTheLoopTouched() throws Throwable {
     try (InstrumentedRun run = new InstrumentedRun()) {
       Class<?> c = run.load(CountedLoopShapes.class);
