@@ -39,7 +39,7 @@ public final class ClassHierarchy {
     }
   }
 
-  private static final ClassInfo MISSING = new ClassInfo("", null, List.of(), false, Map.of());
+  private static final ClassInfo MISSING = new ClassInfo("", null, List.of(), false, Map.of(), false);
   private static final Object BOOT_KEY = new Object();
 
   private final Map<Object, Map<String, ClassInfo>> cache = new WeakHashMap<>();
@@ -206,14 +206,101 @@ public final class ClassHierarchy {
 
   static ClassInfo read(ClassReader reader) {
     Map<String, Integer> fields = new HashMap<>();
+    String self = reader.getClassName();
+    boolean[] quietInit = {true};
     reader.accept(new ClassVisitor(Opcodes.ASM9) {
       @Override
       public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
         fields.put(name, access);
         return null;
       }
-    }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-    return new ClassInfo(reader.getClassName(), reader.getSuperName(), List.of(reader.getInterfaces()),
-        (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0, fields);
+
+      @Override
+      public org.objectweb.asm.MethodVisitor visitMethod(int access, String name, String descriptor,
+                                                          String signature, String[] exceptions) {
+        return name.equals("<clinit>") ? new QuietInitScan(self, quietInit) : null;
+      }
+    }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    return new ClassInfo(self, reader.getSuperName(), List.of(reader.getInterfaces()),
+        (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0, fields, quietInit[0]);
+  }
+
+  /**
+   * True if initialising {@code internalName} cannot synchronise or run code other than its own quiet
+   * {@code <clinit>}s: its class and every superclass up to {@code java/lang/Object} have a quiet or no
+   * {@code <clinit>} ({@link ClassInfo#quietInit}). A class with no readable class file is not.
+   */
+  public boolean quietInitialisation(ClassLoader loader, String internalName) {
+    String current = internalName;
+    for (int depth = 0; current != null && depth < 64; depth++) {
+      if (current.equals("java/lang/Object")) {
+        return true;
+      }
+      ClassInfo info = info(loader, current);
+      if (info == null || !info.quietInit()) {
+        return false;
+      }
+      current = info.superName();
+    }
+    return false;
+  }
+
+  /** Clears the flag when a {@code <clinit>} does anything but the quiet instructions of {@link ClassInfo#quietInit}. */
+  private static final class QuietInitScan extends org.objectweb.asm.MethodVisitor {
+    private final String self;
+    private final boolean[] quiet;
+
+    QuietInitScan(String self, boolean[] quiet) {
+      super(Opcodes.ASM9);
+      this.self = self;
+      this.quiet = quiet;
+    }
+
+    @Override
+    public void visitInsn(int opcode) {
+      if (opcode == Opcodes.ATHROW || opcode == Opcodes.MONITORENTER || opcode == Opcodes.MONITOREXIT) {
+        quiet[0] = false;
+      }
+    }
+
+    @Override
+    public void visitIntInsn(int opcode, int operand) {
+      // bipush, sipush, newarray of a primitive type: quiet
+    }
+
+    @Override
+    public void visitTypeInsn(int opcode, String type) {
+      quiet[0] = false; // new, anewarray, checkcast, instanceof: may load or initialise another class
+    }
+
+    @Override
+    public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+      if (!owner.equals(self)) {
+        quiet[0] = false;
+      }
+    }
+
+    @Override
+    public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+      quiet[0] = false;
+    }
+
+    @Override
+    public void visitInvokeDynamicInsn(String name, String descriptor, org.objectweb.asm.Handle handle,
+                                       Object... arguments) {
+      quiet[0] = false;
+    }
+
+    @Override
+    public void visitLdcInsn(Object value) {
+      if (!(value instanceof Number) && !(value instanceof String)) {
+        quiet[0] = false; // a class, method type or handle, or a dynamic constant
+      }
+    }
+
+    @Override
+    public void visitMultiANewArrayInsn(String descriptor, int dimensions) {
+      quiet[0] = false;
+    }
   }
 }

@@ -764,7 +764,9 @@ final class CountedLoops {
         return false;
       }
       boolean isStatic = op == Opcodes.GETSTATIC || op == Opcodes.PUTSTATIC;
-      return !isStatic || field.declaringClass().equals(owner); // another class's static may run its <clinit>
+      // another class's static may run its <clinit> the first time: allowed when that cannot synchronise
+      return !isStatic || field.declaringClass().equals(owner)
+          || ctx.hierarchy().quietInitialisation(ctx.loader(), field.declaringClass());
     }
     return false;
   }

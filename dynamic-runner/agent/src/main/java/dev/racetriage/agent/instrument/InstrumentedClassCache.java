@@ -195,6 +195,7 @@ public final class InstrumentedClassCache {
         out.writeUTF(field.getKey());
         out.writeInt(field.getValue());
       }
+      out.writeBoolean(info.quietInit());
     }
     IdTemplate template = compiled.template();
     out.writeInt(template.symbols().size());
@@ -259,7 +260,7 @@ public final class InstrumentedClassCache {
         for (int i = 0; i < fieldCount; i++) {
           fields.put(in.readUTF(), in.readInt());
         }
-        info = new ClassInfo(name, superName, interfaces, isInterface, fields);
+        info = new ClassInfo(name, superName, interfaces, isInterface, fields, in.readBoolean());
       }
       int symbolCount = checkedCount(in.readInt(), data.length);
       List<IdSymbol> symbols = new ArrayList<>(symbolCount);

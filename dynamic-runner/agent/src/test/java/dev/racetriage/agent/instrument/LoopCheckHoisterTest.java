@@ -189,6 +189,18 @@ class LoopCheckHoisterTest {
   }
 
   @Test
+  void anotherClassesStaticsAreHoistedOnlyWhenInitialisingItCannotSynchronise() throws Throwable {
+    Map<String, List<String>> hooks = hooksByMethod(detect());
+    assertTrue(hooks.get("sumQuietStatics").contains("readRange"), hooks.get("sumQuietStatics").toString());
+    assertFalse(hooks.get("sumQuietStatics").contains("readElement"), hooks.get("sumQuietStatics").toString());
+    assertTrue(hooks.get("sumNoisyStatics").contains("readElement"), hooks.get("sumNoisyStatics").toString());
+    assertFalse(hooks.get("sumNoisyStatics").contains("readRange"), hooks.get("sumNoisyStatics").toString());
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      assertEquals(0L, InstrumentedRun.call(run.load(CountedLoopShapes.class), "sumQuietStatics", 4));
+    }
+  }
+
+  @Test
   void aFieldReadInEveryIterationIsCheckedOnceAtTheExitAndStillRaces() throws Throwable {
     try (InstrumentedRun run = new InstrumentedRun()) {
       Class<?> holderClass = run.load(CountedLoopShapes.Holder.class);
