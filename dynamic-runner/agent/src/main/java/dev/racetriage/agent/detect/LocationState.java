@@ -51,6 +51,17 @@ public final class LocationState {
         this.fieldKey = fieldKey;
     }
 
+    /**
+     * A location whose last write is already known ({@code epoch} at {@code site} by {@code writer}): the runtime's
+     * compact owner records turned into states (not yet shared with other threads: no lock needed).
+     */
+    public LocationState(String fieldKey, long epoch, int site, String writer) {
+        this.fieldKey = fieldKey;
+        this.lastSite = site;
+        this.lastWriter = writer;
+        this.lastWrite = epoch;
+    }
+
     public String fieldKey() {
         return fieldKey;
     }

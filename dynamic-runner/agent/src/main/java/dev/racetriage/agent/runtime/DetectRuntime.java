@@ -92,7 +92,22 @@ public final class DetectRuntime {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
     if (!s.allWritesCoveredBy(state)) {
-      detector.read(state, s.field(fieldId, fields), site);
+      uncoveredFieldRead(state, s, fieldId, site);
+    }
+  }
+
+  /** A read that does not cover the object's writes: their compact records become states, then the usual check. */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private void uncoveredFieldRead(ThreadState state, ObjectShadow s, int fieldId, int site) {
+    materialize(s);
+    detector.read(state, s.field(fieldId, fields), site);
+  }
+
+  private void materialize(ObjectShadow s) {
+    if (s.compact()) {
+      long summary = s.summary();
+      s.materialize(fields, Epoch.isBottom(summary) || summary == ObjectShadow.SHARED_WRITES ? null
+          : hb.nameOf(Epoch.tid(summary)));
     }
   }
 
@@ -100,7 +115,17 @@ public final class DetectRuntime {
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
-    s.noteWrite(state, state.epoch());
+    long now = state.epoch();
+    if (state.inClinit() || !s.compactWrite(now, fieldId, site)) {
+      stateWrite(state, s, now, fieldId, site);
+    }
+  }
+
+  /** A write the compact owner records cannot take: they become states, then the h-summary write. */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private void stateWrite(ThreadState state, ObjectShadow s, long now, int fieldId, int site) {
+    materialize(s);
+    s.noteWrite(state, now);
     detector.write(state, s.field(fieldId, fields), site);
   }
 

@@ -49,6 +49,19 @@ final class ObjectShadow {
   private volatile int[] fieldIds = NO_IDS;
   private volatile LocationState[] fieldStates = NO_STATES;
   private volatile int fieldCount;
+
+  /**
+   * Compact owner records: while every write to this object's fields was made by one thread in one epoch — the write
+   * summary — each written field's last write is that epoch, so the object needs only which fields were written and
+   * from which sites, not a {@code LocationState} each (a value object built in a constructor and then only read,
+   * the common case, never gets one). Only the owner appends, with plain stores published by {@link #ownCount}; the
+   * first access that needs more (the owner writing in a later epoch, another thread writing, a read that does not
+   * cover the summary) turns them into states under the monitor ({@link #materialize}) for good.
+   */
+  private volatile boolean compact = true;
+  private int[] ownIds = NO_IDS;
+  private int[] ownSites = NO_IDS;
+  private volatile int ownCount;
   /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
   private volatile String arrayKey;
 
@@ -76,6 +89,11 @@ final class ObjectShadow {
 
   ObjectShadow(ShadowMemory memory) {
     this.memory = memory;
+  }
+
+  /** The write summary: ⊥, one thread's latest write epoch, or {@link #SHARED_WRITES}. */
+  long summary() {
+    return writeSummary;
   }
 
   /** True once two unordered threads wrote this object: every location is then checked on its own. */
@@ -318,6 +336,82 @@ final class ObjectShadow {
     return volatileClocks;
   }
 
+  /**
+   * The owner's write of field {@code fieldId} from {@code site} at its epoch {@code now}, kept in the compact records
+   * if they still describe the object (the summary is {@code now}, or ⊥ and this write makes it {@code now}); false if
+   * the write must go through the field's state.
+   */
+  boolean compactWrite(long now, int fieldId, int site) {
+    if (!compact) {
+      return false;
+    }
+    long summary = writeSummary;
+    if (summary != now) {
+      if (!Epoch.isBottom(summary) || !WRITE_SUMMARY.compareAndSet(this, summary, now)) {
+        return false;
+      }
+    }
+    int n = ownCount;
+    int[] ids = ownIds;
+    for (int i = 0; i < n; i++) {
+      if (ids[i] == fieldId) {
+        if (ownSites[i] != site) {
+          ownSites[i] = site;
+        }
+        return compact; // turned into states meanwhile: write it there too
+      }
+    }
+    int[] sites = ownSites;
+    if (n == ids.length) {
+      int capacity = Math.max(4, n * 2);
+      ids = java.util.Arrays.copyOf(ids, capacity);
+      sites = java.util.Arrays.copyOf(sites, capacity);
+    }
+    ids[n] = fieldId;
+    sites[n] = site;
+    ownIds = ids;
+    ownSites = sites;
+    ownCount = n + 1;
+    return compact;
+  }
+
+  /** True while the compact owner records describe the object's writes. */
+  boolean compact() {
+    return compact;
+  }
+
+  /**
+   * Turns the compact owner records into field states: each written field's last write is the summary's epoch, at its
+   * site, by the thread of that epoch ({@code writerName}). Idempotent; afterwards every write goes through the states.
+   */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  synchronized void materialize(FieldRegistry registry, String writerName) {
+    if (!compact) {
+      return;
+    }
+    compact = false; // the owner's next write takes the states' path
+    long epoch = writeSummary;
+    int n = ownCount;
+    int[] ids = ownIds;
+    int[] sites = ownSites;
+    for (int i = 0; i < n; i++) {
+      if (!hasField(ids[i])) {
+        appendField(ids[i], new LocationState(registry.key(ids[i]), epoch, sites[i], writerName));
+      }
+    }
+  }
+
+  private boolean hasField(int fieldId) {
+    int n = fieldCount;
+    int[] ids = fieldIds;
+    for (int i = 0; i < n; i++) {
+      if (ids[i] == fieldId) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   LocationState field(int fieldId, FieldRegistry registry) {
     int n = fieldCount; // read first: every entry below it is in the arrays read after it
     int[] ids = fieldIds;
@@ -344,7 +438,13 @@ final class ObjectShadow {
         return fieldStates[i];
       }
     }
-    LocationState state = new LocationState(registry.key(fieldId));
+    return appendField(fieldId, new LocationState(registry.key(fieldId)));
+  }
+
+  /** Appends a field's state (under the monitor). */
+  private LocationState appendField(int fieldId, LocationState state) {
+    int n = fieldCount;
+    int[] ids = fieldIds;
     LocationState[] states = fieldStates;
     if (n == ids.length) {
       int capacity = Math.max(4, n * 2);

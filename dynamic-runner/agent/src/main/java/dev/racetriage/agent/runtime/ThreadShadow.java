@@ -133,37 +133,34 @@ public final class ThreadShadow {
     return entryOf(object, memory).value;
   }
 
+  /** A class and the offset of its objects' shadow slot ({@link ShadowSlots}; -1: none). */
+  private static final class SlotOffset {
+    final Class<?> type;
+    final long offset;
+
+    SlotOffset(Class<?> type, long offset) {
+      this.type = type;
+      this.offset = offset;
+    }
+  }
+
+  private static final int SLOT_CLASSES = 64;
   /**
-   * The classes of the last two objects looked up and their slot offsets ({@link ShadowSlots}; -1: none), replaced
-   * alternately: an object of an application class then costs a class compare and a load to find its shadow.
+   * The slot offsets of the classes this thread looked up, direct-mapped by the class's identity hash: an object of
+   * an application class costs a hash, a load and a compare to find its shadow (two ways thrashed on a ray tracer's
+   * half-dozen value classes, and every miss went to a {@code ClassValue}).
    */
-  private Class<?> slotClass0;
-  private long slotOffset0;
-  private Class<?> slotClass1;
-  private long slotOffset1;
-  private boolean nextSlotWay;
+  private final SlotOffset[] slotOffsets = new SlotOffset[SLOT_CLASSES];
 
   private long slotOffset(Class<?> type) {
-    if (type == slotClass0) {
-      return slotOffset0;
-    }
-    if (type == slotClass1) {
-      return slotOffset1;
-    }
-    return slotOffsetMiss(type);
+    SlotOffset known = slotOffsets[System.identityHashCode(type) & (SLOT_CLASSES - 1)];
+    return known != null && known.type == type ? known.offset : slotOffsetMiss(type);
   }
 
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private long slotOffsetMiss(Class<?> type) {
     long offset = ShadowSlots.offsetOf(type);
-    if (nextSlotWay) {
-      slotClass1 = type;
-      slotOffset1 = offset;
-    } else {
-      slotClass0 = type;
-      slotOffset0 = offset;
-    }
-    nextSlotWay = !nextSlotWay;
+    slotOffsets[System.identityHashCode(type) & (SLOT_CLASSES - 1)] = new SlotOffset(type, offset);
     return offset;
   }
 

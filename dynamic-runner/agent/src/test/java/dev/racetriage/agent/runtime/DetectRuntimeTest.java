@@ -102,6 +102,48 @@ class DetectRuntimeTest {
     assertEquals(List.of(), racyFields());
   }
 
+  /** Compact owner records: which fields one thread wrote in one epoch, and from where — no state per field. */
+  @Test
+  void anUnorderedReaderOfACompactObjectRacesOnTheWrittenFieldOnlyWithItsSite() throws InterruptedException {
+    Object box = new Object();
+    int written = fields.id("pkg/Box", "written");
+    int untouched = fields.id("pkg/Box", "untouched");
+    inTurnsNamed(new String[] {"owner", "reader"},
+        () -> {
+          Hooks.writeField(box, written, 1);
+          Hooks.writeField(box, written, 5); // the same field again, from another site: the last site is kept
+        },
+        () -> {
+          Hooks.readField(box, untouched, 2); // never written: its default is visible to everyone
+          Hooks.readField(box, written, 3);
+        });
+    assertEquals(List.of("pkg.Box.written"), racyFields());
+    var race = runtime.aggregator().fields().get(0).first();
+    assertEquals("owner", race.previous().threadName());
+    assertEquals(runtime.sites().site(5), race.previous().site());
+  }
+
+  @Test
+  void anOwnersWriteInALaterEpochKeepsTheEarlierFieldsEpochs() throws InterruptedException {
+    Object box = new Object();
+    int early = fields.id("pkg/Box", "early");
+    int late = fields.id("pkg/Box", "late");
+    Object lock = new Object();
+    inTurns(
+        () -> {
+          Hooks.writeField(box, early, 1);
+          Hooks.monitorEnter(lock);
+          Hooks.monitorExit(lock); // a release: the owner's epoch moves on
+          Hooks.writeField(box, late, 2); // the compact records become states, early at the first epoch
+        },
+        () -> {
+          Hooks.monitorEnter(lock); // covers the first epoch, not the second
+          Hooks.readField(box, early, 3);
+          Hooks.readField(box, late, 4);
+        });
+    assertEquals(List.of("pkg.Box.late"), racyFields());
+  }
+
   @Test
   void aSecondWriterMakesReadsCheckEveryLocation() throws InterruptedException {
     Object box = new Object();
