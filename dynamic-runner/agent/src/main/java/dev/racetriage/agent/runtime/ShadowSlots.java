@@ -81,7 +81,8 @@ final class ShadowSlots {
 
   /** The shadow in {@code object}'s slot at {@code offset}, installed once (a racing installer's shadow wins). */
   static ObjectShadow of(Object object, long offset, ShadowMemory memory) {
-    Object s = UNSAFE.getReferenceAcquire(object, offset);
+    // a plain load: the shadow was published by a compare-and-set, and what a reader needs of it is final or volatile
+    Object s = UNSAFE.getReference(object, offset);
     if (s instanceof ObjectShadow shadow && shadow.memory == memory) {
       return shadow;
     }

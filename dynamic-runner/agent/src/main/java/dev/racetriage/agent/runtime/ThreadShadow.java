@@ -152,16 +152,23 @@ public final class ThreadShadow {
    */
   private final SlotOffset[] slotOffsets = new SlotOffset[SLOT_CLASSES];
 
+  /** The class of the last lookup and its offset: consecutive accesses are mostly to objects of one class. */
+  private SlotOffset lastSlot = new SlotOffset(ThreadShadow.class, ShadowSlots.NONE);
+
   private long slotOffset(Class<?> type) {
-    SlotOffset known = slotOffsets[System.identityHashCode(type) & (SLOT_CLASSES - 1)];
-    return known != null && known.type == type ? known.offset : slotOffsetMiss(type);
+    SlotOffset last = lastSlot;
+    return last.type == type ? last.offset : slotOffsetOther(type);
   }
 
-  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private long slotOffsetMiss(Class<?> type) {
-    long offset = ShadowSlots.offsetOf(type);
-    slotOffsets[System.identityHashCode(type) & (SLOT_CLASSES - 1)] = new SlotOffset(type, offset);
-    return offset;
+  @DontInline // compiled once, not into every hot caller (see Hooks)
+  private long slotOffsetOther(Class<?> type) {
+    SlotOffset known = slotOffsets[System.identityHashCode(type) & (SLOT_CLASSES - 1)];
+    if (known == null || known.type != type) {
+      known = new SlotOffset(type, ShadowSlots.offsetOf(type));
+      slotOffsets[System.identityHashCode(type) & (SLOT_CLASSES - 1)] = known;
+    }
+    lastSlot = known;
+    return known.offset;
   }
 
   /**
