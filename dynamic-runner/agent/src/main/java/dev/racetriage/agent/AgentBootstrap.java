@@ -16,6 +16,7 @@ import dev.racetriage.agent.options.InvalidAgentOptionException;
 import dev.racetriage.agent.options.JumbleOptions;
 import dev.racetriage.agent.runtime.DetectRuntime;
 import dev.racetriage.agent.runtime.FieldRegistry;
+import dev.racetriage.agent.runtime.BulkHooks;
 import dev.racetriage.agent.runtime.Hooks;
 import dev.racetriage.agent.runtime.JumbleHooks;
 import dev.racetriage.agent.runtime.JumbleRuntime;
@@ -160,6 +161,9 @@ public final class AgentBootstrap {
       Hooks.writeElement(array, 0, -1);
       Hooks.writeRange(array, 0, 1, -1);
       Hooks.readRange(array, 0, 1, -1);
+      BulkHooks.writeRange(array, 0, 1, -1);
+      BulkHooks.writeAll(array, -1);
+      BulkHooks.arraycopy(array, 0, array, 0, 1, -1);
       Hooks.readElement(array, 0, -1);
       Hooks.atomicBefore(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
       Hooks.atomicAfter(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);

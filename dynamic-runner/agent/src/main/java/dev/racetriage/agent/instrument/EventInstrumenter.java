@@ -41,6 +41,8 @@ final class EventInstrumenter extends AdviceAdapter {
   private int line = -1;
   /** Jumble mode (application code only): the emitter of jumbled accesses; null in detect mode. */
   private final JumbleAccessEmitter jumble;
+  /** Detect mode, application code: the range checks around bulk array calls; null elsewhere. */
+  private final BulkArrayEmitter bulkArrays;
   /** Set by {@link CompoundUpdateMarker} right before a load whose store follows: skip that load's read check. */
   private boolean skipReadCheck;
 
@@ -61,6 +63,7 @@ final class EventInstrumenter extends AdviceAdapter {
     this.staticMethod = (access & ACC_STATIC) != 0;
     this.classInitializer = checkAccesses && name.equals("<clinit>");
     this.jumble = checkAccesses && ctx.jumble() != null ? new JumbleAccessEmitter(this, mv) : null;
+    this.bulkArrays = checkAccesses && jumble == null ? new BulkArrayEmitter(this, mv) : null;
   }
 
   /**
@@ -506,6 +509,11 @@ final class EventInstrumenter extends AdviceAdapter {
     if (checkAccesses && opcode == INVOKEVIRTUAL && name.equals("isAlive") && descriptor.equals("()Z")
         && isThread(owner)) {
       HookMethod.IS_ALIVE.call(mv);
+      return;
+    }
+    BulkArrayCalls.Model bulk = bulkArrays != null ? BulkArrayCalls.of(opcode, owner, name, descriptor) : null;
+    if (bulk != null) {
+      bulkArrays.call(bulk, opcode, owner, name, descriptor, isInterface, site());
       return;
     }
     int mode = opcode == INVOKEVIRTUAL ? AtomicCall.mode(owner, name) : 0;

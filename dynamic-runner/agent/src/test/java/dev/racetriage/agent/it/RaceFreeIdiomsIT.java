@@ -20,7 +20,7 @@ class RaceFreeIdiomsIT {
       "AtomicReferencePublicationOk", "FieldUpdaterAndVarHandleOk", "QueueHandoffsOk", "CountDownLatchOk",
       "CyclicBarrierOk", "PhaserAndExchangerOk", "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk",
       "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk", "VolatileFlagPublicationOk", "StaticInitialisationOk",
-      "FinalFieldPublicationOk", "ThreadConfinementOk");
+      "FinalFieldPublicationOk", "ThreadConfinementOk", "BulkArrayCopiesOk");
   static final List<String> EXECUTORS = List.of(
       "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "TimerTaskOk", "CompletableFutureChainOk",
       "ForkJoinRecursiveSumOk", "ParallelStreamOk");

@@ -40,6 +40,21 @@ class RacyProgramsIT {
     assertEquals(Set.of(fixture + ".hits"), result.report().racyFields(), result.describe());
   }
 
+  /** Copies, fills and clones inside the JDK are range accesses at their call sites: each shape reports its array. */
+  @Test
+  void bulkArrayOperationsRaceAtTheirCallSites() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.BulkArrayCopiesBad";
+    AgentJvm.Result result = AgentJvm.run("bulk-arrays", "mode=detect", AgentJvm.TEST_CLASSPATH,
+        "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(fixture + ".source[]", fixture + ".target[]", fixture + ".cells[]", fixture + ".counts[]"),
+        result.report().racyFields(), result.describe());
+    assertEquals(List.of(3), result.report().indices(fixture + ".counts[]"), result.describe());
+    List<Integer> cells = result.report().indices(fixture + ".cells[]");
+    assertTrue(cells.contains(4) && Set.of(2, 3, 4, 5).containsAll(cells), "cells[] indices " + cells);
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
   /** The benchmarks' empty tool runs the instrumented program with every event ignored: the same race goes unseen. */
   @Test
   void theEmptyToolRunsTheProgramAndReportsNothing() throws Exception {
