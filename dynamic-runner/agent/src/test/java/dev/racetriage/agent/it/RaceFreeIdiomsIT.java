@@ -20,7 +20,8 @@ class RaceFreeIdiomsIT {
       "AtomicReferencePublicationOk", "FieldUpdaterAndVarHandleOk", "QueueHandoffsOk", "CountDownLatchOk",
       "CyclicBarrierOk", "PhaserAndExchangerOk", "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk",
       "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk", "VolatileFlagPublicationOk", "StaticInitialisationOk",
-      "FinalFieldPublicationOk", "ThreadConfinementOk", "BulkArrayCopiesOk");
+      "FinalFieldPublicationOk", "ThreadConfinementOk", "BulkArrayCopiesOk",
+      "ReadLockReadersOk");
   static final List<String> EXECUTORS = List.of(
       "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "TimerTaskOk", "CompletableFutureChainOk",
       "ForkJoinRecursiveSumOk", "ParallelStreamOk");
