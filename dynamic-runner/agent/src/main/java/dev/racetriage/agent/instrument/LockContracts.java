@@ -6,7 +6,8 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 
 /**
- * Read-lock contracts in the trusted {@code ReentrantReadWriteLock.ReadLock} and {@code WriteLock} (see
+ * Read-lock contracts in the trusted {@code ReentrantReadWriteLock.ReadLock} and {@code WriteLock} and in
+ * {@code StampedLock} (see
  * {@code dev.racetriage.agent.runtime.LockContracts} for the edges): a read acquire ({@code lock},
  * {@code lockInterruptibly}, {@code tryLock}) calls {@code readAcquiring()} at entry and
  * {@code readAcquired(acquired, sync)} at every exit — also through a catch-all handler that rethrows, so an
@@ -14,7 +15,12 @@ import org.objectweb.asm.Type;
  * at entry and {@code readReleased()} at every exit; a write acquire calls {@code writeAcquired(acquired, readers)}
  * at each normal exit. {@code sync} is the lock view's {@code sync} field and {@code readers} the synchronizer's
  * {@code readHolds} (one per lock; private, but the views and the synchronizer are nestmates of
- * {@code ReentrantReadWriteLock}, so the view's code may read it).
+ * {@code ReentrantReadWriteLock}, so the view's code may read it). In {@code StampedLock} the acquires are
+ * {@code readLock}, {@code tryReadLock}, {@code readLockInterruptibly} and the write ones, which return a stamp (0:
+ * not acquired), the read unlocks {@code unlockRead}/{@code tryUnlockRead} ({@code unlock(stamp)} calls
+ * {@code unlockRead} for a read stamp), {@code sync} is the lock itself and {@code readers} an object the runtime
+ * keeps per lock. Optimistic reads and conversions keep the implementation's edges (a validated optimistic read is
+ * ordered after the last write-unlock through the state it reads).
  */
 final class LockContracts {
   static final String OWNER = "dev/racetriage/agent/runtime/LockContracts";
@@ -23,6 +29,7 @@ final class LockContracts {
   private static final String WRITE_LOCK = RW + "$WriteLock";
   private static final String SYNC = RW + "$Sync";
   private static final String HOLDS = SYNC + "$ThreadLocalHoldCounter";
+  private static final String STAMPED = "java/util/concurrent/locks/StampedLock";
 
   private enum Role { READ_ACQUIRE, READ_RELEASE, WRITE_ACQUIRE }
 
@@ -36,6 +43,14 @@ final class LockContracts {
   }
 
   private static Role role(String owner, String name, String descriptor) {
+    if (owner.equals(STAMPED)) {
+      return switch (name) {
+        case "readLock", "tryReadLock", "readLockInterruptibly" -> Role.READ_ACQUIRE;
+        case "unlockRead", "tryUnlockRead" -> Role.READ_RELEASE;
+        case "writeLock", "tryWriteLock", "writeLockInterruptibly" -> Role.WRITE_ACQUIRE;
+        default -> null;
+      };
+    }
     boolean acquire = name.equals("lock") || name.equals("lockInterruptibly") || name.equals("tryLock");
     if (owner.equals(READ_LOCK)) {
       return acquire ? Role.READ_ACQUIRE : name.equals("unlock") && descriptor.equals("()V") ? Role.READ_RELEASE
@@ -48,6 +63,8 @@ final class LockContracts {
     private final String owner;
     private final Role role;
     private final boolean returnsBoolean;
+    /** A StampedLock: acquires return a stamp (0: failed), the synchronizer is the lock itself. */
+    private final boolean stamped;
     private final Label start = new Label();
     private final Label handler = new Label();
 
@@ -56,6 +73,7 @@ final class LockContracts {
       this.owner = owner;
       this.role = role;
       this.returnsBoolean = Type.getReturnType(descriptor) == Type.BOOLEAN_TYPE;
+      this.stamped = owner.equals(STAMPED);
     }
 
     @Override
@@ -75,32 +93,37 @@ final class LockContracts {
 
     @Override
     public void visitInsn(int opcode) {
-      if (opcode == Opcodes.IRETURN || opcode == Opcodes.RETURN) {
-        // a boolean result is on the stack: DUP it as `acquired`; a void acquire returned normally: acquired
-        if (returnsBoolean) {
+      if (opcode == Opcodes.IRETURN || opcode == Opcodes.RETURN || opcode == Opcodes.LRETURN) {
+        // the result is `acquired`: a boolean, a stamp (0 when the try failed); a void acquire returned: acquired
+        if (opcode == Opcodes.LRETURN) {
+          super.visitInsn(Opcodes.DUP2);
+        } else if (returnsBoolean) {
           super.visitInsn(Opcodes.DUP);
         } else {
           super.visitInsn(Opcodes.ICONST_1);
         }
-        exit();
+        exit(opcode == Opcodes.LRETURN);
       }
       super.visitInsn(opcode);
     }
 
-    /** With `acquired` on the stack. */
-    private void exit() {
+    /** With `acquired` on the stack: a boolean, or a stamp ({@code stamp}). */
+    private void exit(boolean stamp) {
+      String flag = stamp ? "J" : "Z";
       switch (role) {
         case READ_ACQUIRE -> {
           pushSync();
-          super.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "readAcquired", "(ZLjava/lang/Object;)V", false);
+          super.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "readAcquired", "(" + flag + "Ljava/lang/Object;)V",
+              false);
         }
         case READ_RELEASE -> {
-          super.visitInsn(Opcodes.POP);
+          super.visitInsn(stamp ? Opcodes.POP2 : Opcodes.POP);
           super.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "readReleased", "()V", false);
         }
         case WRITE_ACQUIRE -> {
           pushReaders();
-          super.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "writeAcquired", "(ZLjava/lang/Object;)V", false);
+          super.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "writeAcquired", "(" + flag + "Ljava/lang/Object;)V",
+              false);
         }
       }
     }
@@ -109,8 +132,8 @@ final class LockContracts {
     public void visitMaxs(int maxStack, int maxLocals) {
       if (role != Role.WRITE_ACQUIRE) {
         super.visitLabel(handler); // [throwable]: hooks back on, nothing acquired, rethrow
-        super.visitInsn(Opcodes.ICONST_0);
-        exit();
+        super.visitInsn(stamped && role == Role.READ_ACQUIRE ? Opcodes.LCONST_0 : Opcodes.ICONST_0);
+        exit(stamped && role == Role.READ_ACQUIRE);
         super.visitInsn(Opcodes.ATHROW);
       }
       super.visitMaxs(maxStack, maxLocals);
@@ -118,12 +141,19 @@ final class LockContracts {
 
     private void pushSync() {
       super.visitVarInsn(Opcodes.ALOAD, 0);
-      super.visitFieldInsn(Opcodes.GETFIELD, owner, "sync", "L" + SYNC + ";");
+      if (!stamped) {
+        super.visitFieldInsn(Opcodes.GETFIELD, owner, "sync", "L" + SYNC + ";");
+      }
     }
 
     private void pushReaders() {
       pushSync();
-      super.visitFieldInsn(Opcodes.GETFIELD, SYNC, "readHolds", "L" + HOLDS + ";");
+      if (stamped) {
+        super.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, "readersOf", "(Ljava/lang/Object;)Ljava/lang/Object;",
+            false);
+      } else {
+        super.visitFieldInsn(Opcodes.GETFIELD, SYNC, "readHolds", "L" + HOLDS + ";");
+      }
     }
   }
 }

@@ -4,13 +4,14 @@ import jdk.internal.vm.annotation.DontInline;
 
 /**
  * The contract of a read lock instead of its implementation's edges (called from the retransformed
- * {@code ReentrantReadWriteLock.ReadLock}/{@code WriteLock}; see {@code dev.racetriage.agent.instrument.LockContracts}).
+ * {@code ReentrantReadWriteLock.ReadLock}/{@code WriteLock} and {@code StampedLock}; see {@code dev.racetriage.agent.instrument.LockContracts}).
  * A read-lock acquire orders the reader after the last write-unlock, never after another reader's unlock: the JDK
  * implements both through CASes on one {@code state}, so the trusted hooks ordered readers among themselves, and two
  * readers writing a field under the read lock raced only when their sections happened to overlap. So the read
  * lock's own acquire and release run with the thread's hooks off (busy, as the agent's own work), and this class
  * records the contract's edges on two objects: the synchronizer's atomic clock, which write-unlocks release (the
- * read acquire takes it), and a readers' object (the lock's per-instance hold counter), which read-unlocks release
+ * read acquire takes it), and a readers' object (a ReentrantReadWriteLock's hold counter, one per lock, or one
+ * {@link #readersOf} keeps per StampedLock), which read-unlocks release
  * and a write-lock acquire takes — a writer still comes after every reader that unlocked before it.
  */
 public final class LockContracts {
@@ -22,7 +23,35 @@ public final class LockContracts {
     }
   };
 
+  /** A StampedLock's readers' object (it has no per-instance object of its own to use), weakly keyed by lock. */
+  private static final java.util.WeakHashMap<Object, Object> READERS = new java.util.WeakHashMap<>();
+
   private LockContracts() {
+  }
+
+  /** The readers' object of a StampedLock (the agent's own lock and map: no events). */
+  @DontInline
+  public static Object readersOf(Object lock) {
+    synchronized (READERS) {
+      Object readers = READERS.get(lock);
+      if (readers == null) {
+        readers = new Object();
+        READERS.put(lock, readers);
+      }
+      return readers;
+    }
+  }
+
+  /** At every exit of a StampedLock read acquire: {@code stamp} 0 when it failed (or threw). */
+  @DontInline
+  public static void readAcquired(long stamp, Object lock) {
+    readAcquired(stamp != 0L, lock);
+  }
+
+  /** After a StampedLock write acquire: {@code stamp} 0 when it failed. */
+  @DontInline
+  public static void writeAcquired(long stamp, Object readers) {
+    writeAcquired(stamp != 0L, readers);
   }
 
   /** At the entry of a read-lock acquire: its implementation's events are not recorded. */

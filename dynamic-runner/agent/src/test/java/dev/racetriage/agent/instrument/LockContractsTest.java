@@ -49,10 +49,28 @@ class LockContractsTest {
   }
 
   @Test
+  void stampedLockReadAcquiresAndUnlocksAreBracketedAndWriteAcquiresTakeTheReaders() throws IOException {
+    Map<String, List<String>> calls = contractCalls("java/util/concurrent/locks/StampedLock");
+    for (String acquire : List.of("readLock()J", "tryReadLock()J", "readLockInterruptibly()J")) {
+      assertBracketed(calls.get(acquire), List.of("readAcquiring"), "readAcquired");
+    }
+    assertBracketed(calls.get("unlockRead(J)V"), List.of("readersOf", "readReleasing"), "readReleased");
+    List<String> write = calls.get("writeLock()J");
+    assertTrue(write.size() >= 2 && write.size() % 2 == 0, write.toString());
+    for (int i = 0; i < write.size(); i += 2) {
+      assertEquals(List.of("readersOf", "writeAcquired"), write.subList(i, i + 2), write.toString());
+    }
+    assertEquals(List.of(), calls.get("unlockWrite(J)V"));
+    assertEquals(List.of(), calls.get("tryOptimisticRead()J"));
+    assertEquals(List.of(), calls.get("validate(J)Z"));
+  }
+
+  @Test
   void everyContractCallExistsInTheRuntimeWithItsDescriptor() throws Exception {
     Class<?> runtime = Class.forName(LockContracts.OWNER.replace('/', '.'));
     Map<String, String> expected = Map.of("readAcquiring", "()V", "readAcquired", "(ZLjava/lang/Object;)V",
-        "readReleasing", "(Ljava/lang/Object;)V", "readReleased", "()V", "writeAcquired", "(ZLjava/lang/Object;)V");
+        "readReleasing", "(Ljava/lang/Object;)V", "readReleased", "()V", "writeAcquired", "(ZLjava/lang/Object;)V",
+        "readersOf", "(Ljava/lang/Object;)Ljava/lang/Object;");
     for (Map.Entry<String, String> e : expected.entrySet()) {
       boolean found = false;
       for (Method m : runtime.getDeclaredMethods()) {
@@ -63,6 +81,13 @@ class LockContractsTest {
       }
       assertTrue(found, "LockContracts lacks " + e.getKey() + e.getValue());
     }
+  }
+
+  /** The entry calls, then the exit call at each return (one at least) and in the catch-all handler. */
+  private static void assertBracketed(List<String> calls, List<String> entry, String exit) {
+    assertEquals(entry, calls.subList(0, entry.size()), calls.toString());
+    List<String> exits = calls.subList(entry.size(), calls.size());
+    assertTrue(exits.size() >= 2 && exits.stream().allMatch(exit::equals), calls.toString());
   }
 
   private static Map<String, List<String>> withCalls(Map<String, List<String>> calls) {
