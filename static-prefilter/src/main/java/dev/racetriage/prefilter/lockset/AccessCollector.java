@@ -807,6 +807,11 @@ public final class AccessCollector extends ASTVisitor {
     if (context instanceof ArrayAccess element && element.getArray() == access) {
       recordElementAccess(node, field, element, initialisation, body);
     }
+    AccessKind bulk = BulkArrayAccesses.kindOf(access);
+    if (bulk != null) { // System.arraycopy(slots, …), Arrays.fill(slots, …), slots.clone(): its elements
+      accesses.add(new Access(field.key() + "[]", file, Expressions.lineOf(node), node.getStartPosition() + 1, bulk,
+          false, held.locks(), initialisation, body.key(), body.label(), field.viaBinding(), List.of(), List.of()));
+    }
     return false;
   }
 

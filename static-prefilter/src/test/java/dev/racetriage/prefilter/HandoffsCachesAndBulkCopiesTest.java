@@ -7,14 +7,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 22's prefilter shapes: a lazily cached hash in a value class hashed by worker threads (also where the JDK calls
+ * Issue 22's prefilter shapes: array fields copied, filled and cloned by JDK bulk calls are element accesses; a lazily cached hash in a value class hashed by worker threads (also where the JDK calls
  * hashCode: map keys) is a candidate; objects passed on through java.util.concurrent hand-offs give no
  * high-confidence candidate, and a write before a queue's put or a latch's countDown is ordered with a read after
  * the take or await.
  */
-class HandoffsAndCachesTest {
+class HandoffsCachesAndBulkCopiesTest {
 
   @TempDir Path dir;
+
+  @Test
+  void bulkCopiesFillsAndClonesOfArrayFieldsAreElementAccesses() {
+    Analysis analysis = Fixtures.scan(dir, "BulkArrayCopiesBad");
+    Expect.candidate(analysis, "fixtures.BulkArrayCopiesBad.samples[]");
+    Expect.candidate(analysis, "fixtures.BulkArrayCopiesBad.bins[]");
+    Expect.noCandidate(analysis, "fixtures.BulkArrayCopiesBad.scratch[]");
+  }
 
   @Test
   void aCachedHashOfAValueClassUsedAsAMapKeyByPoolTasksIsACandidate() {
