@@ -17,6 +17,7 @@ import dev.racetriage.agent.options.JumbleOptions;
 import dev.racetriage.agent.runtime.DetectRuntime;
 import dev.racetriage.agent.runtime.FieldRegistry;
 import dev.racetriage.agent.runtime.BulkHooks;
+import dev.racetriage.agent.runtime.ContainerHooks;
 import dev.racetriage.agent.runtime.Hooks;
 import dev.racetriage.agent.runtime.LockContracts;
 import dev.racetriage.agent.runtime.JumbleHooks;
@@ -170,6 +171,8 @@ public final class AgentBootstrap {
       LockContracts.readReleasing(lock);
       LockContracts.readReleased();
       LockContracts.writeAcquired(true, lock);
+      ContainerHooks.inField(new java.util.ArrayList<Object>(), 0); // loads the naming path (a garbage entry)
+      ContainerHooks.call(lock, 0, -1);
       Hooks.readElement(array, 0, -1);
       Hooks.atomicBefore(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
       Hooks.atomicAfter(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);

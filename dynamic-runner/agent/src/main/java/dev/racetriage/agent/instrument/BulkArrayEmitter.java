@@ -2,7 +2,6 @@ package dev.racetriage.agent.instrument;
 
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.Type;
 import org.objectweb.asm.commons.GeneratorAdapter;
 
 /**
@@ -40,48 +39,35 @@ final class BulkArrayEmitter {
       BulkHookMethod.ARRAYCOPY.call(mv);
       return;
     }
-    Type[] args = Type.getArgumentTypes(descriptor);
-    boolean instance = opcode != Opcodes.INVOKESTATIC && !name.equals("<init>");
-    Type[] slots = new Type[args.length + (instance ? 1 : 0)];
-    if (instance) {
-      slots[0] = Type.getObjectType(owner);
-    }
-    System.arraycopy(args, 0, slots, instance ? 1 : 0, args.length);
-    int[] spilled = new int[slots.length];
-    for (int i = slots.length - 1; i >= 0; i--) {
-      spilled[i] = locals.newLocal(slots[i]);
-      locals.storeLocal(spilled[i], slots[i]);
-    }
+    SpilledCall call = SpilledCall.spill(locals, opcode, owner, name, descriptor);
     for (BulkArrayCalls.Range range : model.ranges()) {
       if (range.write()) {
-        check(range, slots, spilled, site);
+        check(range, call, site);
       }
     }
-    for (int i = 0; i < slots.length; i++) {
-      locals.loadLocal(spilled[i], slots[i]);
-    }
+    call.reload();
     mv.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
     for (BulkArrayCalls.Range range : model.ranges()) {
       if (!range.write()) {
-        check(range, slots, spilled, site);
+        check(range, call, site);
       }
     }
   }
 
-  private void check(BulkArrayCalls.Range range, Type[] slots, int[] spilled, int site) {
-    locals.loadLocal(spilled[range.array()], slots[range.array()]);
+  private void check(BulkArrayCalls.Range range, SpilledCall call, int site) {
+    call.load(range.array());
     boolean toEnd = range.toArg() == BulkArrayCalls.NONE && range.lengthArg() == BulkArrayCalls.NONE;
     if (range.write() && toEnd && range.fromArg() == BulkArrayCalls.NONE) {
       push(site);
       BulkHookMethod.WRITE_ALL.call(mv);
       return;
     }
-    loadIntOrZero(range.fromArg(), spilled);
+    loadIntOrZero(range.fromArg(), call);
     if (range.toArg() != BulkArrayCalls.NONE) {
-      loadIntOrZero(range.toArg(), spilled);
+      loadIntOrZero(range.toArg(), call);
     } else if (range.lengthArg() != BulkArrayCalls.NONE) {
-      loadIntOrZero(range.fromArg(), spilled);
-      loadIntOrZero(range.lengthArg(), spilled);
+      loadIntOrZero(range.fromArg(), call);
+      loadIntOrZero(range.lengthArg(), call);
       mv.visitInsn(Opcodes.IADD);
     } else {
       push(Integer.MAX_VALUE); // a read after the call: the runtime clamps to the array's end
@@ -94,11 +80,11 @@ final class BulkArrayEmitter {
     }
   }
 
-  private void loadIntOrZero(int arg, int[] spilled) {
+  private void loadIntOrZero(int arg, SpilledCall call) {
     if (arg == BulkArrayCalls.NONE) {
       mv.visitInsn(Opcodes.ICONST_0);
     } else {
-      locals.loadLocal(spilled[arg], Type.INT_TYPE);
+      call.load(arg);
     }
   }
 

@@ -43,6 +43,8 @@ final class EventInstrumenter extends AdviceAdapter {
   private final JumbleAccessEmitter jumble;
   /** Detect mode, application code: the range checks around bulk array calls; null elsewhere. */
   private final BulkArrayEmitter bulkArrays;
+  /** Detect mode, application code, {@code -Dracetriage.agent.containers=true}: container calls are checked. */
+  private final boolean containers;
   /** Set by {@link CompoundUpdateMarker} right before a load whose store follows: skip that load's read check. */
   private boolean skipReadCheck;
 
@@ -64,6 +66,7 @@ final class EventInstrumenter extends AdviceAdapter {
     this.classInitializer = checkAccesses && name.equals("<clinit>");
     this.jumble = checkAccesses && ctx.jumble() != null ? new JumbleAccessEmitter(this, mv) : null;
     this.bulkArrays = checkAccesses && jumble == null ? new BulkArrayEmitter(this, mv) : null;
+    this.containers = bulkArrays != null && ContainerModel.enabled();
   }
 
   /**
@@ -222,6 +225,7 @@ final class EventInstrumenter extends AdviceAdapter {
       return;
     }
     int fieldId = ctx.ids().field(declaring, name);
+    containerDescriptor = containers ? descriptor : null;
     switch (opcode) {
       case GETFIELD -> {
         if (isVolatile && !checkAccesses) {
@@ -357,14 +361,26 @@ final class EventInstrumenter extends AdviceAdapter {
     }
   }
 
-  /** With an array reference on top of the stack: name the array after the field (application code only). */
+  /**
+   * With an array reference on top of the stack: name the array after the field (application code only); with a
+   * container-typed value, name the container after it (detect mode, with container calls on: see ContainerModel).
+   */
   private void nameArray(boolean isArray, int fieldId) {
     if (isArray && checkAccesses) {
       mv.visitInsn(DUP);
       pushInt(fieldId);
       callAccessHook(HookMethod.ARRAY_IN_FIELD);
     }
+    if (containerDescriptor != null && ContainerModel.mayHold(containerDescriptor)) {
+      mv.visitInsn(DUP);
+      pushInt(fieldId);
+      mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, "inField", "(Ljava/lang/Object;I)V", false);
+    }
   }
+
+  static final String CONTAINER_HOOKS = "dev/racetriage/agent/runtime/ContainerHooks";
+  /** The descriptor of the field instruction being instrumented, when container calls are modelled here. */
+  private String containerDescriptor;
 
   // ---- arrays, monitors ----
 
@@ -516,12 +532,42 @@ final class EventInstrumenter extends AdviceAdapter {
       bulkArrays.call(bulk, opcode, owner, name, descriptor, isInterface, site());
       return;
     }
+    int container = containers && (opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE)
+        ? ContainerModel.access(owner, name) : ContainerModel.NONE;
+    if (container != ContainerModel.NONE) {
+      containerCall(opcode, owner, name, descriptor, isInterface, container);
+      return;
+    }
     int mode = opcode == INVOKEVIRTUAL ? AtomicCall.mode(owner, name) : 0;
     if (mode != 0 && (checkAccesses || !ClassFilter.isQueueBookkeepingAtomic(ctx.internalName(), name))) {
       atomicCall(owner, name, descriptor, mode);
       return;
     }
     super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+  }
+
+  /**
+   * A modelled container call: receiver and arguments spilled, a mutator checked before the call and an accessor
+   * after it returned (as a field's write before its store and read after its load), both on the receiver.
+   */
+  private void containerCall(int opcode, String owner, String name, String descriptor, boolean isInterface,
+                             int access) {
+    SpilledCall call = SpilledCall.spill(this, opcode, owner, name, descriptor);
+    if (access == ContainerModel.WRITE) {
+      containerHook(call, access);
+    }
+    call.reload();
+    mv.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    if (access == ContainerModel.READ) {
+      containerHook(call, access);
+    }
+  }
+
+  private void containerHook(SpilledCall call, int access) {
+    call.load(0);
+    pushInt(access);
+    pushInt(site());
+    mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, "call", "(Ljava/lang/Object;II)V", false);
   }
 
   private boolean isThread(String owner) {

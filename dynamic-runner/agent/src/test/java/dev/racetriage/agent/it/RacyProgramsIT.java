@@ -67,6 +67,23 @@ class RacyProgramsIT {
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
   }
 
+  /** With container calls modelled, each unsynchronised container shared between two threads races on its field. */
+  @Test
+  void sharedUnsynchronisedContainersRaceOnTheFieldsThatHoldThem() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.SharedContainersBad";
+    AgentJvm.Result result = AgentJvm.run("containers", List.of("-Dracetriage.agent.containers=true"),
+        "mode=detect", AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(fixture + ".counts{}", fixture + ".ranks{}", fixture + ".log{}", fixture + ".text{}",
+        fixture + ".FORMAT{}"), result.report().racyFields(), result.describe());
+    for (String line : result.report().lines()) {
+      if (line.startsWith("{\"type\":\"race\"")) {
+        assertTrue(line.contains("\"kind\":\"container\"") && line.contains("\"sitePairs\":[{\"kind\":\"W"), line);
+      }
+    }
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
   /** The benchmarks' empty tool runs the instrumented program with every event ignored: the same race goes unseen. */
   @Test
   void theEmptyToolRunsTheProgramAndReportsNothing() throws Exception {
