@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Precision of detection and of the static prefilter, per project: `racetriage triage DIR --detect-only` (build,
 # baseline, one detection run under the agent; no trials) into a scratch database, then a markdown table of the races
-# the agent detected, the prefilter's candidates, and the prefilter's precision and recall against those races.
+# the agent detected, the prefilter's candidates, and the prefilter's precision (of all candidates and of the high-confidence
+# ones, which the editor shows as warnings) and recall against those races.
 # With benchmarks/corpus/expected.tsv also how many detected races the table lists (the corpus's ground truth).
 #
 #   benchmarks/corpus/detection.sh                               # examples/racy-shapes and benchmarks/corpus
