@@ -91,6 +91,58 @@ public final class ContainerModel {
     return READS.contains(name) ? READ : NONE;
   }
 
+  /** {@code java.util.Collections}' algorithms that rearrange the list they are given. */
+  private static final Set<String> COLLECTIONS_WRITES = Set.of("sort", "shuffle", "reverse", "swap", "fill",
+      "rotate", "copy", "addAll", "replaceAll");
+
+  /**
+   * The access each spilled value of a call makes to a container (positions as {@link SpilledCall} numbers them:
+   * the receiver of an instance call first), or null when the call is not modelled: the receiver of a mutator or
+   * accessor ({@link #access}); a container argument that the call copies or compares — {@code new ArrayList<>(c)},
+   * {@code addAll(c)}, {@code putAll(m)}, {@code equals(c)}, {@code List.copyOf(c)}, {@code String.join(", ", c)} —
+   * is read; {@code Collections.sort(list)} and its kin write theirs.
+   */
+  static int[] accesses(boolean instance, boolean constructor, String owner, String name, String descriptor) {
+    String[] args = argumentTypes(descriptor);
+    int offset = instance ? 1 : 0;
+    int[] result = new int[args.length + offset];
+    java.util.Arrays.fill(result, NONE);
+    boolean any = false;
+    if (instance) {
+      result[0] = access(owner, name);
+      any = result[0] != NONE;
+    }
+    boolean readsArguments = instance ? result[0] != NONE
+        : constructor ? OWNERS.contains(owner) && CLASSES.contains(owner.replace('/', '.'))
+        : owner.equals("java/util/Collections") || owner.equals("java/util/List") || owner.equals("java/util/Set")
+            || owner.equals("java/util/Map") || owner.equals("java/lang/String");
+    if (readsArguments) {
+      boolean writes = owner.equals("java/util/Collections") && COLLECTIONS_WRITES.contains(name);
+      for (int i = 0; i < args.length; i++) {
+        if (args[i].startsWith("L") && OWNERS.contains(args[i].substring(1, args[i].length() - 1))) {
+          result[i + offset] = writes && i == 0 ? WRITE : READ;
+          any = true;
+        }
+      }
+    }
+    return any ? result : null;
+  }
+
+  /** The argument type descriptors of a method descriptor (no ASM here: the runtime loads this class too). */
+  private static String[] argumentTypes(String descriptor) {
+    java.util.List<String> types = new java.util.ArrayList<>();
+    int i = 1;
+    while (descriptor.charAt(i) != ')') {
+      int start = i;
+      while (descriptor.charAt(i) == '[') {
+        i++;
+      }
+      i = descriptor.charAt(i) == 'L' ? descriptor.indexOf(';', i) + 1 : i + 1;
+      types.add(descriptor.substring(start, i));
+    }
+    return types.toArray(new String[0]);
+  }
+
   /** Whether a field of this type may hold a modelled container (it names what it holds). */
   static boolean mayHold(String descriptor) {
     return descriptor.startsWith("L") && OWNERS.contains(descriptor.substring(1, descriptor.length() - 1));

@@ -532,9 +532,9 @@ final class EventInstrumenter extends AdviceAdapter {
       bulkArrays.call(bulk, opcode, owner, name, descriptor, isInterface, site());
       return;
     }
-    int container = containers && (opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE)
-        ? ContainerModel.access(owner, name) : ContainerModel.NONE;
-    if (container != ContainerModel.NONE) {
+    int[] container = containers ? ContainerModel.accesses(opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE,
+        opcode == INVOKESPECIAL && name.equals("<init>"), owner, name, descriptor) : null;
+    if (container != null) {
       containerCall(opcode, owner, name, descriptor, isInterface, container);
       return;
     }
@@ -547,24 +547,28 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   /**
-   * A modelled container call: receiver and arguments spilled, a mutator checked before the call and an accessor
-   * after it returned (as a field's write before its store and read after its load), both on the receiver.
+   * A modelled container call: receiver and arguments spilled, each container it writes checked before the call and
+   * each it reads after the call returned (as a field's write before its store and read after its load).
    */
   private void containerCall(int opcode, String owner, String name, String descriptor, boolean isInterface,
-                             int access) {
+                             int[] accesses) {
     SpilledCall call = SpilledCall.spill(this, opcode, owner, name, descriptor);
-    if (access == ContainerModel.WRITE) {
-      containerHook(call, access);
+    for (int i = 0; i < accesses.length; i++) {
+      if (accesses[i] == ContainerModel.WRITE) {
+        containerHook(call, i, ContainerModel.WRITE);
+      }
     }
     call.reload();
     mv.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
-    if (access == ContainerModel.READ) {
-      containerHook(call, access);
+    for (int i = 0; i < accesses.length; i++) {
+      if (accesses[i] == ContainerModel.READ) {
+        containerHook(call, i, ContainerModel.READ);
+      }
     }
   }
 
-  private void containerHook(SpilledCall call, int access) {
-    call.load(0);
+  private void containerHook(SpilledCall call, int position, int access) {
+    call.load(position);
     pushInt(access);
     pushInt(site());
     mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, "call", "(Ljava/lang/Object;II)V", false);

@@ -1,7 +1,9 @@
 package dev.racetriage.agent.instrument;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.racetriage.agent.instrument.fixtures.SharedContainers;
@@ -54,6 +56,49 @@ class ContainerModelTest {
     assertEquals(ContainerModel.NONE, ContainerModel.access("java/util/Map", "wait"));
     assertTrue(Set.copyOf(ContainerModel.WRITES).stream().noneMatch(ContainerModel.READS::contains),
         "a method is a write or a read, not both");
+  }
+
+  @Test
+  void containerArgumentsThatACallCopiesAreReadAndThoseCollectionsSortsAreWritten() {
+    assertArrayEquals(new int[] {ContainerModel.READ}, ContainerModel.accesses(false, true, "java/util/ArrayList",
+        "<init>", "(Ljava/util/Collection;)V"));
+    assertArrayEquals(new int[] {ContainerModel.WRITE, ContainerModel.READ}, ContainerModel.accesses(true, false,
+        "java/util/Map", "putAll", "(Ljava/util/Map;)V"));
+    assertArrayEquals(new int[] {ContainerModel.WRITE, ContainerModel.NONE, ContainerModel.NONE},
+        ContainerModel.accesses(true, false, "java/util/List", "add", "(ILjava/lang/Object;)V"));
+    assertArrayEquals(new int[] {ContainerModel.WRITE, ContainerModel.NONE}, ContainerModel.accesses(false, false,
+        "java/util/Collections", "sort", "(Ljava/util/List;Ljava/util/Comparator;)V"));
+    // the delimiter is a CharSequence, read too (checked only when it is a StringBuilder)
+    assertArrayEquals(new int[] {ContainerModel.READ, ContainerModel.READ}, ContainerModel.accesses(false, false,
+        "java/lang/String", "join", "(Ljava/lang/CharSequence;Ljava/lang/Iterable;)Ljava/lang/String;"));
+    assertNull(ContainerModel.accesses(false, true, "java/util/ArrayList", "<init>", "(I)V"));
+    assertNull(ContainerModel.accesses(false, true, "java/util/concurrent/CopyOnWriteArrayList", "<init>",
+        "(Ljava/util/Collection;)V"));
+    assertNull(ContainerModel.accesses(true, false, "java/lang/Object", "equals", "(Ljava/lang/Object;)Z"));
+  }
+
+  @Test
+  void copiesOfASharedContainerReadItAndASortWritesIt() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(SharedContainers.class);
+      Object shared = InstrumentedRun.call(c, "create");
+      unordered(run, () -> {
+            InstrumentedRun.call(c, "add", shared, "x");
+            InstrumentedRun.call(c, "put", shared, "a");
+          },
+          () -> {
+            InstrumentedRun.call(c, "copyLog", shared);
+            InstrumentedRun.call(c, "copyCounts", shared);
+          });
+      assertEquals(Set.of(KEY + "counts{}", KEY + "log{}"), run.racyFields());
+      assertEquals("copyLog", run.races(KEY + "log{}").first().current().site().methodName());
+    }
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(SharedContainers.class);
+      Object shared = InstrumentedRun.call(c, "create");
+      unordered(run, () -> InstrumentedRun.call(c, "sortLog", shared), () -> InstrumentedRun.call(c, "sortLog", shared));
+      assertEquals(Set.of(KEY + "log{}"), run.racyFields());
+    }
   }
 
   @Test
