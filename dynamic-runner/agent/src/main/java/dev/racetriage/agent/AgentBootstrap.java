@@ -231,6 +231,13 @@ public final class AgentBootstrap {
         throw new IOException("the agent cannot instrument its own sample: " + outcome.skipReason());
       }
       instrumenter.instrument(ClassKind.TRUSTED_JDK, null, sample);
+      // a read-lock view loads the read-lock contract's instrumentation (instrument.LockContracts) here too
+      try (InputStream readLock = ClassLoader.getSystemResourceAsStream(
+          "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock.class")) {
+        if (readLock != null) {
+          instrumenter.instrument(ClassKind.TRUSTED_JDK, null, readLock.readAllBytes());
+        }
+      }
     } finally {
       thread.exitAgent(previous);
     }

@@ -2,7 +2,9 @@ package dev.racetriage.prefilter.lockset;
 
 import java.util.Set;
 import java.util.TreeSet;
+import org.eclipse.jdt.core.dom.ASTNode;
 import org.eclipse.jdt.core.dom.ASTVisitor;
+import org.eclipse.jdt.core.dom.CompilationUnit;
 import org.eclipse.jdt.core.dom.Expression;
 import org.eclipse.jdt.core.dom.IMethodBinding;
 import org.eclipse.jdt.core.dom.ITypeBinding;
@@ -10,7 +12,6 @@ import org.eclipse.jdt.core.dom.IVariableBinding;
 import org.eclipse.jdt.core.dom.LambdaExpression;
 import org.eclipse.jdt.core.dom.MethodInvocation;
 import org.eclipse.jdt.core.dom.SimpleName;
-import org.eclipse.jdt.core.dom.ThisExpression;
 import dev.racetriage.prefilter.parse.TypeNames;
 
 /**
@@ -140,17 +141,11 @@ final class JucHandoffs {
       @Override
       public boolean visit(SimpleName name) {
         if (name.resolveBinding() instanceof IVariableBinding v && !v.isField()) {
-          org.eclipse.jdt.core.dom.ASTNode declaration = ((org.eclipse.jdt.core.dom.CompilationUnit) lambda.getRoot())
-              .findDeclaringNode(v);
+          ASTNode declaration = ((CompilationUnit) lambda.getRoot()).findDeclaringNode(v);
           if (declaration != null && (declaration.getStartPosition() < start || declaration.getStartPosition() >= end)) {
             addProjectType(v.getType(), found);
           }
         }
-        return true;
-      }
-
-      @Override
-      public boolean visit(ThisExpression node) {
         return true;
       }
     });
