@@ -124,6 +124,8 @@ public final class AccessCollector extends ASTVisitor {
 
   /** Project classes whose instances java.util.concurrent hands between threads (see JucHandoffs). */
   private final java.util.Set<String> handedOffTypes = new java.util.TreeSet<>();
+  /** Writes of a project object into a field: body key, offset and the object's class (see publishedBeforeHandoffs). */
+  private final List<String[]> objectWrites = new ArrayList<>();
 
   /** Accesses of volatile fields: they order the plain accesses around them (release after a write, acquire before a read). */
   private final List<Access> volatileAccesses = new ArrayList<>();
@@ -141,6 +143,7 @@ public final class AccessCollector extends ASTVisitor {
 
   public void collect() {
     unit.accept(this);
+    publishedBeforeHandoffs();
     orderByVolatiles();
     orderByTasks();
     methods.replaceAll((key, m) -> joinCalls.containsKey(key)
@@ -580,6 +583,23 @@ public final class AccessCollector extends ASTVisitor {
     }
   }
 
+  /**
+   * An object stored into a field before a release hand-off of the same body ({@code latest = job;
+   * latch.countDown();}) is published through it: its class is handed off, like a queue's elements.
+   */
+  private void publishedBeforeHandoffs() {
+    for (Access release : volatileAccesses) {
+      if (!release.isWrite() || !release.fieldKey().startsWith("juc:")) {
+        continue;
+      }
+      for (String[] write : objectWrites) {
+        if (write[0].equals(release.method()) && Integer.parseInt(write[1]) < release.offset()) {
+          handedOffTypes.add(write[2]);
+        }
+      }
+    }
+  }
+
   public List<String> handedOffTypes() {
     return List.copyOf(handedOffTypes);
   }
@@ -796,6 +816,15 @@ public final class AccessCollector extends ASTVisitor {
     }
     boolean initialisation = body.kind() != BodyKind.METHOD && body.kind() != BodyKind.LAMBDA
         && field.owner().equals(body.owner()) && field.isStatic() == body.isStatic() && onOwnObject(node, field);
+    if (kind == AccessKind.WRITE) {
+      ITypeBinding type = node.resolveTypeBinding();
+      if (type != null && type.isFromSource() && type.isClass()) {
+        String typeName = TypeNames.binaryName(type.getErasure());
+        if (typeName != null) {
+          objectWrites.add(new String[] {body.key(), Integer.toString(node.getStartPosition()), typeName});
+        }
+      }
+    }
     Access recorded = new Access(field.key(), file, Expressions.lineOf(node), node.getStartPosition(), kind,
         readModifyWrite, held.locks(), initialisation, body.key(), body.label(), field.viaBinding(), List.of(),
         List.of());
