@@ -6,12 +6,15 @@ import jdk.internal.vm.annotation.DontInline;
 /**
  * Container calls at application call sites ({@code ContainerModel}): a mutator is a write and an accessor a read of
  * one pseudo-location of the receiver, checked by {@link Hooks#readField}/{@link Hooks#writeField} under a field id
- * of its own, {@code pkg.Cls.cache{}} after the field first seen holding the container ({@link #inField}). A
- * container no field was seen to hold is not checked (its races would have no name the report could give).
+ * of its own, {@code pkg.Cls.cache{}} after the field first seen holding the container ({@link #inField}), or, for
+ * a container no field was seen holding (a local two lambdas capture), {@code pkg.Cls.method(){}} after the method of
+ * its first modelled call (as an unnamed array is keyed {@code pkg.Cls.method()[]}).
  */
 public final class ContainerHooks {
   /** Container → the id of the field first seen holding it. */
   private static final WeakIdentityTable<Integer> HOLDERS = new WeakIdentityTable<>();
+  /** Container no field was seen holding → its pseudo-field id, after the method of its first modelled call. */
+  private static final WeakIdentityTable<Integer> UNNAMED = new WeakIdentityTable<>();
   /** Holder field id → its container pseudo-field id ({@code pkg.Cls.cache{}}), 0 when not registered yet. */
   private static int[] pseudoIds = new int[256];
   /** The registry {@link #pseudoIds} belongs to (tests install a new runtime per run). */
@@ -51,7 +54,7 @@ public final class ContainerHooks {
     if (receiver == null || rt == null || !ContainerModel.isModelled(receiver.getClass())) {
       return;
     }
-    int id = pseudoId(rt, receiver);
+    int id = pseudoId(rt, receiver, site);
     if (id < 0) {
       return;
     }
@@ -62,24 +65,39 @@ public final class ContainerHooks {
     }
   }
 
-  /** The pseudo-field id of the container, or -1 when no field was seen holding it. */
-  private static int pseudoId(DetectRuntime rt, Object container) {
+  /** The pseudo-field id of the container (-1 if it cannot be named). */
+  private static int pseudoId(DetectRuntime rt, Object container, int site) {
     ThreadShadow t = Hooks.enter();
     if (t == null) {
       return -1;
     }
     try {
       Integer holder = HOLDERS.get(container);
-      if (holder == null) {
-        return -1;
+      if (holder != null) {
+        return pseudoIdOf(rt.fields(), holder);
       }
-      return pseudoIdOf(rt.fields(), holder);
+      Integer unnamed = UNNAMED.getOrCreate(container, new java.util.function.Function<Object, Integer>() {
+        @Override
+        public Integer apply(Object c) {
+          return unnamedId(rt, site);
+        }
+      });
+      return unnamed;
     } catch (Throwable e) {
       rt.internalError();
       return -1;
     } finally {
       t.busy = false;
     }
+  }
+
+  /** {@code pkg.Cls.method(){}} for the method of {@code site}; -1 for a site the table does not know. */
+  private static int unnamedId(DetectRuntime rt, int site) {
+    if (site < 0 || site >= rt.sites().size()) {
+      return -1;
+    }
+    dev.racetriage.agent.detect.Site where = rt.sites().site(site);
+    return rt.fields().id(where.className().replace('.', '/'), where.methodName() + "(){}");
   }
 
   private static synchronized int pseudoIdOf(FieldRegistry fields, int holder) {

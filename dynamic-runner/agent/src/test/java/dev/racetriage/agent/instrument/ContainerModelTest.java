@@ -142,6 +142,16 @@ class ContainerModelTest {
   }
 
   @Test
+  void aContainerNoFieldHoldsIsNamedAfterTheMethodOfItsFirstCall() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(SharedContainers.class);
+      Object set = InstrumentedRun.call(c, "newSet");
+      unordered(run, () -> InstrumentedRun.call(c, "addTo", set, "a"), () -> InstrumentedRun.call(c, "isIn", set, "a"));
+      assertEquals(Set.of(KEY + "addTo(){}"), run.racyFields());
+    }
+  }
+
+  @Test
   void aSharedDateFormatFormattingOnTwoThreadsRaces() throws Throwable {
     try (InstrumentedRun run = new InstrumentedRun()) {
       Class<?> c = run.load(SharedContainers.class);
