@@ -29,6 +29,6 @@ final class FileAnalyzer {
     int unresolved = (int) collector.accesses().stream().filter(a -> !a.viaBinding()).count();
     return new FileFacts(file, collector.fieldDecls(), collector.types(), collector.methods(), collector.calls(),
         collector.accesses(), PatternDetectors.detectAll(unit, file, index), collector.lockAliases(), syntaxErrors,
-        unresolved, collector.handoffs());
+        unresolved, collector.handoffs(), collector.handedOffTypes());
   }
 }

@@ -16,7 +16,10 @@ import dev.racetriage.agent.options.InvalidAgentOptionException;
 import dev.racetriage.agent.options.JumbleOptions;
 import dev.racetriage.agent.runtime.DetectRuntime;
 import dev.racetriage.agent.runtime.FieldRegistry;
+import dev.racetriage.agent.runtime.BulkHooks;
+import dev.racetriage.agent.runtime.ContainerHooks;
 import dev.racetriage.agent.runtime.Hooks;
+import dev.racetriage.agent.runtime.LockContracts;
 import dev.racetriage.agent.runtime.JumbleHooks;
 import dev.racetriage.agent.runtime.JumbleRuntime;
 import dev.racetriage.agent.runtime.JumbleTargets;
@@ -167,6 +170,16 @@ public final class AgentBootstrap {
       Hooks.writeElement(array, 0, -1);
       Hooks.writeRange(array, 0, 1, -1);
       Hooks.readRange(array, 0, 1, -1);
+      BulkHooks.writeRange(array, 0, 1, -1);
+      BulkHooks.writeAll(array, -1);
+      BulkHooks.arraycopy(array, 0, array, 0, 1, -1);
+      LockContracts.readAcquiring();
+      LockContracts.readAcquired(true, lock);
+      LockContracts.readReleasing(lock);
+      LockContracts.readReleased();
+      LockContracts.writeAcquired(true, lock);
+      ContainerHooks.inField(new java.util.ArrayList<Object>(), 0); // loads the naming path (a garbage entry)
+      ContainerHooks.call(lock, 0, -1);
       Hooks.readElement(array, 0, -1);
       Hooks.atomicBefore(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
       Hooks.atomicAfter(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
@@ -225,6 +238,13 @@ public final class AgentBootstrap {
         throw new IOException("the agent cannot instrument its own sample: " + outcome.skipReason());
       }
       instrumenter.instrument(ClassKind.TRUSTED_JDK, null, sample);
+      // a read-lock view loads the read-lock contract's instrumentation (instrument.LockContracts) here too
+      try (InputStream readLock = ClassLoader.getSystemResourceAsStream(
+          "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock.class")) {
+        if (readLock != null) {
+          instrumenter.instrument(ClassKind.TRUSTED_JDK, null, readLock.readAllBytes());
+        }
+      }
     } finally {
       thread.exitAgent(previous);
     }

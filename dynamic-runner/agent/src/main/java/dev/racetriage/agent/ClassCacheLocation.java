@@ -43,6 +43,9 @@ final class ClassCacheLocation {
     if (options.jumble() != null) {
       config.append("|fields=").append(String.join(",", options.jumble().fields()));
     }
+    if (dev.racetriage.agent.instrument.ContainerModel.enabled()) {
+      config.append("|containers"); // container calls are instrumented: another class file
+    }
     config.append("|jdk=").append(System.getProperty("java.vm.vendor")).append(' ')
         .append(System.getProperty("java.runtime.version")).append(' ').append(System.getProperty("java.home"));
     String identity = "v" + LAYOUT + "-" + hex(jar) + "-" + hex(config.toString().getBytes(StandardCharsets.UTF_8));

@@ -17,6 +17,8 @@ import java.util.List;
  * @param syntaxErrors how many syntax problems JDT reported (the file was analysed as far as it recovered)
  * @param unresolvedAccesses how many accesses were matched by name because a binding was missing
  * @param handoffs parameters of the file's methods that reach threads, and tasks the file passes to project methods
+ * @param handedOffTypes project classes whose instances the file passes between threads through java.util.concurrent
+ *     (a queue's or future's element type, objects captured by an executor task)
  */
 public record FileFacts(
     String file,
@@ -29,7 +31,8 @@ public record FileFacts(
     List<LockAlias> lockAliases,
     int syntaxErrors,
     int unresolvedAccesses,
-    List<TaskHandoff> handoffs) {
+    List<TaskHandoff> handoffs,
+    List<String> handedOffTypes) {
 
   public FileFacts {
     fields = List.copyOf(fields);
@@ -40,5 +43,6 @@ public record FileFacts(
     patterns = List.copyOf(patterns);
     lockAliases = List.copyOf(lockAliases);
     handoffs = List.copyOf(handoffs);
+    handedOffTypes = List.copyOf(handedOffTypes);
   }
 }

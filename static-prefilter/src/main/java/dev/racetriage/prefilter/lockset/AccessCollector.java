@@ -122,6 +122,11 @@ public final class AccessCollector extends ASTVisitor {
   private final List<dev.racetriage.prefilter.facts.TaskHandoff> handoffs = new ArrayList<>();
   private final Map<String, List<Integer>> joinCalls = new HashMap<>();
 
+  /** Project classes whose instances java.util.concurrent hands between threads (see JucHandoffs). */
+  private final java.util.Set<String> handedOffTypes = new java.util.TreeSet<>();
+  /** Writes of a project object into a field: body key, offset and the object's class (see publishedBeforeHandoffs). */
+  private final List<String[]> objectWrites = new ArrayList<>();
+
   /** Accesses of volatile fields: they order the plain accesses around them (release after a write, acquire before a read). */
   private final List<Access> volatileAccesses = new ArrayList<>();
 
@@ -138,6 +143,7 @@ public final class AccessCollector extends ASTVisitor {
 
   public void collect() {
     unit.accept(this);
+    publishedBeforeHandoffs();
     orderByVolatiles();
     orderByTasks();
     methods.replaceAll((key, m) -> joinCalls.containsKey(key)
@@ -503,6 +509,7 @@ public final class AccessCollector extends ASTVisitor {
       if (lockExpressions.lockCall(node, body.owner()).isPresent()) {
         markSynchronizes(body.owner());
       }
+      recordHandoff(node, body);
       String callee = calleeKey(node.resolveMethodBinding());
       if (callee == null && node.resolveMethodBinding() == null
           && (node.getExpression() == null || node.getExpression() instanceof ThisExpression)) {
@@ -511,8 +518,90 @@ public final class AccessCollector extends ASTVisitor {
       if (callee != null) {
         calls.add(new CallEdge(body.key(), callee));
       }
+      implicitObjectProtocolCalls(node, body);
     }
     return true;
+  }
+
+  /** Methods library code calls on the objects it is given: hash maps and sets, sorting, string building. */
+  private static final java.util.Set<String> OBJECT_PROTOCOL = java.util.Set.of("hashCode/0", "equals/1",
+      "compareTo/1", "toString/0");
+
+  /**
+   * A call into library code (a JDK collection, {@code Objects.hash}, a sort) with a project object as receiver or
+   * argument may run that object's {@code hashCode}, {@code equals}, {@code compareTo} or {@code toString} on this
+   * body's thread — a lazily cached hash computed there runs on every thread that puts the object in a map. Modelled
+   * as calls from this body to those methods of the object's class.
+   */
+  private void implicitObjectProtocolCalls(MethodInvocation node, Body body) {
+    IMethodBinding method = node.resolveMethodBinding();
+    if (method == null || method.getDeclaringClass() == null || method.getDeclaringClass().isFromSource()) {
+      return;
+    }
+    List<Expression> objects = new ArrayList<>();
+    if (node.getExpression() != null) {
+      objects.add(node.getExpression());
+    }
+    for (Object argument : node.arguments()) {
+      objects.add((Expression) argument);
+    }
+    for (Expression object : objects) {
+      ITypeBinding type = object.resolveTypeBinding();
+      if (type == null || !type.isFromSource() || !type.isClass()) {
+        continue;
+      }
+      for (IMethodBinding declared : type.getErasure().getDeclaredMethods()) {
+        String key = methodKey(declared);
+        if (key != null && OBJECT_PROTOCOL.contains(declared.getName() + "/" + declared.getParameterTypes().length)
+            && !Modifier.isStatic(declared.getModifiers())) {
+          calls.add(new CallEdge(body.key(), key));
+        }
+      }
+    }
+  }
+
+  /**
+   * A java.util.concurrent hand-off releases what the body did before it, or acquires what was released on the same
+   * object: recorded as a write or read of a pseudo volatile named after the object, so {@link #orderByVolatiles}
+   * orders a plain write before {@code latch.countDown()} with a plain read after {@code latch.await()}. Also notes
+   * the project classes whose instances the call hands over.
+   */
+  private void recordHandoff(MethodInvocation node, Body body) {
+    handedOffTypes.addAll(JucHandoffs.handedOffTypes(node));
+    if (!JucHandoffs.isJucCall(node)) {
+      return;
+    }
+    String key = JucHandoffs.objectKey(node, body.owner());
+    int line = Expressions.lineOf(node);
+    if (JucHandoffs.releases(node)) {
+      volatileAccesses.add(new Access(key, file, line, node.getStartPosition(), AccessKind.WRITE, false,
+          held.locks(), false, body.key(), body.label(), true, List.of(), List.of()));
+    }
+    if (JucHandoffs.acquires(node)) {
+      volatileAccesses.add(new Access(key, file, line, node.getStartPosition() + node.getLength(), AccessKind.READ,
+          false, held.locks(), false, body.key(), body.label(), true, List.of(), List.of()));
+    }
+  }
+
+  /**
+   * An object stored into a field before a release hand-off of the same body ({@code latest = job;
+   * latch.countDown();}) is published through it: its class is handed off, like a queue's elements.
+   */
+  private void publishedBeforeHandoffs() {
+    for (Access release : volatileAccesses) {
+      if (!release.isWrite() || !release.fieldKey().startsWith("juc:")) {
+        continue;
+      }
+      for (String[] write : objectWrites) {
+        if (write[0].equals(release.method()) && Integer.parseInt(write[1]) < release.offset()) {
+          handedOffTypes.add(write[2]);
+        }
+      }
+    }
+  }
+
+  public List<String> handedOffTypes() {
+    return List.copyOf(handedOffTypes);
   }
 
   @Override
@@ -727,6 +816,15 @@ public final class AccessCollector extends ASTVisitor {
     }
     boolean initialisation = body.kind() != BodyKind.METHOD && body.kind() != BodyKind.LAMBDA
         && field.owner().equals(body.owner()) && field.isStatic() == body.isStatic() && onOwnObject(node, field);
+    if (kind == AccessKind.WRITE) {
+      ITypeBinding type = node.resolveTypeBinding();
+      if (type != null && type.isFromSource() && type.isClass()) {
+        String typeName = TypeNames.binaryName(type.getErasure());
+        if (typeName != null) {
+          objectWrites.add(new String[] {body.key(), Integer.toString(node.getStartPosition()), typeName});
+        }
+      }
+    }
     Access recorded = new Access(field.key(), file, Expressions.lineOf(node), node.getStartPosition(), kind,
         readModifyWrite, held.locks(), initialisation, body.key(), body.label(), field.viaBinding(), List.of(),
         List.of());
@@ -737,6 +835,11 @@ public final class AccessCollector extends ASTVisitor {
     }
     if (context instanceof ArrayAccess element && element.getArray() == access) {
       recordElementAccess(node, field, element, initialisation, body);
+    }
+    AccessKind bulk = BulkArrayAccesses.kindOf(access);
+    if (bulk != null) { // System.arraycopy(slots, …), Arrays.fill(slots, …), slots.clone(): its elements
+      accesses.add(new Access(field.key() + "[]", file, Expressions.lineOf(node), node.getStartPosition() + 1, bulk,
+          false, held.locks(), initialisation, body.key(), body.label(), field.viaBinding(), List.of(), List.of()));
     }
     return false;
   }

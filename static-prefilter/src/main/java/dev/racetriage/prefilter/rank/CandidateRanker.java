@@ -44,6 +44,8 @@ public final class CandidateRanker {
   private final Map<String, LockAlias> aliases = new HashMap<>();
   private final Map<String, Integer> syntaxErrors = new HashMap<>();
   private final Map<String, MethodFacts> methodsByKey = new HashMap<>();
+  /** Project classes whose instances java.util.concurrent hands between threads, with a file that does it. */
+  private final Map<String, String> handedOffTypes = new HashMap<>();
   /** Each file's position in the project: accesses are listed in file order, whichever file changed last. */
   private final Map<String, Integer> fileOrder = new HashMap<>();
   /** The first pass's verdicts by field key, kept so an update re-judges only the fields it touches. */
@@ -65,6 +67,7 @@ public final class CandidateRanker {
       file.lockAliases().forEach(a -> aliases.put(a.lockFieldKey(), a));
       methods.addAll(file.methods());
       handoffs.addAll(file.handoffs());
+      file.handedOffTypes().forEach(t -> handedOffTypes.putIfAbsent(t, file.file()));
       calls.addAll(file.calls());
       if (file.syntaxErrors() > 0) {
         syntaxErrors.put(file.file(), file.syntaxErrors());
@@ -92,6 +95,7 @@ public final class CandidateRanker {
     if (!before.file().equals(after.file()) || !fileOrder.containsKey(before.file())
         || !before.types().equals(after.types()) || !before.methods().equals(after.methods())
         || !before.calls().equals(after.calls()) || !before.handoffs().equals(after.handoffs())
+        || !before.handedOffTypes().equals(after.handedOffTypes())
         || !before.lockAliases().equals(after.lockAliases())) {
       return false;
     }
@@ -261,6 +265,7 @@ public final class CandidateRanker {
     explainAccesses(field, shared, unprotected, unguarded, confidence);
     explainThreads(owner, unprotected, concurrency, confidence);
     explainPatterns(field, patterns, confidence);
+    explainHandoffs(field, confidence);
     explainDegradation(all, confidence);
     List<PatternHit> distinctPatterns = patterns.stream().distinct()
         .sorted(Comparator.comparing(PatternHit::line)).toList();
@@ -456,6 +461,21 @@ public final class CandidateRanker {
     }
     if (concurrency.field.isStatic() && !entries.isEmpty()) {
       confidence.add("static field: shared by every thread", 0);
+    }
+  }
+
+  /**
+   * An instance field of a class whose objects java.util.concurrent passes between threads (a queue's elements, a
+   * future's value, an exchanger's, objects an executor task captures): each hand-off orders the sender's accesses
+   * before the receiver's, so accesses the analysis sees on several threads are often to one object at a time. The
+   * analysis does not follow objects, so the field stays a candidate, at lower confidence.
+   */
+  private void explainHandoffs(FieldDecl field, Confidence confidence) {
+    String file = handedOffTypes.get(field.owner());
+    if (file != null && !field.isStatic()) {
+      confidence.add(simpleName(field.owner()) + " objects are handed between threads through java.util.concurrent"
+          + " (in " + java.nio.file.Path.of(file).getFileName() + "), which orders each sender's accesses before"
+          + " the receiver's", -35);
     }
   }
 

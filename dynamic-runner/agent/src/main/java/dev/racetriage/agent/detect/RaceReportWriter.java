@@ -23,6 +23,7 @@ import java.util.List;
  *  "sitePairs":[{"kind":"WR","current":{...site},"previous":{...site}}],"sitePairsTruncated":false,
  *  "tests":["pkg.BoxTest#concurrentGet()"],"indices":[],"indicesTruncated":false}
  * {"type":"race","field":"pkg.Sieve.composite[]",…,"indices":[4,8,9,16],"indicesTruncated":false}
+ * {"type":"race","field":"pkg.Cache.map{}",…,"kind":"container",…,"sitePairs":[{"kind":"WR",…}],…}
  * {"type":"progress","classesInstrumented":9,"races":2,"raceReports":14,"internalErrors":0}
  * {"type":"race","field":"pkg.C.f","count":5,…}
  * {"type":"summary","classesInstrumented":12,"classesSkipped":[{"class":"pkg.Big","reason":"method too large"}],
@@ -57,7 +58,9 @@ public final class RaceReportWriter {
         j.name("count").value(r.count());
         j.name("wr").value(r.countByKind().getOrDefault(RaceKind.WR, 0L));
         j.name("ww").value(r.countByKind().getOrDefault(RaceKind.WW, 0L));
-        j.name("kind").value(r.first().kind().name());
+        // a container's contents (pkg.C.map{}: its mutators and accessors, ContainerModel) are their own kind; the
+        // site pairs keep which conflict it was (a mutator then an accessor: WR; two mutators: WW)
+        j.name("kind").value(r.fieldKey().endsWith("{}") ? "container" : r.first().kind().name());
         j.name("current");
         access(j, r.first().current());
         j.name("previous");

@@ -41,6 +41,10 @@ final class EventInstrumenter extends AdviceAdapter {
   private int line = -1;
   /** Jumble mode (application code only): the emitter of jumbled accesses; null in detect mode. */
   private final JumbleAccessEmitter jumble;
+  /** Detect mode, application code: the range checks around bulk array calls; null elsewhere. */
+  private final BulkArrayEmitter bulkArrays;
+  /** Detect mode, application code, {@code -Dracetriage.agent.containers=true}: container calls are checked. */
+  private final boolean containers;
   /** Set by {@link CompoundUpdateMarker} right before a load whose store follows: skip that load's read check. */
   private boolean skipReadCheck;
 
@@ -65,6 +69,8 @@ final class EventInstrumenter extends AdviceAdapter {
     this.staticMethod = (access & ACC_STATIC) != 0;
     this.classInitializer = checkAccesses && name.equals("<clinit>");
     this.jumble = checkAccesses && ctx.jumble() != null ? new JumbleAccessEmitter(this, mv) : null;
+    this.bulkArrays = checkAccesses && jumble == null ? new BulkArrayEmitter(this, mv) : null;
+    this.containers = bulkArrays != null && ContainerModel.enabled();
   }
 
   /**
@@ -228,6 +234,7 @@ final class EventInstrumenter extends AdviceAdapter {
       return;
     }
     int fieldId = ctx.ids().field(declaring, name);
+    containerDescriptor = containers ? descriptor : null;
     switch (opcode) {
       case GETFIELD -> {
         if (isVolatile && !checkAccesses) {
@@ -363,14 +370,26 @@ final class EventInstrumenter extends AdviceAdapter {
     }
   }
 
-  /** With an array reference on top of the stack: name the array after the field (application code only). */
+  /**
+   * With an array reference on top of the stack: name the array after the field (application code only); with a
+   * container-typed value, name the container after it (detect mode, with container calls on: see ContainerModel).
+   */
   private void nameArray(boolean isArray, int fieldId) {
     if (isArray && checkAccesses) {
       mv.visitInsn(DUP);
       pushInt(fieldId);
       callAccessHook(HookMethod.ARRAY_IN_FIELD);
     }
+    if (containerDescriptor != null && ContainerModel.mayHold(containerDescriptor)) {
+      mv.visitInsn(DUP);
+      pushInt(fieldId);
+      mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, "inField", "(Ljava/lang/Object;I)V", false);
+    }
   }
+
+  static final String CONTAINER_HOOKS = "dev/racetriage/agent/runtime/ContainerHooks";
+  /** The descriptor of the field instruction being instrumented, when container calls are modelled here. */
+  private String containerDescriptor;
 
   // ---- arrays, monitors ----
 
@@ -517,12 +536,51 @@ final class EventInstrumenter extends AdviceAdapter {
       HookMethod.IS_ALIVE.call(mv);
       return;
     }
+    BulkArrayCalls.Model bulk = bulkArrays != null ? BulkArrayCalls.of(opcode, owner, name, descriptor) : null;
+    if (bulk != null) {
+      bulkArrays.call(bulk, opcode, owner, name, descriptor, isInterface, site());
+      return;
+    }
+    int[] container = containers ? ContainerModel.accesses(opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE,
+        opcode == INVOKESPECIAL && name.equals("<init>"), owner, name, descriptor) : null;
+    if (container != null) {
+      containerCall(opcode, owner, name, descriptor, isInterface, container);
+      return;
+    }
     int mode = opcode == INVOKEVIRTUAL ? AtomicCall.mode(owner, name) : 0;
     if (mode != 0 && (checkAccesses || !ClassFilter.isQueueBookkeepingAtomic(ctx.internalName(), name))) {
       atomicCall(owner, name, descriptor, mode);
       return;
     }
     super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+  }
+
+  /**
+   * A modelled container call: receiver and arguments spilled, each container it writes checked before the call and
+   * each it reads after the call returned (as a field's write before its store and read after its load).
+   */
+  private void containerCall(int opcode, String owner, String name, String descriptor, boolean isInterface,
+                             int[] accesses) {
+    SpilledCall call = SpilledCall.spill(this, opcode, owner, name, descriptor);
+    for (int i = 0; i < accesses.length; i++) {
+      if (accesses[i] == ContainerModel.WRITE) {
+        containerHook(call, i, ContainerModel.WRITE);
+      }
+    }
+    call.reload();
+    mv.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    for (int i = 0; i < accesses.length; i++) {
+      if (accesses[i] == ContainerModel.READ) {
+        containerHook(call, i, ContainerModel.READ);
+      }
+    }
+  }
+
+  private void containerHook(SpilledCall call, int position, int access) {
+    call.load(position);
+    pushInt(access);
+    pushInt(site());
+    mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, "call", "(Ljava/lang/Object;II)V", false);
   }
 
   private boolean isThread(String owner) {

@@ -53,7 +53,10 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     if (checkAccesses && ctx.jumble() == null && !name.equals("<init>") && !name.equals("<clinit>")) {
       return new LoopHoistingMethod(access, name, descriptor, signature, exceptions, buffered, ctx);
     }
-    return accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses, LoopCheckHoister.Hoisted.NONE);
+    MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
+        LoopCheckHoister.Hoisted.NONE);
+    // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
+    return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
   }
 
   private static MethodVisitor accessesAndEvents(HandlerLastMethodNode buffered, int access, String name,

@@ -58,6 +58,14 @@ final class WarmUpSample {
     return sum;
   }
 
+  /** Bulk array calls (BulkArrayCalls): a copy, a fill and a clone. */
+  static int[] bulk(int[] in) {
+    int[] out = in.clone();
+    System.arraycopy(in, 0, out, 0, out.length);
+    java.util.Arrays.fill(out, 0, 1, 7);
+    return java.util.Arrays.copyOf(out, 1);
+  }
+
   static synchronized void statics() {
     shared++;
   }

@@ -20,7 +20,8 @@ class RaceFreeIdiomsIT {
       "AtomicReferencePublicationOk", "FieldUpdaterAndVarHandleOk", "QueueHandoffsOk", "CountDownLatchOk",
       "CyclicBarrierOk", "PhaserAndExchangerOk", "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk",
       "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk", "VolatileFlagPublicationOk", "StaticInitialisationOk",
-      "FinalFieldPublicationOk", "ThreadConfinementOk");
+      "FinalFieldPublicationOk", "ThreadConfinementOk", "BulkArrayCopiesOk",
+      "ReadLockReadersOk");
   static final List<String> EXECUTORS = List.of(
       "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "TimerTaskOk", "CompletableFutureChainOk",
       "ForkJoinRecursiveSumOk", "ParallelStreamOk");
@@ -35,10 +36,23 @@ class RaceFreeIdiomsIT {
     assertRaceFree("idioms-executors", EXECUTORS);
   }
 
+  /** With container calls modelled, every idiom above and the safe uses of unsynchronised containers report nothing. */
+  @Test
+  void withContainerCallsModelledEveryIdiomAndTheSafeContainerUsesReportNoRace() throws Exception {
+    List<String> all = new ArrayList<>(LOCKS_AND_HANDOFFS);
+    all.addAll(EXECUTORS);
+    all.add("ContainersOk");
+    assertRaceFree("idioms-containers", List.of("-Dracetriage.agent.containers=true"), all);
+  }
+
   private static void assertRaceFree(String name, List<String> fixtures) throws Exception {
+    assertRaceFree(name, List.of(), fixtures);
+  }
+
+  private static void assertRaceFree(String name, List<String> jvmOptions, List<String> fixtures) throws Exception {
     List<String> args = new ArrayList<>(List.of("--repeat", "3"));
     fixtures.forEach(f -> args.add(PKG + f));
-    AgentJvm.Result result = AgentJvm.run(name, "mode=detect", AgentJvm.TEST_CLASSPATH,
+    AgentJvm.Result result = AgentJvm.run(name, jvmOptions, "mode=detect", AgentJvm.TEST_CLASSPATH,
         "dev.racetriage.fixtures.FixtureMain", args.toArray(new String[0]));
     assertEquals(0, result.exitCode(), result.describe());
     for (String fixture : fixtures) {

@@ -40,6 +40,50 @@ class RacyProgramsIT {
     assertEquals(Set.of(fixture + ".hits"), result.report().racyFields(), result.describe());
   }
 
+  /** Copies, fills and clones inside the JDK are range accesses at their call sites: each shape reports its array. */
+  @Test
+  void bulkArrayOperationsRaceAtTheirCallSites() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.BulkArrayCopiesBad";
+    AgentJvm.Result result = AgentJvm.run("bulk-arrays", "mode=detect", AgentJvm.TEST_CLASSPATH,
+        "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(fixture + ".source[]", fixture + ".target[]", fixture + ".cells[]", fixture + ".counts[]"),
+        result.report().racyFields(), result.describe());
+    assertEquals(List.of(3), result.report().indices(fixture + ".counts[]"), result.describe());
+    List<Integer> cells = result.report().indices(fixture + ".cells[]");
+    assertTrue(cells.contains(4) && Set.of(2, 3, 4, 5).containsAll(cells), "cells[] indices " + cells);
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
+  /** Readers of a ReentrantReadWriteLock or a StampedLock are not ordered by each other's unlocks: their writes race. */
+  @Test
+  void writesUnderAReadLockRaceEvenWhenTheReadSectionsDoNotOverlap() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.WritesUnderReadLockBad";
+    AgentJvm.Result result = AgentJvm.run("read-lock-writes", "mode=detect", AgentJvm.TEST_CLASSPATH,
+        "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(fixture + ".lastReader", fixture + ".lastStampedReader"), result.report().racyFields(),
+        result.describe());
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
+  /** With container calls modelled, each unsynchronised container shared between two threads races on its field. */
+  @Test
+  void sharedUnsynchronisedContainersRaceOnTheFieldsThatHoldThem() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.SharedContainersBad";
+    AgentJvm.Result result = AgentJvm.run("containers", List.of("-Dracetriage.agent.containers=true"),
+        "mode=detect", AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(fixture + ".counts{}", fixture + ".ranks{}", fixture + ".log{}", fixture + ".text{}",
+        fixture + ".FORMAT{}"), result.report().racyFields(), result.describe());
+    for (String line : result.report().lines()) {
+      if (line.startsWith("{\"type\":\"race\"")) {
+        assertTrue(line.contains("\"kind\":\"container\"") && line.contains("\"sitePairs\":[{\"kind\":\"W"), line);
+      }
+    }
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
   /** The benchmarks' empty tool runs the instrumented program with every event ignored: the same race goes unseen. */
   @Test
   void theEmptyToolRunsTheProgramAndReportsNothing() throws Exception {
