@@ -1,0 +1,178 @@
+package dev.racetriage.agent.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.racetriage.agent.detect.FieldRaces;
+import dev.racetriage.agent.detect.RunSummary;
+import dev.racetriage.agent.detect.SiteTable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Semaphore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runtime's shortcuts for objects against a vector-clock oracle, on random traces run by real threads through
+ * the hooks: the write summary (a read covering it checks nothing), the compact owner records (one thread's writes in
+ * one epoch kept as field ids and sites, turned into states when an access needs more) and the field states. Three
+ * threads, forked before the trace, take turns on steps drawn at random — writes and reads of three fields of three
+ * objects, and releases and acquires of two locks (hand-offs, publication through a lock, an owner writing across
+ * epochs, objects that become shared) — and the fields the runtime reports racy must be exactly those the oracle's
+ * h-summary reports: a read or write whose location's last write is not ordered before it.
+ */
+class ObjectShadowPropertyTest {
+  private static final int TRACES = 300;
+  private static final int STEPS = 30;
+  private static final int THREADS = 3;
+  private static final int OBJECTS = 3;
+  private static final int FIELDS = 3;
+  private static final int LOCKS = 2;
+
+  private record Step(int thread, char op, int target, int field) {
+  }
+
+  @AfterEach
+  void uninstall() {
+    Hooks.install(null);
+  }
+
+  @Test
+  void reportedFieldsAreExactlyTheOraclesOnRandomTraces() throws Exception {
+    Random random = new Random(0x5AD0L);
+    int racyTraces = 0;
+    for (int n = 0; n < TRACES; n++) {
+      List<Step> trace = new ArrayList<>();
+      for (int i = 0; i < STEPS; i++) {
+        int kind = random.nextInt(10);
+        int object = random.nextInt(OBJECTS);
+        // mostly the object's home thread (an owner writing and reading its own objects), sometimes another
+        int thread = kind < 6 && random.nextInt(8) != 0 ? object % THREADS : random.nextInt(THREADS);
+        if (kind < 3) {
+          trace.add(new Step(thread, 'w', object, random.nextInt(FIELDS)));
+        } else if (kind < 6) {
+          trace.add(new Step(thread, 'r', object, random.nextInt(FIELDS)));
+        } else if (kind < 8) {
+          trace.add(new Step(thread, 'a', random.nextInt(LOCKS), 0));
+        } else {
+          trace.add(new Step(thread, 'l', random.nextInt(LOCKS), 0));
+        }
+      }
+      Set<String> expected = oracle(trace);
+      Set<String> reported = run(trace);
+      assertEquals(expected, reported, "trace " + n + ": " + trace);
+      racyTraces += expected.isEmpty() ? 0 : 1;
+    }
+    // the traces exercise both sides: some race, some do not
+    assertEquals(true, racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
+  }
+
+  private static String key(int object, int field) {
+    return "pkg.O" + object + ".f" + field;
+  }
+
+  /** The h-summary on vector clocks: a race when the location's last write is not ordered before the access. */
+  private static Set<String> oracle(List<Step> trace) {
+    int[][] clocks = new int[THREADS][THREADS];
+    for (int t = 0; t < THREADS; t++) {
+      clocks[t][t] = 1;
+    }
+    int[][] locks = new int[LOCKS][THREADS];
+    int[][] lastWriteThread = new int[OBJECTS][FIELDS];
+    int[][] lastWriteClock = new int[OBJECTS][FIELDS];
+    for (int[] row : lastWriteThread) {
+      Arrays.fill(row, -1);
+    }
+    Set<String> racy = new TreeSet<>();
+    for (Step s : trace) {
+      int[] c = clocks[s.thread()];
+      switch (s.op()) {
+        case 'a' -> {
+          for (int u = 0; u < THREADS; u++) {
+            c[u] = Math.max(c[u], locks[s.target()][u]);
+          }
+        }
+        case 'l' -> {
+          for (int u = 0; u < THREADS; u++) {
+            locks[s.target()][u] = Math.max(locks[s.target()][u], c[u]);
+          }
+          c[s.thread()]++;
+        }
+        default -> {
+          int w = lastWriteThread[s.target()][s.field()];
+          if (w >= 0 && lastWriteClock[s.target()][s.field()] > c[w]) {
+            racy.add(key(s.target(), s.field()));
+          }
+          if (s.op() == 'w') {
+            lastWriteThread[s.target()][s.field()] = s.thread();
+            lastWriteClock[s.target()][s.field()] = c[s.thread()];
+          }
+        }
+      }
+    }
+    return racy;
+  }
+
+  /** Runs the trace through the hooks, each step on its thread, one step at a time. */
+  private static Set<String> run(List<Step> trace) throws InterruptedException {
+    FieldRegistry fields = new FieldRegistry();
+    DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
+    Hooks.install(runtime);
+    Object[] objects = new Object[OBJECTS];
+    int[][] ids = new int[OBJECTS][FIELDS];
+    for (int o = 0; o < OBJECTS; o++) {
+      objects[o] = new Object();
+      for (int f = 0; f < FIELDS; f++) {
+        ids[o][f] = fields.id("pkg/O" + o, "f" + f);
+      }
+    }
+    Object[] locks = new Object[LOCKS];
+    for (int l = 0; l < LOCKS; l++) {
+      locks[l] = new Object();
+    }
+    Semaphore[] go = new Semaphore[THREADS];
+    Semaphore done = new Semaphore(0);
+    Step[] current = new Step[1];
+    Thread[] threads = new Thread[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+      go[t] = new Semaphore(0);
+      int self = t;
+      threads[t] = new Thread(() -> {
+        for (;;) {
+          go[self].acquireUninterruptibly();
+          Step s = current[0];
+          if (s == null) {
+            return;
+          }
+          switch (s.op()) {
+            case 'w' -> Hooks.writeField(objects[s.target()], ids[s.target()][s.field()], 1);
+            case 'r' -> Hooks.readField(objects[s.target()], ids[s.target()][s.field()], 2);
+            case 'a' -> Hooks.monitorEnter(locks[s.target()]);
+            default -> Hooks.monitorExit(locks[s.target()]);
+          }
+          done.release();
+        }
+      }, "t" + t);
+      Hooks.threadStarting(threads[t]);
+      threads[t].start();
+    }
+    for (Step s : trace) {
+      current[0] = s;
+      go[s.thread()].release();
+      done.acquireUninterruptibly();
+    }
+    current[0] = null;
+    for (int t = 0; t < THREADS; t++) {
+      go[t].release();
+      threads[t].join();
+    }
+    Set<String> racy = new TreeSet<>();
+    for (FieldRaces f : runtime.aggregator().fields()) {
+      racy.add(f.fieldKey());
+    }
+    return racy;
+  }
+}
