@@ -36,6 +36,7 @@
 #                            with network access, so `mvn -o` resolves it); its test classes run through racetriage's
 #                            JUnit Platform launcher (--scan target/test-classes), with and without the agent; rows
 #                            give peak RSS too, and the test class with the highest slowdown
+#        SUITE_TESTS='A*Test,B' only these test classes of each suite (Surefire's -Dtest syntax, the launcher's --tests)
 #        BUILTIN=0           skip the examples, CpuWorkload and GrandeKernels rows (only GRANDE and SUITES)
 #        AGENT_EXTRA=';cache=off'  appended to the new agent's options (e.g. to measure it without its class cache;
 #                            by default the agent keeps instrumented classes in ~/.cache/racetriage/agent-classes,
@@ -78,6 +79,7 @@ GRANDE_PROGRAMS="${GRANDE_PROGRAMS:-crypt lufact moldyn montecarlo raytracer ser
 GRANDE_SIZE="${GRANDE_SIZE:-A}"
 GRANDE_THREADS="${GRANDE_THREADS:-4}"
 SUITES="${SUITES:-}"
+SUITE_TESTS="${SUITE_TESTS:-}"
 # the directory a row's JVM runs in (the Grande programs read data files relative to it)
 RUN_DIR="."
 
@@ -237,7 +239,7 @@ PY
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "java: $(java -version 2>&1 | head -1)"
-echo "command: BUILTIN=$BUILTIN${GRANDE:+ GRANDE=$GRANDE GRANDE_SIZE=$GRANDE_SIZE}${SUITES:+ SUITES=\"$SUITES\"} RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS STEADY=$STEADY MATRIX_STEADY=$MATRIX_STEADY INCREMENTS_STEADY=$INCREMENTS_STEADY CPU_TIME=$CPU_TIME EMPTY_TOOL=$EMPTY_TOOL${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
+echo "command: BUILTIN=$BUILTIN${GRANDE:+ GRANDE=$GRANDE GRANDE_SIZE=$GRANDE_SIZE}${SUITES:+ SUITES=\"$SUITES\"}${SUITE_TESTS:+ SUITE_TESTS=\"$SUITE_TESTS\"} RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS STEADY=$STEADY MATRIX_STEADY=$MATRIX_STEADY INCREMENTS_STEADY=$INCREMENTS_STEADY CPU_TIME=$CPU_TIME EMPTY_TOOL=$EMPTY_TOOL${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
 echo
 header="| date | cores | workload | runs | no agent (median) | detect mode (median) | slowdown | agent report |"
 rule="| --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -330,7 +332,7 @@ if [[ -n "$SUITES" ]]; then
     # the agent jar is on the plain run's class path too: the launcher's agent glue links against it
     RESULTS_OF=1 SET="suites" row "suite $(basename "$(git -C "$suite" rev-parse --show-toplevel 2>/dev/null || echo "$suite")")/$(basename "$suite") @ $commit" \
       -cp "$WORK/launcher.jar:$WORK/agent.jar:$cp_line" dev.racetriage.launcher.TestLauncherMain \
-      --results "$WORK/results.jsonl" --scan "$suite/target/test-classes"
+      --results "$WORK/results.jsonl" --scan "$suite/target/test-classes" ${SUITE_TESTS:+--tests "$SUITE_TESTS"}
   done
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
