@@ -319,14 +319,25 @@ if [[ -n "$SUITES" ]]; then
   cp "$LAUNCHER_JAR" "$WORK/launcher.jar"
   for suite in $SUITES; do
     suite="$(cd "$suite" && pwd)"
-    (cd "$suite" && mvn -B -q -o test-compile dependency:build-classpath -Dmdep.includeScope=test \
+    # the dependency plugin racetriage itself uses (a project may pin another version that is not downloaded)
+    (cd "$suite" && mvn -B -q -o test-compile org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -Dmdep.includeScope=test \
       -Dmdep.outputFile="$WORK/suite-cp.txt" >/dev/null) || { echo "cannot build $suite offline" >&2; exit 1; }
     cp_line="$suite/target/test-classes:$suite/target/classes:$(cat "$WORK/suite-cp.txt")"
     # the JUnit Platform launcher of the module's own engine version, as racetriage's runner adds it
     engine=$(tr ':' '\n' <<<"$cp_line" | grep -o 'junit-platform-engine-[0-9][^/]*\.jar$' | head -1 || true)
+    m2="$HOME/.m2/repository"
     if [[ -n "$engine" ]] && ! grep -q 'junit-platform-launcher-' <<<"$cp_line"; then
       v=${engine#junit-platform-engine-}; v=${v%.jar}
-      cp_line="$cp_line:$HOME/.m2/repository/org/junit/platform/junit-platform-launcher/$v/junit-platform-launcher-$v.jar"
+      cp_line="$cp_line:$m2/org/junit/platform/junit-platform-launcher/$v/junit-platform-launcher-$v.jar"
+    elif [[ -z "$engine" ]]; then # JUnit 4 only: through the Vintage engine, as racetriage runs it (JUnitPlatformJars)
+      for jar in org/junit/vintage/junit-vintage-engine/5.10.5/junit-vintage-engine-5.10.5.jar \
+          org/junit/platform/junit-platform-launcher/1.10.5/junit-platform-launcher-1.10.5.jar \
+          org/junit/platform/junit-platform-engine/1.10.5/junit-platform-engine-1.10.5.jar \
+          org/junit/platform/junit-platform-commons/1.10.5/junit-platform-commons-1.10.5.jar \
+          org/opentest4j/opentest4j/1.3.0/opentest4j-1.3.0.jar; do
+        [[ -f "$m2/$jar" ]] || echo "WARNING: $m2/$jar is missing (a racetriage triage of the project fetches it)" >&2
+        cp_line="$cp_line:$m2/$jar"
+      done
     fi
     commit=$(git -C "$suite" rev-parse --short HEAD 2>/dev/null || echo "?")
     # the agent jar is on the plain run's class path too: the launcher's agent glue links against it
