@@ -161,6 +161,10 @@ final class CountedLoops {
       if (insn instanceof IincInsnNode i && hoistableStride(i.incr)) {
         inc = true;
       }
+      if (op == Opcodes.ISTORE && insn.getPrevious() != null
+          && (insn.getPrevious().getOpcode() == Opcodes.IADD || insn.getPrevious().getOpcode() == Opcodes.ISUB)) {
+        inc = true; // perhaps v = v + k, as older compilers wrote j += 2 (see increment)
+      }
       if (isArrayAccess(op)) {
         array = true;
       }
@@ -228,9 +232,9 @@ final class CountedLoops {
       }
     }
     for (int i = body.nextSetBit(0); i >= 0; i = body.nextSetBit(i + 1)) {
-      AbstractInsnNode insn = insns.get(i);
-      if (insn instanceof IincInsnNode inc && hoistableStride(inc.incr)) {
-        Loop loop = loop(h, body, latches, i, inc);
+      int[] inc = increment(i);
+      if (inc != null && hoistableStride(inc[1])) {
+        Loop loop = loop(h, body, latches, i, inc[0], inc[1]);
         if (loop != null) {
           return loop;
         }
@@ -239,8 +243,35 @@ final class CountedLoops {
     return null;
   }
 
-  private Loop loop(int h, BitSet body, BitSet latches, int incIndex, IincInsnNode inc) {
-    int v = inc.var;
+  /**
+   * The local and step of an increment at {@code i}: an {@code iinc v, k}, or {@code istore v} of {@code iload v}
+   * plus or minus a constant ({@code v = v + k}: how the Java Grande suite's compiler wrote {@code j += 2}); the value
+   * changes at the store. Null for anything else.
+   */
+  private int[] increment(int i) {
+    AbstractInsnNode insn = insns.get(i);
+    if (insn instanceof IincInsnNode inc) {
+      return new int[] {inc.var, inc.incr};
+    }
+    if (!(insn instanceof VarInsnNode store) || store.getOpcode() != Opcodes.ISTORE || frames[i] == null) {
+      return null;
+    }
+    AbstractInsnNode sum = onlySource(frames[i].getStack(frames[i].getStackSize() - 1));
+    if (sum == null || (sum.getOpcode() != Opcodes.IADD && sum.getOpcode() != Opcodes.ISUB)) {
+      return null;
+    }
+    VarInsnNode load = shiftedLoad(sum, store.var);
+    if (load == null) {
+      return null;
+    }
+    Frame<SourceValue> f = frames[insns.indexOf(sum)];
+    AbstractInsnNode left = onlySource(f.getStack(f.getStackSize() - 2));
+    AbstractInsnNode right = onlySource(f.getStack(f.getStackSize() - 1));
+    int k = constant(left == load ? right : left);
+    return new int[] {store.var, sum.getOpcode() == Opcodes.ISUB ? -k : k};
+  }
+
+  private Loop loop(int h, BitSet body, BitSet latches, int incIndex, int v, int stride) {
     for (int i = body.nextSetBit(0); i >= 0; i = body.nextSetBit(i + 1)) {
       if (i != incIndex && writesLocal(insns.get(i), v)) {
         return null; // v changes otherwise too
@@ -269,7 +300,7 @@ final class CountedLoops {
     }
     // an inner loop's own catch-all would come first and rethrow outside this one's ranges: none for outer loops
     boolean catchAll = notCoveredByHandlers(body) && innermost(h, body);
-    return new Loop(v, inc.incr, insns.get(h), entries, accesses, exits, catchAll, catchAll ? runs(body) : List.of());
+    return new Loop(v, stride, insns.get(h), entries, accesses, exits, catchAll, catchAll ? runs(body) : List.of());
   }
 
   /** The element access at {@code i} if it can be hoisted, else null. */

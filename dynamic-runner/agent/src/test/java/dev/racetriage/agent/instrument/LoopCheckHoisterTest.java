@@ -200,6 +200,66 @@ class LoopCheckHoisterTest {
     }
   }
 
+  /**
+   * {@code for (j = 0; j < n; j = j + 2) a[j] = 1;} as older compilers wrote it — {@code iload j; iconst_2; iadd;
+   * istore j}, no {@code iinc} (the Java Grande suite's red-black SOR): hoisted like {@code iinc j, 2}.
+   */
+  @Test
+  void anIncrementWrittenAsLoadAddStoreCountsTheLoop() throws Throwable {
+    String name = "dev/racetriage/agent/instrument/fixtures/GeneratedStrideTwo";
+    org.objectweb.asm.ClassWriter cw = new org.objectweb.asm.ClassWriter(
+        org.objectweb.asm.ClassWriter.COMPUTE_FRAMES | org.objectweb.asm.ClassWriter.COMPUTE_MAXS);
+    cw.visit(org.objectweb.asm.Opcodes.V1_8, org.objectweb.asm.Opcodes.ACC_PUBLIC, name, null, "java/lang/Object", null);
+    org.objectweb.asm.MethodVisitor m = cw.visitMethod(org.objectweb.asm.Opcodes.ACC_PUBLIC
+        | org.objectweb.asm.Opcodes.ACC_STATIC, "fillByTwo", "([II)V", null, null);
+    org.objectweb.asm.Label head = new org.objectweb.asm.Label();
+    org.objectweb.asm.Label end = new org.objectweb.asm.Label();
+    m.visitCode();
+    m.visitInsn(org.objectweb.asm.Opcodes.ICONST_0);
+    m.visitVarInsn(org.objectweb.asm.Opcodes.ISTORE, 2);
+    m.visitLabel(head);
+    m.visitVarInsn(org.objectweb.asm.Opcodes.ILOAD, 2);
+    m.visitVarInsn(org.objectweb.asm.Opcodes.ILOAD, 1);
+    m.visitJumpInsn(org.objectweb.asm.Opcodes.IF_ICMPGE, end);
+    m.visitVarInsn(org.objectweb.asm.Opcodes.ALOAD, 0);
+    m.visitVarInsn(org.objectweb.asm.Opcodes.ILOAD, 2);
+    m.visitInsn(org.objectweb.asm.Opcodes.ICONST_1);
+    m.visitInsn(org.objectweb.asm.Opcodes.IASTORE);
+    m.visitVarInsn(org.objectweb.asm.Opcodes.ILOAD, 2);
+    m.visitInsn(org.objectweb.asm.Opcodes.ICONST_2);
+    m.visitInsn(org.objectweb.asm.Opcodes.IADD);
+    m.visitVarInsn(org.objectweb.asm.Opcodes.ISTORE, 2);
+    m.visitJumpInsn(org.objectweb.asm.Opcodes.GOTO, head);
+    m.visitLabel(end);
+    m.visitInsn(org.objectweb.asm.Opcodes.RETURN);
+    m.visitMaxs(0, 0);
+    m.visitEnd();
+    cw.visitEnd();
+    byte[] original = cw.toByteArray();
+    byte[] out = detect().instrument(ClassKind.APPLICATION, getClass().getClassLoader(), original).bytes();
+    assertNotNull(out);
+    ClassNode node = new ClassNode();
+    new ClassReader(out).accept(node, 0);
+    List<String> calls = new ArrayList<>();
+    for (AbstractInsnNode insn : method(node, "fillByTwo").instructions) {
+      if (insn instanceof MethodInsnNode call && call.owner.equals(HookMethod.OWNER)) {
+        calls.add(call.name);
+      }
+    }
+    assertTrue(calls.contains("writeRange"), calls.toString());
+    assertFalse(calls.contains("writeElement"), calls.toString());
+    Class<?> c = new ClassLoader(getClass().getClassLoader()) {
+      Class<?> define() {
+        return defineClass(name.replace('/', '.'), out, 0, out.length);
+      }
+    }.define();
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      int[] a = new int[7];
+      c.getMethod("fillByTwo", int[].class, int.class).invoke(null, a, 7);
+      assertArrayEquals(new int[] {1, 0, 1, 0, 1, 0, 1}, a);
+    }
+  }
+
   @Test
   void aFieldReadInEveryIterationIsCheckedOnceAtTheExitAndStillRaces() throws Throwable {
     try (InstrumentedRun run = new InstrumentedRun()) {
