@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       DaemonCommand.class,
       LspCommand.class,
       DashboardCommand.class,
+      ReportCommand.class,
       MarkCommand.class,
       MarksCommand.class,
       CommandLine.HelpCommand.class

@@ -87,6 +87,11 @@ class RaceLifecycleTest {
       store.races().upsert(race("p.A.result", "p.ATest#t"), third.id());
       assertEquals(2, store.detail(FieldKey.parse("p.A.result")).orElseThrow().events().size(),
           "seeing a regression again is no new event");
+
+      Run outsideGit = store.runs().start("triage", null, null);
+      assertTrue(store.races().markFixed(FieldKey.parse("p.A.done"), outsideGit.id(), "gone"));
+      assertEquals(null, store.detail(FieldKey.parse("p.A.done")).orElseThrow().events().get(0).commitId(),
+          "a run outside git fixes without a commit");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.racetriage.lsp.triage;
 
+import dev.racetriage.store.replay.ReplayTarget;
 import dev.racetriage.lsp.findings.AccessSite;
 import dev.racetriage.lsp.findings.FieldFinding;
 import dev.racetriage.lsp.findings.FieldKeys;
@@ -136,7 +137,7 @@ public final class StoreTriageDatabase implements TriageDatabase {
         .map(mark -> mark.note() + " (" + mark.author() + ", " + mark.markedAt() + ")");
     return new FieldFinding(field.toString(), status, status.id(), evidence.summary(), reasons, 1.0, accesses,
         new VerdictEvidence(rows, Optional.ofNullable(evidence.firstFailure()).filter(s -> !s.isBlank()),
-            Optional.ofNullable(evidence.replayCommand()).filter(s -> !s.isBlank()), markNote));
+            ReplayTarget.decisive(detail).map(t -> t.command(store.projectDir())), markNote));
   }
 
   private static FieldFinding markedOnly(String key, TrustedBenignMark mark) {

@@ -134,8 +134,10 @@ public final class RaceRepository {
 
   private static void changeLifecycle(Tx tx, long raceId, Lifecycle state, Long runId, String note)
       throws SQLException {
+    // a run outside git has no commit (a null column: queryOne cannot carry it)
     String commit = runId == null ? null
-        : tx.queryOne("SELECT commit_id FROM run WHERE id = ?", row -> row.getString(1), runId).orElse(null);
+        : tx.query("SELECT commit_id FROM run WHERE id = ?", row -> row.getString(1), runId).stream()
+            .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     tx.update("UPDATE race SET lifecycle = ?, lifecycle_at = ?, lifecycle_run_id = ?, lifecycle_commit = ? WHERE id = ?",
         state.name(), tx.now(), runId, commit, raceId);
     tx.update("INSERT INTO race_event(race_id, run_id, event, commit_id, note, at) VALUES (?, ?, ?, ?, ?, ?)",

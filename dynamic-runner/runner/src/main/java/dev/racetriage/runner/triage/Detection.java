@@ -21,7 +21,9 @@ import java.util.Set;
  * {@code lateRaces}: the raced fields that the first detection run did not show and a repeat did;
  * {@code fingerprint}: the hash of the class files the tests ran ({@link ClassFingerprint}); {@code agentVersion}: the
  * hash of the agent jar — together they decide which stored trials a re-run may reuse; {@code hungTests}: tests
- * stopped at their limit in the baseline or under the agent.
+ * stopped at their limit in the baseline or under the agent; {@code complete}: every module's detection ran its
+ * tests to the end (a run cut short cannot tell that a race is gone); {@code leftOutRaces}: raced fields of library
+ * classes that were left out (not triaged, and not gone either).
  */
 public record Detection(
     Path root,
@@ -42,9 +44,12 @@ public record Detection(
     List<String> lateRaces,
     String fingerprint,
     String agentVersion,
-    List<HungTest> hungTests) {
+    List<HungTest> hungTests,
+    boolean complete,
+    Set<String> leftOutRaces) {
 
   public Detection {
+    leftOutRaces = Set.copyOf(leftOutRaces);
     lateRaces = List.copyOf(lateRaces);
     hungTests = List.copyOf(hungTests);
     intermittentFailures = Map.copyOf(intermittentFailures);

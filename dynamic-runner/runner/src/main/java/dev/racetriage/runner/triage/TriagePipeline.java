@@ -98,7 +98,7 @@ public final class TriagePipeline {
         warnings.add("An earlier " + abandoned.kind() + " run (#" + abandoned.id() + ", started " + abandoned.startedAt()
             + ") did not finish: " + abandoned.message() + ". Its finished trials are reused where they still apply.");
       }
-      Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", null, null);
+      Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", ProjectCommit.of(root), null);
       try (RunHeartbeat beat = new RunHeartbeat(store, run.id())) {
         return runStages(store, run, options, progress, warnings, start);
       } catch (TriageException | RuntimeException e) {
@@ -179,13 +179,18 @@ public final class TriagePipeline {
     return new TriageResult(findings, d.candidates(), warnings, stats, classified, d.hungTests());
   }
 
-  /** The candidates and races of a detection, stored together as soon as detection ends. */
+  /**
+   * The candidates and races of a detection, stored together as soon as detection ends, with what the detection says
+   * about the stored races it did not see ({@link RaceResolution}: fixed, or not re-checked).
+   */
   public static void recordDetection(TriageStore store, long runId, Detection d, List<String> warnings) {
     store.inTransaction(() -> {
       storeCandidates(store, d.candidates(), warnings);
+      RaceResolution.Outcome resolved = RaceResolution.apply(store, runId, d);
       for (DetectedRace race : d.races().values()) {
         store.races().upsert(toStoreRace(FieldKey.parse(race.fieldKey()), race), runId);
       }
+      warnings.addAll(resolved.describe());
       return null;
     });
   }
@@ -331,6 +336,7 @@ public final class TriagePipeline {
     List<DetectionReport.SkippedClass> skipped = new ArrayList<>();
     int done = 0;
     int detectRuns = 0;
+    boolean complete = true;
     Map<String, Integer> firstRun = new LinkedHashMap<>();
     for (TestModule module : project.modules()) {
       Path dir = work.resolve(moduleDirName(module, root)).resolve("detect");
@@ -363,6 +369,7 @@ public final class TriagePipeline {
               + System.lineSeparator() + ExternalCommand.tail(run.log(), LOG_TAIL));
         }
         // the agent streams its report: what it saw before the end is kept, and the user is told the run was cut short
+        complete = false;
         warnings.add("Detection of module " + module.name(root) + " ended before its tests finished (" + why + "); the "
             + detection.races().size() + " race(s) the agent had reported by then are kept. The JVM's output is in "
             + run.log() + ".");
@@ -378,9 +385,10 @@ public final class TriagePipeline {
       progress.step(++done, project.modules().size(), module.name(root));
     }
     long detectMillis = millisSince(detectStart);
+    List<String> library = List.of();
     if (!options.includeLibraries()) {
       ProjectClasses own = new ProjectClasses(project.modules());
-      List<String> library = races.keySet().stream().filter(f -> !own.owns(f)).sorted().toList();
+      library = races.keySet().stream().filter(f -> !own.owns(f)).sorted().toList();
       if (!library.isEmpty()) {
         library.forEach(races::remove);
         warnings.add(library.size() + " race(s) on fields of library classes (not compiled by this project) were "
@@ -402,7 +410,7 @@ public final class TriagePipeline {
     }));
     return new Detection(root, candidates, jvms, testsByName, baselineFailures, intermittentFailures, races, skipped,
         tests, buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"), detectRuns,
-        lateRaces, fingerprint, agentVersion, hung);
+        lateRaces, fingerprint, agentVersion, hung, complete, new LinkedHashSet<>(library));
   }
 
   /** What detection saw of one module: how its runs went, the agent's reports read as one, the tests that hung. */
