@@ -135,7 +135,7 @@ final class TriageCommand implements Callable<Integer> {
     String report = switch (format) {
       case "json" -> TriageJson.render(result, sources);
       case "sarif" -> TriageSarif.render(result, sources);
-      default -> TriageTable.render(result);
+      default -> TriageTable.render(result, sources);
     };
     write(report);
     result.warnings().forEach(w -> err.println("racetriage: " + w));

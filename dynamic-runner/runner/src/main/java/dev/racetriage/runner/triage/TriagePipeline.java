@@ -580,11 +580,13 @@ public final class TriagePipeline {
           withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials)), runId);
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
           .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
-      finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null);
+      finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null,
+          decisive == null ? null : decisive.failure());
     } else {
       Optional<VerdictRecord> verdict = store.verdicts().current(field);
       finding = new RaceFinding(race, verdict.map(VerdictRecord::verdict).orElse(Verdict.PENDING),
-          verdict.map(r -> r.evidence().summary()).orElse("detected; not classified yet"), null, 0, List.of(), null);
+          verdict.map(r -> r.evidence().summary()).orElse("detected; not classified yet"), null, 0, List.of(), null,
+          verdict.map(r -> r.evidence().firstFailure()).orElse(null));
     }
     Optional<TrustedBenignMark> mark = store.marks().find(field);
     return mark.isPresent() ? finding.withTrustedBenign(mark.get().note()) : finding;
