@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       LspCommand.class,
       DashboardCommand.class,
       ReportCommand.class,
+      ReplayCommand.class,
       MarkCommand.class,
       MarksCommand.class,
       CommandLine.HelpCommand.class

@@ -44,6 +44,7 @@ import dev.racetriage.runner.verdict.Classification;
 import dev.racetriage.runner.verdict.HeuristicTrials;
 import dev.racetriage.runner.verdict.VerdictClassifier;
 import dev.racetriage.store.candidates.StaticCandidate;
+import dev.racetriage.store.trials.FailureText;
 import dev.racetriage.store.trials.Trial;
 import dev.racetriage.store.trials.TrialRecord;
 import dev.racetriage.store.verdicts.Evidence;
@@ -576,12 +577,13 @@ public final class TriagePipeline {
           VerdictClassifier.standard().classify(evidence, failsWithoutAgent), race, d.intermittentFailures());
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
-          decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(),
+          decisive == null ? null : decisive.replayCommand(),
+          decisive == null ? null : FailureText.forField(decisive.failure(), field),
           withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials)), runId);
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
           .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
       finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null,
-          decisive == null ? null : decisive.failure());
+          decisive == null ? null : FailureText.forField(decisive.failure(), field));
     } else {
       Optional<VerdictRecord> verdict = store.verdicts().current(field);
       finding = new RaceFinding(race, verdict.map(VerdictRecord::verdict).orElse(Verdict.PENDING),
@@ -628,7 +630,7 @@ public final class TriagePipeline {
       case TIMEOUT -> dev.racetriage.store.trials.TrialOutcome.TIMEOUT;
     };
     return new Trial(field, t.spec().testName(), t.spec().heuristic(), t.spec().seed(), outcome,
-        Duration.ofMillis(t.millis()), t.reads(), t.staleReads(), t.failure());
+        Duration.ofMillis(t.millis()), t.reads(), t.staleReads(), FailureText.forField(t.failure(), field));
   }
 
   public static Race toStoreRace(FieldKey field, DetectedRace race) {
