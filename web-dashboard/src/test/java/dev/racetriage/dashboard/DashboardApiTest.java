@@ -116,7 +116,9 @@ class DashboardApiTest {
     assertEquals(0, heuristics.get(0).get("failures").asInt());
     assertEquals("oldest", heuristics.get(1).get("heuristic").asText());
     assertEquals(2, heuristics.get(1).get("failures").asInt());
-    assertEquals(0.4, heuristics.get(1).get("observationRate").asDouble(), 1e-9);
+    assertEquals(0.5, heuristics.get(1).get("failureRate").asDouble(), 1e-9, "failed runs / runs");
+    assertEquals(0.4, heuristics.get(1).get("staleReadRate").asDouble(), 1e-9, "stale reads / reads");
+    assertEquals(121, heuristics.get(1).get("medianDurationMs").asLong(), "the median of 120..123 ms");
 
     assertEquals(List.of("sc", "oldest"), texts(view.at("/matrix/heuristics")));
     JsonNode cells = view.at("/matrix/rows").get(0).get("cells");
@@ -124,7 +126,10 @@ class DashboardApiTest {
     assertEquals(2, cells.get(1).get("failures").asInt());
 
     assertTrue(view.get("firstFailure").asText().startsWith("org.opentest4j.AssertionFailedError"));
-    assertTrue(view.get("replayCommand").asText().contains("--heuristic oldest --seed 0"));
+    assertTrue(view.get("replayCommand").asText().startsWith("racetriage replay com.example.Cache.hash --test "
+        + "'com.example.CacheTest#concurrentHash' --heuristic oldest --seed 0 --project "), view.toPrettyString());
+    assertTrue(view.get("javaCommand").asText().contains("--heuristic oldest --seed 0"), "the evidence's own line");
+    assertTrue(view.get("lifecycle").isEmpty(), "never fixed");
     assertEquals("destructive", view.get("verdictHistory").get(0).get("verdict").asText());
     assertEquals(List.of("racy-lazy-init"), texts(view.at("/candidate/patterns")));
     assertEquals(List.of("100", "101", "102", "103"), texts(view.at("/durationsMs/sc")));

@@ -1,5 +1,8 @@
 package dev.racetriage.dashboard.api;
 
+import dev.racetriage.dashboard.export.ExportedRace;
+import dev.racetriage.dashboard.export.RaceCollector;
+import dev.racetriage.store.replay.ReplayTarget;
 import dev.racetriage.dashboard.source.AccessSources;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.candidates.StaticCandidate;
@@ -21,9 +24,11 @@ final class RaceViewBuilder {
   static final int SOURCE_CONTEXT_LINES = 3;
 
   private final AccessSources sources;
+  private final java.nio.file.Path projectDir;
 
-  RaceViewBuilder(AccessSources sources) {
+  RaceViewBuilder(AccessSources sources, java.nio.file.Path projectDir) {
     this.sources = sources;
+    this.projectDir = projectDir;
   }
 
   RaceView build(RaceDetail detail, List<HeuristicSummary> summaries) {
@@ -32,13 +37,16 @@ final class RaceViewBuilder {
         RaceRow.of(detail.summary()),
         detail.accesses().stream().map(a -> access(detail.summary().field(), a)).toList(),
         detail.tests(),
-        summaries.stream().map(RaceViewBuilder::heuristic).toList(),
+        heuristics(detail, summaries),
         matrix(detail.trialsByHeuristic()),
         durations(detail.trialsByHeuristic()),
         evidence.summary(),
         evidence.firstFailure(),
+        ReplayTarget.decisive(detail).map(t -> t.command(projectDir)).orElse(null),
         evidence.replayCommand(),
         detail.verdictHistory().stream().map(RaceViewBuilder::verdict).toList(),
+        detail.events().stream().map(e -> new RaceView.LifecycleEntry(e.state().label(), e.runId(), e.commitId(),
+            e.note(), e.at())).toList(),
         detail.auditLog().stream().map(RaceView.AuditRow::of).toList(),
         candidate(detail.candidate()));
   }
@@ -49,10 +57,16 @@ final class RaceViewBuilder {
         sources.excerpt(field, site, SOURCE_CONTEXT_LINES).orElse(null));
   }
 
-  private static RaceView.HeuristicRow heuristic(HeuristicSummary s) {
-    return new RaceView.HeuristicRow(
-        s.heuristic(), s.runs(), s.failures(), s.timeouts(), s.reads(), s.staleReads(), s.observationRate(),
-        s.meanDuration().toMillis(), s.maxDuration().toMillis());
+  /** The stored aggregates with the rates and the median of {@link RaceCollector#rates} (one computation for both). */
+  private static List<RaceView.HeuristicRow> heuristics(RaceDetail detail, List<HeuristicSummary> summaries) {
+    Map<String, ExportedRace.Rates> rates = new LinkedHashMap<>();
+    RaceCollector.rates(detail).forEach(r -> rates.put(r.heuristic(), r));
+    return summaries.stream().map(s -> {
+      ExportedRace.Rates r = rates.get(s.heuristic());
+      return new RaceView.HeuristicRow(s.heuristic(), s.runs(), s.failures(), s.timeouts(), s.reads(), s.staleReads(),
+          s.failureRate(), s.staleReadRate(), r == null ? s.meanDuration().toMillis() : r.medianMillis(),
+          s.maxDuration().toMillis());
+    }).toList();
   }
 
   /** Each heuristic's trial durations in milliseconds, in the store's order ({@code sc} first). */

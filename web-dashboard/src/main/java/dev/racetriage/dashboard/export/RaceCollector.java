@@ -108,7 +108,7 @@ public final class RaceCollector {
   }
 
   /** Per heuristic ({@code sc} first, as stored): failure rate, stale-read rate and the median run time. */
-  static List<ExportedRace.Rates> rates(RaceDetail detail) {
+  public static List<ExportedRace.Rates> rates(RaceDetail detail) {
     List<ExportedRace.Rates> rates = new ArrayList<>();
     detail.trialsByHeuristic().forEach((heuristic, records) -> {
       List<Trial> trials = records.stream().map(TrialRecord::trial).toList();
