@@ -106,7 +106,7 @@ function renderEvidence(view) {
       el('td', {}, formatTime(v.decidedAt)), el('td', {}, el('span', {class: `badge verdict-${v.verdict}`}, v.verdict)),
       el('td', {}, v.summary, Object.keys(v.facts).length === 0 ? null :
         el('details', {}, el('summary', {}, 'details'),
-          el('ul', {class: 'facts'}, Object.keys(v.facts).sort().map(k => el('li', {}, `${k}: ${v.facts[k]}`)))))))}))
+          el('ul', {class: 'facts'}, Object.keys(v.facts).sort().map(k => el('li', {}, `${k}: ${v.facts[k]}`))))))}))
     .concat(view.lifecycle.map(e => ({at: e.at, row: el('tr', {class: `lifecycle-${e.state}`},
       el('td', {}, formatTime(e.at)), el('td', {}, el('span', {class: `badge state-${e.state}`}, e.state)),
       el('td', {}, `${e.note} (run #${e.runId}${e.commit ? ', commit ' + e.commit : ''})`))})));
