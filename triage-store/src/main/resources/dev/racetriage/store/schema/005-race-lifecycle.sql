@@ -19,3 +19,20 @@ CREATE TABLE race_event (
   at         INTEGER NOT NULL
 );
 CREATE INDEX race_event_race ON race_event(race_id, id);
+
+-- A trusted-benign mark on a race whose verdict is destructive overrides failing evidence: the audit log records it
+-- as an action of its own. SQLite cannot widen a CHECK in place, so audit_log is rebuilt (the Migrator runs the step
+-- with foreign keys off and checks them before committing).
+CREATE TABLE audit_log_v5 (
+  id        INTEGER PRIMARY KEY,
+  field_id  INTEGER NOT NULL REFERENCES field(id) ON DELETE CASCADE,
+  action    TEXT NOT NULL CHECK (action IN ('MARK_TRUSTED_BENIGN', 'MARK_OVERRIDING_DESTRUCTIVE', 'REOPEN', 'COMMENT',
+                                            'IMPORT_MARK')),
+  author    TEXT NOT NULL,
+  note      TEXT,
+  at        INTEGER NOT NULL
+);
+INSERT INTO audit_log_v5(id, field_id, action, author, note, at) SELECT id, field_id, action, author, note, at FROM audit_log;
+DROP TABLE audit_log;
+ALTER TABLE audit_log_v5 RENAME TO audit_log;
+CREATE INDEX audit_field ON audit_log(field_id, id);

@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code racetriage replay} reproduces the destructive races of examples/racy-shapes from the store: each replay fails
- * with the test's assertion and exits 1, and the command {@code report} shows runs as it is under {@code bash -c}.
- * One triage (trials only for the four destructive fields) serves every test of the class.
+ * The destructive races of examples/racy-shapes, as a team meets them after a triage: {@code racetriage replay}
+ * reproduces each from the store (it fails with the test's assertion and exits 1), the command {@code report} shows
+ * runs as it is under {@code bash -c}, and a trusted-benign mark on one needs an override and still fails the next
+ * triage unless {@code --allow-overridden}. One triage (trials only for the four destructive fields) serves every test.
  */
-class ReplayCommandTest {
+class DestructiveExamplesTest {
   private static final List<String> DESTRUCTIVE = List.of("dev.racetriage.examples.RacyInitLoop.x",
       "dev.racetriage.examples.Point.x", "dev.racetriage.examples.Point.y", "dev.racetriage.examples.BusyWait.result");
 
@@ -82,6 +83,27 @@ class ReplayCommandTest {
     assertTrue(p.waitFor(5, TimeUnit.MINUTES), output);
     assertEquals(1, p.exitValue(), output);
     assertTrue(output.contains("AssertionFailedError: expected: <1.0>"), output);
+  }
+
+  @Test
+  void markingADestructiveRaceNeedsAnOverrideAndStillFailsTheTriage() {
+    String x = "dev.racetriage.examples.RacyInitLoop.x";
+    CliRun refused = run("mark", x, "--trusted-benign", "--note", "we accept it", "--project", project.toString());
+    assertEquals(2, refused.exitCode(), refused.err());
+    assertTrue(refused.err().contains("--override-destructive"), refused.err());
+    assertEquals(0, run("mark", x, "--trusted-benign", "--note", "we accept it", "--override-destructive",
+        "--project", project.toString()).exitCode());
+
+    String[] again = {"triage", project.toString(), "--tests", "RacyInitLoopTest", "--field", x, "--heuristics",
+        "sc,oldest"};
+    CliRun failing = run(again);
+    assertEquals(1, failing.exitCode(), failing.out() + failing.err());
+    assertTrue(failing.err().contains(x + " is destructive and marked trusted-benign"), failing.err());
+    assertTrue(failing.out().contains("destructive (trusted-benign)"), failing.out());
+    String[] allowing = java.util.stream.Stream.concat(java.util.Arrays.stream(again),
+        java.util.stream.Stream.of("--allow-overridden")).toArray(String[]::new);
+    CliRun allowed = run(allowing);
+    assertEquals(0, allowed.exitCode(), allowed.err());
   }
 
   private static JsonNode raceOf(String field) {
