@@ -167,6 +167,24 @@ class DashboardApiTest {
   }
 
   @Test
+  void markingADestructiveRaceNeedsAConfirmationNamingTheEvidence() {
+    String race = HttpSession.race("com.example.Cache.hash");
+    HttpResponse<String> refused = http.postAsPage(race + "/triage", Map.of("state", "trusted-benign", "note", "ok"));
+    assertEquals(409, refused.statusCode(), refused.body());
+    assertTrue(refused.body().contains("is destructive (2/4 runs failed under oldest"), refused.body());
+    assertTrue(refused.body().contains("overrideDestructive"), refused.body());
+    assertEquals("open", http.getJson(race).at("/race/state").asText());
+
+    HttpResponse<String> confirmed = http.postAsPage(race + "/triage",
+        Map.of("state", "trusted-benign", "note", "reviewed with the team", "overrideDestructive", true));
+    assertEquals(200, confirmed.statusCode(), confirmed.body());
+    JsonNode audit = http.getJson(race).get("audit");
+    assertEquals("mark-overriding-destructive", audit.get(audit.size() - 1).get("action").asText());
+    // the fixture is shared by the class's tests: leave the race open, as found
+    assertEquals(200, http.postAsPage(race + "/triage", Map.of("state", "open")).statusCode());
+  }
+
+  @Test
   void triageNeedsANoteAndAKnownState() {
     String race = HttpSession.race("com.example.Cache.hash");
     assertEquals(400, http.postAsPage(race + "/triage", Map.of("state", "trusted-benign")).statusCode());

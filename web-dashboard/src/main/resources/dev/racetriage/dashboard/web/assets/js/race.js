@@ -2,6 +2,7 @@ import {api, el, fill, setText, showError, clearError, showSession, formatTime} 
 
 const raceId = decodeURIComponent(location.pathname.substring('/races/'.length));
 const charts = {};
+let current = null;
 
 function renderHeader(race, view) {
   document.title = `racetriage — ${race.id}`;
@@ -134,6 +135,7 @@ async function load() {
   try {
     const view = await api('/api/races/' + encodeURIComponent(raceId));
     clearError();
+    current = view;
     renderHeader(view.race, view);
     renderAccesses(view.accesses);
     renderTrials(view);
@@ -165,7 +167,17 @@ function main() {
   const note = () => document.getElementById('note').value.trim();
   document.getElementById('mark-benign').addEventListener('click', () => {
     if (!note()) { showError(new Error('Write a note: why is this race harmless?')); return; }
-    act('/triage', {state: 'trusted-benign', note: note()}, 'Marked trusted-benign.');
+    const body = {state: 'trusted-benign', note: note()};
+    if (current?.race.verdict === 'destructive') {
+      // the mark overrides failing evidence: say which, and ask
+      const evidence = current.summary ?? 'a test failed with stale values';
+      const failure = (current.firstFailure ?? '').split('\n')[0];
+      if (!window.confirm(`${current.race.id} is destructive: ${evidence}${failure ? '\n' + failure : ''}\n\n`
+          + 'Marking it trusted-benign overrides this evidence; the audit log records the override and a triage '
+          + 'still fails on it unless --allow-overridden. Mark it anyway?')) return;
+      body.overrideDestructive = true;
+    }
+    act('/triage', body, 'Marked trusted-benign.');
   });
   document.getElementById('reopen').addEventListener('click', () =>
     act('/triage', {state: 'open', note: note() || undefined}, 'Reopened.'));
