@@ -153,8 +153,23 @@ public final class StoreTriageDatabase implements TriageDatabase {
 
   @Override
   public synchronized void markTrustedBenign(String fieldKey, String author, String note) {
-    store.marks().markTrustedBenign(FieldKey.parse(fieldKey), author, note);
+    markTrustedBenign(fieldKey, author, note, false);
+  }
+
+  @Override
+  public synchronized void markTrustedBenign(String fieldKey, String author, String note,
+      boolean overridesDestructive) {
+    store.marks().markTrustedBenign(FieldKey.parse(fieldKey), author, note, overridesDestructive);
     invalidate();
+  }
+
+  @Override
+  public synchronized Optional<String> destructiveEvidence(String fieldKey) {
+    FieldKey field = FieldKey.parse(fieldKey);
+    return store.races().find(field)
+        .filter(r -> r.verdict() == dev.racetriage.store.verdicts.Verdict.DESTRUCTIVE)
+        .map(r -> store.verdicts().current(field).map(v -> v.evidence().summary()).filter(s -> !s.isBlank())
+            .orElse("a test failed with stale values"));
   }
 
   @Override
