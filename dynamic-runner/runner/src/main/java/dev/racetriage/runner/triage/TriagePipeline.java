@@ -595,17 +595,27 @@ public final class TriagePipeline {
   }
 
   /**
-   * A race whose test failed its baseline intermittently keeps the trials' verdict, and says so: the summary names
-   * the native failures and the facts hold them ({@code failsWithoutAgent}: test, "k of n runs").
+   * A race whose test failed its baseline intermittently keeps the trials' verdict, and says so: a destructive one
+   * "also fails without the agent (test: k of n runs)", another "intermittent without the agent: …"; the facts hold
+   * the native failures ({@code failsWithoutAgent}: test, "k of n runs"). A destructive race whose tests never failed
+   * without the agent nor under the {@code sc} control says it "fails only with stale values the JMM allows".
    */
   static Classification withIntermittentBaseline(Classification c, DetectedRace race, Map<String, String> intermittent) {
-    List<String> seen = race.tests().stream().filter(intermittent::containsKey)
-        .map(t -> t + " failed " + intermittent.get(t) + " without the agent").toList();
-    if (seen.isEmpty()) return c;
+    List<String> tests = race.tests().stream().filter(intermittent::containsKey).toList();
+    boolean destructive = c.verdict() == Verdict.DESTRUCTIVE;
+    if (tests.isEmpty()) {
+      // "only with stale values" holds when neither the baseline nor the sc control ever failed
+      boolean controlClean = "0".equals(c.facts().get(HeuristicTrials.SC + ".failures"));
+      return destructive && controlClean ? new Classification(c.verdict(),
+          c.summary() + "; fails only with stale values the JMM allows", c.decisiveHeuristic(), c.facts()) : c;
+    }
     Map<String, String> facts = new LinkedHashMap<>(c.facts());
-    facts.put("failsWithoutAgent", String.join("; ", seen));
-    return new Classification(c.verdict(), c.summary() + " (intermittent without the agent: " + String.join("; ", seen)
-        + ")", c.decisiveHeuristic(), facts);
+    facts.put("failsWithoutAgent", String.join("; ",
+        tests.stream().map(t -> t + " failed " + intermittent.get(t) + " without the agent").toList()));
+    String native_ = String.join("; ", tests.stream().map(t -> t + ": " + intermittent.get(t)).toList());
+    return new Classification(c.verdict(), c.summary() + (destructive
+        ? "; also fails without the agent (" + native_ + ")"
+        : " (intermittent without the agent: " + native_ + ")"), c.decisiveHeuristic(), facts);
   }
 
   /** For an array key, the elements its trials jumbled join the evidence's facts ({@code jumbledIndices}). */
