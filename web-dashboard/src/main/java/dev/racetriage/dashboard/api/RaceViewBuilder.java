@@ -1,7 +1,6 @@
 package dev.racetriage.dashboard.api;
 
-import dev.racetriage.dashboard.export.ExportedRace;
-import dev.racetriage.dashboard.export.RaceCollector;
+import dev.racetriage.store.trials.HeuristicRates;
 import dev.racetriage.store.replay.ReplayTarget;
 import dev.racetriage.dashboard.source.AccessSources;
 import dev.racetriage.store.FieldKey;
@@ -57,12 +56,12 @@ final class RaceViewBuilder {
         sources.excerpt(field, site, SOURCE_CONTEXT_LINES).orElse(null));
   }
 
-  /** The stored aggregates with the rates and the median of {@link RaceCollector#rates} (one computation for both). */
+  /** The stored aggregates with the rates and the median of {@link HeuristicRates} (one computation for every view). */
   private static List<RaceView.HeuristicRow> heuristics(RaceDetail detail, List<HeuristicSummary> summaries) {
-    Map<String, ExportedRace.Rates> rates = new LinkedHashMap<>();
-    RaceCollector.rates(detail).forEach(r -> rates.put(r.heuristic(), r));
+    Map<String, HeuristicRates> rates = new LinkedHashMap<>();
+    HeuristicRates.of(detail.trialsByHeuristic()).forEach(r -> rates.put(r.heuristic(), r));
     return summaries.stream().map(s -> {
-      ExportedRace.Rates r = rates.get(s.heuristic());
+      HeuristicRates r = rates.get(s.heuristic());
       return new RaceView.HeuristicRow(s.heuristic(), s.runs(), s.failures(), s.timeouts(), s.reads(), s.staleReads(),
           s.failureRate(), s.staleReadRate(), r == null ? s.meanDuration().toMillis() : r.medianMillis(),
           s.maxDuration().toMillis());

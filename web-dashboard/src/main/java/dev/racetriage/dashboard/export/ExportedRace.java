@@ -1,6 +1,7 @@
 package dev.racetriage.dashboard.export;
 
 import dev.racetriage.dashboard.api.RaceRow;
+import dev.racetriage.store.trials.HeuristicRates;
 import java.time.Instant;
 import java.util.List;
 
@@ -20,7 +21,7 @@ public record ExportedRace(
     String firstFailure,
     List<Access> accesses,
     List<String> tests,
-    List<Rates> heuristics,
+    List<HeuristicRates> heuristics,
     List<String> fixAdvice,
     Fixed fixed,
     boolean testCode,
@@ -34,13 +35,6 @@ public record ExportedRace(
       return line > 0 ? where + ":" + line : where;
     }
   }
-
-  /**
-   * The trials under one heuristic: {@code failureRate} is failed runs ÷ runs, {@code staleReadRate} stale reads ÷
-   * reads of the field, {@code medianMillis} the median run time.
-   */
-  public record Rates(String heuristic, int runs, int failures, int timeouts, double failureRate, long reads,
-      long staleReads, double staleReadRate, long medianMillis) {}
 
   /** The run that no longer saw the race although its tests ran and passed, and the commit it ran on. */
   public record Fixed(Long runId, String commit, Instant at, String note) {}

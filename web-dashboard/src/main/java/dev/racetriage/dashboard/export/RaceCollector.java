@@ -14,9 +14,7 @@ import dev.racetriage.store.races.Lifecycle;
 import dev.racetriage.store.replay.ReplayTarget;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunStatus;
-import dev.racetriage.store.trials.Trial;
-import dev.racetriage.store.trials.TrialOutcome;
-import dev.racetriage.store.trials.TrialRecord;
+import dev.racetriage.store.trials.HeuristicRates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -100,31 +98,13 @@ public final class RaceCollector {
         evidence.firstFailure(),
         accesses,
         detail.tests(),
-        rates(detail),
+        HeuristicRates.of(detail.trialsByHeuristic()),
         fixes,
         fixed,
         testCode,
         recheck);
   }
 
-  /** Per heuristic ({@code sc} first, as stored): failure rate, stale-read rate and the median run time. */
-  public static List<ExportedRace.Rates> rates(RaceDetail detail) {
-    List<ExportedRace.Rates> rates = new ArrayList<>();
-    detail.trialsByHeuristic().forEach((heuristic, records) -> {
-      List<Trial> trials = records.stream().map(TrialRecord::trial).toList();
-      int runs = trials.size();
-      int failures = (int) trials.stream().filter(t -> t.outcome() == TrialOutcome.FAIL).count();
-      int timeouts = (int) trials.stream().filter(t -> t.outcome() == TrialOutcome.TIMEOUT).count();
-      long reads = trials.stream().mapToLong(Trial::reads).sum();
-      long stale = trials.stream().mapToLong(Trial::staleReads).sum();
-      long[] millis = trials.stream().mapToLong(t -> t.duration().toMillis()).sorted().toArray();
-      long median = millis.length == 0 ? 0
-          : millis.length % 2 == 1 ? millis[millis.length / 2] : (millis[millis.length / 2 - 1] + millis[millis.length / 2]) / 2;
-      rates.add(new ExportedRace.Rates(heuristic, runs, failures, timeouts, runs == 0 ? 0 : (double) failures / runs,
-          reads, stale, reads == 0 ? 0 : (double) stale / reads, median));
-    });
-    return rates;
-  }
 
   private String projectPath(RaceDetail detail, AccessSite site) {
     return sources.projectPath(detail.summary().field(), site).orElse(null);
