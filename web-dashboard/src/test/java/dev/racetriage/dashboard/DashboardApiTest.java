@@ -104,6 +104,7 @@ class DashboardApiTest {
     JsonNode view = http.getJson(HttpSession.race("com.example.Cache.hash"));
     assertEquals("destructive", view.at("/race/verdict").asText());
 
+    assertEquals(2, view.get("accesses").size(), "the read reached through two stacks is one access: " + view);
     JsonNode write = view.get("accesses").get(0);
     assertEquals("WRITE", write.get("type").asText());
     assertEquals("src/main/java/com/example/Cache.java", write.at("/source/path").asText());

@@ -34,7 +34,7 @@ final class RaceViewBuilder {
     LatestEvidence evidence = LatestEvidence.of(detail);
     return new RaceView(
         RaceRow.of(detail.summary()),
-        detail.accesses().stream().map(a -> access(detail.summary().field(), a)).toList(),
+        distinctSites(detail.accesses()).stream().map(a -> access(detail.summary().field(), a)).toList(),
         detail.tests(),
         heuristics(detail, summaries),
         matrix(detail.trialsByHeuristic()),
@@ -48,6 +48,15 @@ final class RaceViewBuilder {
             e.note(), e.at())).toList(),
         detail.auditLog().stream().map(RaceView.AuditRow::of).toList(),
         candidate(detail.candidate()));
+  }
+
+  /**
+   * One entry per access type and place: the detector reports a site again for every stack that reached it, and a
+   * page listing the same read twice says nothing more (the first report, which has the stack, is kept).
+   */
+  static List<AccessSite> distinctSites(List<AccessSite> accesses) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    return accesses.stream().filter(a -> seen.add(a.type() + " " + a.file() + ":" + a.line())).toList();
   }
 
   private RaceView.Access access(FieldKey field, AccessSite site) {
