@@ -79,8 +79,13 @@ export function racyProject(): { project: string; source: string } {
   return { project, source };
 }
 
-/** The distribution `mvn -B package` builds in the repository (what `npm run package` copies into the .vsix). */
-export const BUILT_DISTRIBUTION = path.resolve(__dirname, '..', '..', '..', 'cli', 'target');
+/**
+ * The distribution the real-server tests start: the folder named by RACETRIAGE_TEST_DISTRIBUTION (racetriage-cli.jar
+ * and lib/), else the one `mvn -B package` builds in the repository (what `npm run package` copies into the .vsix).
+ */
+export const BUILT_DISTRIBUTION = process.env.RACETRIAGE_TEST_DISTRIBUTION
+  ? path.resolve(process.env.RACETRIAGE_TEST_DISTRIBUTION)
+  : path.resolve(__dirname, '..', '..', '..', 'cli', 'target');
 
 /**
  * Tests of the real server skip without a built distribution, except under CI=true, where .ci/run has built it and
@@ -89,5 +94,6 @@ export const BUILT_DISTRIBUTION = path.resolve(__dirname, '..', '..', '..', 'cli
 export function skipWithoutDistribution(): string | false {
   const built = fs.existsSync(path.join(BUILT_DISTRIBUTION, 'racetriage-cli.jar'))
     && fs.existsSync(path.join(BUILT_DISTRIBUTION, 'lib'));
-  return built || process.env.CI === 'true' ? false : `no racetriage distribution in ${BUILT_DISTRIBUTION} (mvn -B package)`;
+  return built || process.env.CI === 'true' ? false
+    : `no racetriage distribution in ${BUILT_DISTRIBUTION} (mvn -B package, or set RACETRIAGE_TEST_DISTRIBUTION)`;
 }

@@ -84,9 +84,14 @@ try {
   // 4. Mark it trusted-benign and see the state change.
   await page.fill('#note', 'hash is recomputed idempotently; a stale 0 only costs time');
   await page.fill('#author', 'browser-test');
+  // the race is destructive: the page asks for a confirmation that names the evidence
+  let confirmation = '';
+  page.once('dialog', dialog => { confirmation = dialog.message(); dialog.accept(); });
   await page.click('#mark-benign');
   await page.locator('#state').filter({hasText: 'trusted-benign'}).waitFor();
-  await page.locator('#audit li').filter({hasText: 'mark-trusted-benign'}).waitFor();
+  check(confirmation.includes('is destructive') && confirmation.includes('overrides this evidence'),
+    'marking a destructive race asks first: ' + confirmation);
+  await page.locator('#audit li').filter({hasText: 'mark-overriding-destructive'}).waitFor();
   check(await page.locator('#mark-benign').isDisabled(), 'mark button disabled once marked');
   await page.screenshot({path: path.join(shotsDir, '4-race-marked.png'), fullPage: true});
   findings.steps.push('mark');

@@ -21,7 +21,10 @@ import picocli.CommandLine.Spec;
     description = {
       "Record a team decision about a racy field. A trusted-benign mark hides the race from diagnostics",
       "(never from the evidence) and is mirrored to .racetriage/trusted-benign.json for the team to commit.",
-      "Exit code: 0 recorded, 1 the database or the marks file cannot be used, 2 bad usage."
+      "Refused (exit 2) unless a flag says it is meant: a field nothing knows (--force), a destructive race",
+      "(--override-destructive: recorded as such in the audit log; 'triage' still fails on it unless",
+      "--allow-overridden), a field already marked with another note (--replace).",
+      "Exit code: 0 recorded, 1 the database or the marks file cannot be used, 2 bad usage or refused."
     })
 final class MarkCommand implements Callable<Integer> {
 
@@ -38,9 +41,15 @@ final class MarkCommand implements Callable<Integer> {
   @Option(names = "--author", paramLabel = "NAME", description = "Who decided (default: the user name)")
   String author;
 
-  @Option(names = "--force",
-      description = "Mark even a field no race or candidate is recorded on (ahead of detection), or a destructive race")
+  @Option(names = "--force", description = "Mark a field that no race, candidate or source declaration names yet")
   boolean force;
+
+  @Option(names = "--override-destructive", description = "Mark a race whose verdict is destructive, against that "
+      + "evidence (recorded as an override in the audit log; 'triage' exits 1 on it unless --allow-overridden)")
+  boolean overrideDestructive;
+
+  @Option(names = "--replace", description = "Replace the note of an existing mark (the old one stays in the audit log)")
+  boolean replace;
 
   @Mixin StoreOptions options;
 
@@ -63,12 +72,22 @@ final class MarkCommand implements Callable<Integer> {
       MirrorSyncReport.print(store.mirrorSync(), store.marks().mirror().file(), out);
       if (!force) {
         MarkChecks.requireKnown(store, key);
-        MarkChecks.requireNotDestructive(store, key);
+      }
+      boolean destructive = MarkChecks.destructive(store, key);
+      if (destructive && !overrideDestructive) {
+        MarkChecks.refuseDestructive(store, key);
       }
       Optional<TrustedBenignMark> earlier = store.marks().find(key);
-      TrustedBenignMark mark = store.marks().markTrustedBenign(key, who, why);
+      if (!replace) {
+        MarkChecks.requireNoOtherNote(earlier, why);
+      }
+      TrustedBenignMark mark = store.marks().markTrustedBenign(key, who, why, destructive);
       out.println("Marked " + mark.field() + " trusted-benign (author " + mark.author() + "); recorded in "
           + store.file() + " and " + store.marks().mirror().file() + ".");
+      if (destructive) {
+        out.println("This overrides a destructive verdict: the audit log records it as such, and 'racetriage triage' "
+            + "still exits 1 on this race unless it is given --allow-overridden.");
+      }
       earlier.filter(before -> !before.note().equals(why) || !before.author().equals(who)).ifPresent(before ->
           out.println("This replaces the earlier mark by " + before.author() + " (" + before.markedAt() + "): \""
               + before.note() + "\" (kept in the audit log)."));

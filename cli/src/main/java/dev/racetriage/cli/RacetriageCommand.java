@@ -20,6 +20,8 @@ import picocli.CommandLine.Command;
       DaemonCommand.class,
       LspCommand.class,
       DashboardCommand.class,
+      ReportCommand.class,
+      ReplayCommand.class,
       MarkCommand.class,
       MarksCommand.class,
       CommandLine.HelpCommand.class

@@ -28,7 +28,12 @@ import picocli.CommandLine.Spec;
       "Builds the Maven project, runs its tests under the agent, replays them with adversarial memory and gives",
       "every race a verdict (destructive, qos, benign, unexercised or flaky) with its evidence, stored in the",
       "triage database.",
-      "Exit code: 0 nothing destructive, 1 a destructive race (not marked trusted-benign), 2 error."
+      "Heuristics (how a trial picks the stale value a read returns): sc = none, the control (sequential",
+      "consistency); oldest = the oldest value the write buffer holds; oldest-but-different = the oldest that",
+      "differs from the current one; random / random-but-different = a seeded random choice (different from the",
+      "current one). A destructive verdict needs failures significantly more frequent than under sc.",
+      "Exit code: 0 nothing destructive; 1 a destructive race, including one marked trusted-benign unless",
+      "--allow-overridden; 2 error."
     })
 final class TriageCommand implements Callable<Integer> {
 
@@ -98,6 +103,10 @@ final class TriageCommand implements Callable<Integer> {
       + "passing trials are deleted as they finish; every log is capped at its first and last megabyte)")
   boolean keepWork;
 
+  @Option(names = "--allow-overridden", description = "Exit 0 when every destructive race is marked trusted-benign "
+      + "(default: a destructive race fails the run even when marked: the mark overrides failing evidence)")
+  boolean allowOverridden;
+
   @Option(names = "--include-libraries", description = "Also triage races on fields of library classes (default: only "
       + "fields of classes the project compiles; the others are named in a warning)")
   boolean includeLibraries;
@@ -135,14 +144,26 @@ final class TriageCommand implements Callable<Integer> {
     String report = switch (format) {
       case "json" -> TriageJson.render(result, sources);
       case "sarif" -> TriageSarif.render(result, sources);
-      default -> TriageTable.render(result);
+      default -> TriageTable.render(result, sources);
     };
     write(report);
     result.warnings().forEach(w -> err.println("racetriage: " + w));
     if (!result.classified()) {
       return 2; // the warning above says why no verdict could be given
     }
-    return result.hasDestructive() ? 1 : 0;
+    if (result.hasDestructive()) {
+      return 1;
+    }
+    List<String> overridden = result.races().stream()
+        .filter(r -> r.verdict() == dev.racetriage.store.verdicts.Verdict.DESTRUCTIVE && r.trustedBenign())
+        .map(r -> r.race().fieldKey()).toList();
+    if (!overridden.isEmpty() && !allowOverridden) {
+      err.println("racetriage: " + String.join(", ", overridden) + (overridden.size() == 1 ? " is" : " are")
+          + " destructive and marked trusted-benign: the mark overrides failing evidence, so this run exits 1. "
+          + "Pass --allow-overridden to accept the override (e.g. in CI), or fix the race.");
+      return 1;
+    }
+    return 0;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.runner.detect.DetectedRace;
+import dev.racetriage.runner.report.SourceLocator;
 import dev.racetriage.runner.triage.RaceFinding;
 import dev.racetriage.runner.triage.TriageResult;
 import dev.racetriage.runner.triage.TriageStats;
@@ -7,38 +9,36 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** The terminal table of {@code racetriage triage}: field, verdict, best heuristic and its observation rate, tests. */
+/**
+ * The terminal table of {@code racetriage triage}: field, verdict, best heuristic and its failure rate, where the race
+ * was found (file:line) and the tests; then a line per race with its reason and the failure's first line.
+ */
 final class TriageTable {
   private TriageTable() {}
 
-  static String render(TriageResult result) {
+  static String render(TriageResult result, SourceLocator sources) {
     StringBuilder out = new StringBuilder();
     if (result.races().isEmpty()) {
       out.append("No races: the tests ran under the agent and no two threads accessed a field without happens-before.\n");
     } else {
       List<String[]> rows = new ArrayList<>();
-      rows.add(new String[] {"FIELD", "VERDICT", "BEST HEURISTIC", "OBSERVED", "TESTS"});
+      rows.add(new String[] {"FIELD", "VERDICT", "BEST HEURISTIC", "FAILURE RATE", "WHERE", "TESTS"});
       for (RaceFinding f : result.races()) {
         String verdict = f.verdict().label() + (f.trustedBenign() ? " (trusted-benign)" : "");
-        String rate = f.bestHeuristic() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * f.bestObservationRate());
+        String rate = f.bestHeuristic() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * f.bestFailureRate());
         rows.add(new String[] {f.race().fieldKey(), verdict, f.bestHeuristic() == null ? "-" : f.bestHeuristic(), rate,
-            tests(f.race().tests())});
+            where(f.race().current(), sources), tests(f.race().tests())});
       }
-      int[] widths = new int[rows.get(0).length];
-      for (String[] row : rows) {
-        for (int i = 0; i < row.length; i++) widths[i] = Math.max(widths[i], row[i].length());
-      }
-      for (String[] row : rows) {
-        StringBuilder line = new StringBuilder();
-        for (int i = 0; i < row.length; i++) {
-          line.append(i == row.length - 1 ? row[i] : pad(row[i], widths[i] + 2));
-        }
-        out.append(line.toString().stripTrailing()).append('\n');
-      }
+      out.append(Columns.render(rows));
       out.append('\n');
       for (RaceFinding f : result.races()) {
         out.append(f.race().fieldKey()).append(": ").append(f.reason()).append('\n');
+        if (f.failureLine() != null) {
+          out.append("  fails with ").append(f.failureLine()).append('\n');
+        }
       }
+      out.append("\nFAILURE RATE: runs that failed / runs, under the best heuristic. 'racetriage report' shows every "
+          + "access, the failure and how to replay it.\n");
     }
     TriageStats s = result.stats();
     out.append(String.format(Locale.ROOT, "%n%d race(s), %d test(s); build %.1f s, baseline %.1f s, detection %.1f s "
@@ -69,7 +69,10 @@ final class TriageTable {
     return tests.size() == 1 ? shortName : shortName + " +" + (tests.size() - 1);
   }
 
-  private static String pad(String s, int width) {
-    return s.length() >= width ? s + " " : s + " ".repeat(width - s.length());
+  /** {@code path:line} of the access that found the race (the file as the class names it if not in the project). */
+  static String where(DetectedRace.Access access, SourceLocator sources) {
+    if (access == null) return "-";
+    String file = sources.locate(access.className(), access.file()).orElse(access.file() == null ? "?" : access.file());
+    return access.line() > 0 ? file + ":" + access.line() : file;
   }
 }

@@ -75,7 +75,7 @@ class DashboardCommandTest {
   void aReadOnlyDatabaseIsServed(@TempDir Path dir) throws Exception {
     Path db = projectWithDatabase(dir);
     try (AutoCloseable readOnly = StoreFaults.readOnly(db)) {
-      assertEquals(0, serveUntilStopped(db, banner -> assertTrue(banner.contains("http://127.0.0.1:"), banner)));
+      assertEquals(0, DashboardServing.serveUntilStopped(db, banner -> assertTrue(banner.contains("http://127.0.0.1:"), banner)));
     }
   }
 
@@ -107,7 +107,7 @@ class DashboardCommandTest {
   @Test
   void servesUntilInterruptedAndPrintsTheUrl(@TempDir Path dir) throws Exception {
     Path db = projectWithDatabase(dir);
-    int exit = serveUntilStopped(db, banner -> {
+    int exit = DashboardServing.serveUntilStopped(db, banner -> {
       Matcher url = Pattern.compile("http://127\\.0\\.0\\.1:\\d+/").matcher(banner);
       assertTrue(url.find(), banner);
       assertTrue(banner.contains(dir.toRealPath().toString()) || banner.contains(dir.toString()), banner);
@@ -118,65 +118,5 @@ class DashboardCommandTest {
       assertTrue(overview.body().contains("\"counts\""), overview.body());
     });
     assertEquals(0, exit, "interrupting the command stops the server and exits 0");
-  }
-
-  private interface WhileServing {
-    void check(String banner) throws Exception;
-  }
-
-  /**
-   * Runs {@code racetriage dashboard --db DB --port 0} on a thread, gives {@code whileServing} its banner line, then
-   * interrupts it (Ctrl-C) and returns its exit code once the thread has ended.
-   */
-  private static int serveUntilStopped(Path db, WhileServing whileServing) throws Exception {
-    CommandLine cli = RacetriageCommand.commandLine();
-    PipedLines out = new PipedLines();
-    cli.setOut(out.writer());
-    CompletableFuture<Integer> exit = new CompletableFuture<>();
-    Thread thread = new Thread(() -> exit.complete(cli.execute("dashboard", "--db", db.toString(), "--port", "0")));
-    thread.start();
-    try {
-      whileServing.check(out.awaitLineContaining("http://"));
-    } finally {
-      thread.interrupt();
-    }
-    int code = exit.get(30, TimeUnit.SECONDS);
-    thread.join(10_000);
-    assertFalse(thread.isAlive());
-    return code;
-  }
-
-  /** Collects what the command prints so the test can wait for the banner line. */
-  private static final class PipedLines {
-    private final StringWriter buffer = new StringWriter();
-    private final PrintWriter writer = new PrintWriter(buffer, true) {
-      @Override
-      public void flush() {
-        super.flush();
-        synchronized (PipedLines.this) {
-          PipedLines.this.notifyAll();
-        }
-      }
-    };
-
-    PrintWriter writer() {
-      return writer;
-    }
-
-    synchronized String awaitLineContaining(String text) throws InterruptedException {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (true) {
-        for (String line : buffer.toString().split("\n")) {
-          if (line.contains(text)) {
-            return line;
-          }
-        }
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          throw new AssertionError("the dashboard printed no line with " + text + ": " + buffer);
-        }
-        wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-      }
-    }
   }
 }

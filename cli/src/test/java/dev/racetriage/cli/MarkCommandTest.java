@@ -268,9 +268,9 @@ class MarkCommandTest {
 
     assertEquals(2, typo.exitCode(), typo.err());
     assertEquals(1, typo.err().lines().count(), typo.err());
-    assertTrue(typo.err().contains("no race or static candidate is recorded on dev.racetriage.examples.BusyWait.don"),
-        typo.err());
-    assertTrue(typo.err().contains("(closest: " + DONE + ", " + RESULT + ")"), typo.err());
+    assertTrue(typo.err().contains("no race, static candidate or source declaration names "
+        + "dev.racetriage.examples.BusyWait.don"), typo.err());
+    assertTrue(typo.err().contains("Did you mean " + DONE + "? (also close: " + RESULT + ")"), typo.err());
     assertTrue(typo.err().contains("--force"), typo.err());
     assertEquals(List.of(), markedFields());
 
@@ -281,7 +281,7 @@ class MarkCommandTest {
   }
 
   @Test
-  void aDestructiveRaceIsRefusedUnlessForcedBecauseItWouldTurnCiGreen() throws Exception {
+  void aDestructiveRaceIsRefusedUnlessOverriddenBecauseItWouldTurnCiGreen() throws Exception {
     triagedBusyWait();
 
     CliRun refused = mark(RESULT.toString(), "looks fine to me");
@@ -293,18 +293,41 @@ class MarkCommandTest {
     assertTrue(refused.err().contains("would turn CI green while that evidence stands"), refused.err());
     assertEquals(List.of(), markedFields());
 
-    CliRun forced = run("mark", RESULT.toString(), "--trusted-benign", "--note", "the sum is recomputed",
-        "--force", "--project", project.toString());
-    assertEquals(0, forced.exitCode(), forced.err());
+    assertEquals(2, run("mark", RESULT.toString(), "--trusted-benign", "--note", "x", "--force", "--project",
+        project.toString()).exitCode(), "--force is for unknown fields, not for destructive races");
+
+    CliRun overridden = run("mark", RESULT.toString(), "--trusted-benign", "--note", "the sum is recomputed",
+        "--override-destructive", "--project", project.toString());
+    assertEquals(0, overridden.exitCode(), overridden.err());
+    assertTrue(overridden.out().contains("overrides a destructive verdict"), overridden.out());
     assertEquals(List.of(RESULT.toString()), markedFields());
+    assertEquals(List.of("MARK_OVERRIDING_DESTRUCTIVE"), rows(TriageStore.defaultDatabase(project),
+        "SELECT action FROM audit_log ORDER BY id"), "the audit log says the mark overrode a destructive verdict");
   }
 
   @Test
-  void remarkingSaysThatItReplacesTheEarlierNote() {
+  void aFieldTheSourcesDeclareNeedsNoForce() throws Exception {
+    triagedBusyWait();
+    Path source = project.resolve("src/main/java/demo/Stats.java");
+    java.nio.file.Files.createDirectories(source.getParent());
+    java.nio.file.Files.writeString(source, "package demo;\nclass Stats {\n  private long hits = 0;\n}\n");
+    assertEquals(0, mark("demo.Stats.hits", "statistics only").exitCode());
+    assertEquals(2, mark("demo.Stats.hit", "statistics only").exitCode());
+  }
+
+  @Test
+  void remarkingNeedsReplaceAndSaysWhatItReplaces() {
     assertEquals(0, mark(HASH, "every thread computes the same hash").exitCode());
 
-    CliRun again = run("mark", HASH, "--trusted-benign", "--note", "String.hashCode idiom", "--author", "bo",
+    CliRun refused = run("mark", HASH, "--trusted-benign", "--note", "String.hashCode idiom", "--author", "bo",
         "--project", project.toString());
+    assertEquals(2, refused.exitCode(), refused.err());
+    assertTrue(refused.err().contains("already marked trusted-benign by ada") && refused.err().contains("--replace")
+        && refused.err().contains("\"every thread computes the same hash\""), refused.err());
+    assertEquals(0, mark(HASH, "every thread computes the same hash").exitCode(), "the same note again is fine");
+
+    CliRun again = run("mark", HASH, "--trusted-benign", "--note", "String.hashCode idiom", "--author", "bo",
+        "--replace", "--project", project.toString());
 
     assertEquals(0, again.exitCode(), again.err());
     List<String> lines = again.out().lines().toList();

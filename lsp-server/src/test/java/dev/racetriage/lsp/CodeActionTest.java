@@ -120,4 +120,47 @@ class CodeActionTest {
       assertTrue(!titles.contains("Make local copy of `task`"), titles.toString());
     }
   }
+
+  /**
+   * examples/racy-shapes' RacyInitLoop.x, destructive in the store: its diagnostic sits on the declaration, and from
+   * there "Make local copy of `x` in `drawLoop()`" is offered; the edited class compiles.
+   */
+  @Test
+  void makeLocalCopyIsOfferedFromTheDeclarationDiagnosticAndItsEditCompiles() throws Exception {
+    Path examples = Path.of("..", "examples", "racy-shapes", "src", "main", "java", "dev", "racetriage", "examples")
+        .toAbsolutePath().normalize();
+    Path dir = project.resolve("src/main/java/dev/racetriage/examples");
+    java.nio.file.Files.createDirectories(dir);
+    for (String name : List.of("RacyInitLoop.java", "Circle.java")) {
+      java.nio.file.Files.copy(examples.resolve(name), dir.resolve(name));
+    }
+    java.nio.file.Files.writeString(project.resolve("pom.xml"), Fixtures.text("pom.xml"));
+    String key = "dev.racetriage.examples.RacyInitLoop.x";
+    try (dev.racetriage.store.TriageStore store = StoreFixture.open(project)) {
+      StoreFixture.race(store, key, 24, 14, "RacyInitLoop.java");
+      store.verdicts().set(dev.racetriage.store.FieldKey.parse(key), dev.racetriage.store.verdicts.Verdict.DESTRUCTIVE,
+          dev.racetriage.store.verdicts.Evidence.of("3/3 runs failed under oldest, 0/3 under sc"), null);
+    }
+    Path source = dir.resolve("RacyInitLoop.java");
+    String text = java.nio.file.Files.readString(source);
+    try (LspSession session = LspSession.start()) {
+      session.initialize(project);
+      String uri = session.open(source);
+      PublishDiagnosticsParams published = session.client.awaitDiagnostics(uri,
+          p -> forField(p, key).filter(d -> d.getSeverity() == org.eclipse.lsp4j.DiagnosticSeverity.Error).isPresent());
+      Diagnostic diagnostic = forField(published, key).orElseThrow();
+      int declaration = (int) text.lines().takeWhile(l -> !l.contains("  Circle x;")).count();
+      assertEquals(declaration, diagnostic.getRange().getStart().getLine(), "the diagnostic is on the declaration");
+
+      CodeAction copy = titled(session.codeActions(uri, diagnostic.getRange(), List.of(diagnostic)),
+          "Make local copy of `x` in `drawLoop()`");
+      String patched = applied(copy, uri, text);
+      assertTrue(patched.contains("      Circle x = this.x;\n      if (x != null) {"), patched);
+      java.nio.file.Files.writeString(source, patched);
+      Path out = java.nio.file.Files.createDirectories(project.resolve("classes"));
+      int compiled = javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", out.toString(),
+          source.toString(), dir.resolve("Circle.java").toString());
+      assertEquals(0, compiled, "the edited class compiles");
+    }
+  }
 }

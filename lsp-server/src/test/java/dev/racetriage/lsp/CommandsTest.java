@@ -72,6 +72,33 @@ class CommandsTest {
   }
 
   @Test
+  void markingADestructiveRaceAsksFirstNamingTheEvidence() throws Exception {
+    Fixtures.mavenProject(project);
+    try (TriageStore store = StoreFixture.open(project)) {
+      StoreFixture.destructiveInstance(store);
+    }
+    try (LspSession session = LspSession.start()) {
+      session.initialize(project);
+      ExecuteCommandParams mark = new ExecuteCommandParams(Commands.MARK_TRUSTED_BENIGN,
+          List.of(StoreFixture.INSTANCE, "reviewed"));
+      session.server.getWorkspaceService().executeCommand(mark).get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
+      try (TriageStore store = StoreFixture.open(project)) {
+        assertTrue(store.marks().find(FieldKey.parse(StoreFixture.INSTANCE)).isEmpty(), "dismissed: not marked");
+      }
+      assertTrue(session.client.asked.get(0).getMessage().contains("is destructive (1/2 runs failed under oldest"),
+          session.client.asked.get(0).getMessage());
+
+      session.client.answer = "Mark anyway (override)";
+      session.server.getWorkspaceService().executeCommand(mark).get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
+      try (TriageStore store = StoreFixture.open(project)) {
+        assertTrue(store.marks().find(FieldKey.parse(StoreFixture.INSTANCE)).isPresent(), "confirmed: marked");
+        assertEquals(dev.racetriage.store.marks.AuditAction.MARK_OVERRIDING_DESTRUCTIVE,
+            store.marks().auditLog(FieldKey.parse(StoreFixture.INSTANCE)).get(0).action());
+      }
+    }
+  }
+
+  @Test
   void triageNowQueuesTheFieldForTheDaemon() throws Exception {
     try (LspSession session = LspSession.start()) {
       session.initialize(Fixtures.mavenProject(project));

@@ -92,6 +92,73 @@ class NeovimClientTest {
     assertEquals(0, exit.getAsJsonObject().get("code").getAsInt(), "exit code 0: Neovim sent shutdown, then exit");
   }
 
+  /**
+   * The README's Neovim snippet as a user pastes it into {@code init.lua}, on the Neovim installed (Debian 12's is
+   * 0.7.2, which has no {@code vim.lsp.start}): opening a Java file of the examples starts {@code racetriage lsp} (a
+   * {@code racetriage} on PATH that runs this module's server) and its diagnostics arrive.
+   */
+  @Test
+  void theReadmeSnippetShowsDiagnostics() throws Exception {
+    Optional<Path> nvim = onPath("nvim");
+    Assumptions.assumeTrue(nvim.isPresent(), "nvim is not installed: the README snippet test is skipped");
+    Path project = copyRacyShapes(work.resolve("racy-shapes"));
+    Path init = work.resolve("init.lua");
+    Files.writeString(init, readmeSnippet());
+    Path bin = Files.createDirectories(work.resolve("bin"));
+    Path launcher = bin.resolve("racetriage");
+    StringBuilder java = new StringBuilder();
+    serverCommand().forEach(word -> java.append(" '").append(word.getAsString().replace("'", "'\\''")).append("'"));
+    Files.writeString(launcher, "#!/bin/sh\n# racetriage lsp, from this build\nexec" + java + "\n");
+    launcher.toFile().setExecutable(true);
+    Path out = work.resolve("snippet-result.json");
+    Path home = Files.createDirectories(work.resolve("nvim-home"));
+    Path log = work.resolve("nvim-snippet-output.txt");
+    Path file = project.resolve(PACKAGE_DIR).resolve("RacyInitLoop.java");
+    ProcessBuilder builder = new ProcessBuilder(nvim.get().toString(), "--headless", "-i", "NONE", "-n",
+        "-u", init.toString(), "-c", "luafile " + resource("/neovim/readme-harness.lua"), file.toString())
+        .directory(project.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    for (String xdg : List.of("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")) {
+      builder.environment().put(xdg, home.toString());
+    }
+    builder.environment().put("PATH", bin + File.pathSeparator + System.getenv("PATH"));
+    builder.environment().put("RACETRIAGE_E2E_OUT", out.toString());
+    builder.environment().put("RACETRIAGE_E2E_WAIT_MS", Long.toString(WAIT_MS));
+    Process process = builder.start();
+    try {
+      if (!process.waitFor(NVIM_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        fail("nvim did not finish within " + NVIM_TIMEOUT_SECONDS + " s\n" + logs(log, home));
+      }
+    } finally {
+      process.destroyForcibly();
+    }
+    assertTrue(Files.isRegularFile(out), () -> "nvim wrote no result\n" + logs(log, home));
+    JsonObject result = JsonParser.parseString(Files.readString(out)).getAsJsonObject();
+    assertNull(result.get("error"), () -> result + "\n" + logs(log, home));
+    assertEquals(1, result.get("clients").getAsInt(), () -> "the snippet started one client: " + result);
+    assertTrue(diagnosticFor(result.getAsJsonArray("diagnostics"), RACY_X).isPresent(),
+        () -> "Neovim " + result.get("nvim") + " got no diagnostic for " + RACY_X + ": " + result + "\n" + logs(log, home));
+  }
+
+  /** The first {@code lua} block after "**Neovim**" in the repository's README. */
+  private static String readmeSnippet() throws IOException {
+    String readme = Files.readString(Path.of("..", "README.md").toAbsolutePath().normalize());
+    int neovim = readme.indexOf("**Neovim**");
+    assertTrue(neovim >= 0, "the README has a **Neovim** section");
+    int start = readme.indexOf("```lua\n", neovim) + "```lua\n".length();
+    return readme.substring(start, readme.indexOf("```", start));
+  }
+
+  private static Path resource(String name) {
+    try {
+      return Path.of(NeovimClientTest.class.getResource(name).toURI());
+    } catch (URISyntaxException | NullPointerException e) {
+      throw new IllegalStateException("test resource " + name + " is missing", e);
+    }
+  }
+
   private JsonObject runNeovim(Path nvim, Path project, List<Path> files) throws IOException, InterruptedException {
     Path out = work.resolve("nvim-result.json");
     Path home = Files.createDirectories(work.resolve("nvim-home"));

@@ -45,9 +45,14 @@ final class RecordingClient implements LanguageClient {
     shown.add(params);
   }
 
+  /** The title of the action the "user" picks when the server asks (null: the question is dismissed). */
+  volatile String answer;
+  final List<ShowMessageRequestParams> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   @Override
   public CompletableFuture<MessageActionItem> showMessageRequest(ShowMessageRequestParams params) {
-    return CompletableFuture.completedFuture(null);
+    asked.add(params);
+    return CompletableFuture.completedFuture(answer == null ? null : new MessageActionItem(answer));
   }
 
   @Override

@@ -58,9 +58,11 @@ class StoreVerdictsTest {
           error.getRange().getStart())).get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS);
       String markdown = hover.getContents().getRight().getValue();
       assertTrue(markdown.contains("**racetriage: destructive**"), markdown);
-      assertTrue(markdown.contains("| heuristic | runs | failures | stale reads | mean ms |"), markdown);
-      assertTrue(markdown.contains("| oldest | 2 | 1 | 8 | 120 |"), markdown);
-      assertTrue(markdown.contains("| sc | 2 | 0 | 0 | 120 |"), markdown);
+      assertTrue(markdown.contains("| heuristic | runs | failures | failure rate | stale reads | stale-read rate | "
+          + "median ms |"), markdown);
+      assertTrue(markdown.contains("| oldest | 2 | 1 | 50% | 8 | 40.0% | 120 |"), markdown);
+      assertTrue(markdown.contains("| sc | 2 | 0 | 0% | 0 | 0.0% | 120 |"), markdown);
+      assertTrue(markdown.contains("racetriage replay " + StoreFixture.INSTANCE), "replay with racetriage: " + markdown);
       assertTrue(markdown.contains("First failure:\n\n```\njava.lang.NullPointerException: slots is null"), markdown);
       assertTrue(markdown.contains("--seed 7"), markdown);
 

@@ -37,7 +37,7 @@ class SchemaMigrationTest {
     assertEquals(latest, pragma(file, "user_version"));
     assertEquals(SchemaIdentity.APPLICATION_ID, pragma(file, "application_id"));
     assertEquals(
-        List.of("audit_log", "candidate", "field", "mirror_base", "race", "race_access", "race_test", "run",
+        List.of("audit_log", "candidate", "field", "mirror_base", "race", "race_access", "race_event", "race_test", "run",
             "trial", "trusted_benign_mark", "verdict", "work_item"),
         tables(file));
     assertEquals("wal", text(file, "PRAGMA journal_mode"));

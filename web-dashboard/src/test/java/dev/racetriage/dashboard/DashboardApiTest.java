@@ -104,6 +104,7 @@ class DashboardApiTest {
     JsonNode view = http.getJson(HttpSession.race("com.example.Cache.hash"));
     assertEquals("destructive", view.at("/race/verdict").asText());
 
+    assertEquals(2, view.get("accesses").size(), "the read reached through two stacks is one access: " + view);
     JsonNode write = view.get("accesses").get(0);
     assertEquals("WRITE", write.get("type").asText());
     assertEquals("src/main/java/com/example/Cache.java", write.at("/source/path").asText());
@@ -116,7 +117,9 @@ class DashboardApiTest {
     assertEquals(0, heuristics.get(0).get("failures").asInt());
     assertEquals("oldest", heuristics.get(1).get("heuristic").asText());
     assertEquals(2, heuristics.get(1).get("failures").asInt());
-    assertEquals(0.4, heuristics.get(1).get("observationRate").asDouble(), 1e-9);
+    assertEquals(0.5, heuristics.get(1).get("failureRate").asDouble(), 1e-9, "failed runs / runs");
+    assertEquals(0.4, heuristics.get(1).get("staleReadRate").asDouble(), 1e-9, "stale reads / reads");
+    assertEquals(121, heuristics.get(1).get("medianDurationMs").asLong(), "the median of 120..123 ms");
 
     assertEquals(List.of("sc", "oldest"), texts(view.at("/matrix/heuristics")));
     JsonNode cells = view.at("/matrix/rows").get(0).get("cells");
@@ -124,7 +127,10 @@ class DashboardApiTest {
     assertEquals(2, cells.get(1).get("failures").asInt());
 
     assertTrue(view.get("firstFailure").asText().startsWith("org.opentest4j.AssertionFailedError"));
-    assertTrue(view.get("replayCommand").asText().contains("--heuristic oldest --seed 0"));
+    assertTrue(view.get("replayCommand").asText().startsWith("racetriage replay com.example.Cache.hash --test "
+        + "'com.example.CacheTest#concurrentHash' --heuristic oldest --seed 0 --project "), view.toPrettyString());
+    assertTrue(view.get("javaCommand").asText().contains("--heuristic oldest --seed 0"), "the evidence's own line");
+    assertTrue(view.get("lifecycle").isEmpty(), "never fixed");
     assertEquals("destructive", view.get("verdictHistory").get(0).get("verdict").asText());
     assertEquals(List.of("racy-lazy-init"), texts(view.at("/candidate/patterns")));
     assertEquals(List.of("100", "101", "102", "103"), texts(view.at("/durationsMs/sc")));
@@ -159,6 +165,24 @@ class DashboardApiTest {
     assertEquals(List.of("mark-trusted-benign", "comment", "reopen"), texts(audit, "action"));
     assertEquals(List.of("bob", "dashboard", "carol"), texts(audit, "author"));
     assertFalse(Files.readString(dir.resolve(".racetriage/trusted-benign.json")).contains("com.example.Stats.hits"));
+  }
+
+  @Test
+  void markingADestructiveRaceNeedsAConfirmationNamingTheEvidence() {
+    String race = HttpSession.race("com.example.Cache.hash");
+    HttpResponse<String> refused = http.postAsPage(race + "/triage", Map.of("state", "trusted-benign", "note", "ok"));
+    assertEquals(409, refused.statusCode(), refused.body());
+    assertTrue(refused.body().contains("is destructive (2/4 runs failed under oldest"), refused.body());
+    assertTrue(refused.body().contains("overrideDestructive"), refused.body());
+    assertEquals("open", http.getJson(race).at("/race/state").asText());
+
+    HttpResponse<String> confirmed = http.postAsPage(race + "/triage",
+        Map.of("state", "trusted-benign", "note", "reviewed with the team", "overrideDestructive", true));
+    assertEquals(200, confirmed.statusCode(), confirmed.body());
+    JsonNode audit = http.getJson(race).get("audit");
+    assertEquals("mark-overriding-destructive", audit.get(audit.size() - 1).get("action").asText());
+    // the fixture is shared by the class's tests: leave the race open, as found
+    assertEquals(200, http.postAsPage(race + "/triage", Map.of("state", "open")).statusCode());
   }
 
   @Test

@@ -327,8 +327,9 @@ class DashboardSecurityTest {
         project.store.races().find(FieldKey.parse(field)).orElseThrow().triageState());
   }
 
-  private static Map<String, String> mark() {
-    return Map.of("state", "trusted-benign", "note", "attacker says so");
+  /** A mark as the race page sends it once the user confirmed overriding the destructive verdict. */
+  private static Map<String, Object> mark() {
+    return Map.of("state", "trusted-benign", "note", "attacker says so", "overrideDestructive", true);
   }
 
   private static String triage(String field) {

@@ -62,7 +62,7 @@ class DashboardStartTest {
     try (DashboardServer server = DashboardServer.open(dbFile, temp, DashboardOptions.defaults().withPort(0))) {
       HttpSession http = new HttpSession(server.url());
       HttpResponse<String> marked = http.postAsPage(HttpSession.race("com.example.Cache.hash") + "/triage",
-          Map.of("state", "trusted-benign", "note", "reviewed"));
+          Map.of("state", "trusted-benign", "note", "reviewed", "overrideDestructive", true));
       assertEquals(200, marked.statusCode(), marked.body());
       assertEquals("trusted-benign", http.getJson(HttpSession.race("com.example.Cache.hash"))
           .get("race").get("state").asText(), "the read-only store sees the write");

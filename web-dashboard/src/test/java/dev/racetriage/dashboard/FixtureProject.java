@@ -104,7 +104,10 @@ final class FixtureProject implements AutoCloseable {
             new AccessSite(AccessType.WRITE, "pool-1-thread-1", "Cache.java", 15,
                 List.of("com.example.Cache.hashCode(Cache.java:15)", "com.example.CacheTest.lambda$0(CacheTest.java:20)")),
             new AccessSite(AccessType.READ, "pool-1-thread-2", "Cache.java", 12,
-                List.of("com.example.Cache.hashCode(Cache.java:12)"))),
+                List.of("com.example.Cache.hashCode(Cache.java:12)")),
+            // the same read reached through another caller: one site on the page
+            new AccessSite(AccessType.READ, "pool-1-thread-3", "Cache.java", 12,
+                List.of("com.example.Cache.hashCode(Cache.java:12)", "com.example.Other.use(Other.java:3)"))),
         Set.of("com.example.CacheTest#concurrentHash")), runId);
     List<Trial> trials = new ArrayList<>();
     for (int i = 0; i < 4; i++) {

@@ -32,6 +32,10 @@ import org.eclipse.lsp4j.jsonrpc.CancelChecker;
  */
 public final class PrefilterCandidates implements StaticCandidates {
   private final WorkspaceLayout workspace;
+  /** Maven's answer per pom fingerprint, shared by every server on this machine: a restart skips Maven. */
+  private static final MavenClasspathCache CLASSPATHS = new MavenClasspathCache(MavenClasspathCache.defaultDirectory(),
+      root -> new dev.racetriage.prefilter.parse.MavenClasspathResolver().resolve(root));
+
   private final boolean mavenClasspath;
   private final ClientLog log;
   private final WorkProgress progress;
@@ -188,9 +192,9 @@ public final class PrefilterCandidates implements StaticCandidates {
         mavenClasspath ? "reading the Maven classpath, then every source file once" : "every source file once");
     try {
       long start = System.nanoTime();
-      Prefilter opened = mavenClasspath
-          ? Prefilter.open(workspace.root())
-          : Prefilter.open(workspace.root(), Classpath.none("racetriage.mavenClasspath is false"));
+      Prefilter opened = Prefilter.open(workspace.root(), mavenClasspath
+          ? CLASSPATHS.resolve(workspace.root())
+          : Classpath.none("racetriage.mavenClasspath is false"));
       Analysis scan = opened.scan();
       log.info("racetriage: scanned " + scan.files() + " files of " + workspace.root() + " in "
           + (System.nanoTime() - start) / 1_000_000 + " ms: " + scan.candidates().size() + " candidates; classpath: "

@@ -30,11 +30,14 @@ import org.eclipse.lsp4j.CodeAction;
 /**
  * "Make local copy of `f`": the fix for check-then-act. In the method around the cursor, the field is read once into
  * a local just before the first statement that reads it, and every read uses the local, so the test and the use see
- * the same value. Offered only where that keeps the method's meaning apart from the race itself:
+ * the same value. On the field's declaration (where its diagnostic is) it is offered once for each method of the class
+ * where it applies, up to {@link #MAX_METHODS}: "Make local copy of `f` in `m()`". Offered only where that keeps the
+ * method's meaning apart from the race itself:
  * <ul>
  *   <li>the field is read at least twice and never written in the method;
  *   <li>no read is inside a loop or a {@code synchronized} block below the insertion point (a busy-wait must keep
- *       re-reading; a read under a lock must stay under it);
+ *       re-reading; a read under a lock must stay under it). When the reads of the whole method cannot share a copy,
+ *       the reads of the outermost block that can (a loop's body: a fresh copy each round) share one there;
  *   <li>no read is inside a lambda or a nested class (they run at another time);
  *   <li>no local or parameter has the field's name (the syntax alone could not tell them apart).
  * </ul>
@@ -42,6 +45,9 @@ import org.eclipse.lsp4j.CodeAction;
  * says what it does.
  */
 public final class LocalCopyProcessor implements QuickFixProcessor {
+
+  /** Methods offered a copy from the declaration at most: a quick-fix menu is not a report. */
+  static final int MAX_METHODS = 4;
 
   @Override
   public List<CodeAction> actions(QuickFixContext context) {
@@ -53,6 +59,9 @@ public final class LocalCopyProcessor implements QuickFixProcessor {
     int offset = lines.offset(context.range().getStart());
     int end = lines.offset(context.range().getEnd());
     ASTNode covering = NodeFinder.perform(context.unit(), offset, Math.max(0, end - offset));
+    if (within(covering, field.get().declaration())) {
+      return fromDeclaration(context, field.get());
+    }
     Optional<Block> body = enclosingBody(covering, field.get());
     if (body.isEmpty()) {
       return List.of();
@@ -61,6 +70,28 @@ public final class LocalCopyProcessor implements QuickFixProcessor {
         .map(rewrite -> List.of(QuickFixes.edit("Make local copy of `" + field.get().name() + "`", context, rewrite,
             "check-then-act".equals(context.target().finding().code()))))
         .orElse(List.of());
+  }
+
+  /** One action per method of the field's class whose reads can share a copy, in source order. */
+  private static List<CodeAction> fromDeclaration(QuickFixContext context, DeclaredField field) {
+    List<CodeAction> actions = new java.util.ArrayList<>();
+    boolean preferred = "check-then-act".equals(context.target().finding().code());
+    for (Object member : field.owner().bodyDeclarations()) {
+      if (actions.size() == MAX_METHODS) break;
+      if (member instanceof MethodDeclaration method && method.getBody() != null) {
+        plan(method.getBody(), field).ifPresent(rewrite -> actions.add(QuickFixes.edit("Make local copy of `"
+            + field.name() + "` in `" + method.getName().getIdentifier() + "()`", context, rewrite,
+            preferred && actions.isEmpty())));
+      }
+    }
+    return actions;
+  }
+
+  private static boolean within(ASTNode node, ASTNode outer) {
+    for (ASTNode n = node; n != null; n = n.getParent()) {
+      if (n == outer) return true;
+    }
+    return false;
   }
 
   /** The body of the method or initializer around the cursor, if it belongs to the field's own class. */
@@ -88,15 +119,34 @@ public final class LocalCopyProcessor implements QuickFixProcessor {
     if (references.size() < 2 || references.stream().anyMatch(r -> r.write() || r.nested())) {
       return Optional.empty();
     }
-    List<Expression> reads = references.stream().map(Reference::expression)
+    List<Expression> all = references.stream().map(Reference::expression)
         .sorted(Comparator.comparingInt(ASTNode::getStartPosition)).toList();
-    Block block = commonBlock(reads);
-    Statement anchor = statementIn(block, reads.get(0));
-    for (Expression read : reads) {
-      if (reexecutedOrLocked(read, block)) {
-        return Optional.empty();
+    // the whole body first; else the outermost block whose reads can share a copy (a loop body: one per round)
+    for (Block candidate : blocksOutermostFirst(body)) {
+      List<Expression> reads = all.stream().filter(r -> contains(candidate, r)).toList();
+      if (reads.size() < 2) continue;
+      Block block = commonBlock(reads);
+      if (reads.stream().noneMatch(read -> reexecutedOrLocked(read, block))) {
+        return Optional.of(copy(body, field, block, reads));
       }
     }
+    return Optional.empty();
+  }
+
+  private static List<Block> blocksOutermostFirst(Block body) {
+    List<Block> blocks = new java.util.ArrayList<>();
+    body.accept(new org.eclipse.jdt.core.dom.ASTVisitor() {
+      @Override
+      public boolean visit(Block node) {
+        blocks.add(node);
+        return true;
+      }
+    });
+    return blocks;
+  }
+
+  private static ASTRewrite copy(Block body, DeclaredField field, Block block, List<Expression> reads) {
+    Statement anchor = statementIn(block, reads.get(0));
     AST ast = body.getAST();
     ASTRewrite rewrite = ASTRewrite.create(ast);
     VariableDeclarationFragment local = ast.newVariableDeclarationFragment();
@@ -108,7 +158,7 @@ public final class LocalCopyProcessor implements QuickFixProcessor {
     for (Expression read : reads) {
       rewrite.replace(read, ast.newSimpleName(field.name()), null);
     }
-    return Optional.of(rewrite);
+    return rewrite;
   }
 
   /** {@code this.f} or {@code Owner.f}: the local takes the field's name, so the initializer must be qualified. */

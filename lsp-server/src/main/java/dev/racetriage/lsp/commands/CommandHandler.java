@@ -14,7 +14,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.eclipse.lsp4j.ExecuteCommandParams;
 import org.eclipse.lsp4j.MessageParams;
+import org.eclipse.lsp4j.MessageActionItem;
 import org.eclipse.lsp4j.MessageType;
+import org.eclipse.lsp4j.ShowMessageRequestParams;
 import org.eclipse.lsp4j.ShowDocumentParams;
 import org.eclipse.lsp4j.jsonrpc.ResponseErrorException;
 import org.eclipse.lsp4j.jsonrpc.messages.ResponseError;
@@ -45,7 +47,8 @@ public final class CommandHandler {
     String command = params.getCommand();
     if (Commands.MARK_TRUSTED_BENIGN.equals(command)) {
       return markTrustedBenign(required(args, 0, command, "the field key"),
-          optional(args, 1).orElse("marked trusted-benign from the editor"));
+          optional(args, 1).orElse("marked trusted-benign from the editor"),
+          optional(args, 2).filter(OVERRIDE::equals).isPresent());
     } else if (Commands.TRIAGE_NOW.equals(command)) {
       return triageNow(required(args, 0, command, "the field key"));
     } else if (Commands.OPEN_DASHBOARD.equals(command)) {
@@ -58,14 +61,50 @@ public final class CommandHandler {
         "unknown command '" + command + "'; this server runs " + Commands.ALL, null));
   }
 
-  private String markTrustedBenign(String fieldKey, String note) {
+  /** The third argument of {@link Commands#MARK_TRUSTED_BENIGN} that confirms overriding a destructive verdict. */
+  public static final String OVERRIDE = "override-destructive";
+  static final String MARK_ANYWAY = "Mark anyway (override)";
+
+  private String markTrustedBenign(String fieldKey, String note, boolean confirmed) {
     String author = settings.get().author();
-    storeWrite("mark " + fieldKey + " trusted-benign", () -> triage.forWriting().markTrustedBenign(fieldKey, author, note));
+    Optional<String> evidence = triage.forWriting().destructiveEvidence(fieldKey);
+    if (evidence.isPresent() && !confirmed && !confirmOverride(fieldKey, evidence.get())) {
+      String message = "racetriage: " + fieldKey + " was not marked: it is destructive (" + evidence.get() + ")";
+      show(MessageType.Info, message);
+      return message;
+    }
+    boolean override = evidence.isPresent();
+    storeWrite("mark " + fieldKey + " trusted-benign",
+        () -> triage.forWriting().markTrustedBenign(fieldKey, author, note, override));
     refresh.run();
     String message = "racetriage: marked " + fieldKey + " trusted-benign (by " + author + "); commit "
         + ".racetriage/trusted-benign.json to share the mark with the team";
     show(MessageType.Info, message);
     return message;
+  }
+
+  /**
+   * Asks the user to confirm marking a destructive race, naming the evidence ({@code window/showMessageRequest}); false
+   * when the client cannot ask, the user declines, or no answer comes within a few minutes.
+   */
+  private boolean confirmOverride(String fieldKey, String evidence) {
+    LanguageClient c = client.get();
+    if (c == null) return false;
+    ShowMessageRequestParams ask = new ShowMessageRequestParams(List.of(new MessageActionItem(MARK_ANYWAY),
+        new MessageActionItem("Cancel")));
+    ask.setType(MessageType.Warning);
+    ask.setMessage("racetriage: " + fieldKey + " is destructive (" + evidence + "): stale values made a test fail. "
+        + "Marking it trusted-benign overrides that evidence; the audit log records the override and 'racetriage "
+        + "triage' still fails on it unless --allow-overridden.");
+    try {
+      MessageActionItem answer = c.showMessageRequest(ask).get(5, java.util.concurrent.TimeUnit.MINUTES);
+      return answer != null && MARK_ANYWAY.equals(answer.getTitle());
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   private String triageNow(String fieldKey) {

@@ -7,6 +7,9 @@ package dev.racetriage.lsp.findings;
  * @param runs trials run
  * @param failures trials whose test failed
  * @param staleReads reads that returned a stale value, over all runs
- * @param meanMillis mean test duration
+ * @param failureRate failed runs ÷ runs
+ * @param staleReadRate stale reads ÷ reads of the field
+ * @param medianMillis median test duration (verdicts quote medians)
  */
-public record HeuristicRow(String heuristic, int runs, int failures, long staleReads, double meanMillis) {}
+public record HeuristicRow(String heuristic, int runs, int failures, long staleReads, double failureRate,
+    double staleReadRate, double medianMillis) {}

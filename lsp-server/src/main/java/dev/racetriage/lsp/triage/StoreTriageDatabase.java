@@ -1,5 +1,7 @@
 package dev.racetriage.lsp.triage;
 
+import dev.racetriage.store.replay.ReplayTarget;
+import dev.racetriage.store.trials.HeuristicRates;
 import dev.racetriage.lsp.findings.AccessSite;
 import dev.racetriage.lsp.findings.FieldFinding;
 import dev.racetriage.lsp.findings.FieldKeys;
@@ -16,7 +18,6 @@ import dev.racetriage.store.queue.WorkState;
 import dev.racetriage.store.races.RaceSummary;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunStatus;
-import dev.racetriage.store.trials.HeuristicSummary;
 import dev.racetriage.store.verdicts.Evidence;
 import dev.racetriage.store.verdicts.VerdictRecord;
 import java.nio.file.Files;
@@ -131,12 +132,13 @@ public final class StoreTriageDatabase implements TriageDatabase {
             access.type().name().toLowerCase(java.util.Locale.ROOT) + " by thread " + access.thread() + frame));
       }
     }
-    List<HeuristicRow> rows = store.trials().summaries(field).stream().map(StoreTriageDatabase::row).toList();
+    List<HeuristicRow> rows = HeuristicRates.of(detail.trialsByHeuristic()).stream().map(StoreTriageDatabase::row)
+        .toList();
     Optional<String> markNote = Optional.ofNullable(summary.mark())
         .map(mark -> mark.note() + " (" + mark.author() + ", " + mark.markedAt() + ")");
     return new FieldFinding(field.toString(), status, status.id(), evidence.summary(), reasons, 1.0, accesses,
         new VerdictEvidence(rows, Optional.ofNullable(evidence.firstFailure()).filter(s -> !s.isBlank()),
-            Optional.ofNullable(evidence.replayCommand()).filter(s -> !s.isBlank()), markNote));
+            ReplayTarget.decisive(detail).map(t -> t.command(store.projectDir())), markNote));
   }
 
   private static FieldFinding markedOnly(String key, TrustedBenignMark mark) {
@@ -145,15 +147,30 @@ public final class StoreTriageDatabase implements TriageDatabase {
             Optional.of(mark.note() + " (" + mark.author() + ", " + mark.markedAt() + ")")));
   }
 
-  private static HeuristicRow row(HeuristicSummary summary) {
-    return new HeuristicRow(summary.heuristic(), summary.runs(), summary.failures() + summary.timeouts(),
-        summary.staleReads(), summary.meanDuration().toNanos() / 1e6);
+  private static HeuristicRow row(HeuristicRates r) {
+    return new HeuristicRow(r.heuristic(), r.runs(), r.failures() + r.timeouts(), r.staleReads(), r.failureRate(),
+        r.staleReadRate(), r.medianMillis());
   }
 
   @Override
   public synchronized void markTrustedBenign(String fieldKey, String author, String note) {
-    store.marks().markTrustedBenign(FieldKey.parse(fieldKey), author, note);
+    markTrustedBenign(fieldKey, author, note, false);
+  }
+
+  @Override
+  public synchronized void markTrustedBenign(String fieldKey, String author, String note,
+      boolean overridesDestructive) {
+    store.marks().markTrustedBenign(FieldKey.parse(fieldKey), author, note, overridesDestructive);
     invalidate();
+  }
+
+  @Override
+  public synchronized Optional<String> destructiveEvidence(String fieldKey) {
+    FieldKey field = FieldKey.parse(fieldKey);
+    return store.races().find(field)
+        .filter(r -> r.verdict() == dev.racetriage.store.verdicts.Verdict.DESTRUCTIVE)
+        .map(r -> store.verdicts().current(field).map(v -> v.evidence().summary()).filter(s -> !s.isBlank())
+            .orElse("a test failed with stale values"));
   }
 
   @Override

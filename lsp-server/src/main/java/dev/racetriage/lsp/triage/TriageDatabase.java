@@ -24,6 +24,19 @@ public interface TriageDatabase extends AutoCloseable {
   /** Records a trusted-benign mark (store + shared marks file) with its author and note, in the audit log. */
   void markTrustedBenign(String fieldKey, String author, String note);
 
+  /**
+   * As {@link #markTrustedBenign(String, String, String)}; {@code overridesDestructive}: the user confirmed marking a
+   * destructive race, which the audit log records as an override.
+   */
+  default void markTrustedBenign(String fieldKey, String author, String note, boolean overridesDestructive) {
+    markTrustedBenign(fieldKey, author, note);
+  }
+
+  /** The evidence summary of the race on {@code fieldKey} when its verdict is destructive; empty otherwise. */
+  default java.util.Optional<String> destructiveEvidence(String fieldKey) {
+    return java.util.Optional.empty();
+  }
+
   /** The team's marks file changed (a pull, a teammate's edit): bring the database's marks in line with it. */
   void syncSharedMarks();
 

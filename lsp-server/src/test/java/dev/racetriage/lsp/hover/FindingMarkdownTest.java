@@ -19,7 +19,7 @@ class FindingMarkdownTest {
 
   private static FieldFinding destructive(String summary, String failure) {
     return new FieldFinding("p.C$In.f", FieldStatus.DESTRUCTIVE, "destructive", summary, List.of("note: a|b <img>"),
-        1.0, List.of(), new VerdictEvidence(List.of(new HeuristicRow("oldest-but-different", 3, 1, 9, 12.5)),
+        1.0, List.of(), new VerdictEvidence(List.of(new HeuristicRow("oldest-but-different", 3, 1, 9, 1 / 3.0, 0.25, 12.5)),
             Optional.of(failure), Optional.empty(), Optional.empty()));
   }
 
@@ -29,7 +29,9 @@ class FindingMarkdownTest {
     assertTrue(md.contains("\\*bold\\* \\[link](http://x) &lt;script>"), md);
     assertTrue(md.contains("- note: a\\|b &lt;img>"), md);
     assertFalse(md.contains("boom ```"), "a fence inside the trace cannot close the code block: " + md);
-    assertTrue(md.contains("| oldest-but-different | 3 | 1 | 9 | 13 |"), md);
+    assertTrue(md.contains("| oldest-but-different | 3 | 1 | 33% | 9 | 25.0% | 13 |"), md);
+    assertTrue(md.indexOf("| heuristic |") < md.indexOf("Details:"), "the evidence facts come after the table: " + md);
+    assertTrue(md.contains("_oldest-but-different_: the oldest one that differs"), "the heuristics explained: " + md);
   }
 
   @Test

@@ -32,7 +32,8 @@ public final class RaceDetails {
           TrialRepository.byHeuristic(tx, field),
           VerdictRepository.history(tx, field),
           TriageMarks.auditLog(tx, field),
-          CandidateRepository.find(tx, field).orElse(null)));
+          CandidateRepository.find(tx, field).orElse(null),
+          RaceRepository.events(tx, raceId)));
     });
   }
 }

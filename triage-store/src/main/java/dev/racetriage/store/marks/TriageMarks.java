@@ -60,6 +60,15 @@ public final class TriageMarks {
 
   /** Marks {@code field} trusted-benign (replacing an earlier mark's author and note). No race need exist yet. */
   public TrustedBenignMark markTrustedBenign(FieldKey field, String author, String note) {
+    return markTrustedBenign(field, author, note, false);
+  }
+
+  /**
+   * As {@link #markTrustedBenign(FieldKey, String, String)}; {@code overridesDestructive} records in the audit log
+   * that the mark was made knowingly against a destructive verdict ({@link AuditAction#MARK_OVERRIDING_DESTRUCTIVE}).
+   * The callers ask for that confirmation; the store only records it.
+   */
+  public TrustedBenignMark markTrustedBenign(FieldKey field, String author, String note, boolean overridesDestructive) {
     requireText(author, "author");
     requireText(note, "note (why the race is harmless)");
     requireShort(note, "note");
@@ -72,7 +81,8 @@ public final class TriageMarks {
               + " ON CONFLICT(field_id) DO UPDATE SET author = excluded.author, note = excluded.note,"
               + " marked_at = excluded.marked_at",
           fieldId, author, note, mark.markedAt());
-      audit(tx, fieldId, AuditAction.MARK_TRUSTED_BENIGN, author, note);
+      audit(tx, fieldId, overridesDestructive ? AuditAction.MARK_OVERRIDING_DESTRUCTIVE : AuditAction.MARK_TRUSTED_BENIGN,
+          author, note);
       writeMirror(tx);
       return mark;
     });

@@ -28,8 +28,11 @@ public final class RaceRepository {
       "SELECT r.id, f.field_key, r.has_wr, r.has_ww, r.verdict, r.verdict_at, r.first_seen_at, r.last_seen_at,"
           + " m.author AS mark_author, m.note AS mark_note, m.marked_at AS mark_at,"
           + " (SELECT count(*) FROM race_test t WHERE t.race_id = r.id) AS tests,"
-          + " (SELECT count(*) FROM trial t WHERE t.race_id = r.id) AS trials"
+          + " (SELECT count(*) FROM trial t WHERE t.race_id = r.id) AS trials,"
+          + " r.lifecycle, r.last_run_id"
           + FROM;
+  /** Races that still exist: every list, count and editor view leaves fixed ones out unless asked for them. */
+  private static final String NOT_FIXED = "r.lifecycle <> 'FIXED'";
   /** Severity rank of the verdict column: the order of {@link Verdict}'s constants. */
   private static final String SEVERITY =
       "CASE r.verdict " + EnumSet.allOf(Verdict.class).stream()
@@ -51,8 +54,16 @@ public final class RaceRepository {
         row.getInt("tests"),
         row.getInt("trials"),
         Tx.instant(row, "first_seen_at"),
-        Tx.instant(row, "last_seen_at"));
+        Tx.instant(row, "last_seen_at"),
+        Lifecycle.valueOf(row.getString("lifecycle")),
+        nullableLong(row, "last_run_id"));
   };
+  private static final RowMapper<RaceEvent> EVENT = row -> new RaceEvent(
+      Lifecycle.valueOf(row.getString("event")),
+      nullableLong(row, "run_id"),
+      row.getString("commit_id"),
+      row.getString("note"),
+      Tx.instant(row, "at"));
   private static final RowMapper<AccessSite> ACCESS =
       row -> new AccessSite(
           AccessType.valueOf(row.getString("access")),
@@ -69,11 +80,14 @@ public final class RaceRepository {
 
   /**
    * Records a race seen by run {@code runId} (may be null): creates it as PENDING, or merges the kinds, accesses and
-   * tests into the stored race and updates when it was last seen. Returns the race's row.
+   * tests into the stored race and updates when it was last seen. A race that was {@link Lifecycle#FIXED} is
+   * {@link Lifecycle#REGRESSED} from now on, with an event naming the run. Returns the race's row.
    */
   public RaceSummary upsert(Race race, Long runId) {
     return db.write("record the race on " + race.field(), tx -> {
       long fieldId = FieldTable.ensure(tx, race.field());
+      boolean wasFixed = tx.queryOne("SELECT lifecycle FROM race WHERE field_id = ?", row -> row.getString(1), fieldId)
+          .map(Lifecycle.FIXED.name()::equals).orElse(false);
       boolean wr = race.kinds().contains(RaceKind.WR);
       boolean ww = race.kinds().contains(RaceKind.WW);
       tx.update(
@@ -94,8 +108,63 @@ public final class RaceRepository {
       for (String test : race.tests()) {
         tx.update("INSERT OR IGNORE INTO race_test(race_id, test) VALUES (?, ?)", raceId, test);
       }
+      if (wasFixed) {
+        changeLifecycle(tx, raceId, Lifecycle.REGRESSED, runId,
+            "detected again" + (runId == null ? "" : " by run #" + runId) + " after it was fixed");
+      }
       return summary(tx, race.field()).orElseThrow();
     });
+  }
+
+  /**
+   * Marks the race on {@code field} {@link Lifecycle#FIXED} by run {@code runId} (its commit is the run's), with
+   * {@code note} saying why (which tests ran without showing it). Does nothing to a race already fixed.
+   *
+   * @return whether the race changed
+   */
+  public boolean markFixed(FieldKey field, long runId, String note) {
+    return db.write("record that the race on " + field + " is fixed", tx -> {
+      long raceId = requireId(tx, field);
+      String state = tx.queryOne("SELECT lifecycle FROM race WHERE id = ?", row -> row.getString(1), raceId).orElseThrow();
+      if (Lifecycle.FIXED.name().equals(state)) return false;
+      changeLifecycle(tx, raceId, Lifecycle.FIXED, runId, note);
+      return true;
+    });
+  }
+
+  private static void changeLifecycle(Tx tx, long raceId, Lifecycle state, Long runId, String note)
+      throws SQLException {
+    // a run outside git has no commit (a null column: queryOne cannot carry it)
+    String commit = runId == null ? null
+        : tx.query("SELECT commit_id FROM run WHERE id = ?", row -> row.getString(1), runId).stream()
+            .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+    tx.update("UPDATE race SET lifecycle = ?, lifecycle_at = ?, lifecycle_run_id = ?, lifecycle_commit = ? WHERE id = ?",
+        state.name(), tx.now(), runId, commit, raceId);
+    tx.update("INSERT INTO race_event(race_id, run_id, event, commit_id, note, at) VALUES (?, ?, ?, ?, ?, ?)",
+        raceId, runId, state.name(), commit, note, tx.now());
+  }
+
+  /**
+   * The races that are not fixed, each with the tests that exercised it (the tests a detection must run, and see pass,
+   * before it can call a race it no longer sees fixed).
+   */
+  public Map<FieldKey, List<String>> unfixedWithTests() {
+    return db.read("read the races that are not fixed", tx -> {
+      Map<FieldKey, List<String>> byField = new java.util.LinkedHashMap<>();
+      for (Map.Entry<FieldKey, Long> race : tx.query(
+          "SELECT f.field_key, r.id FROM race r JOIN field f ON f.id = r.field_id WHERE " + NOT_FIXED
+              + " ORDER BY f.field_key",
+          row -> Map.entry(FieldKey.parse(row.getString(1)), row.getLong(2)))) {
+        byField.put(race.getKey(), tests(tx, race.getValue()));
+      }
+      return byField;
+    });
+  }
+
+  /** The lifecycle changes of a race, oldest first. */
+  public static List<RaceEvent> events(Tx tx, long raceId) throws SQLException {
+    return tx.query("SELECT event, run_id, commit_id, note, at FROM race_event WHERE race_id = ? ORDER BY id", EVENT,
+        raceId);
   }
 
   public Optional<RaceSummary> find(FieldKey field) {
@@ -113,11 +182,12 @@ public final class RaceRepository {
         row -> FieldKey.parse(row.getString(1))));
   }
 
-  /** The races on fields of {@code className} and its nested classes (for one editor file). */
+  /** The races on fields of {@code className} and its nested classes (for one editor file); fixed ones are left out. */
   public List<RaceSummary> forClass(String className) {
     return db.read("read the races of " + className, tx ->
         tx.query(
-            SELECT_SUMMARY + "WHERE f.class_name = ? OR substr(f.class_name, 1, ?) = ? ORDER BY f.field_key",
+            SELECT_SUMMARY + "WHERE (f.class_name = ? OR substr(f.class_name, 1, ?) = ?) AND " + NOT_FIXED
+                + " ORDER BY f.field_key",
             SUMMARY, className, className.length() + 1, className + "$"));
   }
 
@@ -142,10 +212,16 @@ public final class RaceRepository {
       conditions.add("r.verdict IN (" + String.join(", ", query.verdicts().stream().map(v -> "?").toList()) + ")");
       query.verdicts().stream().sorted().forEach(v -> args.add(v.name()));
     }
-    if (query.triageState() == TriageState.OPEN) {
-      conditions.add("m.field_id IS NULL");
-    } else if (query.triageState() == TriageState.TRUSTED_BENIGN) {
-      conditions.add("m.field_id IS NOT NULL");
+    if (query.triageState() == null) {
+      conditions.add(NOT_FIXED);
+    } else {
+      conditions.add(switch (query.triageState()) {
+        // a regression is open too: "open" lists every race that waits for a decision
+        case OPEN -> NOT_FIXED + " AND m.field_id IS NULL";
+        case REGRESSED -> "r.lifecycle = 'REGRESSED' AND m.field_id IS NULL";
+        case TRUSTED_BENIGN -> NOT_FIXED + " AND m.field_id IS NOT NULL";
+        case FIXED -> "r.lifecycle = 'FIXED'";
+      });
     }
     if (query.classPrefix() != null) {
       conditions.add("substr(f.class_name, 1, ?) = ?");
@@ -175,19 +251,25 @@ public final class RaceRepository {
     return primary + ", f.field_key ASC";
   }
 
-  /** How many races have each current verdict, how many are marked trusted-benign, and the total. */
+  /**
+   * How many races that are not fixed have each current verdict, how many of them are marked trusted-benign, their
+   * total, and apart from those how many races are fixed and how many open ones are regressions.
+   */
   public VerdictCounts counts() {
     return db.read("count races by verdict", tx -> {
       Map<Verdict, Long> byVerdict = new EnumMap<>(Verdict.class);
       for (Map.Entry<Verdict, Long> entry : tx.query(
-          "SELECT verdict, count(*) FROM race GROUP BY verdict",
+          "SELECT verdict, count(*) FROM race r WHERE " + NOT_FIXED + " GROUP BY verdict",
           row -> Map.entry(Verdict.valueOf(row.getString(1)), row.getLong(2)))) {
         byVerdict.put(entry.getKey(), entry.getValue());
       }
       long marked = tx.queryLong(
-          "SELECT count(*) FROM race r JOIN trusted_benign_mark m ON m.field_id = r.field_id");
+          "SELECT count(*) FROM race r JOIN trusted_benign_mark m ON m.field_id = r.field_id WHERE " + NOT_FIXED);
       long total = byVerdict.values().stream().mapToLong(Long::longValue).sum();
-      return new VerdictCounts(byVerdict, marked, total);
+      long fixed = tx.queryLong("SELECT count(*) FROM race WHERE lifecycle = 'FIXED'");
+      long regressed = tx.queryLong("SELECT count(*) FROM race r LEFT JOIN trusted_benign_mark m ON m.field_id = "
+          + "r.field_id WHERE r.lifecycle = 'REGRESSED' AND m.field_id IS NULL");
+      return new VerdictCounts(byVerdict, marked, total, fixed, regressed);
     });
   }
 
@@ -207,6 +289,11 @@ public final class RaceRepository {
             row -> row.getLong(1), field.toString())
         .orElseThrow(() -> new StoreException(
             "no race is recorded on " + field + "; record it (RaceRepository.upsert) before its trials or verdicts"));
+  }
+
+  private static Long nullableLong(java.sql.ResultSet row, String column) throws SQLException {
+    long value = row.getLong(column);
+    return row.wasNull() ? null : value;
   }
 
   private static Set<RaceKind> kinds(boolean wr, boolean ww) {

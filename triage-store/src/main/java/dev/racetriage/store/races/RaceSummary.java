@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * A row of the race list: the race, its current verdict (and when it was given; null while pending), its mark
- * ({@code mark} is null when the race is open), how many tests touched it and how many trials ran.
+ * ({@code mark} is null when the race is open), how many tests touched it and how many trials ran, its
+ * {@link Lifecycle}, and the last run that detected it ({@code lastRunId}; null if unknown or deleted).
  */
 public record RaceSummary(
     long id,
@@ -20,9 +21,14 @@ public record RaceSummary(
     int tests,
     int trials,
     Instant firstSeenAt,
-    Instant lastSeenAt) {
+    Instant lastSeenAt,
+    Lifecycle lifecycle,
+    Long lastRunId) {
 
+  /** Fixed wins over a mark (the race is gone either way); a marked regression is trusted-benign. */
   public TriageState triageState() {
-    return mark == null ? TriageState.OPEN : TriageState.TRUSTED_BENIGN;
+    if (lifecycle == Lifecycle.FIXED) return TriageState.FIXED;
+    if (mark != null) return TriageState.TRUSTED_BENIGN;
+    return lifecycle == Lifecycle.REGRESSED ? TriageState.REGRESSED : TriageState.OPEN;
   }
 }

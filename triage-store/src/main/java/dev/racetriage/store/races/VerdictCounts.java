@@ -5,10 +5,11 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * How many races have each current verdict (every verdict present, zero if none), how many of them are marked
- * trusted-benign, and the total.
+ * How many races that are not fixed have each current verdict (every verdict present, zero if none), how many of them
+ * are marked trusted-benign, and their total; apart from them, how many races are fixed, and how many of the open
+ * ones are regressions (fixed once, seen again).
  */
-public record VerdictCounts(Map<Verdict, Long> byVerdict, long trustedBenign, long total) {
+public record VerdictCounts(Map<Verdict, Long> byVerdict, long trustedBenign, long total, long fixed, long regressed) {
   public VerdictCounts {
     EnumMap<Verdict, Long> complete = new EnumMap<>(Verdict.class);
     for (Verdict verdict : Verdict.values()) {

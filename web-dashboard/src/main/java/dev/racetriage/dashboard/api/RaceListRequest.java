@@ -56,11 +56,12 @@ final class RaceListRequest {
     if (param == null || param.isBlank() || param.equals("any")) {
       return null;
     }
-    return switch (param.strip().toLowerCase(Locale.ROOT)) {
-      case "open" -> TriageState.OPEN;
-      case "trusted-benign" -> TriageState.TRUSTED_BENIGN;
-      default -> throw new BadRequestResponse("unknown state '" + param + "'; use open or trusted-benign");
-    };
+    TriageState state = TriageState.ofLabel(param.strip().toLowerCase(Locale.ROOT));
+    if (state == null) {
+      throw new BadRequestResponse("unknown state '" + param + "'; use open, regressed, trusted-benign or fixed "
+          + "(none: every race that is not fixed)");
+    }
+    return state;
   }
 
   static RaceSort sort(String param) {

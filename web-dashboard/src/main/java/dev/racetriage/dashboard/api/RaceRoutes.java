@@ -18,7 +18,7 @@ public final class RaceRoutes {
   public RaceRoutes(TriageStore store, AccessSources sources) {
     this.store = store;
     this.listing = new RaceListing(store);
-    this.views = new RaceViewBuilder(sources);
+    this.views = new RaceViewBuilder(sources, store.projectDir());
   }
 
   public void install(Javalin app) {

@@ -47,8 +47,8 @@ public record RaceRow(
         race.lastSeenAt());
   }
 
-  /** {@code open} / {@code trusted-benign}: the words the API and URLs use. */
+  /** {@code open} / {@code regressed} / {@code trusted-benign} / {@code fixed}: the words the API and URLs use. */
   public static String stateLabel(TriageState state) {
-    return state == TriageState.OPEN ? "open" : "trusted-benign";
+    return state.label();
   }
 }

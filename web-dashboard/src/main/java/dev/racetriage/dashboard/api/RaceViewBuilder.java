@@ -1,5 +1,7 @@
 package dev.racetriage.dashboard.api;
 
+import dev.racetriage.store.trials.HeuristicRates;
+import dev.racetriage.store.replay.ReplayTarget;
 import dev.racetriage.dashboard.source.AccessSources;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.candidates.StaticCandidate;
@@ -21,26 +23,40 @@ final class RaceViewBuilder {
   static final int SOURCE_CONTEXT_LINES = 3;
 
   private final AccessSources sources;
+  private final java.nio.file.Path projectDir;
 
-  RaceViewBuilder(AccessSources sources) {
+  RaceViewBuilder(AccessSources sources, java.nio.file.Path projectDir) {
     this.sources = sources;
+    this.projectDir = projectDir;
   }
 
   RaceView build(RaceDetail detail, List<HeuristicSummary> summaries) {
     LatestEvidence evidence = LatestEvidence.of(detail);
     return new RaceView(
         RaceRow.of(detail.summary()),
-        detail.accesses().stream().map(a -> access(detail.summary().field(), a)).toList(),
+        distinctSites(detail.accesses()).stream().map(a -> access(detail.summary().field(), a)).toList(),
         detail.tests(),
-        summaries.stream().map(RaceViewBuilder::heuristic).toList(),
+        heuristics(detail, summaries),
         matrix(detail.trialsByHeuristic()),
         durations(detail.trialsByHeuristic()),
         evidence.summary(),
         evidence.firstFailure(),
+        ReplayTarget.decisive(detail).map(t -> t.command(projectDir)).orElse(null),
         evidence.replayCommand(),
         detail.verdictHistory().stream().map(RaceViewBuilder::verdict).toList(),
+        detail.events().stream().map(e -> new RaceView.LifecycleEntry(e.state().label(), e.runId(), e.commitId(),
+            e.note(), e.at())).toList(),
         detail.auditLog().stream().map(RaceView.AuditRow::of).toList(),
         candidate(detail.candidate()));
+  }
+
+  /**
+   * One entry per access type and place: the detector reports a site again for every stack that reached it, and a
+   * page listing the same read twice says nothing more (the first report, which has the stack, is kept).
+   */
+  static List<AccessSite> distinctSites(List<AccessSite> accesses) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    return accesses.stream().filter(a -> seen.add(a.type() + " " + a.file() + ":" + a.line())).toList();
   }
 
   private RaceView.Access access(FieldKey field, AccessSite site) {
@@ -49,10 +65,16 @@ final class RaceViewBuilder {
         sources.excerpt(field, site, SOURCE_CONTEXT_LINES).orElse(null));
   }
 
-  private static RaceView.HeuristicRow heuristic(HeuristicSummary s) {
-    return new RaceView.HeuristicRow(
-        s.heuristic(), s.runs(), s.failures(), s.timeouts(), s.reads(), s.staleReads(), s.observationRate(),
-        s.meanDuration().toMillis(), s.maxDuration().toMillis());
+  /** The stored aggregates with the rates and the median of {@link HeuristicRates} (one computation for every view). */
+  private static List<RaceView.HeuristicRow> heuristics(RaceDetail detail, List<HeuristicSummary> summaries) {
+    Map<String, HeuristicRates> rates = new LinkedHashMap<>();
+    HeuristicRates.of(detail.trialsByHeuristic()).forEach(r -> rates.put(r.heuristic(), r));
+    return summaries.stream().map(s -> {
+      HeuristicRates r = rates.get(s.heuristic());
+      return new RaceView.HeuristicRow(s.heuristic(), s.runs(), s.failures(), s.timeouts(), s.reads(), s.staleReads(),
+          s.failureRate(), s.staleReadRate(), r == null ? s.meanDuration().toMillis() : r.medianMillis(),
+          s.maxDuration().toMillis());
+    }).toList();
   }
 
   /** Each heuristic's trial durations in milliseconds, in the store's order ({@code sc} first). */

@@ -38,7 +38,11 @@ public final class TriageRoutes {
     app.post("/api/races/{id}/comments", this::comment);
   }
 
-  public record TriageRequest(String state, String note, String author) {}
+  /**
+   * {@code overrideDestructive}: the client showed the user the destructive evidence and the user confirmed the mark
+   * anyway (recorded as an override in the audit log); without it a destructive race is not marked (409).
+   */
+  public record TriageRequest(String state, String note, String author, Boolean overrideDestructive) {}
 
   public record CommentRequest(String text, String author) {}
 
@@ -49,7 +53,19 @@ public final class TriageRoutes {
     String author = author(request.author());
     String state = request.state() == null ? "" : request.state().strip().toLowerCase(Locale.ROOT);
     switch (state) {
-      case "trusted-benign" -> stores.writes().marks().markTrustedBenign(field, author, text(request.note(), "note"));
+      case "trusted-benign" -> {
+        String note = text(request.note(), "note");
+        boolean destructive = stores.reads().races().find(field)
+            .map(r -> r.verdict() == dev.racetriage.store.verdicts.Verdict.DESTRUCTIVE).orElse(false);
+        if (destructive && !Boolean.TRUE.equals(request.overrideDestructive())) {
+          String evidence = stores.reads().verdicts().current(field).map(v -> v.evidence().summary())
+              .filter(s -> !s.isBlank()).map(s -> " (" + s + ")").orElse("");
+          throw new HttpResponseException(HttpStatus.CONFLICT.getCode(), field + " is destructive" + evidence
+              + ": stale values made a test fail, and marking it trusted-benign overrides that evidence. Confirm "
+              + "with \"overrideDestructive\": true to mark it anyway (recorded as an override in the audit log).");
+        }
+        stores.writes().marks().markTrustedBenign(field, author, note, destructive);
+      }
       case "open" -> stores.writes().marks().reopen(field, author, optionalText(request.note()));
       default -> throw new BadRequestResponse("state must be \"trusted-benign\" or \"open\"");
     }

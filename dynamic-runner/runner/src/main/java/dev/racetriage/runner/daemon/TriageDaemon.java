@@ -4,6 +4,8 @@ import dev.racetriage.runner.detect.DetectedRace;
 import dev.racetriage.runner.report.SourceLocator;
 import dev.racetriage.runner.triage.Detection;
 import dev.racetriage.runner.triage.Preflight;
+import dev.racetriage.runner.triage.ProjectCommit;
+import dev.racetriage.runner.triage.RaceResolution;
 import dev.racetriage.runner.triage.RaceFinding;
 import dev.racetriage.runner.triage.TriageException;
 import dev.racetriage.runner.triage.TriageOptions;
@@ -95,9 +97,10 @@ public final class TriageDaemon {
   void recordDetection(Detection d, Set<String> changedFiles, boolean firstCycle, List<String> warnings) {
     SourceLocator sources = new SourceLocator(d.root());
     try (TriageStore store = open(d)) {
-      Run run = store.runs().start("daemon-detect", null, null);
+      Run run = store.runs().start("daemon-detect", ProjectCommit.of(d.root()), null);
       int queued = store.inTransaction(() -> {
         TriagePipeline.storeCandidates(store, d.candidates(), warnings);
+        warnings.addAll(RaceResolution.apply(store, run.id(), d).describe());
         int n = 0;
         for (DetectedRace race : d.byConfidence()) {
           FieldKey field = FieldKey.parse(race.fieldKey());

@@ -45,7 +45,10 @@ public final class TriageJson {
       ObjectNode evidence = r.putObject("evidence");
       evidence.put("summary", finding.reason());
       if (finding.bestHeuristic() != null) {
-        evidence.put("bestHeuristic", finding.bestHeuristic()).put("observationRate", finding.bestObservationRate());
+        evidence.put("bestHeuristic", finding.bestHeuristic()).put("failureRate", finding.bestFailureRate());
+      }
+      if (finding.failureLine() != null) {
+        evidence.put("failure", finding.failureLine());
       }
       if (finding.trustedBenign()) {
         r.putObject("trustedBenign").put("note", finding.trustedBenignNote());

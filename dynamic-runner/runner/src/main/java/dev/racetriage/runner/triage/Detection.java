@@ -21,8 +21,10 @@ import java.util.Set;
  * {@code lateRaces}: the raced fields that the first detection run did not show and a repeat did;
  * {@code fingerprint}: the hash of the class files the tests ran ({@link ClassFingerprint}); {@code agentVersion}: the
  * hash of the agent jar — together they decide which stored trials a re-run may reuse; {@code hungTests}: tests
- * stopped at their limit in the baseline or under the agent; {@code untrackedArrays}: arrays the agent left unchecked
- * (longer than its bound).
+ * stopped at their limit in the baseline or under the agent; {@code complete}: every module's detection ran its
+ * tests to the end (a run cut short cannot tell that a race is gone); {@code leftOutRaces}: raced fields of library
+ * classes that were left out (not triaged, and not gone either); {@code untrackedArrays}: arrays the agent left
+ * unchecked (longer than its bound).
  */
 public record Detection(
     Path root,
@@ -44,9 +46,12 @@ public record Detection(
     String fingerprint,
     String agentVersion,
     List<HungTest> hungTests,
+    boolean complete,
+    Set<String> leftOutRaces,
     List<DetectionReport.UntrackedArray> untrackedArrays) {
 
   public Detection {
+    leftOutRaces = Set.copyOf(leftOutRaces);
     untrackedArrays = List.copyOf(untrackedArrays);
     lateRaces = List.copyOf(lateRaces);
     hungTests = List.copyOf(hungTests);

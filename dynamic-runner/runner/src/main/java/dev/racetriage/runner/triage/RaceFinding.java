@@ -5,24 +5,32 @@ import dev.racetriage.store.verdicts.Verdict;
 import java.util.List;
 
 /**
- * A race and what racetriage concluded about it: its verdict with the one-line reason, the decisive heuristic, the
- * per-heuristic trial summary, and the team's trusted-benign mark (which changes the display, never the evidence).
+ * A race and what racetriage concluded about it: its verdict with the one-line reason, the decisive heuristic and its
+ * failure rate (failed runs ÷ runs), the per-heuristic trial summary, the team's trusted-benign mark (which changes
+ * the display, never the evidence) and the first failure's stack trace (null when nothing failed).
  */
 public record RaceFinding(
     DetectedRace race,
     Verdict verdict,
     String reason,
     String bestHeuristic,
-    double bestObservationRate,
+    double bestFailureRate,
     List<TrialSummary> trials,
-    String trustedBenignNote) {
+    String trustedBenignNote,
+    String firstFailure) {
 
   public RaceFinding {
     trials = List.copyOf(trials);
   }
 
   public RaceFinding withTrustedBenign(String note) {
-    return new RaceFinding(race, verdict, reason, bestHeuristic, bestObservationRate, trials, note);
+    return new RaceFinding(race, verdict, reason, bestHeuristic, bestFailureRate, trials, note, firstFailure);
+  }
+
+  /** The first line of the first failure (the exception and its message), or null when nothing failed. */
+  public String failureLine() {
+    if (firstFailure == null || firstFailure.isBlank()) return null;
+    return firstFailure.strip().lines().findFirst().orElse(null);
   }
 
   public boolean trustedBenign() {

@@ -44,6 +44,7 @@ import dev.racetriage.runner.verdict.Classification;
 import dev.racetriage.runner.verdict.HeuristicTrials;
 import dev.racetriage.runner.verdict.VerdictClassifier;
 import dev.racetriage.store.candidates.StaticCandidate;
+import dev.racetriage.store.trials.FailureText;
 import dev.racetriage.store.trials.Trial;
 import dev.racetriage.store.trials.TrialRecord;
 import dev.racetriage.store.verdicts.Evidence;
@@ -98,7 +99,7 @@ public final class TriagePipeline {
         warnings.add("An earlier " + abandoned.kind() + " run (#" + abandoned.id() + ", started " + abandoned.startedAt()
             + ") did not finish: " + abandoned.message() + ". Its finished trials are reused where they still apply.");
       }
-      Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", null, null);
+      Run run = store.runs().start(options.detectOnly() ? "detect" : "triage", ProjectCommit.of(root), null);
       try (RunHeartbeat beat = new RunHeartbeat(store, run.id())) {
         return runStages(store, run, options, progress, warnings, start);
       } catch (TriageException | RuntimeException e) {
@@ -188,13 +189,18 @@ public final class TriagePipeline {
         + DetectionReport.UntrackedArray.describeAll(d.untrackedArrays());
   }
 
-  /** The candidates and races of a detection, stored together as soon as detection ends. */
+  /**
+   * The candidates and races of a detection, stored together as soon as detection ends, with what the detection says
+   * about the stored races it did not see ({@link RaceResolution}: fixed, or not re-checked).
+   */
   public static void recordDetection(TriageStore store, long runId, Detection d, List<String> warnings) {
     store.inTransaction(() -> {
       storeCandidates(store, d.candidates(), warnings);
+      RaceResolution.Outcome resolved = RaceResolution.apply(store, runId, d);
       for (DetectedRace race : d.races().values()) {
         store.races().upsert(toStoreRace(FieldKey.parse(race.fieldKey()), race), runId);
       }
+      warnings.addAll(resolved.describe());
       return null;
     });
   }
@@ -341,6 +347,7 @@ public final class TriagePipeline {
     List<DetectionReport.UntrackedArray> untracked = new ArrayList<>();
     int done = 0;
     int detectRuns = 0;
+    boolean complete = true;
     Map<String, Integer> firstRun = new LinkedHashMap<>();
     for (TestModule module : project.modules()) {
       Path dir = work.resolve(moduleDirName(module, root)).resolve("detect");
@@ -373,6 +380,7 @@ public final class TriagePipeline {
               + System.lineSeparator() + ExternalCommand.tail(run.log(), LOG_TAIL));
         }
         // the agent streams its report: what it saw before the end is kept, and the user is told the run was cut short
+        complete = false;
         warnings.add("Detection of module " + module.name(root) + " ended before its tests finished (" + why + "); the "
             + detection.races().size() + " race(s) the agent had reported by then are kept. The JVM's output is in "
             + run.log() + ".");
@@ -392,9 +400,10 @@ public final class TriagePipeline {
       progress.step(++done, project.modules().size(), module.name(root));
     }
     long detectMillis = millisSince(detectStart);
+    List<String> library = List.of();
     if (!options.includeLibraries()) {
       ProjectClasses own = new ProjectClasses(project.modules());
-      List<String> library = races.keySet().stream().filter(f -> !own.owns(f)).sorted().toList();
+      library = races.keySet().stream().filter(f -> !own.owns(f)).sorted().toList();
       if (!library.isEmpty()) {
         library.forEach(races::remove);
         warnings.add(library.size() + " race(s) on fields of library classes (not compiled by this project) were "
@@ -416,7 +425,7 @@ public final class TriagePipeline {
     }));
     return new Detection(root, candidates, jvms, testsByName, baselineFailures, intermittentFailures, races, skipped,
         tests, buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"), detectRuns,
-        lateRaces, fingerprint, agentVersion, hung, untracked);
+        lateRaces, fingerprint, agentVersion, hung, complete, new LinkedHashSet<>(library), untracked);
   }
 
   /**
@@ -595,32 +604,45 @@ public final class TriagePipeline {
           VerdictClassifier.standard().classify(evidence, failsWithoutAgent), race, d.intermittentFailures());
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
-          decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(),
+          decisive == null ? null : decisive.replayCommand(),
+          decisive == null ? null : FailureText.forField(decisive.failure(), field),
           withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials)), runId);
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
           .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
-      finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null);
+      finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null,
+          decisive == null ? null : FailureText.forField(decisive.failure(), field));
     } else {
       Optional<VerdictRecord> verdict = store.verdicts().current(field);
       finding = new RaceFinding(race, verdict.map(VerdictRecord::verdict).orElse(Verdict.PENDING),
-          verdict.map(r -> r.evidence().summary()).orElse("detected; not classified yet"), null, 0, List.of(), null);
+          verdict.map(r -> r.evidence().summary()).orElse("detected; not classified yet"), null, 0, List.of(), null,
+          verdict.map(r -> r.evidence().firstFailure()).orElse(null));
     }
     Optional<TrustedBenignMark> mark = store.marks().find(field);
     return mark.isPresent() ? finding.withTrustedBenign(mark.get().note()) : finding;
   }
 
   /**
-   * A race whose test failed its baseline intermittently keeps the trials' verdict, and says so: the summary names
-   * the native failures and the facts hold them ({@code failsWithoutAgent}: test, "k of n runs").
+   * A race whose test failed its baseline intermittently keeps the trials' verdict, and says so: a destructive one
+   * "also fails without the agent (test: k of n runs)", another "intermittent without the agent: …"; the facts hold
+   * the native failures ({@code failsWithoutAgent}: test, "k of n runs"). A destructive race whose tests never failed
+   * without the agent nor under the {@code sc} control says it "fails only with stale values the JMM allows".
    */
   static Classification withIntermittentBaseline(Classification c, DetectedRace race, Map<String, String> intermittent) {
-    List<String> seen = race.tests().stream().filter(intermittent::containsKey)
-        .map(t -> t + " failed " + intermittent.get(t) + " without the agent").toList();
-    if (seen.isEmpty()) return c;
+    List<String> tests = race.tests().stream().filter(intermittent::containsKey).toList();
+    boolean destructive = c.verdict() == Verdict.DESTRUCTIVE;
+    if (tests.isEmpty()) {
+      // "only with stale values" holds when neither the baseline nor the sc control ever failed
+      boolean controlClean = "0".equals(c.facts().get(HeuristicTrials.SC + ".failures"));
+      return destructive && controlClean ? new Classification(c.verdict(),
+          c.summary() + "; fails only with stale values the JMM allows", c.decisiveHeuristic(), c.facts()) : c;
+    }
     Map<String, String> facts = new LinkedHashMap<>(c.facts());
-    facts.put("failsWithoutAgent", String.join("; ", seen));
-    return new Classification(c.verdict(), c.summary() + " (intermittent without the agent: " + String.join("; ", seen)
-        + ")", c.decisiveHeuristic(), facts);
+    facts.put("failsWithoutAgent", String.join("; ",
+        tests.stream().map(t -> t + " failed " + intermittent.get(t) + " without the agent").toList()));
+    String native_ = String.join("; ", tests.stream().map(t -> t + ": " + intermittent.get(t)).toList());
+    return new Classification(c.verdict(), c.summary() + (destructive
+        ? "; also fails without the agent (" + native_ + ")"
+        : " (intermittent without the agent: " + native_ + ")"), c.decisiveHeuristic(), facts);
   }
 
   /** For an array key, the elements its trials jumbled join the evidence's facts ({@code jumbledIndices}). */
@@ -645,7 +667,7 @@ public final class TriagePipeline {
       case TIMEOUT -> dev.racetriage.store.trials.TrialOutcome.TIMEOUT;
     };
     return new Trial(field, t.spec().testName(), t.spec().heuristic(), t.spec().seed(), outcome,
-        Duration.ofMillis(t.millis()), t.reads(), t.staleReads(), t.failure());
+        Duration.ofMillis(t.millis()), t.reads(), t.staleReads(), FailureText.forField(t.failure(), field));
   }
 
   public static Race toStoreRace(FieldKey field, DetectedRace race) {

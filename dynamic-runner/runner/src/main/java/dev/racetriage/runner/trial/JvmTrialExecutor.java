@@ -123,7 +123,7 @@ public final class JvmTrialExecutor implements TrialExecutor {
   }
 
   /** {reads, staleReads, writes} of the field from the agent's report; zeros when the report is missing (JVM killed). */
-  static long[] readCounts(Path report, String field) {
+  public static long[] readCounts(Path report, String field) {
     long[] counts = new long[3];
     if (!Files.isRegularFile(report)) return counts;
     try {

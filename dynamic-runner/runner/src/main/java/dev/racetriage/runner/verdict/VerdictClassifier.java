@@ -157,7 +157,7 @@ public final class VerdictClassifier {
       String h = t.heuristic();
       facts.put(h + ".runs", Integer.toString(t.runs()));
       facts.put(h + ".failures", Integer.toString(t.failures()));
-      facts.put(h + ".observationRate", String.format(Locale.ROOT, "%.2f", t.observationRate()));
+      facts.put(h + ".failureRate", String.format(Locale.ROOT, "%.2f", t.observationRate()));
       facts.put(h + ".staleReads", Long.toString(t.staleReads()));
       facts.put(h + ".medianMillis", String.format(Locale.ROOT, "%.0f", median(t.durationsMillis())));
     }

@@ -33,7 +33,7 @@ class VerdictClassifierTest {
     assertEquals(Verdict.DESTRUCTIVE, c.verdict());
     assertEquals("oldest-but-different", c.decisiveHeuristic());
     assertEquals("17/20 runs failed under oldest-but-different, 0/20 under sc", c.summary());
-    assertEquals("0.85", c.facts().get("oldest-but-different.observationRate"));
+    assertEquals("0.85", c.facts().get("oldest-but-different.failureRate"));
   }
 
   @Test

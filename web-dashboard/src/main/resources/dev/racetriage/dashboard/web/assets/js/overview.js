@@ -8,6 +8,10 @@ function renderCounts(counts) {
       el('span', {class: 'count'}, String(n)), el('span', {class: 'label'}, verdict)));
   cards.push(el('a', {class: 'card state-trusted-benign', href: '/races?state=trusted-benign'},
     el('span', {class: 'count'}, String(counts.trustedBenign)), el('span', {class: 'label'}, 'trusted-benign')));
+  cards.push(el('a', {class: 'card state-regressed', href: '/races?state=regressed'},
+    el('span', {class: 'count'}, String(counts.regressed)), el('span', {class: 'label'}, 'regressed (open again)')));
+  cards.push(el('a', {class: 'card state-fixed', href: '/races?state=fixed'},
+    el('span', {class: 'count'}, String(counts.fixed)), el('span', {class: 'label'}, 'fixed (not counted above)')));
   cards.push(el('a', {class: 'card total', href: '/races'},
     el('span', {class: 'count'}, String(counts.total)), el('span', {class: 'label'}, 'total')));
   fill('counts', cards);
