@@ -35,6 +35,7 @@ import dev.racetriage.runner.trial.StoppingRule;
 import dev.racetriage.runner.trial.JumbledIndices;
 import dev.racetriage.runner.trial.ReusedTrials;
 import dev.racetriage.runner.trial.TrialInputs;
+import dev.racetriage.runner.trial.TrialLimits;
 import dev.racetriage.runner.trial.TrialSpec;
 import dev.racetriage.runner.trial.TrialCell;
 import dev.racetriage.runner.trial.TrialEvidence;
@@ -510,9 +511,10 @@ public final class TriagePipeline {
       }
     }
     progress.phase("trials", cells.size() + " cell(s), up to " + options.trials() + " run(s) each");
-    JvmTrialExecutor executor = new JvmTrialExecutor(
-        id -> jvms.get(byId.get(id).module()),
-        id -> trialTimeout(byId.get(id).baselineMillis()),
+    TrialLimits limits = new TrialLimits(id -> trialTimeout(byId.get(id).baselineMillis()),
+        "10x the test's baseline plus " + JVM_STARTUP_ALLOWANCE.toSeconds() + " s for the JVM's start-up, at least "
+            + MIN_TRIAL_TIMEOUT.toSeconds() + " s", JVM_STARTUP_ALLOWANCE);
+    JvmTrialExecutor executor = new JvmTrialExecutor(id -> jvms.get(byId.get(id).module()), limits,
         work.resolve("trials"), options.keepWork());
     Instant deadline = options.budget() == null ? null : Instant.now().plus(options.budget());
     AtomicInteger done = new AtomicInteger();
@@ -569,7 +571,7 @@ public final class TriagePipeline {
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
           decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(),
-          withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials)), runId);
+          withTimeouts(withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials), fieldTrials)), runId);
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
           .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
       finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null);
@@ -603,6 +605,15 @@ public final class TriagePipeline {
     if (jumbled == null) return facts;
     Map<String, String> more = new LinkedHashMap<>(facts);
     more.put("jumbledIndices", jumbled);
+    return more;
+  }
+
+  /** When runs timed out, the evidence says how many under which heuristic, the limit and the machine's load. */
+  private static Map<String, String> withTimeouts(Map<String, String> facts, List<TrialOutcome> trials) {
+    String timeouts = TrialEvidence.timeoutFact(trials);
+    if (timeouts == null) return facts;
+    Map<String, String> more = new LinkedHashMap<>(facts);
+    more.put("timeouts", timeouts);
     return more;
   }
 

@@ -26,7 +26,11 @@ import java.util.Map;
  *   <li>the field stops when some heuristic convicted the race and {@code sc} has passed at least
  *       {@code controlRunsToConvict} runs without a failure (destructive: nothing later can change the verdict), when
  *       {@code sc} failed and some heuristic already fails significantly more often (destructive), or when {@code sc}
- *       failed {@code failuresToConvict} times and none does (flaky).</li>
+ *       failed {@code failuresToConvict} times and none does (flaky);</li>
+ *   <li>timeouts are not failures: an {@code sc} run that timed out is run again (the machine, not the race), and
+ *       the control is given up on — the field is flaky — only when it keeps timing out
+ *       ({@link VerdictClassifier#controlKeepsTimingOut}); an adversarial run that timed out counts as a run whose
+ *       duration is its limit, for the qos rule, and not as a run without stale values.</li>
  * </ul>
  *
  * {@link #exhaustive} turns all of it off but {@code maxRuns}: every heuristic runs {@code maxRuns} times (to measure
@@ -47,12 +51,19 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   public boolean done(String heuristic, Map<String, Tally> tallies) {
     Tally tally = tallies.getOrDefault(heuristic, Tally.EMPTY);
     if (tally.runs() >= maxRuns) return true;
+    if (HeuristicTrials.SC.equals(heuristic)) {
+      // a control that keeps timing out is given up on (flaky); one timeout among passes is re-run
+      if (VerdictClassifier.controlKeepsTimingOut(tally.timeouts(), tally.runs()) || tally.timeouts() >= maxRuns) {
+        return true;
+      }
+      return early && tally.failures() >= failuresToConvict;
+    }
     if (!early) return false;
-    if (HeuristicTrials.SC.equals(heuristic)) return tally.failures() >= failuresToConvict;
     Tally control = tallies.get(HeuristicTrials.SC);
     boolean controlFailed = control != null && control.failures() > 0;
     if (tally.explainedFailures() >= failuresToConvict && !controlFailed) return true;
-    if (tally.runs() >= unexercisedAfter && tally.staleReads() == 0) return true;
+    // a run killed at its limit reported no stale values, but that does not make it unexercised
+    if (tally.runs() - tally.timeouts() >= unexercisedAfter && tally.staleReads() == 0) return true;
     return tally.failures() == 0 && control != null && !controlFailed
         && VerdictClassifier.standard().slower(tally.timedMillis(), control.timedMillis(), adversarialHeuristics(tallies));
   }
@@ -67,6 +78,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     if (!early) return false;
     Tally sc = tallies.get(HeuristicTrials.SC);
     int comparisons = adversarialHeuristics(tallies);
+    if (sc != null && VerdictClassifier.controlKeepsTimingOut(sc.timeouts(), sc.runs())) return true; // flaky
     if (sc != null && sc.failures() > 0) {
       boolean beyondControl = tallies.entrySet().stream()
           .filter(e -> !HeuristicTrials.SC.equals(e.getKey()))
@@ -79,15 +91,23 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         .anyMatch(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().explainedFailures() >= failuresToConvict);
   }
 
-  /** Running counts for one (field, test, heuristic); {@code timedMillis} leaves out warm-up runs. */
-  public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis) {
-    public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of());
+  /**
+   * Running counts for one (field, test, heuristic); {@code timedMillis} leaves out warm-up runs. Timeouts are never
+   * failures: under {@code sc} a timeout is not a run (the control runs again), under an adversarial heuristic it is
+   * a run whose duration is its limit.
+   */
+  public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis,
+                      int timeouts) {
+    public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of(), 0);
 
     public Tally {
       timedMillis = List.copyOf(timedMillis);
     }
 
     public Tally plus(TrialOutcome outcome) {
+      if (outcome.timedOut() && outcome.isControl()) {
+        return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1);
+      }
       boolean explained = outcome.failed() && outcome.staleReads() > 0;
       List<Long> timed = timedMillis;
       if (!outcome.warmUp()) {
@@ -95,7 +115,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         timed.add(outcome.millis());
       }
       return new Tally(runs + 1, failures + (outcome.failed() ? 1 : 0), explainedFailures + (explained ? 1 : 0),
-          staleReads + outcome.staleReads(), timed);
+          staleReads + outcome.staleReads(), timed, timeouts + (outcome.timedOut() ? 1 : 0));
     }
   }
 }

@@ -15,7 +15,9 @@ import java.util.Optional;
  * <ol>
  *   <li><b>flaky</b> — the test failed without the agent in every run, or under {@code sc} no less often than under
  *       every adversarial heuristic, or under a heuristic in a run that served no stale value: a failure the race
- *       cannot explain;</li>
+ *       cannot explain; or the control keeps timing out ({@link #controlKeepsTimingOut}). A timeout is never a
+ *       failure: one under {@code sc} is noise, one under a heuristic a duration at its limit for the qos rule
+ *       (checked before unexercised for such heuristics, since a killed run reports no stale values);</li>
  *   <li><b>destructive</b> — some adversarial heuristic failed in runs that served stale values, and, where
  *       {@code sc} failed too (a test that also fails intermittently without stale values, often through the race
  *       under study: Peterson's lock without volatile fails natively on x86), failed significantly more often than
@@ -58,6 +60,12 @@ public final class VerdictClassifier {
     if (failsWithoutAgent) {
       return new Classification(Verdict.FLAKY, "the test also fails without the agent", null, facts);
     }
+    if (control.isPresent() && controlKeepsTimingOut(control.get().timeouts(), control.get().runs())) {
+      HeuristicTrials sc = control.get();
+      return new Classification(Verdict.FLAKY, sc.timeouts() + " of " + (sc.timeouts() + sc.runs())
+          + " runs under sc timed out, where every read returns the latest value: the test does not finish reliably"
+          + " on its own", SC, facts);
+    }
     if (control.isPresent() && control.get().failures() > 0) {
       HeuristicTrials sc = control.get();
       Optional<HeuristicTrials> beyondControl = adversarial.stream()
@@ -90,6 +98,11 @@ public final class VerdictClassifier {
       return new Classification(Verdict.FLAKY, u.unexplainedFailures() + " run(s) under " + u.heuristic()
           + " failed without being served any stale value", u.heuristic(), facts);
     }
+    // Runs killed at their limit under a heuristic, not under sc: stale values slowed the test past it (the JVM's
+    // report, and with it the count of stale values, died with it), so qos comes before unexercised for them.
+    Optional<Classification> hangs = control.flatMap(sc -> adversarial.stream().filter(t -> t.timeouts() > 0)
+        .map(t -> qos(t, sc, adversarial.size(), facts)).flatMap(Optional::stream).findFirst());
+    if (hangs.isPresent()) return hangs.get();
     long stale = adversarial.stream().mapToLong(HeuristicTrials::staleReads).sum();
     if (stale == 0) {
       long reads = adversarial.stream().mapToLong(HeuristicTrials::reads).sum();
@@ -99,18 +112,32 @@ public final class VerdictClassifier {
     }
     if (control.isPresent()) {
       for (HeuristicTrials t : adversarial) {
-        double ratio = medianRatio(t.durationsMillis(), control.get().durationsMillis());
-        double p = MannWhitney.pValueGreater(t.durationsMillis(), control.get().durationsMillis());
-        if (ratio >= slowdownRatio && p < alpha / adversarial.size()
-            && median(t.durationsMillis()) - median(control.get().durationsMillis()) >= minSlowdownMillis) {
-          return new Classification(Verdict.QOS, String.format(Locale.ROOT,
-              "no failures; %s runs %.1fx slower than sc in median (Mann-Whitney p = %.2g)", t.heuristic(), ratio, p),
-              t.heuristic(), facts);
-        }
+        Optional<Classification> slow = qos(t, control.get(), adversarial.size(), facts);
+        if (slow.isPresent()) return slow.get();
       }
     }
     return new Classification(Verdict.BENIGN,
         stale + " stale values served, no failure and no slowdown", null, facts);
+  }
+
+  /** qos when {@code t}'s runs are slower than the control's by this classifier's rule (timeouts at their limit). */
+  private Optional<Classification> qos(HeuristicTrials t, HeuristicTrials sc, int comparisons, Map<String, String> facts) {
+    if (!slower(t.durationsMillis(), sc.durationsMillis(), comparisons)) return Optional.empty();
+    double ratio = medianRatio(t.durationsMillis(), sc.durationsMillis());
+    double p = MannWhitney.pValueGreater(t.durationsMillis(), sc.durationsMillis());
+    String hung = t.timeouts() == 0 ? "" : String.format(Locale.ROOT, " (%d of %d runs timed out)", t.timeouts(), t.runs());
+    return Optional.of(new Classification(Verdict.QOS, String.format(Locale.ROOT,
+        "no failures; %s runs %.1fx slower than sc in median%s (Mann-Whitney p = %.2g)", t.heuristic(), ratio, hung, p),
+        t.heuristic(), facts));
+  }
+
+  /**
+   * Whether the control's timeouts are more than the environment's noise: at least 3 of them, and no fewer than its
+   * runs that finished. Below that they are run again and do not count; at it the race is flaky (a test that does
+   * not finish on its own cannot show what stale values do).
+   */
+  public static boolean controlKeepsTimingOut(int timeouts, int finishedRuns) {
+    return timeouts >= 3 && timeouts >= finishedRuns;
   }
 
   private static final String SC = HeuristicTrials.SC;
@@ -160,6 +187,7 @@ public final class VerdictClassifier {
       facts.put(h + ".observationRate", String.format(Locale.ROOT, "%.2f", t.observationRate()));
       facts.put(h + ".staleReads", Long.toString(t.staleReads()));
       facts.put(h + ".medianMillis", String.format(Locale.ROOT, "%.0f", median(t.durationsMillis())));
+      if (t.timeouts() > 0) facts.put(h + ".timeouts", Integer.toString(t.timeouts()));
     }
     return facts;
   }

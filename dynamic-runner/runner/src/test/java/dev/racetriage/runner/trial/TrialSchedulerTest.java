@@ -158,6 +158,68 @@ class TrialSchedulerTest {
     assertEquals(Verdict.DESTRUCTIVE, c.verdict());
   }
 
+  /** The loaded machine: one sc run hits its limit among passes; it is run again and is no failure. */
+  @Test
+  void anScTimeoutIsTheEnvironmentsNoiseRunAgainAndNeverAFailure() throws Exception {
+    AtomicInteger scRuns = new AtomicInteger();
+    TrialExecutor executor = spec -> {
+      boolean sc = spec.heuristic().equals("sc");
+      TrialOutcome.Result r = sc && scRuns.getAndIncrement() == 1 ? TrialOutcome.Result.TIMEOUT : TrialOutcome.Result.PASS;
+      return new TrialOutcome(spec, r, r == TrialOutcome.Result.TIMEOUT ? 30_000 : 10, 100, sc ? 0 : 3,
+          r == TrialOutcome.Result.TIMEOUT ? "the test did not finish within 30 s" : null, "java …");
+    };
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(5), 1, null)
+        .run(cells("sc", "oldest"), o -> {});
+    assertEquals(Map.of("sc", 6L, "oldest", 5L), runs(outcomes), "the timed-out control run was run again");
+    HeuristicTrials sc = TrialEvidence.byHeuristic(outcomes).get(0);
+    assertEquals(5, sc.runs());
+    assertEquals(1, sc.timeouts());
+    assertEquals(0, sc.failures());
+    assertEquals(5, sc.durationsMillis().size(), "the timeout's duration is not the control's");
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.BENIGN, c.verdict(), c.summary());
+    assertEquals("1", c.facts().get("sc.timeouts"));
+    assertTrue(TrialEvidence.timeoutFact(outcomes).startsWith("1 under sc (the environment's noise: run again)"),
+        TrialEvidence.timeoutFact(outcomes));
+  }
+
+  @Test
+  void aControlThatKeepsTimingOutStopsTheFieldAsFlaky() throws Exception {
+    TrialExecutor executor = spec -> new TrialOutcome(spec,
+        spec.heuristic().equals("sc") ? TrialOutcome.Result.TIMEOUT : TrialOutcome.Result.PASS, 10, 100,
+        spec.heuristic().equals("sc") ? 0 : 2, null, "java …");
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest"), o -> {});
+    assertEquals(3L, runs(outcomes).get("sc"), "three timeouts and no finished control run: given up on");
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.FLAKY, c.verdict());
+    assertTrue(c.summary().startsWith("3 of 3 runs under sc timed out"), c.summary());
+  }
+
+  @Test
+  void exhaustiveRunsGiveUpOnAControlThatAlwaysTimesOut() throws Exception {
+    TrialExecutor executor = spec -> new TrialOutcome(spec, TrialOutcome.Result.TIMEOUT, 10, 0, 0, null, "java …");
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.exhaustive(4), 1, null)
+        .run(cells("sc"), o -> {});
+    assertEquals(3, outcomes.size(), "no endless re-runs of the control");
+  }
+
+  /** Runs killed at their limit report no stale values; they do not make a heuristic unexercised. */
+  @Test
+  void adversarialTimeoutsAreNotUnexercisedRunsAndDecideQos() throws Exception {
+    TrialExecutor executor = spec -> spec.heuristic().equals("sc")
+        ? new TrialOutcome(spec, TrialOutcome.Result.PASS, 50, 100, 0, null, "java …")
+        : new TrialOutcome(spec, TrialOutcome.Result.TIMEOUT, 10_250, 0, 0, "the test did not finish", "java …");
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest"), o -> {});
+    assertEquals(Map.of("sc", 8L, "oldest", 8L), runs(outcomes), "decided by the slowdown at 8 against 8, not at 5");
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.QOS, c.verdict(), c.summary());
+    assertTrue(c.summary().contains("(8 of 8 runs timed out)"), c.summary());
+    assertEquals(TrialOutcome.Result.TIMEOUT, TrialEvidence.firstFailure(outcomes, "oldest").result(),
+        "the evidence replays a run that timed out");
+  }
+
   @Test
   void nothingStartsAfterTheDeadline() throws Exception {
     TrialExecutor executor = byHeuristic(Map.of("random", TrialOutcome.Result.PASS), Map.of("random", 1L));
