@@ -28,6 +28,7 @@ import dev.racetriage.store.races.Race;
 import dev.racetriage.store.races.RaceKind;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunStatus;
+import dev.racetriage.runner.trial.FreshJvmRetry;
 import dev.racetriage.runner.trial.JvmTrialExecutor;
 import dev.racetriage.runner.trial.ServedTrials;
 import dev.racetriage.runner.trial.TrialSession;
@@ -523,16 +524,36 @@ public final class TriagePipeline {
     TrialSession.Factory sessions = options.repeatInJvm() ? new ServedTrials(executor) : TrialSession.perRun(executor);
     TrialScheduler scheduler = new TrialScheduler(reuse == null ? sessions : reuse.around(sessions), rule,
         options.jobs(), deadline);
-    List<TrialOutcome> outcomes = scheduler.run(cells, o -> {
+    Consumer<TrialOutcome> sink = o -> {
       onEach.accept(o);
       progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic());
-    });
+    };
+    List<TrialOutcome> outcomes = new ArrayList<>(scheduler.run(cells, sink));
     lastTrialJvms = scheduler.jvmsStarted();
     for (String fallback : scheduler.fallbacks()) {
       notes.add("Trials of " + fallback + "; they ran in a JVM each.");
     }
+    // Repeating a test in one JVM cannot exercise a race on state that survives the run (a static flag set once):
+    // fields it left unexercised are tried again with one run per fresh JVM.
+    List<TrialCell> retry = FreshJvmRetry.cellsToRetry(cells, outcomes);
+    if (!retry.isEmpty()) {
+      progress.phase("trials", retry.stream().map(TrialCell::fieldKey).distinct().count() + " field(s) unexercised in "
+          + "a reused JVM: again with one run per fresh JVM, up to " + FRESH_JVM_RUNS + " run(s) per heuristic");
+      TrialSession.Factory fresh = TrialSession.perRun(executor);
+      TrialScheduler again = new TrialScheduler(reuse == null ? fresh : reuse.around(fresh),
+          options.earlyStop() ? StoppingRule.standard(Math.min(options.trials(), FRESH_JVM_RUNS))
+              : StoppingRule.exhaustive(Math.min(options.trials(), FRESH_JVM_RUNS)), options.jobs(), deadline);
+      outcomes.addAll(again.run(retry, sink));
+      lastTrialJvms += again.jvmsStarted();
+    }
     return outcomes;
   }
+
+  /**
+   * Runs per heuristic of the fresh-JVM retry: each costs a JVM start, and 5 runs without a stale value are what the
+   * stopping rule takes for unexercised anyway.
+   */
+  static final int FRESH_JVM_RUNS = 5;
 
   /** Trial JVMs started by the last {@link #trials} call (for the stats). */
   private volatile int lastTrialJvms;
@@ -566,12 +587,13 @@ public final class TriagePipeline {
     RaceFinding finding;
     if (!fieldTrials.isEmpty() || failsWithoutAgent) {
       List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
-      Classification c = withIntermittentBaseline(
-          VerdictClassifier.standard().classify(evidence, failsWithoutAgent), race, d.intermittentFailures());
+      Classification c = withFreshJvmMode(withIntermittentBaseline(
+          VerdictClassifier.standard().classify(evidence, failsWithoutAgent), race, d.intermittentFailures()),
+          fieldTrials);
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
           decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(),
-          withTimeouts(withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials), fieldTrials)), runId);
+          withTrialFacts(withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials), fieldTrials)), runId);
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
           .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
       finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null);
@@ -598,6 +620,17 @@ public final class TriagePipeline {
         + ")", c.decisiveHeuristic(), facts);
   }
 
+  /**
+   * A race that only the fresh-JVM retry exercised says so in its summary: repeating the test in one JVM served no
+   * stale value (state that survives a run, such as a static flag), so its verdict rests on runs in fresh JVMs.
+   */
+  static Classification withFreshJvmMode(Classification c, List<TrialOutcome> trials) {
+    String mode = FreshJvmRetry.exercisedIn(trials);
+    if (mode == null || !mode.startsWith("fresh JVMs (one run each): ")) return c;
+    return new Classification(c.verdict(), c.summary() + " (exercised only with one run per fresh JVM: repeating the"
+        + " test in one JVM served no stale value)", c.decisiveHeuristic(), c.facts());
+  }
+
   /** For an array key, the elements its trials jumbled join the evidence's facts ({@code jumbledIndices}). */
   private static Map<String, String> withJumbledIndices(Map<String, String> facts, String fieldKey,
       List<TrialOutcome> trials) {
@@ -608,12 +641,16 @@ public final class TriagePipeline {
     return more;
   }
 
-  /** When runs timed out, the evidence says how many under which heuristic, the limit and the machine's load. */
-  private static Map<String, String> withTimeouts(Map<String, String> facts, List<TrialOutcome> trials) {
-    String timeouts = TrialEvidence.timeoutFact(trials);
-    if (timeouts == null) return facts;
+  /**
+   * The trials' own facts: which mode served the stale values ({@code exercisedIn}: a reused JVM, fresh JVMs), and
+   * when runs timed out, how many under which heuristic, the limit and the machine's load ({@code timeouts}).
+   */
+  private static Map<String, String> withTrialFacts(Map<String, String> facts, List<TrialOutcome> trials) {
     Map<String, String> more = new LinkedHashMap<>(facts);
-    more.put("timeouts", timeouts);
+    String exercisedIn = FreshJvmRetry.exercisedIn(trials);
+    if (exercisedIn != null) more.put("exercisedIn", exercisedIn);
+    String timeouts = TrialEvidence.timeoutFact(trials);
+    if (timeouts != null) more.put("timeouts", timeouts);
     return more;
   }
 
