@@ -41,6 +41,13 @@ public final class JumbleRuntime {
     this.indices = indices.clone();
     this.newSlots = new SlotsFactory(targets.keys().size());
     this.run = new RunState(new AdversarialMemory(detect.engine(), config), noise, targets.keys().size());
+    // constant cost per repeated run: joined threads' ids are handed out again, so clocks do not widen run by run
+    detect.engine().recycleJoinedThreads();
+  }
+
+  /** Thread ids handed out so far: with recycling, about the threads alive at once, not every thread ever started. */
+  public int threadIds() {
+    return detect.engine().threadCount();
   }
 
   /**
