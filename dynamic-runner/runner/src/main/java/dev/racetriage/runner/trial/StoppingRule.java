@@ -19,6 +19,9 @@ import java.util.Map;
  *       exercise the race under this heuristic, and more seeds of the same schedule rarely change that;</li>
  *   <li>it stops when its slowdown against {@code sc} already passes the classifier's qos rule (median ratio and
  *       difference, Mann-Whitney corrected for the heuristics compared, which needs 8 timed runs on each side);</li>
+ *   <li>it stops as benign after {@code benignAfter} runs that served stale values without a failure or a timeout
+ *       (sequential stopping: the failure rate is then below 25 % with 95 % confidence), unless its median is
+ *       already 1.5x the control's (a slowdown building up runs on, so qos can become significant);</li>
  *   <li>the {@code sc} control stops after {@code failuresToConvict} failures: the test fails that often without
  *       stale values. One failure does not stop it: a test that fails intermittently on its own (often through the
  *       very race under study) is destructive if the stale values make it fail significantly more often, which
@@ -37,14 +40,21 @@ import java.util.Map;
  * what early stopping saves, and for observation-rate studies).
  */
 public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAfter, int controlRunsToConvict,
-                           boolean early) {
+                           boolean early, int benignAfter) {
+
+  /**
+   * Sequential stopping for benign: a heuristic that served stale values in this many runs without any failure has a
+   * failure rate below {@link VerdictClassifier#BENIGN_FAILURE_RATE} with {@link VerdictClassifier#BENIGN_CONFIDENCE}
+   * confidence (0.75^11 &lt; 0.05), and more runs would only narrow that.
+   */
+  public static final int BENIGN_AFTER = VerdictClassifier.runsForBenignConfidence();
 
   public static StoppingRule standard(int maxRuns) {
-    return new StoppingRule(maxRuns, 3, Math.min(maxRuns, 5), 3, true);
+    return new StoppingRule(maxRuns, 3, Math.min(maxRuns, 5), 3, true, Math.min(maxRuns, BENIGN_AFTER));
   }
 
   public static StoppingRule exhaustive(int maxRuns) {
-    return new StoppingRule(maxRuns, Integer.MAX_VALUE, maxRuns, Integer.MAX_VALUE, false);
+    return new StoppingRule(maxRuns, Integer.MAX_VALUE, maxRuns, Integer.MAX_VALUE, false, Integer.MAX_VALUE);
   }
 
   /** Whether {@code heuristic} needs no more runs, given every heuristic's tally of this field and test so far. */
@@ -64,6 +74,11 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     if (tally.explainedFailures() >= failuresToConvict && !controlFailed) return true;
     // a run killed at its limit reported no stale values, but that does not make it unexercised
     if (tally.runs() - tally.timeouts() >= unexercisedAfter && tally.staleReads() == 0) return true;
+    // benign with stated confidence — unless a slowdown is building up (then qos needs the runs to be significant)
+    if (tally.exercisedRuns() >= benignAfter && tally.failures() == 0 && tally.timeouts() == 0 && control != null
+        && VerdictClassifier.median(tally.timedMillis()) < 1.5 * VerdictClassifier.median(control.timedMillis())) {
+      return true;
+    }
     return tally.failures() == 0 && control != null && !controlFailed
         && VerdictClassifier.standard().slower(tally.timedMillis(), control.timedMillis(), adversarialHeuristics(tallies));
   }
@@ -97,8 +112,8 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
    * a run whose duration is its limit.
    */
   public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis,
-                      int timeouts) {
-    public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of(), 0);
+                      int timeouts, int exercisedRuns) {
+    public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of(), 0, 0);
 
     public Tally {
       timedMillis = List.copyOf(timedMillis);
@@ -106,7 +121,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
 
     public Tally plus(TrialOutcome outcome) {
       if (outcome.timedOut() && outcome.isControl()) {
-        return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1);
+        return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1, exercisedRuns);
       }
       boolean explained = outcome.failed() && outcome.staleReads() > 0;
       List<Long> timed = timedMillis;
@@ -115,7 +130,8 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         timed.add(outcome.millis());
       }
       return new Tally(runs + 1, failures + (outcome.failed() ? 1 : 0), explainedFailures + (explained ? 1 : 0),
-          staleReads + outcome.staleReads(), timed, timeouts + (outcome.timedOut() ? 1 : 0));
+          staleReads + outcome.staleReads(), timed, timeouts + (outcome.timedOut() ? 1 : 0),
+          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0));
     }
   }
 }

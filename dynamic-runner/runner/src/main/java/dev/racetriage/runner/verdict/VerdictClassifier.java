@@ -38,6 +38,23 @@ public final class VerdictClassifier {
    */
   public static final long MIN_SLOWDOWN_MILLIS = 10;
 
+  /**
+   * Benign is a statement about a rate: with n runs that served stale values and none failing, the failure rate under
+   * that heuristic is below 1 - (1 - confidence)^(1/n). Trials stop once it is below this rate at this confidence.
+   */
+  public static final double BENIGN_FAILURE_RATE = 0.25;
+  public static final double BENIGN_CONFIDENCE = 0.95;
+
+  /** The fewest failure-free exercised runs that put the failure rate below {@link #BENIGN_FAILURE_RATE}: 11. */
+  public static int runsForBenignConfidence() {
+    return (int) Math.ceil(Math.log(1 - BENIGN_CONFIDENCE) / Math.log(1 - BENIGN_FAILURE_RATE));
+  }
+
+  /** The one-sided upper confidence bound on a failure rate after {@code runs} runs without a failure. */
+  public static double failureRateBound(int runs) {
+    return runs == 0 ? 1 : 1 - Math.pow(1 - BENIGN_CONFIDENCE, 1.0 / runs);
+  }
+
   private final double slowdownRatio;
   private final long minSlowdownMillis;
   private final double alpha;
@@ -116,8 +133,13 @@ public final class VerdictClassifier {
         if (slow.isPresent()) return slow.get();
       }
     }
+    Map<String, String> benign = new LinkedHashMap<>(facts);
+    int fewest = adversarial.stream().filter(t -> t.staleReads() > 0).mapToInt(HeuristicTrials::runs).min().orElse(0);
+    benign.put("failureRateBound", String.format(Locale.ROOT,
+        "below %.0f %% with %.0f %% confidence under every heuristic that served stale values (at least %d run(s) each,"
+            + " none failed)", 100 * failureRateBound(fewest), 100 * BENIGN_CONFIDENCE, fewest));
     return new Classification(Verdict.BENIGN,
-        stale + " stale values served, no failure and no slowdown", null, facts);
+        stale + " stale values served, no failure and no slowdown", null, benign);
   }
 
   /** qos when {@code t}'s runs are slower than the control's by this classifier's rule (timeouts at their limit). */
