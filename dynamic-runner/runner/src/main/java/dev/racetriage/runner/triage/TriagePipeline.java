@@ -546,6 +546,7 @@ public final class TriagePipeline {
       outcomes.addAll(again.run(retry, sink));
       lastTrialJvms += again.jvmsStarted();
     }
+    budgetRanOut = deadline != null && !Instant.now().isBefore(deadline);
     return outcomes;
   }
 
@@ -554,6 +555,9 @@ public final class TriagePipeline {
    * stopping rule takes for unexercised anyway.
    */
   static final int FRESH_JVM_RUNS = 5;
+
+  /** Whether the last {@link #trials} call reached {@code --budget} (races it did not decide say so). */
+  private volatile boolean budgetRanOut;
 
   /** Trial JVMs started by the last {@link #trials} call (for the stats). */
   private volatile int lastTrialJvms;
@@ -585,11 +589,19 @@ public final class TriagePipeline {
     FieldKey field = FieldKey.parse(race.fieldKey());
     boolean failsWithoutAgent = race.tests().stream().anyMatch(d.baselineFailures()::contains);
     RaceFinding finding;
-    if (!fieldTrials.isEmpty() || failsWithoutAgent) {
+    if (budgetRanOut && !failsWithoutAgent && fieldTrials.stream().allMatch(TrialOutcome::isControl)) {
+      // the hard limit: no adversarial run of this race started in time; the verdicts reached are kept, this one is
+      // unexercised, and says why
+      String summary = "not tried: the --budget ran out before this race's trials ran (verdicts reached within it are"
+          + " kept; run again with a larger --budget or --field " + race.fieldKey() + ")";
+      store.verdicts().set(field, Verdict.UNEXERCISED, new Evidence(summary, null, null, Map.of("budget", "ran out")),
+          runId);
+      finding = new RaceFinding(race, Verdict.UNEXERCISED, summary, null, 0, List.of(), null);
+    } else if (!fieldTrials.isEmpty() || failsWithoutAgent) {
       List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
-      Classification c = withFreshJvmMode(withIntermittentBaseline(
+      Classification c = withBudget(withFreshJvmMode(withIntermittentBaseline(
           VerdictClassifier.standard().classify(evidence, failsWithoutAgent), race, d.intermittentFailures()),
-          fieldTrials);
+          fieldTrials));
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
           decisive == null ? null : decisive.replayCommand(), decisive == null ? null : decisive.failure(),
@@ -618,6 +630,15 @@ public final class TriagePipeline {
     facts.put("failsWithoutAgent", String.join("; ", seen));
     return new Classification(c.verdict(), c.summary() + " (intermittent without the agent: " + String.join("; ", seen)
         + ")", c.decisiveHeuristic(), facts);
+  }
+
+  /** An unexercised race whose trials the --budget cut short says so: more runs might have exercised it. */
+  private Classification withBudget(Classification c) {
+    if (!budgetRanOut || c.verdict() != Verdict.UNEXERCISED) return c;
+    Map<String, String> facts = new LinkedHashMap<>(c.facts());
+    facts.put("budget", "ran out");
+    return new Classification(c.verdict(), c.summary() + " (the --budget ran out before its trials were done)",
+        c.decisiveHeuristic(), facts);
   }
 
   /**

@@ -38,8 +38,9 @@ class TriagePipelineTest {
         "dev.racetriage.examples.Point.x",
         "dev.racetriage.examples.Point.y",
         "dev.racetriage.examples.RacyInitLoop.x",
-        "dev.racetriage.examples.TourSearch.bestLength")), fields);
-    assertEquals(10, result.stats().tests());
+        "dev.racetriage.examples.TourSearch.bestLength",
+        "dev.racetriage.examples.VerboseProgress.verbose")), fields);
+    assertEquals(11, result.stats().tests());
     assertEquals(TriageOptions.DEFAULT_DETECT_RUNS, result.stats().detectRuns(), "the tests ran three times under detection");
     Set<String> candidates = new TreeSet<>();
     result.candidates().forEach(c -> candidates.add(c.field()));
