@@ -61,6 +61,27 @@ class TriagePipelineTest {
     assertTrue(Files.isRegularFile(root.resolve(".racetriage/triage.db")));
   }
 
+  /** --budget is a hard limit: past it no run starts, and a race with no trial is unexercised, saying why. */
+  @Test
+  void racesTheBudgetLeftUntriedAreUnexercisedWithTheBudgetInTheirEvidence() throws Exception {
+    Path root = ProjectFixtures.copyRacyShapes(dir.resolve("racy-shapes"));
+    List<String> fields = List.of("dev.racetriage.examples.RacyInitLoop.x", "dev.racetriage.examples.Point.p");
+
+    TriageResult result = new TriagePipeline().run(TriageOptions.defaults(root).withFields(fields)
+        .withBudget(java.time.Duration.ZERO), TriageProgress.silent());
+
+    assertEquals(0, result.stats().trials());
+    for (RaceFinding r : result.races()) {
+      if (!fields.contains(r.race().fieldKey())) continue;
+      assertEquals(Verdict.UNEXERCISED, r.verdict(), r::toString);
+      assertTrue(r.reason().contains("--budget ran out"), r.reason());
+    }
+    try (TriageStore store = TriageStore.openProject(root)) {
+      assertEquals(Verdict.UNEXERCISED,
+          store.verdicts().current(FieldKey.parse("dev.racetriage.examples.Point.p")).orElseThrow().verdict());
+    }
+  }
+
   /**
    * Trials through the trial server on three of the examples' fields (the qos example is left out: its verdict rests
    * on timing, which a unit test must not): the paper's verdicts, each (field, test) pair in one reused JVM.
