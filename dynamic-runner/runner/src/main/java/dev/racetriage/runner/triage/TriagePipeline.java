@@ -522,29 +522,28 @@ public final class TriagePipeline {
     int estimate = cells.size() * options.trials();
     StoppingRule rule = options.earlyStop() ? StoppingRule.standard(options.trials()) : StoppingRule.exhaustive(options.trials());
     TrialSession.Factory sessions = options.repeatInJvm() ? new ServedTrials(executor) : TrialSession.perRun(executor);
+    // Repeating a test in one JVM cannot exercise a race on state that survives the run (a static flag set once):
+    // a field it left unexercised is tried again with one run per fresh JVM, as soon as its own units are done.
+    TrialSession.Factory fresh = TrialSession.perRun(executor);
+    int freshRuns = Math.min(options.trials(), FRESH_JVM_RUNS);
     TrialScheduler scheduler = new TrialScheduler(reuse == null ? sessions : reuse.around(sessions), rule,
-        options.jobs(), deadline);
-    Consumer<TrialOutcome> sink = o -> {
+        options.jobs(), deadline).withFollowUp(new TrialScheduler.FollowUp(reuse == null ? fresh : reuse.around(fresh),
+            options.earlyStop() ? StoppingRule.standard(freshRuns) : StoppingRule.exhaustive(freshRuns),
+            (fieldCells, fieldOutcomes) -> {
+              List<TrialCell> retry = FreshJvmRetry.cellsToRetry(fieldCells, fieldOutcomes);
+              if (!retry.isEmpty()) {
+                progress.phase("trials", retry.get(0).fieldKey() + " unexercised in a reused JVM: again with one run "
+                    + "per fresh JVM, up to " + freshRuns + " run(s) per heuristic");
+              }
+              return retry;
+            }));
+    List<TrialOutcome> outcomes = scheduler.run(cells, o -> {
       onEach.accept(o);
       progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic());
-    };
-    List<TrialOutcome> outcomes = new ArrayList<>(scheduler.run(cells, sink));
+    });
     lastTrialJvms = scheduler.jvmsStarted();
     for (String fallback : scheduler.fallbacks()) {
       notes.add("Trials of " + fallback + "; they ran in a JVM each.");
-    }
-    // Repeating a test in one JVM cannot exercise a race on state that survives the run (a static flag set once):
-    // fields it left unexercised are tried again with one run per fresh JVM.
-    List<TrialCell> retry = FreshJvmRetry.cellsToRetry(cells, outcomes);
-    if (!retry.isEmpty()) {
-      progress.phase("trials", retry.stream().map(TrialCell::fieldKey).distinct().count() + " field(s) unexercised in "
-          + "a reused JVM: again with one run per fresh JVM, up to " + FRESH_JVM_RUNS + " run(s) per heuristic");
-      TrialSession.Factory fresh = TrialSession.perRun(executor);
-      TrialScheduler again = new TrialScheduler(reuse == null ? fresh : reuse.around(fresh),
-          options.earlyStop() ? StoppingRule.standard(Math.min(options.trials(), FRESH_JVM_RUNS))
-              : StoppingRule.exhaustive(Math.min(options.trials(), FRESH_JVM_RUNS)), options.jobs(), deadline);
-      outcomes.addAll(again.run(retry, sink));
-      lastTrialJvms += again.jvmsStarted();
     }
     budgetRanOut = deadline != null && !Instant.now().isBefore(deadline);
     return outcomes;

@@ -53,37 +53,81 @@ public final class TrialScheduler {
     return List.copyOf(fallbacks);
   }
 
+  /**
+   * What to run for a field once all of its units have ended: {@code next} maps the field's cells and outcomes to
+   * more cells (none: nothing), run with their own sessions and stopping rule on the same workers — so a follow-up
+   * starts as soon as its field is done, not after every other field (no idle worker at a phase barrier).
+   */
+  public record FollowUp(TrialSession.Factory sessions, StoppingRule rule,
+                         java.util.function.BiFunction<List<TrialCell>, List<TrialOutcome>, List<TrialCell>> next) {}
+
+  private FollowUp followUp;
+
+  /** This scheduler, running {@code followUp} for each field as its units end. */
+  public TrialScheduler withFollowUp(FollowUp followUp) {
+    this.followUp = followUp;
+    return this;
+  }
+
+  /** (field, test) units the follow-ups of the last {@link #run} added. */
+  private final AtomicInteger followUpUnits = new AtomicInteger();
+
+  /** Follow-up units the last {@link #run} started. */
+  public int followUpUnits() {
+    return followUpUnits.get();
+  }
+
   /** Runs every cell; {@code onOutcome} sees each trial as it finishes (from worker threads). */
   public List<TrialOutcome> run(List<TrialCell> cells, Consumer<TrialOutcome> onOutcome) throws InterruptedException {
-    Map<List<String>, List<TrialCell>> units = new LinkedHashMap<>();
-    for (TrialCell cell : cells) {
-      units.computeIfAbsent(List.of(cell.fieldKey(), cell.testId()), k -> new ArrayList<>()).add(cell);
-    }
+    Map<List<String>, List<TrialCell>> units = units(cells);
     List<TrialOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
     Set<String> decidedFields = ConcurrentHashMap.newKeySet();
+    Map<String, Integer> unitsLeft = new HashMap<>();
+    Map<String, List<TrialCell>> cellsByField = new LinkedHashMap<>();
+    for (TrialCell cell : cells) cellsByField.computeIfAbsent(cell.fieldKey(), f -> new ArrayList<>()).add(cell);
+    for (List<String> key : units.keySet()) unitsLeft.merge(key.get(0), 1, Integer::sum);
     jvms.set(0);
+    followUpUnits.set(0);
     fallbacks.clear();
+    Consumer<TrialOutcome> sink = outcome -> {
+      outcomes.add(outcome);
+      onOutcome.accept(outcome);
+    };
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, units.size())), r -> {
       Thread t = new Thread(r, "racetriage-trials");
       t.setDaemon(true);
       return t;
     });
+    java.util.concurrent.ExecutorCompletionService<String> done = new java.util.concurrent.ExecutorCompletionService<>(pool);
     try {
-      List<Future<?>> futures = new ArrayList<>();
+      int outstanding = 0;
       for (List<TrialCell> unit : units.values()) {
-        futures.add(pool.submit(() -> {
-          runUnit(unit, decidedFields, outcome -> {
-            outcomes.add(outcome);
-            onOutcome.accept(outcome);
-          });
-          return null;
-        }));
+        done.submit(() -> {
+          runUnit(unit, sessions, rule, decidedFields, sink);
+          return unit.get(0).fieldKey();
+        });
+        outstanding++;
       }
-      for (Future<?> f : futures) {
+      while (outstanding > 0) {
+        String field;
         try {
-          f.get();
+          field = done.take().get();
         } catch (ExecutionException e) {
           throw new IllegalStateException("a trial worker failed: " + e.getCause(), e.getCause());
+        }
+        outstanding--;
+        if (field == null || followUp == null || unitsLeft.merge(field, -1, Integer::sum) != 0) continue;
+        List<TrialOutcome> mine;
+        synchronized (outcomes) {
+          mine = outcomes.stream().filter(o -> o.spec().fieldKey().equals(field)).toList();
+        }
+        for (List<TrialCell> unit : units(followUp.next().apply(cellsByField.get(field), mine)).values()) {
+          followUpUnits.incrementAndGet();
+          done.submit(() -> {
+            runUnit(unit, followUp.sessions(), followUp.rule(), decidedFields, sink);
+            return null; // a follow-up has no follow-up
+          });
+          outstanding++;
         }
       }
     } finally {
@@ -92,8 +136,17 @@ public final class TrialScheduler {
     return List.copyOf(outcomes);
   }
 
-  private void runUnit(List<TrialCell> unit, Set<String> decidedFields, Consumer<TrialOutcome> sink)
-      throws InterruptedException {
+  /** The cells of each (field, test) pair: one unit of work each, in the order given. */
+  private static Map<List<String>, List<TrialCell>> units(List<TrialCell> cells) {
+    Map<List<String>, List<TrialCell>> units = new LinkedHashMap<>();
+    for (TrialCell cell : cells) {
+      units.computeIfAbsent(List.of(cell.fieldKey(), cell.testId()), k -> new ArrayList<>()).add(cell);
+    }
+    return units;
+  }
+
+  private void runUnit(List<TrialCell> unit, TrialSession.Factory sessions, StoppingRule rule,
+      Set<String> decidedFields, Consumer<TrialOutcome> sink) throws InterruptedException {
     String field = unit.get(0).fieldKey();
     Map<String, StoppingRule.Tally> tallies = new HashMap<>();
     Map<String, Integer> runNumbers = new HashMap<>();

@@ -254,6 +254,43 @@ class TrialSchedulerTest {
         "the evidence replays a run that timed out");
   }
 
+  /**
+   * A field's follow-up (the fresh-JVM retry) starts as soon as that field's units end, on a free worker, while
+   * another field is still running: no worker idles at a barrier between the two phases. The slow field's run waits
+   * for the follow-up's first run; with a barrier it would wait in vain (its wait is bounded, and the test then fails).
+   */
+  @Test
+  void aFollowUpStartsAsSoonAsItsFieldIsDoneWhileOtherFieldsStillRun() throws Exception {
+    java.util.concurrent.CountDownLatch followUpStarted = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean slowSawFollowUp = new java.util.concurrent.atomic.AtomicBoolean();
+    TrialExecutor executor = spec -> {
+      if (spec.fieldKey().equals("demo.Slow.x") && spec.heuristic().equals("sc") && spec.seed() == new TrialCell(
+          "demo.Slow.x", spec.testId(), spec.testName(), "sc").seed(0)) {
+        slowSawFollowUp.set(followUpStarted.await(20, java.util.concurrent.TimeUnit.SECONDS));
+      }
+      return new TrialOutcome(spec, TrialOutcome.Result.PASS, 10, 10, spec.heuristic().equals("sc") ? 0 : 1, null, "java …");
+    };
+    TrialExecutor followUpExecutor = spec -> {
+      followUpStarted.countDown();
+      return new TrialOutcome(spec, TrialOutcome.Result.PASS, 10, 10, 0, null, "java …");
+    };
+    List<TrialCell> cells = new ArrayList<>();
+    for (String h : List.of("sc", "oldest")) {
+      cells.add(new TrialCell("demo.Quick.x", "quick", "demo.QuickTest#t", h));
+      cells.add(new TrialCell("demo.Slow.x", "slow", "demo.SlowTest#t", h));
+    }
+    TrialScheduler scheduler = new TrialScheduler(executor, StoppingRule.standard(3), 2, null)
+        .withFollowUp(new TrialScheduler.FollowUp(TrialSession.perRun(followUpExecutor), StoppingRule.standard(1),
+            (fieldCells, fieldOutcomes) -> fieldCells.get(0).fieldKey().equals("demo.Quick.x")
+                ? fieldCells.stream().map(c -> c.numberedFrom(FreshJvmRetry.FIRST_RUN)).toList() : List.of()));
+    List<TrialOutcome> outcomes = scheduler.run(cells, o -> {});
+    assertTrue(slowSawFollowUp.get(), "the quick field's follow-up ran while the slow field was still at its first run");
+    assertEquals(1, scheduler.followUpUnits());
+    assertEquals(2, outcomes.stream().filter(o -> o.spec().fieldKey().equals("demo.Quick.x")
+        && o.spec().seed() == new TrialCell("demo.Quick.x", "quick", "demo.QuickTest#t", o.spec().heuristic())
+            .seed(FreshJvmRetry.FIRST_RUN)).count(), "sc and oldest once each in the follow-up");
+  }
+
   @Test
   void nothingStartsAfterTheDeadline() throws Exception {
     TrialExecutor executor = byHeuristic(Map.of("random", TrialOutcome.Result.PASS), Map.of("random", 1L));
