@@ -29,6 +29,7 @@ import dev.racetriage.store.races.RaceKind;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunStatus;
 import dev.racetriage.runner.trial.FreshJvmRetry;
+import dev.racetriage.runner.trial.GroupScreen;
 import dev.racetriage.runner.trial.JvmTrialExecutor;
 import dev.racetriage.runner.trial.ServedTrials;
 import dev.racetriage.runner.trial.TrialSession;
@@ -175,8 +176,9 @@ public final class TriagePipeline {
     });
     findings = new ArrayList<>(findings);
     findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
-    TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(), trials.size(),
-        trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
+    // runs of split groups are evidence for no race but cost like any run: the stats count them
+    TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(),
+        trials.size() + lastGroupRunsDiscarded, trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
         millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces());
     return new TriageResult(findings, d.candidates(), warnings, stats, classified, d.hungTests());
   }
@@ -537,11 +539,19 @@ public final class TriagePipeline {
               }
               return retry;
             }));
+    if (options.repeatInJvm() && options.earlyStop()) {
+      scheduler.withGroups(new GroupScreen(executor, rule)); // group testing: a test's races jumbled together first
+    }
     List<TrialOutcome> outcomes = scheduler.run(cells, o -> {
       onEach.accept(o);
       progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic());
     });
     lastTrialJvms = scheduler.jvmsStarted();
+    if (scheduler.groupScreens() > 0) {
+      progress.phase("trials", scheduler.groupScreens() + " group screen(s) of races sharing a test; "
+          + scheduler.discardedGroupRuns() + " run(s) of groups that were split");
+    }
+    lastGroupRunsDiscarded = scheduler.discardedGroupRuns();
     for (String fallback : scheduler.fallbacks()) {
       notes.add("Trials of " + fallback + "; they ran in a JVM each.");
     }
@@ -554,6 +564,9 @@ public final class TriagePipeline {
    * stopping rule takes for unexercised anyway.
    */
   static final int FRESH_JVM_RUNS = 5;
+
+  /** Test runs of split groups in the last {@link #trials} call: evidence for no race, but runs all the same. */
+  private volatile int lastGroupRunsDiscarded;
 
   /** Whether the last {@link #trials} call reached {@code --budget} (races it did not decide say so). */
   private volatile boolean budgetRanOut;

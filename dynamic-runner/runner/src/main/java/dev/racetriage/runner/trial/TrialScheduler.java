@@ -77,57 +77,116 @@ public final class TrialScheduler {
     return followUpUnits.get();
   }
 
+  private GroupScreen groupScreen;
+  private final AtomicInteger discardedGroupRuns = new AtomicInteger();
+  private final AtomicInteger groupScreens = new AtomicInteger();
+
+  /** This scheduler, screening the races of one test together first ({@link GroupScreen}: group testing). */
+  public TrialScheduler withGroups(GroupScreen screen) {
+    this.groupScreen = screen;
+    return this;
+  }
+
+  /** Test runs of groups that were split (evidence for nobody) in the last {@link #run}. */
+  public int discardedGroupRuns() {
+    return discardedGroupRuns.get();
+  }
+
+  /** Groups screened (splits included) in the last {@link #run}. */
+  public int groupScreens() {
+    return groupScreens.get();
+  }
+
+  /** A finished task: a unit of {@code field} ({@code followUp}: one of a follow-up), or a group screen. */
+  private record Finished(String field, boolean followUp, List<TrialCell> group, GroupScreen.Result screened) {}
+
   /** Runs every cell; {@code onOutcome} sees each trial as it finishes (from worker threads). */
   public List<TrialOutcome> run(List<TrialCell> cells, Consumer<TrialOutcome> onOutcome) throws InterruptedException {
-    Map<List<String>, List<TrialCell>> units = units(cells);
+    List<List<TrialCell>> groups = groupScreen == null ? List.of() : GroupScreen.groups(cells);
+    Set<String> grouped = new java.util.HashSet<>();
+    groups.forEach(g -> g.forEach(c -> grouped.add(c.fieldKey())));
+    Map<List<String>, List<TrialCell>> units = units(cells.stream().filter(c -> !grouped.contains(c.fieldKey())).toList());
     List<TrialOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
     Set<String> decidedFields = ConcurrentHashMap.newKeySet();
-    Map<String, Integer> unitsLeft = new HashMap<>();
+    Map<String, Integer> inFlight = new HashMap<>();
     Map<String, List<TrialCell>> cellsByField = new LinkedHashMap<>();
     for (TrialCell cell : cells) cellsByField.computeIfAbsent(cell.fieldKey(), f -> new ArrayList<>()).add(cell);
-    for (List<String> key : units.keySet()) unitsLeft.merge(key.get(0), 1, Integer::sum);
     jvms.set(0);
     followUpUnits.set(0);
+    discardedGroupRuns.set(0);
+    groupScreens.set(0);
     fallbacks.clear();
     Consumer<TrialOutcome> sink = outcome -> {
       outcomes.add(outcome);
       onOutcome.accept(outcome);
     };
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, units.size())), r -> {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, units.size() + groups.size())), r -> {
       Thread t = new Thread(r, "racetriage-trials");
       t.setDaemon(true);
       return t;
     });
-    java.util.concurrent.ExecutorCompletionService<String> done = new java.util.concurrent.ExecutorCompletionService<>(pool);
-    try {
-      int outstanding = 0;
-      for (List<TrialCell> unit : units.values()) {
-        done.submit(() -> {
+    java.util.concurrent.ExecutorCompletionService<Finished> done = new java.util.concurrent.ExecutorCompletionService<>(pool);
+    int[] outstanding = {0};
+    java.util.function.BiConsumer<List<TrialCell>, Boolean> submitUnit = (unit, followUpUnit) -> {
+      String field = unit.get(0).fieldKey();
+      inFlight.merge(field, 1, Integer::sum);
+      outstanding[0]++;
+      done.submit(() -> {
+        if (followUpUnit) {
+          runUnit(unit, followUp.sessions(), followUp.rule(), decidedFields, sink);
+        } else {
           runUnit(unit, sessions, rule, decidedFields, sink);
-          return unit.get(0).fieldKey();
-        });
-        outstanding++;
-      }
-      while (outstanding > 0) {
-        String field;
+        }
+        return new Finished(field, followUpUnit, null, null);
+      });
+    };
+    Consumer<List<TrialCell>> submitGroup = group -> {
+      group.stream().map(TrialCell::fieldKey).distinct().forEach(f -> inFlight.merge(f, 1, Integer::sum));
+      outstanding[0]++;
+      groupScreens.incrementAndGet();
+      done.submit(() -> new Finished(null, false, group, groupScreen.run(group, () -> !beforeDeadline())));
+    };
+    try {
+      groups.forEach(submitGroup);
+      for (List<TrialCell> unit : units.values()) submitUnit.accept(unit, false);
+      while (outstanding[0] > 0) {
+        Finished finished;
         try {
-          field = done.take().get();
+          finished = done.take().get();
         } catch (ExecutionException e) {
           throw new IllegalStateException("a trial worker failed: " + e.getCause(), e.getCause());
         }
-        outstanding--;
-        if (field == null || followUp == null || unitsLeft.merge(field, -1, Integer::sum) != 0) continue;
-        List<TrialOutcome> mine;
-        synchronized (outcomes) {
-          mine = outcomes.stream().filter(o -> o.spec().fieldKey().equals(field)).toList();
+        outstanding[0]--;
+        List<String> ended = new ArrayList<>();
+        if (finished.group() != null) {
+          GroupScreen.Result r = finished.screened();
+          jvms.addAndGet(r.jvms());
+          discardedGroupRuns.addAndGet(r.discardedRuns());
+          r.benign().values().forEach(list -> list.forEach(sink));
+          List<List<String>> alone = new ArrayList<>();
+          r.singles().forEach(f -> alone.add(List.of(f)));
+          for (List<String> half : r.splits()) {
+            if (half.size() == 1) alone.add(half);
+            else submitGroup.accept(finished.group().stream().filter(c -> half.contains(c.fieldKey())).toList());
+          }
+          for (List<String> one : alone) {
+            units(cellsByField.get(one.get(0))).values().forEach(u -> submitUnit.accept(u, false));
+          }
+          finished.group().stream().map(TrialCell::fieldKey).distinct().forEach(ended::add);
+        } else {
+          ended.add(finished.field());
         }
-        for (List<TrialCell> unit : units(followUp.next().apply(cellsByField.get(field), mine)).values()) {
-          followUpUnits.incrementAndGet();
-          done.submit(() -> {
-            runUnit(unit, followUp.sessions(), followUp.rule(), decidedFields, sink);
-            return null; // a follow-up has no follow-up
-          });
-          outstanding++;
+        for (String field : ended) {
+          if (inFlight.merge(field, -1, Integer::sum) != 0 || followUp == null) continue;
+          if (finished.followUp()) continue; // a follow-up has no follow-up
+          List<TrialOutcome> mine;
+          synchronized (outcomes) {
+            mine = outcomes.stream().filter(o -> o.spec().fieldKey().equals(field)).toList();
+          }
+          for (List<TrialCell> unit : units(followUp.next().apply(cellsByField.get(field), mine)).values()) {
+            followUpUnits.incrementAndGet();
+            submitUnit.accept(unit, true);
+          }
         }
       }
     } finally {
