@@ -22,7 +22,10 @@ import java.util.function.Consumer;
  * in a reused JVM the control and the adversarial runs see the same warm-up and the same machine load, and so the
  * {@link StoppingRule} can compare them as they go. Units start in the order given (the caller orders fields by the
  * static prefilter's confidence); once a field is decided, none of its units starts another run. Past the
- * {@code deadline} no new run starts, and the evidence gathered so far stands.
+ * {@code deadline} no new run starts, and the evidence gathered so far stands. With {@link #withGroups} the races of
+ * one test are screened together first ({@link GroupScreen}), and what a screen leaves undecided — split halves,
+ * single fields — is submitted to the same workers as it comes; with {@link #withFollowUp} a field's follow-up runs as
+ * soon as its own work has ended. Workers take whatever is queued, so no worker idles while there is work anywhere.
  */
 public final class TrialScheduler {
   private final TrialSession.Factory sessions;
@@ -120,7 +123,8 @@ public final class TrialScheduler {
       outcomes.add(outcome);
       onOutcome.accept(outcome);
     };
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, units.size() + groups.size())), r -> {
+    // all jobs: splits and follow-ups add work as it goes (a fixed pool starts its threads only as tasks arrive)
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs), r -> {
       Thread t = new Thread(r, "racetriage-trials");
       t.setDaemon(true);
       return t;
