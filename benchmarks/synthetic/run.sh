@@ -45,10 +45,12 @@ s = t["stats"]
 print(f"- project: {len(expected)} races, {sum(1 for v in expected.values() if v == 'destructive')} destructive;"
       f" {s['tests']} tests; raw results in {out}")
 print(f"- wall {wall} s (triage's own: {s['elapsedMillis'] / 1000:.0f} s; trials {s['trialMillis'] / 1000:.0f} s, "
-      f"{s['trials']} runs in {s['trialJvms']} JVMs; detection {s['detectMillis'] / 1000:.0f} s)")
+      f"{s['trials']} test runs in {s['trialJvms']} JVMs; detection {s['detectMillis'] / 1000:.0f} s)")
+print("- a group run (races of one test jumbled together) is in the evidence of each of its races, so the runs per")
+print("  verdict below add up to more than the test runs when groups were screened")
 print(f"- destructive races found: {found} of {sum(1 for v in expected.values() if v == 'destructive')}; "
       f"verdicts as expected: {len(t['races']) - len(wrong)} of {len(t['races'])} (detected) / {len(expected)}")
-print("\n| verdict | races | test runs | runs per race |\n| --- | ---: | ---: | ---: |")
+print("\n| verdict | races | runs in their evidence | per race |\n| --- | ---: | ---: | ---: |")
 for v in sorted(count):
     print(f"| {v} | {count[v]} | {runs[v]} | {runs[v] / count[v]:.1f} |")
 for w in wrong:

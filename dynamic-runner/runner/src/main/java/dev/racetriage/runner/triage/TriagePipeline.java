@@ -176,9 +176,9 @@ public final class TriagePipeline {
     });
     findings = new ArrayList<>(findings);
     findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
-    // runs of split groups are evidence for no race but cost like any run: the stats count them
+    // test runs, not outcomes: a group run is one run for all its fields, a split group's runs cost all the same
     TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(),
-        trials.size() + lastGroupRunsDiscarded, trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
+        lastTestRuns, trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
         millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces());
     return new TriageResult(findings, d.candidates(), warnings, stats, classified, d.hungTests());
   }
@@ -551,7 +551,7 @@ public final class TriagePipeline {
       progress.phase("trials", scheduler.groupScreens() + " group screen(s) of races sharing a test; "
           + scheduler.discardedGroupRuns() + " run(s) of groups that were split");
     }
-    lastGroupRunsDiscarded = scheduler.discardedGroupRuns();
+    lastTestRuns = scheduler.testRuns();
     for (String fallback : scheduler.fallbacks()) {
       notes.add("Trials of " + fallback + "; they ran in a JVM each.");
     }
@@ -565,8 +565,11 @@ public final class TriagePipeline {
    */
   static final int FRESH_JVM_RUNS = 5;
 
-  /** Test runs of split groups in the last {@link #trials} call: evidence for no race, but runs all the same. */
-  private volatile int lastGroupRunsDiscarded;
+  /**
+   * Test runs of the last {@link #trials} call: a group run is one run though it is an outcome of each of its fields,
+   * and runs of split groups (evidence for no race) count too.
+   */
+  private volatile int lastTestRuns;
 
   /** Whether the last {@link #trials} call reached {@code --budget} (races it did not decide say so). */
   private volatile boolean budgetRanOut;

@@ -57,7 +57,7 @@ public final class GroupScreen {
 
   /** How a screen ended; {@code benign}: each concluded field's outcomes (the evidence its verdict rests on). */
   public record Result(Map<String, List<TrialOutcome>> benign, List<String> singles, List<List<String>> splits,
-                       int discardedRuns, String splitReason, int jvms) {}
+                       int discardedRuns, String splitReason, int jvms, int runs) {}
 
   /**
    * The groups of fields worth screening together: per test, the fields whose only test it is, that are no array
@@ -201,12 +201,12 @@ public final class GroupScreen {
       if (splitReason == null && dir != null) executor.discard(dir);
     }
     if (splitReason != null && stop.getAsBoolean()) {
-      return new Result(Map.of(), fields, List.of(), runs, splitReason, jvms);
+      return new Result(Map.of(), fields, List.of(), runs, splitReason, jvms, runs);
     }
     if (splitReason != null) {
       int half = fields.size() / 2;
       return new Result(Map.of(), List.of(), List.of(fields.subList(0, half), fields.subList(half, fields.size())),
-          runs, splitReason, jvms);
+          runs, splitReason, jvms, runs);
     }
     Map<String, List<TrialOutcome>> benign = new LinkedHashMap<>();
     List<String> singles = new ArrayList<>();
@@ -215,7 +215,7 @@ public final class GroupScreen {
       if (exercised) benign.put(field, List.copyOf(byField.get(field)));
       else singles.add(field);
     }
-    return new Result(benign, singles, List.of(), 0, null, jvms);
+    return new Result(benign, singles, List.of(), 0, null, jvms, runs);
   }
 
   /** Whether a single-field unit would have stopped this heuristic for this field (benign, unexercised, or at most). */

@@ -90,6 +90,16 @@ public final class TrialScheduler {
     return this;
   }
 
+  private final AtomicInteger testRuns = new AtomicInteger();
+
+  /**
+   * Test runs of the last {@link #run}: one per run of a unit, one per run of a group screen (whose one run gives
+   * every field of the group an outcome), split groups' runs included.
+   */
+  public int testRuns() {
+    return testRuns.get();
+  }
+
   /** Test runs of groups that were split (evidence for nobody) in the last {@link #run}. */
   public int discardedGroupRuns() {
     return discardedGroupRuns.get();
@@ -118,6 +128,7 @@ public final class TrialScheduler {
     followUpUnits.set(0);
     discardedGroupRuns.set(0);
     groupScreens.set(0);
+    testRuns.set(0);
     fallbacks.clear();
     Consumer<TrialOutcome> sink = outcome -> {
       outcomes.add(outcome);
@@ -166,6 +177,7 @@ public final class TrialScheduler {
           GroupScreen.Result r = finished.screened();
           jvms.addAndGet(r.jvms());
           discardedGroupRuns.addAndGet(r.discardedRuns());
+          testRuns.addAndGet(r.runs());
           r.benign().values().forEach(list -> list.forEach(sink));
           List<List<String>> alone = new ArrayList<>();
           r.singles().forEach(f -> alone.add(List.of(f)));
@@ -225,6 +237,7 @@ public final class TrialScheduler {
             do { // a control run that timed out is the machine's noise: it is run again at once
               int run = runNumbers.merge(cell.heuristic(), 1, Integer::sum) - 1;
               TrialOutcome o = session.run(cell.spec(run));
+              testRuns.incrementAndGet();
               outcome = o;
               tallies.merge(cell.heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
               sink.accept(o);
