@@ -20,7 +20,7 @@ import java.util.Map;
  *   <li>it stops when its slowdown against {@code sc} already passes the classifier's qos rule (median ratio and
  *       difference, Mann-Whitney corrected for the heuristics compared, which needs 8 timed runs on each side);</li>
  *   <li>it stops as benign after {@code benignAfter} runs that served stale values without a failure or a timeout
- *       (sequential stopping: the failure rate is then below 25 % with 95 % confidence), unless its median is
+ *       (sequential stopping: the failure rate is then below 15 % with 95 % confidence), unless its median is
  *       already 1.5x the control's (a slowdown building up runs on, so qos can become significant);</li>
  *   <li>the {@code sc} control stops after {@code failuresToConvict} failures: the test fails that often without
  *       stale values. One failure does not stop it: a test that fails intermittently on its own (often through the
@@ -45,7 +45,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   /**
    * Sequential stopping for benign: a heuristic that served stale values in this many runs without any failure has a
    * failure rate below {@link VerdictClassifier#BENIGN_FAILURE_RATE} with {@link VerdictClassifier#BENIGN_CONFIDENCE}
-   * confidence (0.75^11 &lt; 0.05), and more runs would only narrow that.
+   * confidence (0.85^19 &lt; 0.05), and more runs would only narrow that.
    */
   public static final int BENIGN_AFTER = VerdictClassifier.runsForBenignConfidence();
 

@@ -41,11 +41,13 @@ public final class VerdictClassifier {
   /**
    * Benign is a statement about a rate: with n runs that served stale values and none failing, the failure rate under
    * that heuristic is below 1 - (1 - confidence)^(1/n). Trials stop once it is below this rate at this confidence.
+   * 15 %, not 25 %: a racy initialisation that only {@code random} exposes, in a quarter of its runs, came out benign
+   * for 2 of 10 such races of the synthetic benchmark with 11 runs (0.75^11 = 4 % each); with 19, 0.75^19 = 0.4 %.
    */
-  public static final double BENIGN_FAILURE_RATE = 0.25;
+  public static final double BENIGN_FAILURE_RATE = 0.15;
   public static final double BENIGN_CONFIDENCE = 0.95;
 
-  /** The fewest failure-free exercised runs that put the failure rate below {@link #BENIGN_FAILURE_RATE}: 11. */
+  /** The fewest failure-free exercised runs that put the failure rate below {@link #BENIGN_FAILURE_RATE}: 19. */
   public static int runsForBenignConfidence() {
     return (int) Math.ceil(Math.log(1 - BENIGN_CONFIDENCE) / Math.log(1 - BENIGN_FAILURE_RATE));
   }

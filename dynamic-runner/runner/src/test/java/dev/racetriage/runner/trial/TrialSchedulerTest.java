@@ -98,22 +98,22 @@ class TrialSchedulerTest {
         Map.of("sc", 0L, "oldest", 5L, "random", 5L), Map.of("sc", 10L, "oldest", 100L, "random", 11L));
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
         .run(cells("sc", "oldest", "random"), o -> {});
-    assertEquals(Map.of("sc", 11L, "oldest", 8L, "random", 11L), runs(outcomes),
-        "oldest is 10x slower (decisive at 8 vs 8); random is not slower: benign with confidence after 11 runs");
+    assertEquals(Map.of("sc", 19L, "oldest", 8L, "random", 19L), runs(outcomes),
+        "oldest is 10x slower (decisive at 8 vs 8); random is not slower: benign with confidence after 19 runs");
   }
 
-  /** Sequential stopping for benign: 11 failure-free runs with stale values put the failure rate below 25 % (95 %). */
+  /** Sequential stopping for benign: 19 failure-free runs with stale values put the failure rate below 15 % (95 %). */
   @Test
   void aBenignHeuristicStopsOnceItsFailureRateIsBoundedAndTheEvidenceSaysSo() throws Exception {
     TrialExecutor executor = byHeuristic(Map.of("sc", TrialOutcome.Result.PASS, "oldest", TrialOutcome.Result.PASS,
         "random", TrialOutcome.Result.PASS), Map.of("sc", 0L, "oldest", 2L, "random", 5L));
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
         .run(cells("sc", "oldest", "random"), o -> {});
-    assertEquals(Map.of("sc", 11L, "oldest", 11L, "random", 11L), runs(outcomes), "not 20 each");
-    assertEquals(11, StoppingRule.BENIGN_AFTER);
+    assertEquals(Map.of("sc", 19L, "oldest", 19L, "random", 19L), runs(outcomes), "not 20 each");
+    assertEquals(19, StoppingRule.BENIGN_AFTER);
     Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
     assertEquals(Verdict.BENIGN, c.verdict());
-    assertEquals("below 24 % with 95 % confidence under every heuristic that served stale values (at least 11 run(s)"
+    assertEquals("below 15 % with 95 % confidence under every heuristic that served stale values (at least 19 run(s)"
         + " each, none failed)", c.facts().get("failureRateBound"));
   }
 
@@ -125,15 +125,15 @@ class TrialSchedulerTest {
     StoppingRule.Tally sc = StoppingRule.Tally.EMPTY;
     StoppingRule.Tally slowish = StoppingRule.Tally.EMPTY;
     StoppingRule.Tally even = StoppingRule.Tally.EMPTY;
-    for (int i = 0; i < 11; i++) {
-      sc = sc.plus(new TrialOutcome(scSpec, TrialOutcome.Result.PASS, i < 6 ? 100 : 300, 10, 0, null, "java …"));
-      slowish = slowish.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, i < 5 ? 100 : 160, 10, 2, null, "java …"));
+    for (int i = 0; i < 19; i++) {
+      sc = sc.plus(new TrialOutcome(scSpec, TrialOutcome.Result.PASS, i < 10 ? 100 : 300, 10, 0, null, "java …"));
+      slowish = slowish.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, i < 9 ? 100 : 160, 10, 2, null, "java …"));
       even = even.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 100, 10, 2, null, "java …"));
     }
     StoppingRule rule = StoppingRule.standard(20);
     assertTrue(!VerdictClassifier.standard().slower(slowish.timedMillis(), sc.timedMillis(), 1), "not significant yet");
     assertTrue(!rule.done("oldest", Map.of("sc", sc, "oldest", slowish)), "median 1.6x the control's: runs on");
-    assertTrue(rule.done("oldest", Map.of("sc", sc, "oldest", even)), "no slowdown: benign after 11");
+    assertTrue(rule.done("oldest", Map.of("sc", sc, "oldest", even)), "no slowdown: benign after 19");
   }
 
   @Test
