@@ -10,7 +10,9 @@
 # point of jumble mode; only the time is measured). WORKLOAD=cpu: the striped counters of
 # benchmarks/agent-slowdown/CpuWorkload.java (THREADS threads, INCREMENTS lock-protected increments each) with both
 # hot fields, Stripe.count and Stripe.sum, jumbled — every one of their reads goes through a write buffer; the
-# printed total must stay threads × increments, since the locks order every access.
+# printed total must stay threads × increments, since the locks order every access. WORKLOAD=hotfield: the
+# branch-and-bound search of benchmarks/agent-slowdown/HotBound.java (THREADS threads, CITIES cities: 14 reads its
+# racy bound about 5.6 million times) with the bound jumbled — the shape of JUMBLE's tsp and of issue 19's hot field.
 # Configurations: no agent; detect; jumble under sc, random, and random with noise=on.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,7 +20,12 @@ RUNS="${RUNS:-10}"
 OUT="${OUT:-$(mktemp -d /tmp/jumble-overhead.XXXXXX)}"
 source "$ROOT/benchmarks/racy-shapes-env.sh"
 WORKLOAD="${WORKLOAD:-examples}"
-if [ "$WORKLOAD" = cpu ]; then
+if [ "$WORKLOAD" = hotfield ]; then
+  mkdir -p "$OUT/hotfield"
+  javac -d "$OUT/hotfield" "$ROOT/benchmarks/agent-slowdown/HotBound.java"
+  FIELDS='HotBound.bound'
+  RUN=(-cp "$OUT/hotfield" HotBound "${THREADS:-4}" "${CITIES:-14}")
+elif [ "$WORKLOAD" = cpu ]; then
   mkdir -p "$OUT/cpu"
   javac -d "$OUT/cpu" "$ROOT/benchmarks/agent-slowdown/CpuWorkload.java"
   FIELDS='CpuWorkload$Stripe.count,CpuWorkload$Stripe.sum'
@@ -43,7 +50,7 @@ for i in $(seq 1 "$RUNS"); do
     [ "$c" = detect ] && agent=("-javaagent:$AGENT=mode=detect;out=$OUT/$c.$i.jsonl")
     start=$(date +%s%N)
     results=()
-    [ "$WORKLOAD" = cpu ] || results=(--results "$OUT/$c.$i.results.jsonl")
+    [ "$WORKLOAD" = examples ] && results=(--results "$OUT/$c.$i.results.jsonl")
     java $JAVA_OPTS ${agent[@]+"${agent[@]}"} "${RUN[@]}" ${results[@]+"${results[@]}"} >"$OUT/$c.$i.out" 2>&1 || true
     end=$(date +%s%N)
     printf '%s\t%s\t%s\n' "$c" "$i" $(( (end - start) / 1000000 )) >> "$OUT/raw.tsv"

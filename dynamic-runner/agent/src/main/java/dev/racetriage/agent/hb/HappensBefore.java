@@ -18,6 +18,63 @@ public final class HappensBefore {
      */
     private java.lang.ref.WeakReference<?>[] registered = new java.lang.ref.WeakReference<?>[16];
     private int registeredCount;
+    /** Whether joined threads' ids are handed out again ({@link #recycleJoinedThreads}); guarded by idLock. */
+    private boolean recycle;
+    /** Joined threads whose ids may be handed out again, in no order; guarded by idLock. */
+    private ThreadState[] joinedPool = new ThreadState[8];
+    private int joinedCount;
+
+    /**
+     * From now on a new thread may get the id of a thread that was joined, when the thread creating it is already
+     * ordered after every access of the joined one (its clock covers the joined thread's last epoch). The new thread
+     * starts its component above every value the old one ever had, so nothing ordered only after the old thread is
+     * ordered after the new one; and the new thread being ordered after the old one is exactly what the creator's
+     * clock says already (FORK joins the creator's clock into the child). Vector clocks then stay as wide as the
+     * threads alive at once instead of growing by a component per thread ever started: a test repeated in one JVM
+     * (jumble mode's trial server) starts new worker threads every run, and every clock join and buffer comparison
+     * walked every thread ever seen. Only jumble mode turns it on: detect mode names an access's thread by its id in
+     * race reports, and a recycled id would name the wrong thread.
+     */
+    public void recycleJoinedThreads() {
+        synchronized (idLock) {
+            recycle = true;
+        }
+    }
+
+    /**
+     * A thread appears, created by {@code creator} (the thread starting or joining it; null if unknown): the state of
+     * a joined thread's id when recycling is on and {@code creator} is ordered after that thread's last access,
+     * else {@link #newThread(String)}. Called by the creator, which owns its clock.
+     */
+    public ThreadState newThread(String name, ThreadState creator) {
+        if (creator != null) {
+            synchronized (idLock) {
+                int best = -1;
+                for (int i = 0; i < joinedCount; i++) {
+                    ThreadState old = joinedPool[i];
+                    if (creator.clock().get(old.tid()) >= old.lastOwnClock
+                            && (best < 0 || old.tid() < joinedPool[best].tid())) {
+                        best = i;
+                    }
+                }
+                if (best >= 0) {
+                    ThreadState old = joinedPool[best];
+                    joinedPool[best] = joinedPool[--joinedCount];
+                    joinedPool[joinedCount] = null;
+                    int last;
+                    synchronized (old) {
+                        old.retire();
+                        last = old.clock().get(old.tid());
+                    }
+                    ThreadState t = new ThreadState(old.tid(), name, last == Integer.MAX_VALUE ? last : last + 1);
+                    names[t.tid()] = name;
+                    register(t);
+                    return t;
+                }
+            }
+        }
+        return newThread(name);
+    }
 
     /**
      * A thread appears: it gets the next thread id and the clock inc_t(⊥). For a thread about to be started by
@@ -30,15 +87,20 @@ public final class HappensBefore {
                 names = java.util.Arrays.copyOf(names, Math.max(t.tid() + 1, names.length * 2));
             }
             names[t.tid()] = name;
-            if (registeredCount == registered.length) {
-                compact();
-                if (registeredCount * 2 > registered.length) {
-                    registered = java.util.Arrays.copyOf(registered, registered.length * 2);
-                }
-            }
-            registered[registeredCount++] = new java.lang.ref.WeakReference<>(t);
+            register(t);
             return t;
         }
+    }
+
+    /** Adds a thread to the GC1 registry. Holds idLock. */
+    private void register(ThreadState t) {
+        if (registeredCount == registered.length) {
+            compact();
+            if (registeredCount * 2 > registered.length) {
+                registered = java.util.Arrays.copyOf(registered, registered.length * 2);
+            }
+        }
+        registered[registeredCount++] = new java.lang.ref.WeakReference<>(t);
     }
 
     /** Drops collected and terminated threads from the registry. Holds idLock. */
@@ -127,11 +189,37 @@ public final class HappensBefore {
         if (joiner == joined) {
             return;
         }
+        int last;
         synchronized (joined) {
+            last = joined.clock().get(joined.tid());
             joiner.clock().join(joined.clock());
-            joined.clock().tick(joined.tid());
+            if (!joined.isRetired()) {
+                joined.clock().tick(joined.tid()); // a retired id's new owner starts above every value it had
+            }
+        }
+        if (!joined.isTerminated()) {
+            offerForRecycling(joined, last);
         }
         joined.markTerminated();
+    }
+
+    /** A thread joined for the first time: its id may be handed out again (when recycling is on). */
+    private void offerForRecycling(ThreadState joined, int lastOwnClock) {
+        synchronized (idLock) {
+            if (!recycle || joined.isTerminated() || joined.isRetired()) {
+                return; // off, or a concurrent joiner offered it already (and it may even have been handed out)
+            }
+            for (int i = 0; i < joinedCount; i++) {
+                if (joinedPool[i] == joined) {
+                    return;
+                }
+            }
+            joined.lastOwnClock = lastOwnClock;
+            if (joinedCount == joinedPool.length) {
+                joinedPool = java.util.Arrays.copyOf(joinedPool, joinedCount * 2);
+            }
+            joinedPool[joinedCount++] = joined;
+        }
     }
 
     /**

@@ -16,11 +16,32 @@ public final class ThreadState {
     private int clinitDepth;
     private volatile boolean terminated;
 
+    /**
+     * Set when this thread's id was handed to a new thread ({@link HappensBefore#recycleJoinedThreads}): a later join
+     * of it no longer ticks its clock, so its component stays below the new owner's first value. Written under this and the engine's idLock.
+     */
+    private volatile boolean retired;
+    /** This thread's own component when it was first joined: the clock of its last accesses. Guarded by idLock. */
+    int lastOwnClock;
+
     ThreadState(int tid, String name) {
+        this(tid, name, 1);
+    }
+
+    /** A thread whose own component starts at {@code first} (a recycled id starts above every earlier value). */
+    ThreadState(int tid, String name, int first) {
         this.tid = tid;
         this.name = name;
         // JUMBLE §4.1: each thread starts with C(t) = inc_t(⊥), so none of its accesses has clock 0 (= ⊥).
-        clock.tick(tid);
+        clock.set(tid, first);
+    }
+
+    boolean isRetired() {
+        return retired;
+    }
+
+    void retire() {
+        retired = true;
     }
 
     /** The small id the engine assigned when the thread first appeared; the index of its clock component. */

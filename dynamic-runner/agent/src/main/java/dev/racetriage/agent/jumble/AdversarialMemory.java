@@ -21,6 +21,7 @@ public final class AdversarialMemory {
     private final HappensBefore engine;
     private final JumbleConfig config;
     private final Map<String, Field> fields = new LinkedHashMap<>();
+    private boolean slowPathOnly;
 
     public AdversarialMemory(HappensBefore engine, JumbleConfig config) {
         this.engine = engine;
@@ -29,6 +30,15 @@ public final class AdversarialMemory {
 
     public JumbleConfig config() {
         return config;
+    }
+
+    /**
+     * Buffers created from now on serve every read through the lock and the clock walk, never the lock-free fast
+     * path: for the property test that the fast path serves exactly what the slow path does.
+     */
+    public AdversarialMemory slowPathOnly() {
+        slowPathOnly = true;
+        return this;
     }
 
     /** A new buffer for one location of {@code fieldKey} holding the primitive value {@code initialBits}. */
@@ -54,7 +64,11 @@ public final class AdversarialMemory {
             seed = SeededRandom.mix(SeededRandom.mix(config.seed(), fieldKey.hashCode()), f.locations++);
         }
         stats.countLocation();
-        return new WriteBuffer(kind, initialBits, initialRef, config, seed, engine, stats);
+        WriteBuffer buffer = new WriteBuffer(kind, initialBits, initialRef, config, seed, engine, stats);
+        if (slowPathOnly) {
+            buffer.slowPathOnly();
+        }
+        return buffer;
     }
 
     /** The counters of every field that had at least one buffer, in order of first use. */

@@ -96,6 +96,7 @@ public final class WriteBuffer {
         this.random = new SeededRandom(seed);
         this.liveThreads = liveThreads;
         this.stats = stats;
+        this.sequentiallyConsistent = config.heuristic().sequentiallyConsistent();
         int cap = config.bound();
         bits = new long[cap];
         refs = kind == Kind.REFERENCE ? new Object[cap] : null;
@@ -110,6 +111,9 @@ public final class WriteBuffer {
         stamps[0] = BOTTOM;
         writers[0] = -1;
         size = 1;
+        synchronized (this) {
+            publish();
+        }
     }
 
     public Kind kind() {
@@ -127,16 +131,132 @@ public final class WriteBuffer {
     }
 
     /** A read of a primitive location by t: the bits of a visible write chosen by the heuristic (or two, if wide). */
-    public synchronized long read(ThreadState t) {
-        return serve(t);
+    public long read(ThreadState t) {
+        if (sequentiallyConsistent && fastPath) {
+            countFastRead();
+            return newest.bits;
+        }
+        Latest l = fastPath ? latest : null;
+        if (l != null && onlyLatestFor(l, t)) {
+            countFastRead();
+            return l.bits;
+        }
+        synchronized (this) {
+            return serve(t);
+        }
     }
 
     /** A read of a reference location by t. */
-    public synchronized Object readRef(ThreadState t) {
-        long vis = visibleTo(t.clock());
-        Object v = refs[pick(t, vis)];
-        finishRead(t, 0, v, Long.bitCount(vis) > 1);
-        return v;
+    public Object readRef(ThreadState t) {
+        if (sequentiallyConsistent && fastPath) {
+            countFastRead();
+            return newest.ref;
+        }
+        Latest l = fastPath ? latest : null;
+        if (l != null && onlyLatestFor(l, t)) {
+            countFastRead();
+            return l.ref;
+        }
+        synchronized (this) {
+            long vis = visibleTo(t.clock());
+            Object v = refs[pick(t, vis)];
+            finishRead(t, 0, v, Long.bitCount(vis) > 1);
+            return v;
+        }
+    }
+
+    /**
+     * The fast path: whether a read by t has nothing to choose from and would change nothing the slow path keeps —
+     * then it takes no lock and walks no clock. True when the latest write hides every earlier entry ({@link Latest})
+     * and t has seen it (one component: the writer's clock is the stamp's own component, and a reader's component of
+     * a thread can only reach that value through an edge from that thread at or after the write — the epoch property
+     * the engine's cover epochs rely on too), t is in no run of stale reads (fairness has nothing to reset), and the
+     * location's last value read already is the latest (the "-but-different" heuristics' memory has nothing to
+     * learn). Those last two are read without the lock: a value a concurrent slow read is just changing makes this
+     * read linearise just before that one. Anything else takes the slow path, which serves exactly what it did.
+     */
+    private boolean onlyLatestFor(Latest l, ThreadState t) {
+        if (l.writerTid >= 0 && t.clock().get(l.writerTid) < l.writerClock) {
+            return false;
+        }
+        int tid = t.tid();
+        int[] runs = staleRuns;
+        if (tid < runs.length && runs[tid] != 0) {
+            return false;
+        }
+        return hasLastRead && (refs == null ? lastReadBits == l.bits : lastReadRef == l.ref);
+    }
+
+    private void countFastRead() {
+        FAST_READS.getAndAdd(this, 1L);
+        if (stats != null) {
+            stats.countFastRead();
+        }
+    }
+
+    /**
+     * The latest write when it hides every earlier entry from a reader that has seen it (every earlier entry's clock
+     * is below its clock, or it is the only entry): its value and its writer's epoch (writerTid -1: every reader has
+     * seen it). Immutable; {@link #latest} is replaced under the monitor whenever the entries change.
+     */
+    private static final class Latest {
+        final long bits;
+        final Object ref;
+        final int writerTid;
+        final int writerClock;
+
+        Latest(long bits, Object ref, int writerTid, int writerClock) {
+            this.bits = bits;
+            this.ref = ref;
+            this.writerTid = writerTid;
+            this.writerClock = writerClock;
+        }
+    }
+
+    /** Null when the latest write leaves an earlier one visible to some reader that has seen it. */
+    private volatile Latest latest;
+    /** The latest write, whatever it hides: what {@code sc} serves. */
+    private volatile Latest newest;
+    /**
+     * {@code sc} serves the latest write to every read (no stale value, no fairness, no torn value, no use of the last
+     * value read), so its reads take no lock and walk no clock at all; they are counted as reads, not as reads with a
+     * choice (under {@code sc} a choice never changes what is served).
+     */
+    private final boolean sequentiallyConsistent;
+    /** False: every read takes the locked path (the property test that the fast path changes nothing). */
+    private boolean fastPath = true;
+
+    /** Every read through the lock and the clock walk; call before the buffer is shared. */
+    void slowPathOnly() {
+        fastPath = false;
+    }
+    /** Reads served by the fast path (added to {@link #reads}). */
+    private volatile long fastReads;
+    private static final java.lang.invoke.VarHandle FAST_READS;
+
+    static {
+        try {
+            FAST_READS = java.lang.invoke.MethodHandles.lookup().findVarHandle(WriteBuffer.class, "fastReads", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Refreshes {@link #latest} after the entries changed. Holds the monitor. */
+    private void publish() {
+        int last = size - 1;
+        long lastBit = 1L << last;
+        for (int i = 0; i < last; i++) {
+            if ((dominatedBy[i] & lastBit) == 0) {
+                latest = null; // an earlier entry may stay visible next to the latest: a read has a choice
+                newest = new Latest(bits[last], refs == null ? null : refs[last], -1, 0);
+                return;
+            }
+        }
+        int writer = writers[last];
+        boolean everyone = last == 0 || writer < 0; // the only entry, or stamped ⊥ (class initialisation)
+        latest = newest = new Latest(bits[last], refs == null ? null : refs[last], everyone ? -1 : writer,
+                everyone ? 0 : stamps[last].get(writer));
     }
 
     private long serve(ThreadState t) {
@@ -184,8 +304,8 @@ public final class WriteBuffer {
     private int pick(ThreadState t, long vis) {
         choice.visible = vis;
         forcedLatest = staleRunOf(t) >= config.fairnessLimit();
-        if (forcedLatest) {
-            return size - 1;
+        if (forcedLatest || vis == 1L << (size - 1)) {
+            return size - 1; // no choice: no heuristic consulted, no random number drawn (as on the fast path)
         }
         int i = config.heuristic().choose(choice);
         if (i < 0 || i >= size || (vis & (1L << i)) == 0) {
@@ -326,6 +446,7 @@ public final class WriteBuffer {
         if (stats != null) {
             stats.countWrite(size, appended + 1, removedOldest);
         }
+        publish();
     }
 
     /** The clocks of the engine's live threads, read as lower bounds (see the class comment). */
@@ -359,6 +480,7 @@ public final class WriteBuffer {
         int dropped = Long.bitCount(hidden);
         if (dropped > 0) {
             removeAll(hidden);
+            publish();
         }
         return dropped;
     }
@@ -445,7 +567,7 @@ public final class WriteBuffer {
     }
 
     public synchronized long reads() {
-        return reads;
+        return reads + fastReads;
     }
 
     public synchronized long staleReads() {

@@ -41,6 +41,13 @@ public final class JumbleRuntime {
     this.indices = indices.clone();
     this.newSlots = new SlotsFactory(targets.keys().size());
     this.run = new RunState(new AdversarialMemory(detect.engine(), config), noise, targets.keys().size());
+    // constant cost per repeated run: joined threads' ids are handed out again, so clocks do not widen run by run
+    detect.engine().recycleJoinedThreads();
+  }
+
+  /** Thread ids handed out so far: with recycling, about the threads alive at once, not every thread ever started. */
+  public int threadIds() {
+    return detect.engine().threadCount();
   }
 
   /**
@@ -127,7 +134,13 @@ public final class JumbleRuntime {
 
   private WriteBuffer buffer(RunState r, Object object, int slot, WriteBuffer.Kind kind, long bits, Object ref) {
     WriteBuffer[] slots = object == null ? r.statics : r.objects.getOrCreate(object, newSlots);
-    synchronized (slots) { // creation and lookup under one lock: a buffer is published only once complete
+    WriteBuffer existing = slots[slot];
+    if (existing != null) {
+      // no lock for a buffer that exists: its constructor ends by releasing its own monitor, and every path through
+      // it that needs its fields takes that monitor (the lock-free read path reads only its volatile snapshot)
+      return existing;
+    }
+    synchronized (slots) { // creation under one lock: a location gets one buffer
       WriteBuffer b = slots[slot];
       if (b == null) {
         b = r.create(targets.key(slot), kind, bits, ref);

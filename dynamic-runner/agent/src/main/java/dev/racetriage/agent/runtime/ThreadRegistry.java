@@ -21,7 +21,9 @@ final class ThreadRegistry {
   synchronized ThreadState stateOf(Thread thread) {
     ThreadState state = states.get(thread);
     if (state == null) {
-      state = hb.newThread(thread.getName());
+      // the thread starting (or joining) it is the creator: a joined thread's id may be recycled for it
+      Thread current = Thread.currentThread();
+      state = hb.newThread(thread.getName(), current == thread ? null : states.get(current));
       states.put(thread, state);
     }
     return state;

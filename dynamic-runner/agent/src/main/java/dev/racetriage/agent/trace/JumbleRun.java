@@ -37,6 +37,12 @@ public final class JumbleRun implements TraceMachine {
         this(config, Set.of());
     }
 
+    /** Every read through the write buffers' locked slow path (see {@link AdversarialMemory#slowPathOnly}). */
+    public JumbleRun slowPathOnly() {
+        memory.slowPathOnly();
+        return this;
+    }
+
     @Override
     public void apply(int index, Event event) {
         if (hb.applySync(event)) {

@@ -85,6 +85,55 @@ class JumbleReadRulePropertyTest {
         }
     }
 
+    /**
+     * The lock-free fast path (a read with nothing to choose from, and every {@code sc} read) serves exactly what the
+     * locked slow path serves, read by read, and leaves the same stale counts — on the same random traces, under every
+     * heuristic and both bounds. Under the adversarial heuristics most reads of these traces have no choice, so the
+     * fast path is taken often; it must be for the comparison to mean much.
+     */
+    @Test
+    void theFastPathServesExactlyWhatTheSlowPathServes() {
+        for (ReadHeuristic heuristic : ReadHeuristics.all()) {
+            for (int bound : new int[]{JumbleConfig.DEFAULT_BOUND, 3}) {
+                RandomTraces gen = new RandomTraces(0xFA57 + bound, 5, 2, 2, 150, 4);
+                long fastReads = 0;
+                long allReads = 0;
+                for (int n = 0; n < TRACES; n++) {
+                    Trace trace = widen(gen.next());
+                    Set<Integer> wide = wideLocations(trace);
+                    JumbleRun fast = new JumbleRun(new JumbleConfig(heuristic, n, bound, 4, true), wide);
+                    JumbleRun slow = new JumbleRun(new JumbleConfig(heuristic, n, bound, 4, true), wide).slowPathOnly();
+                    trace.run(fast);
+                    trace.run(slow);
+                    List<JumbleRun.ServedRead> a = fast.served();
+                    List<JumbleRun.ServedRead> b = slow.served();
+                    assertEquals(b.size(), a.size());
+                    int traceNo = n;
+                    for (int i = 0; i < a.size(); i++) {
+                        int at = i;
+                        assertEquals(b.get(i).value(), a.get(i).value(), () -> heuristic.name() + " bound " + bound
+                                + " trace " + traceNo + " event " + a.get(at).eventIndex() + ": fast path served "
+                                + Long.toHexString(a.get(at).value()) + ", slow path " + Long.toHexString(b.get(at).value())
+                                + " from " + b.get(at).buffer() + "\n" + trace);
+                    }
+                    for (int i = 0; i < fast.memory().stats().size(); i++) {
+                        var f = fast.memory().stats().get(i);
+                        var s = slow.memory().stats().get(i);
+                        assertEquals(s.reads(), f.reads());
+                        assertEquals(s.staleReads(), f.staleReads());
+                        if (!heuristic.sequentiallyConsistent()) {
+                            assertEquals(s.readsWithChoice(), f.readsWithChoice());
+                        }
+                        allReads += f.reads();
+                        fastReads += f.reads() - (heuristic.sequentiallyConsistent() ? 0 : f.readsWithChoice());
+                    }
+                }
+                assertTrue(allReads > 1000 && fastReads > allReads / 10,
+                        heuristic.name() + ": the fast path must be exercised (" + fastReads + " of " + allReads + ")");
+            }
+        }
+    }
+
     private static boolean allowed(long v, List<PjmmSpec.Entry> visible, boolean wide) {
         if (!wide) {
             return values(visible).contains(v);

@@ -121,6 +121,11 @@ public record TriageOptions(
         baselineTimeout, earlyStop, on, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
   }
 
+  public TriageOptions withBudget(Duration limit) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, limit, buildTimeout,
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
+  }
+
   public TriageOptions withDetectRuns(int runs) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, fields, runs, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);

@@ -28,6 +28,8 @@ import dev.racetriage.store.races.Race;
 import dev.racetriage.store.races.RaceKind;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunStatus;
+import dev.racetriage.runner.trial.FreshJvmRetry;
+import dev.racetriage.runner.trial.GroupScreen;
 import dev.racetriage.runner.trial.JvmTrialExecutor;
 import dev.racetriage.runner.trial.ServedTrials;
 import dev.racetriage.runner.trial.TrialSession;
@@ -35,6 +37,7 @@ import dev.racetriage.runner.trial.StoppingRule;
 import dev.racetriage.runner.trial.JumbledIndices;
 import dev.racetriage.runner.trial.ReusedTrials;
 import dev.racetriage.runner.trial.TrialInputs;
+import dev.racetriage.runner.trial.TrialLimits;
 import dev.racetriage.runner.trial.TrialSpec;
 import dev.racetriage.runner.trial.TrialCell;
 import dev.racetriage.runner.trial.TrialEvidence;
@@ -174,8 +177,9 @@ public final class TriagePipeline {
     });
     findings = new ArrayList<>(findings);
     findings.sort(Comparator.comparing(RaceFinding::verdict).thenComparing(f -> f.race().fieldKey()));
-    TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(), trials.size(),
-        trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
+    // test runs, not outcomes: a group run is one run for all its fields, a split group's runs cost all the same
+    TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(),
+        lastTestRuns, trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
         millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces(), d.untrackedArrays());
     return new TriageResult(findings, d.candidates(), warnings, stats, classified, d.hungTests());
   }
@@ -546,27 +550,65 @@ public final class TriagePipeline {
       }
     }
     progress.phase("trials", cells.size() + " cell(s), up to " + options.trials() + " run(s) each");
-    JvmTrialExecutor executor = new JvmTrialExecutor(
-        id -> jvms.get(byId.get(id).module()),
-        id -> trialTimeout(byId.get(id).baselineMillis()),
+    TrialLimits limits = new TrialLimits(id -> trialTimeout(byId.get(id).baselineMillis()),
+        "10x the test's baseline plus " + JVM_STARTUP_ALLOWANCE.toSeconds() + " s for the JVM's start-up, at least "
+            + MIN_TRIAL_TIMEOUT.toSeconds() + " s", JVM_STARTUP_ALLOWANCE);
+    JvmTrialExecutor executor = new JvmTrialExecutor(id -> jvms.get(byId.get(id).module()), limits,
         work.resolve("trials"), options.keepWork());
     Instant deadline = options.budget() == null ? null : Instant.now().plus(options.budget());
     AtomicInteger done = new AtomicInteger();
     int estimate = cells.size() * options.trials();
     StoppingRule rule = options.earlyStop() ? StoppingRule.standard(options.trials()) : StoppingRule.exhaustive(options.trials());
     TrialSession.Factory sessions = options.repeatInJvm() ? new ServedTrials(executor) : TrialSession.perRun(executor);
+    // Repeating a test in one JVM cannot exercise a race on state that survives the run (a static flag set once):
+    // a field it left unexercised is tried again with one run per fresh JVM, as soon as its own units are done.
+    TrialSession.Factory fresh = TrialSession.perRun(executor);
+    int freshRuns = Math.min(options.trials(), FRESH_JVM_RUNS);
     TrialScheduler scheduler = new TrialScheduler(reuse == null ? sessions : reuse.around(sessions), rule,
-        options.jobs(), deadline);
+        options.jobs(), deadline).withFollowUp(new TrialScheduler.FollowUp(reuse == null ? fresh : reuse.around(fresh),
+            options.earlyStop() ? StoppingRule.standard(freshRuns) : StoppingRule.exhaustive(freshRuns),
+            (fieldCells, fieldOutcomes) -> {
+              List<TrialCell> retry = FreshJvmRetry.cellsToRetry(fieldCells, fieldOutcomes);
+              if (!retry.isEmpty()) {
+                progress.phase("trials", retry.get(0).fieldKey() + " unexercised in a reused JVM: again with one run "
+                    + "per fresh JVM, up to " + freshRuns + " run(s) per heuristic");
+              }
+              return retry;
+            }));
+    if (options.repeatInJvm() && options.earlyStop()) {
+      scheduler.withGroups(new GroupScreen(executor, rule)); // group testing: a test's races jumbled together first
+    }
     List<TrialOutcome> outcomes = scheduler.run(cells, o -> {
       onEach.accept(o);
       progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic());
     });
     lastTrialJvms = scheduler.jvmsStarted();
+    if (scheduler.groupScreens() > 0) {
+      progress.phase("trials", scheduler.groupScreens() + " group screen(s) of races sharing a test; "
+          + scheduler.discardedGroupRuns() + " run(s) of groups that were split");
+    }
+    lastTestRuns = scheduler.testRuns();
     for (String fallback : scheduler.fallbacks()) {
       notes.add("Trials of " + fallback + "; they ran in a JVM each.");
     }
+    budgetRanOut = deadline != null && !Instant.now().isBefore(deadline);
     return outcomes;
   }
+
+  /**
+   * Runs per heuristic of the fresh-JVM retry: each costs a JVM start, and 5 runs without a stale value are what the
+   * stopping rule takes for unexercised anyway.
+   */
+  static final int FRESH_JVM_RUNS = 5;
+
+  /**
+   * Test runs of the last {@link #trials} call: a group run is one run though it is an outcome of each of its fields,
+   * and runs of split groups (evidence for no race) count too.
+   */
+  private volatile int lastTestRuns;
+
+  /** Whether the last {@link #trials} call reached {@code --budget} (races it did not decide say so). */
+  private volatile boolean budgetRanOut;
 
   /** Trial JVMs started by the last {@link #trials} call (for the stats). */
   private volatile int lastTrialJvms;
@@ -598,15 +640,24 @@ public final class TriagePipeline {
     FieldKey field = FieldKey.parse(race.fieldKey());
     boolean failsWithoutAgent = race.tests().stream().anyMatch(d.baselineFailures()::contains);
     RaceFinding finding;
-    if (!fieldTrials.isEmpty() || failsWithoutAgent) {
+    if (budgetRanOut && !failsWithoutAgent && fieldTrials.stream().allMatch(TrialOutcome::isControl)) {
+      // the hard limit: no adversarial run of this race started in time; the verdicts reached are kept, this one is
+      // unexercised, and says why
+      String summary = "not tried: the --budget ran out before this race's trials ran (verdicts reached within it are"
+          + " kept; run again with a larger --budget or --field " + race.fieldKey() + ")";
+      store.verdicts().set(field, Verdict.UNEXERCISED, new Evidence(summary, null, null, Map.of("budget", "ran out")),
+          runId);
+      finding = new RaceFinding(race, Verdict.UNEXERCISED, summary, null, 0, List.of(), null);
+    } else if (!fieldTrials.isEmpty() || failsWithoutAgent) {
       List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
-      Classification c = withIntermittentBaseline(
-          VerdictClassifier.standard().classify(evidence, failsWithoutAgent), race, d.intermittentFailures());
+      Classification c = withBudget(withFreshJvmMode(withIntermittentBaseline(
+          VerdictClassifier.standard().classify(evidence, failsWithoutAgent), race, d.intermittentFailures()),
+          fieldTrials));
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
           decisive == null ? null : decisive.replayCommand(),
           decisive == null ? null : FailureText.forField(decisive.failure(), field),
-          withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials)), runId);
+          withTrialFacts(withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials), fieldTrials)), runId);
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
           .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
       finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null,
@@ -645,6 +696,26 @@ public final class TriagePipeline {
         : " (intermittent without the agent: " + native_ + ")"), c.decisiveHeuristic(), facts);
   }
 
+  /** An unexercised race whose trials the --budget cut short says so: more runs might have exercised it. */
+  private Classification withBudget(Classification c) {
+    if (!budgetRanOut || c.verdict() != Verdict.UNEXERCISED) return c;
+    Map<String, String> facts = new LinkedHashMap<>(c.facts());
+    facts.put("budget", "ran out");
+    return new Classification(c.verdict(), c.summary() + " (the --budget ran out before its trials were done)",
+        c.decisiveHeuristic(), facts);
+  }
+
+  /**
+   * A race that only the fresh-JVM retry exercised says so in its summary: repeating the test in one JVM served no
+   * stale value (state that survives a run, such as a static flag), so its verdict rests on runs in fresh JVMs.
+   */
+  static Classification withFreshJvmMode(Classification c, List<TrialOutcome> trials) {
+    String mode = FreshJvmRetry.exercisedIn(trials);
+    if (mode == null || !mode.startsWith("fresh JVMs (one run each): ")) return c;
+    return new Classification(c.verdict(), c.summary() + " (exercised only with one run per fresh JVM: repeating the"
+        + " test in one JVM served no stale value)", c.decisiveHeuristic(), c.facts());
+  }
+
   /** For an array key, the elements its trials jumbled join the evidence's facts ({@code jumbledIndices}). */
   private static Map<String, String> withJumbledIndices(Map<String, String> facts, String fieldKey,
       List<TrialOutcome> trials) {
@@ -652,6 +723,19 @@ public final class TriagePipeline {
     if (jumbled == null) return facts;
     Map<String, String> more = new LinkedHashMap<>(facts);
     more.put("jumbledIndices", jumbled);
+    return more;
+  }
+
+  /**
+   * The trials' own facts: which mode served the stale values ({@code exercisedIn}: a reused JVM, fresh JVMs), and
+   * when runs timed out, how many under which heuristic, the limit and the machine's load ({@code timeouts}).
+   */
+  private static Map<String, String> withTrialFacts(Map<String, String> facts, List<TrialOutcome> trials) {
+    Map<String, String> more = new LinkedHashMap<>(facts);
+    String exercisedIn = FreshJvmRetry.exercisedIn(trials);
+    if (exercisedIn != null) more.put("exercisedIn", exercisedIn);
+    String timeouts = TrialEvidence.timeoutFact(trials);
+    if (timeouts != null) more.put("timeouts", timeouts);
     return more;
   }
 

@@ -22,7 +22,7 @@ public final class JvmTrialExecutor implements TrialExecutor {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Function<String, TestJvm> jvmForTest;
-  private final Function<String, Duration> timeoutForTest;
+  private final TrialLimits limits;
   private final Path workDir;
   private final AtomicLong counter = new AtomicLong();
   private final boolean keepWork;
@@ -32,14 +32,21 @@ public final class JvmTrialExecutor implements TrialExecutor {
    * @param timeoutForTest each test's deadline, from its baseline duration
    */
   public JvmTrialExecutor(Function<String, TestJvm> jvmForTest, Function<String, Duration> timeoutForTest, Path workDir) {
-    this(jvmForTest, timeoutForTest, workDir, true);
+    this(jvmForTest, new TrialLimits(timeoutForTest, "the test's trial limit", Duration.ZERO), workDir, true);
   }
 
-  /** @param keepWork false: the files of a trial that passed are deleted once it is read (its outcome has all of it) */
-  public JvmTrialExecutor(Function<String, TestJvm> jvmForTest, Function<String, Duration> timeoutForTest, Path workDir,
-      boolean keepWork) {
+  /** With {@code limits} instead of a fixed limit per test (a test's own slack, say). */
+  JvmTrialExecutor(Function<String, TestJvm> jvmForTest, TrialLimits limits, Path workDir) {
+    this(jvmForTest, limits, workDir, true);
+  }
+
+  /**
+   * @param limits   each run's limit: the test's static one, then one learned from the pair's {@code sc} runs
+   * @param keepWork false: the files of a trial that passed are deleted once it is read (its outcome has all of it)
+   */
+  public JvmTrialExecutor(Function<String, TestJvm> jvmForTest, TrialLimits limits, Path workDir, boolean keepWork) {
     this.jvmForTest = jvmForTest;
-    this.timeoutForTest = timeoutForTest;
+    this.limits = limits;
     this.workDir = workDir;
     this.keepWork = keepWork;
   }
@@ -61,9 +68,19 @@ public final class JvmTrialExecutor implements TrialExecutor {
     return jvmForTest.apply(testId);
   }
 
-  /** The test's deadline per run. */
-  Duration timeout(String testId) {
-    return timeoutForTest.apply(testId);
+  /** Each run's limit, learned from the {@code sc} runs as they finish. */
+  TrialLimits limits() {
+    return limits;
+  }
+
+  /**
+   * A run killed at its limit: a {@code TIMEOUT} whose duration is the limit (never a warm-up run: its duration is
+   * evidence of a slowdown), whose evidence says how the limit was set and names the machine's load when it was high.
+   */
+  static TrialOutcome timedOut(TrialSpec spec, TrialLimits.Limit limit, String replay, boolean freshJvm) {
+    String load = MachineLoad.describeIfHigh();
+    return new TrialOutcome(spec, TrialOutcome.Result.TIMEOUT, limit.duration().toMillis(), 0, 0,
+        limit.describe() + (load == null ? "" : "; " + load), replay, false, freshJvm);
   }
 
   /** A new, numbered directory for the files of one trial JVM. */
@@ -93,22 +110,22 @@ public final class JvmTrialExecutor implements TrialExecutor {
     TestSelection selection = TestSelection.of(spec.testId());
     Optional<String> agent = Optional.of(spec.agentOptions(report.toString()));
     String replay = replay(spec, dir);
-    Duration timeout = timeout(spec.testId());
+    TrialLimits.Limit limit = limits.limit(spec.fieldKey(), spec.testId(), true);
     TestRunResult run;
     try {
-      run = jvm.run(selection, agent, timeout, dir);
+      run = jvm.run(selection, agent, limit.duration(), dir);
     } catch (IOException e) {
       return new Counted(new TrialOutcome(spec, TrialOutcome.Result.FAIL, 0, 0, 0,
           "the trial JVM could not start: " + e.getMessage(), replay), 0);
     }
     long[] reads = readCounts(report, spec.fieldKey());
     TestOutcome test = run.outcomes().stream().filter(o -> spec.testId().equals(o.id())).findFirst().orElse(null);
+    if (run.timedOut() || (test != null && test.status() == TestOutcome.Status.TIMED_OUT)) {
+      return new Counted(timedOut(spec, limit, replay, true), reads[2]);
+    }
     TrialOutcome.Result result;
     String failure = null;
-    if (run.timedOut() || (test != null && test.status() == TestOutcome.Status.TIMED_OUT)) {
-      result = TrialOutcome.Result.TIMEOUT;
-      failure = "the test did not finish within " + timeout.toSeconds() + " s (a hang)";
-    } else if (test == null) {
+    if (test == null) {
       result = TrialOutcome.Result.FAIL;
       failure = "the test JVM ended without running the test (exit code " + run.exitCode() + "); see " + run.log();
     } else if (test.failed()) {
@@ -119,7 +136,9 @@ public final class JvmTrialExecutor implements TrialExecutor {
     }
     long millis = test == null ? run.elapsed().toMillis() : test.millis();
     if (result == TrialOutcome.Result.PASS) discard(dir);
-    return new Counted(new TrialOutcome(spec, result, millis, reads[0], reads[1], failure, replay), reads[2]);
+    TrialOutcome outcome = new TrialOutcome(spec, result, millis, reads[0], reads[1], failure, replay);
+    limits.record(outcome);
+    return new Counted(outcome, reads[2]);
   }
 
   /** {reads, staleReads, writes} of the field from the agent's report; zeros when the report is missing (JVM killed). */

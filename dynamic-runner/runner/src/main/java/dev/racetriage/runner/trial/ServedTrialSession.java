@@ -28,8 +28,10 @@ import java.time.Duration;
  *       the same treatment: once more in the JVM (passing there, the failure stands as it was — an intermittent
  *       failure is evidence); failing again, a fresh JVM decides, and a pass there means the JVM's earlier runs
  *       caused it (fall back; the fresh run counts);</li>
- *   <li><b>a hang</b>: no answer within the test's timeout. The JVM and its children are killed, the run is a
- *       {@code TIMEOUT} (evidence like any hang), and the next run starts a new server;</li>
+ *   <li><b>a hang</b>: no answer within the run's limit ({@link TrialLimits}: the test's static limit, then one
+ *       learned from the pair's {@code sc} runs). The JVM and its children are killed, the run is a {@code TIMEOUT}
+ *       (never a failure: noise under {@code sc}, QoS evidence under an adversarial heuristic), and the next run
+ *       starts a new server;</li>
  *   <li><b>the JVM ended mid-run</b> ({@code System.exit}, a crash), or <b>a run left non-daemon threads alive</b>:
  *       the run counts as it went (a failure when the JVM ended), and later runs use a JVM each;</li>
  *   <li>the server cannot start at all (an old launcher jar): a JVM per run.</li>
@@ -116,14 +118,13 @@ final class ServedTrialSession implements TrialSession {
     if (server == null && !start(spec, dir)) {
       return null;
     }
-    TrialServerProcess.Reply reply = server.run(spec.heuristic(), spec.seed(), executor.timeout(testId));
+    TrialLimits.Limit limit = executor.limits().limit(field, testId, false);
+    TrialServerProcess.Reply reply = server.run(spec.heuristic(), spec.seed(), limit.duration());
     String replay = executor.replay(spec, dir);
     if (reply instanceof TrialServerProcess.Reply.TimedOut) {
       server = null; // killed with its children; the next run starts a new server (this one's log is kept)
       serverDir = null;
-      return new Served(new TrialOutcome(spec, TrialOutcome.Result.TIMEOUT, executor.timeout(testId).toMillis(), 0, 0,
-          "the test did not finish within " + executor.timeout(testId).toSeconds() + " s (a hang)", replay), 0,
-          Suspicion.NONE);
+      return new Served(JvmTrialExecutor.timedOut(spec, limit, replay, false), 0, Suspicion.NONE);
     }
     if (reply instanceof TrialServerProcess.Reply.Ended ended) {
       Path log = server.log();
@@ -155,6 +156,7 @@ final class ServedTrialSession implements TrialSession {
     runsInServer++;
     boolean warmUp = runsInServer == 1;
     TrialOutcome outcome = new TrialOutcome(spec, result, run.path("millis").asLong(), reads, stale, failure, replay, warmUp);
+    executor.limits().record(outcome);
     serverFailed |= result != TrialOutcome.Result.PASS;
     Suspicion suspicion = Suspicion.NONE;
     if (warmUp) {

@@ -19,6 +19,9 @@ import java.util.Map;
  *       exercise the race under this heuristic, and more seeds of the same schedule rarely change that;</li>
  *   <li>it stops when its slowdown against {@code sc} already passes the classifier's qos rule (median ratio and
  *       difference, Mann-Whitney corrected for the heuristics compared, which needs 8 timed runs on each side);</li>
+ *   <li>it stops as benign after {@code benignAfter} runs that served stale values without a failure or a timeout
+ *       (sequential stopping: the failure rate is then below 15 % with 95 % confidence), unless its median is
+ *       already 1.5x the control's (a slowdown building up runs on, so qos can become significant);</li>
  *   <li>the {@code sc} control stops after {@code failuresToConvict} failures: the test fails that often without
  *       stale values. One failure does not stop it: a test that fails intermittently on its own (often through the
  *       very race under study) is destructive if the stale values make it fail significantly more often, which
@@ -26,33 +29,56 @@ import java.util.Map;
  *   <li>the field stops when some heuristic convicted the race and {@code sc} has passed at least
  *       {@code controlRunsToConvict} runs without a failure (destructive: nothing later can change the verdict), when
  *       {@code sc} failed and some heuristic already fails significantly more often (destructive), or when {@code sc}
- *       failed {@code failuresToConvict} times and none does (flaky).</li>
+ *       failed {@code failuresToConvict} times and none does (flaky);</li>
+ *   <li>timeouts are not failures: an {@code sc} run that timed out is run again (the machine, not the race), and
+ *       the control is given up on — the field is flaky — only when it keeps timing out
+ *       ({@link VerdictClassifier#controlKeepsTimingOut}); an adversarial run that timed out counts as a run whose
+ *       duration is its limit, for the qos rule, and not as a run without stale values.</li>
  * </ul>
  *
  * {@link #exhaustive} turns all of it off but {@code maxRuns}: every heuristic runs {@code maxRuns} times (to measure
  * what early stopping saves, and for observation-rate studies).
  */
 public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAfter, int controlRunsToConvict,
-                           boolean early) {
+                           boolean early, int benignAfter) {
+
+  /**
+   * Sequential stopping for benign: a heuristic that served stale values in this many runs without any failure has a
+   * failure rate below {@link VerdictClassifier#BENIGN_FAILURE_RATE} with {@link VerdictClassifier#BENIGN_CONFIDENCE}
+   * confidence (0.85^19 &lt; 0.05), and more runs would only narrow that.
+   */
+  public static final int BENIGN_AFTER = VerdictClassifier.runsForBenignConfidence();
 
   public static StoppingRule standard(int maxRuns) {
-    return new StoppingRule(maxRuns, 3, Math.min(maxRuns, 5), 3, true);
+    return new StoppingRule(maxRuns, 3, Math.min(maxRuns, 5), 3, true, Math.min(maxRuns, BENIGN_AFTER));
   }
 
   public static StoppingRule exhaustive(int maxRuns) {
-    return new StoppingRule(maxRuns, Integer.MAX_VALUE, maxRuns, Integer.MAX_VALUE, false);
+    return new StoppingRule(maxRuns, Integer.MAX_VALUE, maxRuns, Integer.MAX_VALUE, false, Integer.MAX_VALUE);
   }
 
   /** Whether {@code heuristic} needs no more runs, given every heuristic's tally of this field and test so far. */
   public boolean done(String heuristic, Map<String, Tally> tallies) {
     Tally tally = tallies.getOrDefault(heuristic, Tally.EMPTY);
     if (tally.runs() >= maxRuns) return true;
+    if (HeuristicTrials.SC.equals(heuristic)) {
+      // a control that keeps timing out is given up on (flaky); one timeout among passes is re-run
+      if (VerdictClassifier.controlKeepsTimingOut(tally.timeouts(), tally.runs()) || tally.timeouts() >= maxRuns) {
+        return true;
+      }
+      return early && tally.failures() >= failuresToConvict;
+    }
     if (!early) return false;
-    if (HeuristicTrials.SC.equals(heuristic)) return tally.failures() >= failuresToConvict;
     Tally control = tallies.get(HeuristicTrials.SC);
     boolean controlFailed = control != null && control.failures() > 0;
     if (tally.explainedFailures() >= failuresToConvict && !controlFailed) return true;
-    if (tally.runs() >= unexercisedAfter && tally.staleReads() == 0) return true;
+    // a run killed at its limit reported no stale values, but that does not make it unexercised
+    if (tally.runs() - tally.timeouts() >= unexercisedAfter && tally.staleReads() == 0) return true;
+    // benign with stated confidence — unless a slowdown is building up (then qos needs the runs to be significant)
+    if (tally.exercisedRuns() >= benignAfter && tally.failures() == 0 && tally.timeouts() == 0 && control != null
+        && VerdictClassifier.median(tally.timedMillis()) < 1.5 * VerdictClassifier.median(control.timedMillis())) {
+      return true;
+    }
     return tally.failures() == 0 && control != null && !controlFailed
         && VerdictClassifier.standard().slower(tally.timedMillis(), control.timedMillis(), adversarialHeuristics(tallies));
   }
@@ -67,6 +93,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     if (!early) return false;
     Tally sc = tallies.get(HeuristicTrials.SC);
     int comparisons = adversarialHeuristics(tallies);
+    if (sc != null && VerdictClassifier.controlKeepsTimingOut(sc.timeouts(), sc.runs())) return true; // flaky
     if (sc != null && sc.failures() > 0) {
       boolean beyondControl = tallies.entrySet().stream()
           .filter(e -> !HeuristicTrials.SC.equals(e.getKey()))
@@ -79,15 +106,23 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         .anyMatch(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().explainedFailures() >= failuresToConvict);
   }
 
-  /** Running counts for one (field, test, heuristic); {@code timedMillis} leaves out warm-up runs. */
-  public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis) {
-    public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of());
+  /**
+   * Running counts for one (field, test, heuristic); {@code timedMillis} leaves out warm-up runs. Timeouts are never
+   * failures: under {@code sc} a timeout is not a run (the control runs again), under an adversarial heuristic it is
+   * a run whose duration is its limit.
+   */
+  public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis,
+                      int timeouts, int exercisedRuns) {
+    public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of(), 0, 0);
 
     public Tally {
       timedMillis = List.copyOf(timedMillis);
     }
 
     public Tally plus(TrialOutcome outcome) {
+      if (outcome.timedOut() && outcome.isControl()) {
+        return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1, exercisedRuns);
+      }
       boolean explained = outcome.failed() && outcome.staleReads() > 0;
       List<Long> timed = timedMillis;
       if (!outcome.warmUp()) {
@@ -95,7 +130,8 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         timed.add(outcome.millis());
       }
       return new Tally(runs + 1, failures + (outcome.failed() ? 1 : 0), explainedFailures + (explained ? 1 : 0),
-          staleReads + outcome.staleReads(), timed);
+          staleReads + outcome.staleReads(), timed, timeouts + (outcome.timedOut() ? 1 : 0),
+          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0));
     }
   }
 }

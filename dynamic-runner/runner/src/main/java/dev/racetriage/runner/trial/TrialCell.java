@@ -5,11 +5,23 @@ import java.util.List;
 /**
  * The unit of early stopping: one test of one racy field under one heuristic, run again and again. {@code indices}
  * are the array elements jumbled for an array key (empty: the agent's default, see {@link JumbledIndices}).
+ * {@code firstRun} numbers its runs from there (the fresh-JVM retry's runs get seeds of their own, {@link
+ * FreshJvmRetry}).
  */
-public record TrialCell(String fieldKey, String testId, String testName, String heuristic, List<Integer> indices) {
+public record TrialCell(String fieldKey, String testId, String testName, String heuristic, List<Integer> indices,
+                        int firstRun) {
 
   public TrialCell {
     indices = List.copyOf(indices);
+  }
+
+  public TrialCell(String fieldKey, String testId, String testName, String heuristic, List<Integer> indices) {
+    this(fieldKey, testId, testName, heuristic, indices, 0);
+  }
+
+  /** The same cell with its runs numbered from {@code first}. */
+  public TrialCell numberedFrom(int first) {
+    return new TrialCell(fieldKey, testId, testName, heuristic, indices, first);
   }
 
   /** A cell with the agent's default sampled indices. */
@@ -27,6 +39,6 @@ public record TrialCell(String fieldKey, String testId, String testName, String 
   }
 
   TrialSpec spec(int run) {
-    return new TrialSpec(fieldKey, testId, testName, heuristic, seed(run), indices);
+    return new TrialSpec(fieldKey, testId, testName, heuristic, seed(firstRun + run), indices);
   }
 }

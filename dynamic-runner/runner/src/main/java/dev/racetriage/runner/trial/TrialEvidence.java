@@ -18,12 +18,22 @@ public final class TrialEvidence {
     }
     List<HeuristicTrials> result = new ArrayList<>();
     groups.forEach((heuristic, runs) -> {
+      int counted = 0;
       int explained = 0;
       int unexplained = 0;
+      int timeouts = 0;
       long reads = 0;
       long stale = 0;
       List<Long> durations = new ArrayList<>();
       for (TrialOutcome o : runs) {
+        if (o.timedOut()) {
+          timeouts++;
+          if (o.isControl()) continue; // the environment's noise: the control ran again
+          counted++;
+          durations.add(o.millis()); // at least the limit: a slowdown, never a failure
+          continue;
+        }
+        counted++;
         reads += o.reads();
         stale += o.staleReads();
         if (!o.warmUp()) durations.add(o.millis()); // cold code: not comparable with the warm runs
@@ -33,14 +43,39 @@ public final class TrialEvidence {
           else unexplained++;
         }
       }
-      result.add(new HeuristicTrials(heuristic, runs.size(), explained, unexplained, reads, stale, durations));
+      result.add(new HeuristicTrials(heuristic, counted, explained, unexplained, reads, stale, durations, timeouts));
     });
     result.sort(Comparator.comparing((HeuristicTrials t) -> !t.isControl()));
     return result;
   }
 
-  /** The first failing trial under the given heuristic: the one whose replay command the evidence shows. */
+  /**
+   * The first failing trial under the given heuristic (else its first timeout: a QoS verdict from hangs): the one
+   * whose replay command the evidence shows.
+   */
   public static TrialOutcome firstFailure(List<TrialOutcome> outcomes, String heuristic) {
-    return outcomes.stream().filter(o -> o.failed() && o.spec().heuristic().equals(heuristic)).findFirst().orElse(null);
+    List<TrialOutcome> mine = outcomes.stream().filter(o -> o.spec().heuristic().equals(heuristic)).toList();
+    return mine.stream().filter(TrialOutcome::failed).findFirst()
+        .orElse(mine.stream().filter(TrialOutcome::timedOut).findFirst().orElse(null));
+  }
+
+  /**
+   * What the evidence says about timeouts ({@code timeouts} fact), or null when no run timed out: per heuristic how
+   * many, what they mean (noise under {@code sc}, QoS evidence otherwise), the limit, and the machine's load when it
+   * was high.
+   */
+  public static String timeoutFact(List<TrialOutcome> outcomes) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    String last = null;
+    for (TrialOutcome o : outcomes) {
+      if (!o.timedOut()) continue;
+      counts.merge(o.spec().heuristic(), 1, Integer::sum);
+      last = o.failure();
+    }
+    if (counts.isEmpty()) return null;
+    List<String> parts = new ArrayList<>();
+    counts.forEach((h, n) -> parts.add(n + " under " + h + (HeuristicTrials.SC.equals(h)
+        ? " (the environment's noise: run again)" : " (QoS evidence)")));
+    return String.join(", ", parts) + "; last: " + last;
   }
 }

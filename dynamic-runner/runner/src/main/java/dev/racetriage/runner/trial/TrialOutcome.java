@@ -1,23 +1,43 @@
 package dev.racetriage.runner.trial;
 
 /**
- * What one trial did: pass, fail (assertion or exception) or timeout (a hang: killed at its deadline), how long it
- * took, how many reads of the jumbled field there were and how many returned a stale value, the failure's text, and
- * the command line that replays it. {@code warmUp}: the first run in a reused JVM, which runs on cold code; its
- * duration is left out of timing comparisons (its outcome and stale reads count like any other run's).
+ * What one trial did: pass, fail (assertion or exception) or timeout (killed at its limit), how long it took, how
+ * many reads of the jumbled field there were and how many returned a stale value, the failure's text, and the command
+ * line that replays it. {@code warmUp}: the first run in a reused JVM, which runs on cold code; its duration is left
+ * out of timing comparisons (its outcome and stale reads count like any other run's). {@code freshJvm}: the run had
+ * a JVM of its own (no earlier run of the test in it), so no state of an earlier run could hide the race.
+ *
+ * <p>A {@code TIMEOUT} is never a failure ({@link #failed}): a run killed at its limit says nothing about the stale
+ * values it was served (its report is lost with the JVM). Under {@code sc} it is the environment's noise and is run
+ * again; under an adversarial heuristic it is QoS evidence (its duration is the limit it reached).
  */
 public record TrialOutcome(TrialSpec spec, Result result, long millis, long reads, long staleReads, String failure,
-                           String replayCommand, boolean warmUp) {
+                           String replayCommand, boolean warmUp, boolean freshJvm) {
 
   public enum Result { PASS, FAIL, TIMEOUT }
+
+  /** A run in a reused JVM (the trial server). */
+  public TrialOutcome(TrialSpec spec, Result result, long millis, long reads, long staleReads, String failure,
+                      String replayCommand, boolean warmUp) {
+    this(spec, result, millis, reads, staleReads, failure, replayCommand, warmUp, false);
+  }
 
   /** A trial in a JVM of its own (no warm-up distinction: every such run starts cold). */
   public TrialOutcome(TrialSpec spec, Result result, long millis, long reads, long staleReads, String failure,
                       String replayCommand) {
-    this(spec, result, millis, reads, staleReads, failure, replayCommand, false);
+    this(spec, result, millis, reads, staleReads, failure, replayCommand, false, true);
   }
 
+  /** The test failed (an assertion, an exception, the JVM ended): not a timeout. */
   public boolean failed() {
-    return result != Result.PASS;
+    return result == Result.FAIL;
+  }
+
+  public boolean timedOut() {
+    return result == Result.TIMEOUT;
+  }
+
+  public boolean isControl() {
+    return "sc".equals(spec.heuristic());
   }
 }

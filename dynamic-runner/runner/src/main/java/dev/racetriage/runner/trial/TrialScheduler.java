@@ -22,7 +22,10 @@ import java.util.function.Consumer;
  * in a reused JVM the control and the adversarial runs see the same warm-up and the same machine load, and so the
  * {@link StoppingRule} can compare them as they go. Units start in the order given (the caller orders fields by the
  * static prefilter's confidence); once a field is decided, none of its units starts another run. Past the
- * {@code deadline} no new run starts, and the evidence gathered so far stands.
+ * {@code deadline} no new run starts, and the evidence gathered so far stands. With {@link #withGroups} the races of
+ * one test are screened together first ({@link GroupScreen}), and what a screen leaves undecided — split halves,
+ * single fields — is submitted to the same workers as it comes; with {@link #withFollowUp} a field's follow-up runs as
+ * soon as its own work has ended. Workers take whatever is queued, so no worker idles while there is work anywhere.
  */
 public final class TrialScheduler {
   private final TrialSession.Factory sessions;
@@ -53,37 +56,153 @@ public final class TrialScheduler {
     return List.copyOf(fallbacks);
   }
 
+  /**
+   * What to run for a field once all of its units have ended: {@code next} maps the field's cells and outcomes to
+   * more cells (none: nothing), run with their own sessions and stopping rule on the same workers — so a follow-up
+   * starts as soon as its field is done, not after every other field (no idle worker at a phase barrier).
+   */
+  public record FollowUp(TrialSession.Factory sessions, StoppingRule rule,
+                         java.util.function.BiFunction<List<TrialCell>, List<TrialOutcome>, List<TrialCell>> next) {}
+
+  private FollowUp followUp;
+
+  /** This scheduler, running {@code followUp} for each field as its units end. */
+  public TrialScheduler withFollowUp(FollowUp followUp) {
+    this.followUp = followUp;
+    return this;
+  }
+
+  /** (field, test) units the follow-ups of the last {@link #run} added. */
+  private final AtomicInteger followUpUnits = new AtomicInteger();
+
+  /** Follow-up units the last {@link #run} started. */
+  public int followUpUnits() {
+    return followUpUnits.get();
+  }
+
+  private GroupScreen groupScreen;
+  private final AtomicInteger discardedGroupRuns = new AtomicInteger();
+  private final AtomicInteger groupScreens = new AtomicInteger();
+
+  /** This scheduler, screening the races of one test together first ({@link GroupScreen}: group testing). */
+  public TrialScheduler withGroups(GroupScreen screen) {
+    this.groupScreen = screen;
+    return this;
+  }
+
+  private final AtomicInteger testRuns = new AtomicInteger();
+
+  /**
+   * Test runs of the last {@link #run}: one per run of a unit, one per run of a group screen (whose one run gives
+   * every field of the group an outcome), split groups' runs included.
+   */
+  public int testRuns() {
+    return testRuns.get();
+  }
+
+  /** Test runs of groups that were split (evidence for nobody) in the last {@link #run}. */
+  public int discardedGroupRuns() {
+    return discardedGroupRuns.get();
+  }
+
+  /** Groups screened (splits included) in the last {@link #run}. */
+  public int groupScreens() {
+    return groupScreens.get();
+  }
+
+  /** A finished task: a unit of {@code field} ({@code followUp}: one of a follow-up), or a group screen. */
+  private record Finished(String field, boolean followUp, List<TrialCell> group, GroupScreen.Result screened) {}
+
   /** Runs every cell; {@code onOutcome} sees each trial as it finishes (from worker threads). */
   public List<TrialOutcome> run(List<TrialCell> cells, Consumer<TrialOutcome> onOutcome) throws InterruptedException {
-    Map<List<String>, List<TrialCell>> units = new LinkedHashMap<>();
-    for (TrialCell cell : cells) {
-      units.computeIfAbsent(List.of(cell.fieldKey(), cell.testId()), k -> new ArrayList<>()).add(cell);
-    }
+    List<List<TrialCell>> groups = groupScreen == null ? List.of() : GroupScreen.groups(cells);
+    Set<String> grouped = new java.util.HashSet<>();
+    groups.forEach(g -> g.forEach(c -> grouped.add(c.fieldKey())));
+    Map<List<String>, List<TrialCell>> units = units(cells.stream().filter(c -> !grouped.contains(c.fieldKey())).toList());
     List<TrialOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
     Set<String> decidedFields = ConcurrentHashMap.newKeySet();
+    Map<String, Integer> inFlight = new HashMap<>();
+    Map<String, List<TrialCell>> cellsByField = new LinkedHashMap<>();
+    for (TrialCell cell : cells) cellsByField.computeIfAbsent(cell.fieldKey(), f -> new ArrayList<>()).add(cell);
     jvms.set(0);
+    followUpUnits.set(0);
+    discardedGroupRuns.set(0);
+    groupScreens.set(0);
+    testRuns.set(0);
     fallbacks.clear();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, units.size())), r -> {
+    Consumer<TrialOutcome> sink = outcome -> {
+      outcomes.add(outcome);
+      onOutcome.accept(outcome);
+    };
+    // all jobs: splits and follow-ups add work as it goes (a fixed pool starts its threads only as tasks arrive)
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs), r -> {
       Thread t = new Thread(r, "racetriage-trials");
       t.setDaemon(true);
       return t;
     });
+    java.util.concurrent.ExecutorCompletionService<Finished> done = new java.util.concurrent.ExecutorCompletionService<>(pool);
+    int[] outstanding = {0};
+    java.util.function.BiConsumer<List<TrialCell>, Boolean> submitUnit = (unit, followUpUnit) -> {
+      String field = unit.get(0).fieldKey();
+      inFlight.merge(field, 1, Integer::sum);
+      outstanding[0]++;
+      done.submit(() -> {
+        if (followUpUnit) {
+          runUnit(unit, followUp.sessions(), followUp.rule(), decidedFields, sink);
+        } else {
+          runUnit(unit, sessions, rule, decidedFields, sink);
+        }
+        return new Finished(field, followUpUnit, null, null);
+      });
+    };
+    Consumer<List<TrialCell>> submitGroup = group -> {
+      group.stream().map(TrialCell::fieldKey).distinct().forEach(f -> inFlight.merge(f, 1, Integer::sum));
+      outstanding[0]++;
+      groupScreens.incrementAndGet();
+      done.submit(() -> new Finished(null, false, group, groupScreen.run(group, () -> !beforeDeadline())));
+    };
     try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (List<TrialCell> unit : units.values()) {
-        futures.add(pool.submit(() -> {
-          runUnit(unit, decidedFields, outcome -> {
-            outcomes.add(outcome);
-            onOutcome.accept(outcome);
-          });
-          return null;
-        }));
-      }
-      for (Future<?> f : futures) {
+      groups.forEach(submitGroup);
+      for (List<TrialCell> unit : units.values()) submitUnit.accept(unit, false);
+      while (outstanding[0] > 0) {
+        Finished finished;
         try {
-          f.get();
+          finished = done.take().get();
         } catch (ExecutionException e) {
           throw new IllegalStateException("a trial worker failed: " + e.getCause(), e.getCause());
+        }
+        outstanding[0]--;
+        List<String> ended = new ArrayList<>();
+        if (finished.group() != null) {
+          GroupScreen.Result r = finished.screened();
+          jvms.addAndGet(r.jvms());
+          discardedGroupRuns.addAndGet(r.discardedRuns());
+          testRuns.addAndGet(r.runs());
+          r.benign().values().forEach(list -> list.forEach(sink));
+          List<List<String>> alone = new ArrayList<>();
+          r.singles().forEach(f -> alone.add(List.of(f)));
+          for (List<String> half : r.splits()) {
+            if (half.size() == 1) alone.add(half);
+            else submitGroup.accept(finished.group().stream().filter(c -> half.contains(c.fieldKey())).toList());
+          }
+          for (List<String> one : alone) {
+            units(cellsByField.get(one.get(0))).values().forEach(u -> submitUnit.accept(u, false));
+          }
+          finished.group().stream().map(TrialCell::fieldKey).distinct().forEach(ended::add);
+        } else {
+          ended.add(finished.field());
+        }
+        for (String field : ended) {
+          if (inFlight.merge(field, -1, Integer::sum) != 0 || followUp == null) continue;
+          if (finished.followUp()) continue; // a follow-up has no follow-up
+          List<TrialOutcome> mine;
+          synchronized (outcomes) {
+            mine = outcomes.stream().filter(o -> o.spec().fieldKey().equals(field)).toList();
+          }
+          for (List<TrialCell> unit : units(followUp.next().apply(cellsByField.get(field), mine)).values()) {
+            followUpUnits.incrementAndGet();
+            submitUnit.accept(unit, true);
+          }
         }
       }
     } finally {
@@ -92,8 +211,17 @@ public final class TrialScheduler {
     return List.copyOf(outcomes);
   }
 
-  private void runUnit(List<TrialCell> unit, Set<String> decidedFields, Consumer<TrialOutcome> sink)
-      throws InterruptedException {
+  /** The cells of each (field, test) pair: one unit of work each, in the order given. */
+  private static Map<List<String>, List<TrialCell>> units(List<TrialCell> cells) {
+    Map<List<String>, List<TrialCell>> units = new LinkedHashMap<>();
+    for (TrialCell cell : cells) {
+      units.computeIfAbsent(List.of(cell.fieldKey(), cell.testId()), k -> new ArrayList<>()).add(cell);
+    }
+    return units;
+  }
+
+  private void runUnit(List<TrialCell> unit, TrialSession.Factory sessions, StoppingRule rule,
+      Set<String> decidedFields, Consumer<TrialOutcome> sink) throws InterruptedException {
     String field = unit.get(0).fieldKey();
     Map<String, StoppingRule.Tally> tallies = new HashMap<>();
     Map<String, Integer> runNumbers = new HashMap<>();
@@ -105,11 +233,17 @@ public final class TrialScheduler {
           if (open.isEmpty() || (unit.size() > 1 && open.stream().allMatch(c -> c.heuristic().equals("sc")))) break;
           for (TrialCell cell : open) {
             if (decidedFields.contains(field) || !beforeDeadline()) break;
-            int run = runNumbers.merge(cell.heuristic(), 1, Integer::sum) - 1;
-            TrialOutcome outcome = session.run(cell.spec(run));
-            tallies.merge(cell.heuristic(), StoppingRule.Tally.EMPTY.plus(outcome), (a, b) -> a.plus(outcome));
-            sink.accept(outcome);
-            if (rule.fieldDecided(tallies)) decidedFields.add(field);
+            TrialOutcome outcome;
+            do { // a control run that timed out is the machine's noise: it is run again at once
+              int run = runNumbers.merge(cell.heuristic(), 1, Integer::sum) - 1;
+              TrialOutcome o = session.run(cell.spec(run));
+              testRuns.incrementAndGet();
+              outcome = o;
+              tallies.merge(cell.heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
+              sink.accept(o);
+              if (rule.fieldDecided(tallies)) decidedFields.add(field);
+            } while (outcome.timedOut() && outcome.isControl() && !rule.done(cell.heuristic(), tallies)
+                && !decidedFields.contains(field) && beforeDeadline());
           }
         }
       } finally {

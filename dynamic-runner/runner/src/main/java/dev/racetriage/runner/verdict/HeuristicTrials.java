@@ -5,7 +5,10 @@ import java.util.List;
 /**
  * The runs of one test with one field jumbled under one heuristic. A failure counts as evidence against the race
  * only if that run was served at least one stale value ({@code explainedFailures}); a run that failed without any
- * stale read cannot blame the race ({@code unexplainedFailures}).
+ * stale read cannot blame the race ({@code unexplainedFailures}). {@code timeouts}: runs killed at their limit,
+ * never failures. Under an adversarial heuristic they are among {@code runs} and their limit among the durations
+ * (a slowdown at least that large: QoS evidence); under {@code sc} they are the environment's noise, run again, and
+ * left out of {@code runs} and the durations.
  */
 public record HeuristicTrials(
     String heuristic,
@@ -14,12 +17,19 @@ public record HeuristicTrials(
     int unexplainedFailures,
     long reads,
     long staleReads,
-    List<Long> durationsMillis) {
+    List<Long> durationsMillis,
+    int timeouts) {
 
   public static final String SC = "sc";
 
   public HeuristicTrials {
     durationsMillis = List.copyOf(durationsMillis);
+  }
+
+  /** Runs without a timeout. */
+  public HeuristicTrials(String heuristic, int runs, int explainedFailures, int unexplainedFailures, long reads,
+      long staleReads, List<Long> durationsMillis) {
+    this(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads, durationsMillis, 0);
   }
 
   public int failures() {

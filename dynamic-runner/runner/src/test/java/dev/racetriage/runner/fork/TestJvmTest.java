@@ -41,7 +41,7 @@ class TestJvmTest {
     TestRunResult run = jvmFor(module, root).run(TestSelection.ALL, Optional.empty(), GENEROUS, dir.resolve("run"));
 
     assertTrue(run.completed(), () -> "launcher did not complete; see " + run.log());
-    assertEquals(10, run.outcomes().size(), run.outcomes()::toString);
+    assertEquals(11, run.outcomes().size(), run.outcomes()::toString);
     assertTrue(run.outcomes().stream().allMatch(o -> o.status() == TestOutcome.Status.PASSED), run.outcomes()::toString);
     TestOutcome point = run.outcomes().stream()
         .filter(o -> "dev.racetriage.examples.PointTest".equals(o.className())).findFirst().orElseThrow();

@@ -38,8 +38,9 @@ class TriagePipelineTest {
         "dev.racetriage.examples.Point.x",
         "dev.racetriage.examples.Point.y",
         "dev.racetriage.examples.RacyInitLoop.x",
-        "dev.racetriage.examples.TourSearch.bestLength")), fields);
-    assertEquals(10, result.stats().tests());
+        "dev.racetriage.examples.TourSearch.bestLength",
+        "dev.racetriage.examples.VerboseProgress.verbose")), fields);
+    assertEquals(11, result.stats().tests());
     assertEquals(TriageOptions.DEFAULT_DETECT_RUNS, result.stats().detectRuns(), "the tests ran three times under detection");
     Set<String> candidates = new TreeSet<>();
     result.candidates().forEach(c -> candidates.add(c.field()));
@@ -58,6 +59,27 @@ class TriagePipelineTest {
       assertEquals(result.candidates().size(), store.candidates().all().size());
     }
     assertTrue(Files.isRegularFile(root.resolve(".racetriage/triage.db")));
+  }
+
+  /** --budget is a hard limit: past it no run starts, and a race with no trial is unexercised, saying why. */
+  @Test
+  void racesTheBudgetLeftUntriedAreUnexercisedWithTheBudgetInTheirEvidence() throws Exception {
+    Path root = ProjectFixtures.copyRacyShapes(dir.resolve("racy-shapes"));
+    List<String> fields = List.of("dev.racetriage.examples.RacyInitLoop.x", "dev.racetriage.examples.Point.p");
+
+    TriageResult result = new TriagePipeline().run(TriageOptions.defaults(root).withFields(fields)
+        .withBudget(java.time.Duration.ZERO), TriageProgress.silent());
+
+    assertEquals(0, result.stats().trials());
+    for (RaceFinding r : result.races()) {
+      if (!fields.contains(r.race().fieldKey())) continue;
+      assertEquals(Verdict.UNEXERCISED, r.verdict(), r::toString);
+      assertTrue(r.reason().contains("--budget ran out"), r.reason());
+    }
+    try (TriageStore store = TriageStore.openProject(root)) {
+      assertEquals(Verdict.UNEXERCISED,
+          store.verdicts().current(FieldKey.parse("dev.racetriage.examples.Point.p")).orElseThrow().verdict());
+    }
   }
 
   /**

@@ -71,6 +71,17 @@ class ServedTrialSessionTest {
             }
           }
           """,
+      "src/test/java/demo/LateHangTest.java", """
+          package demo;
+          import org.junit.jupiter.api.Test;
+          class LateHangTest {
+            @Test void hangsOnItsFourthRunInAJvm() throws Exception {
+              Cell c = new Cell();
+              c.value = ++Cell.runs;
+              if (c.value == 4) new java.util.concurrent.CountDownLatch(1).await();
+            }
+          }
+          """,
       "src/test/java/demo/ExitTest.java", """
           package demo;
           import org.junit.jupiter.api.Test;
@@ -137,11 +148,13 @@ class ServedTrialSessionTest {
   @TempDir static Path dir;
   private static JvmTrialExecutor executor;
 
+  private static TestJvm jvm;
+
   @BeforeAll
   static void buildOnce() throws Exception {
     ProjectFixtures.writeProject(dir, TESTS);
     MavenProject project = new ProjectBuilder(Duration.ofMinutes(5)).build(dir);
-    TestJvm jvm = new TestJvm(project.modules().get(0), JUnitPlatformJars.launcherFor(project.modules().get(0), dir),
+    jvm = new TestJvm(project.modules().get(0), JUnitPlatformJars.launcherFor(project.modules().get(0), dir),
         AgentJar.locate());
     executor = new JvmTrialExecutor(id -> jvm, id -> Duration.ofSeconds(10), dir.resolve("trials"));
   }
@@ -268,10 +281,33 @@ class ServedTrialSessionTest {
 
     assertEquals(TrialOutcome.Result.PASS, outcomes.get(0).result());
     assertEquals(TrialOutcome.Result.TIMEOUT, outcomes.get(1).result());
-    assertTrue(outcomes.get(1).failure().contains("a hang"), outcomes.get(1).failure());
+    assertTrue(outcomes.get(1).failure().startsWith("the test did not finish within 10 s (the test's trial limit; "
+        + "fewer than 3 sc runs"), outcomes.get(1).failure());
+    assertFalse(outcomes.get(1).failed(), "a timeout is not a failure");
     assertEquals(TrialOutcome.Result.PASS, outcomes.get(2).result(), "a new server: the test's first run again");
     assertTrue(outcomes.get(2).warmUp());
     assertEquals(2, lastJvms);
+  }
+
+  /** Once three sc runs are known, a hang is stopped at 5x their p90 plus slack, not at the static limit. */
+  @Test
+  void aHangAfterThreeScRunsIsStoppedAtTheLimitTheyTaught() throws Exception {
+    TrialLimits limits = new TrialLimits(id -> Duration.ofSeconds(120), "the static limit", Duration.ofSeconds(20),
+        Duration.ofSeconds(1));
+    JvmTrialExecutor learning = new JvmTrialExecutor(id -> jvm, limits, dir.resolve("trials-learning"));
+    String test = id("LateHangTest", "hangsOnItsFourthRunInAJvm");
+    List<TrialOutcome> outcomes = new ArrayList<>();
+    try (ServedTrialSession session = new ServedTrialSession(learning, "demo.Cell.value", test)) {
+      for (String h : List.of("sc", "sc", "sc", "oldest")) {
+        outcomes.add(session.run(new TrialSpec("demo.Cell.value", test, "demo.LateHangTest#hangsOnItsFourthRunInAJvm",
+            h, outcomes.size())));
+      }
+    }
+    TrialOutcome hang = outcomes.get(3);
+    assertEquals(TrialOutcome.Result.TIMEOUT, hang.result());
+    long p90 = outcomes.subList(0, 3).stream().mapToLong(TrialOutcome::millis).max().orElseThrow();
+    assertEquals(5 * p90 + 1000, hang.millis(), "its duration is the learned limit");
+    assertTrue(hang.failure().contains("(5x the p90 of 3 sc run(s) of this test"), hang.failure());
   }
 
   @Test

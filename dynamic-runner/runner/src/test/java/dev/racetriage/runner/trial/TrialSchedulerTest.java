@@ -98,8 +98,42 @@ class TrialSchedulerTest {
         Map.of("sc", 0L, "oldest", 5L, "random", 5L), Map.of("sc", 10L, "oldest", 100L, "random", 11L));
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
         .run(cells("sc", "oldest", "random"), o -> {});
-    assertEquals(Map.of("sc", 20L, "oldest", 8L, "random", 20L), runs(outcomes),
-        "oldest is 10x slower (decisive at 8 vs 8); random is not slower and runs in full");
+    assertEquals(Map.of("sc", 19L, "oldest", 8L, "random", 19L), runs(outcomes),
+        "oldest is 10x slower (decisive at 8 vs 8); random is not slower: benign with confidence after 19 runs");
+  }
+
+  /** Sequential stopping for benign: 19 failure-free runs with stale values put the failure rate below 15 % (95 %). */
+  @Test
+  void aBenignHeuristicStopsOnceItsFailureRateIsBoundedAndTheEvidenceSaysSo() throws Exception {
+    TrialExecutor executor = byHeuristic(Map.of("sc", TrialOutcome.Result.PASS, "oldest", TrialOutcome.Result.PASS,
+        "random", TrialOutcome.Result.PASS), Map.of("sc", 0L, "oldest", 2L, "random", 5L));
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest", "random"), o -> {});
+    assertEquals(Map.of("sc", 19L, "oldest", 19L, "random", 19L), runs(outcomes), "not 20 each");
+    assertEquals(19, StoppingRule.BENIGN_AFTER);
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.BENIGN, c.verdict());
+    assertEquals("below 15 % with 95 % confidence under every heuristic that served stale values (at least 19 run(s)"
+        + " each, none failed)", c.facts().get("failureRateBound"));
+  }
+
+  /** A heuristic whose median is already 1.5x the control's runs on: qos needs its runs to become significant. */
+  @Test
+  void aSlowdownBuildingUpIsNotCutShortAsBenign() {
+    TrialSpec scSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "sc", 1);
+    TrialSpec oldestSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "oldest", 1);
+    StoppingRule.Tally sc = StoppingRule.Tally.EMPTY;
+    StoppingRule.Tally slowish = StoppingRule.Tally.EMPTY;
+    StoppingRule.Tally even = StoppingRule.Tally.EMPTY;
+    for (int i = 0; i < 19; i++) {
+      sc = sc.plus(new TrialOutcome(scSpec, TrialOutcome.Result.PASS, i < 10 ? 100 : 300, 10, 0, null, "java …"));
+      slowish = slowish.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, i < 9 ? 100 : 160, 10, 2, null, "java …"));
+      even = even.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 100, 10, 2, null, "java …"));
+    }
+    StoppingRule rule = StoppingRule.standard(20);
+    assertTrue(!VerdictClassifier.standard().slower(slowish.timedMillis(), sc.timedMillis(), 1), "not significant yet");
+    assertTrue(!rule.done("oldest", Map.of("sc", sc, "oldest", slowish)), "median 1.6x the control's: runs on");
+    assertTrue(rule.done("oldest", Map.of("sc", sc, "oldest", even)), "no slowdown: benign after 19");
   }
 
   @Test
@@ -156,6 +190,105 @@ class TrialSchedulerTest {
     assertEquals(Map.of("sc", 6L, "oldest", 6L), runs(outcomes));
     Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
     assertEquals(Verdict.DESTRUCTIVE, c.verdict());
+  }
+
+  /** The loaded machine: one sc run hits its limit among passes; it is run again and is no failure. */
+  @Test
+  void anScTimeoutIsTheEnvironmentsNoiseRunAgainAndNeverAFailure() throws Exception {
+    AtomicInteger scRuns = new AtomicInteger();
+    TrialExecutor executor = spec -> {
+      boolean sc = spec.heuristic().equals("sc");
+      TrialOutcome.Result r = sc && scRuns.getAndIncrement() == 1 ? TrialOutcome.Result.TIMEOUT : TrialOutcome.Result.PASS;
+      return new TrialOutcome(spec, r, r == TrialOutcome.Result.TIMEOUT ? 30_000 : 10, 100, sc ? 0 : 3,
+          r == TrialOutcome.Result.TIMEOUT ? "the test did not finish within 30 s" : null, "java …");
+    };
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(5), 1, null)
+        .run(cells("sc", "oldest"), o -> {});
+    assertEquals(Map.of("sc", 6L, "oldest", 5L), runs(outcomes), "the timed-out control run was run again");
+    HeuristicTrials sc = TrialEvidence.byHeuristic(outcomes).get(0);
+    assertEquals(5, sc.runs());
+    assertEquals(1, sc.timeouts());
+    assertEquals(0, sc.failures());
+    assertEquals(5, sc.durationsMillis().size(), "the timeout's duration is not the control's");
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.BENIGN, c.verdict(), c.summary());
+    assertEquals("1", c.facts().get("sc.timeouts"));
+    assertTrue(TrialEvidence.timeoutFact(outcomes).startsWith("1 under sc (the environment's noise: run again)"),
+        TrialEvidence.timeoutFact(outcomes));
+  }
+
+  @Test
+  void aControlThatKeepsTimingOutStopsTheFieldAsFlaky() throws Exception {
+    TrialExecutor executor = spec -> new TrialOutcome(spec,
+        spec.heuristic().equals("sc") ? TrialOutcome.Result.TIMEOUT : TrialOutcome.Result.PASS, 10, 100,
+        spec.heuristic().equals("sc") ? 0 : 2, null, "java …");
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest"), o -> {});
+    assertEquals(3L, runs(outcomes).get("sc"), "three timeouts and no finished control run: given up on");
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.FLAKY, c.verdict());
+    assertTrue(c.summary().startsWith("3 of 3 runs under sc timed out"), c.summary());
+  }
+
+  @Test
+  void exhaustiveRunsGiveUpOnAControlThatAlwaysTimesOut() throws Exception {
+    TrialExecutor executor = spec -> new TrialOutcome(spec, TrialOutcome.Result.TIMEOUT, 10, 0, 0, null, "java …");
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.exhaustive(4), 1, null)
+        .run(cells("sc"), o -> {});
+    assertEquals(3, outcomes.size(), "no endless re-runs of the control");
+  }
+
+  /** Runs killed at their limit report no stale values; they do not make a heuristic unexercised. */
+  @Test
+  void adversarialTimeoutsAreNotUnexercisedRunsAndDecideQos() throws Exception {
+    TrialExecutor executor = spec -> spec.heuristic().equals("sc")
+        ? new TrialOutcome(spec, TrialOutcome.Result.PASS, 50, 100, 0, null, "java …")
+        : new TrialOutcome(spec, TrialOutcome.Result.TIMEOUT, 10_250, 0, 0, "the test did not finish", "java …");
+    List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest"), o -> {});
+    assertEquals(Map.of("sc", 8L, "oldest", 8L), runs(outcomes), "decided by the slowdown at 8 against 8, not at 5");
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.QOS, c.verdict(), c.summary());
+    assertTrue(c.summary().contains("(8 of 8 runs timed out)"), c.summary());
+    assertEquals(TrialOutcome.Result.TIMEOUT, TrialEvidence.firstFailure(outcomes, "oldest").result(),
+        "the evidence replays a run that timed out");
+  }
+
+  /**
+   * A field's follow-up (the fresh-JVM retry) starts as soon as that field's units end, on a free worker, while
+   * another field is still running: no worker idles at a barrier between the two phases. The slow field's run waits
+   * for the follow-up's first run; with a barrier it would wait in vain (its wait is bounded, and the test then fails).
+   */
+  @Test
+  void aFollowUpStartsAsSoonAsItsFieldIsDoneWhileOtherFieldsStillRun() throws Exception {
+    java.util.concurrent.CountDownLatch followUpStarted = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean slowSawFollowUp = new java.util.concurrent.atomic.AtomicBoolean();
+    TrialExecutor executor = spec -> {
+      if (spec.fieldKey().equals("demo.Slow.x") && spec.heuristic().equals("sc") && spec.seed() == new TrialCell(
+          "demo.Slow.x", spec.testId(), spec.testName(), "sc").seed(0)) {
+        slowSawFollowUp.set(followUpStarted.await(20, java.util.concurrent.TimeUnit.SECONDS));
+      }
+      return new TrialOutcome(spec, TrialOutcome.Result.PASS, 10, 10, spec.heuristic().equals("sc") ? 0 : 1, null, "java …");
+    };
+    TrialExecutor followUpExecutor = spec -> {
+      followUpStarted.countDown();
+      return new TrialOutcome(spec, TrialOutcome.Result.PASS, 10, 10, 0, null, "java …");
+    };
+    List<TrialCell> cells = new ArrayList<>();
+    for (String h : List.of("sc", "oldest")) {
+      cells.add(new TrialCell("demo.Quick.x", "quick", "demo.QuickTest#t", h));
+      cells.add(new TrialCell("demo.Slow.x", "slow", "demo.SlowTest#t", h));
+    }
+    TrialScheduler scheduler = new TrialScheduler(executor, StoppingRule.standard(3), 2, null)
+        .withFollowUp(new TrialScheduler.FollowUp(TrialSession.perRun(followUpExecutor), StoppingRule.standard(1),
+            (fieldCells, fieldOutcomes) -> fieldCells.get(0).fieldKey().equals("demo.Quick.x")
+                ? fieldCells.stream().map(c -> c.numberedFrom(FreshJvmRetry.FIRST_RUN)).toList() : List.of()));
+    List<TrialOutcome> outcomes = scheduler.run(cells, o -> {});
+    assertTrue(slowSawFollowUp.get(), "the quick field's follow-up ran while the slow field was still at its first run");
+    assertEquals(1, scheduler.followUpUnits());
+    assertEquals(2, outcomes.stream().filter(o -> o.spec().fieldKey().equals("demo.Quick.x")
+        && o.spec().seed() == new TrialCell("demo.Quick.x", "quick", "demo.QuickTest#t", o.spec().heuristic())
+            .seed(FreshJvmRetry.FIRST_RUN)).count(), "sc and oldest once each in the follow-up");
   }
 
   @Test

@@ -122,6 +122,39 @@ class VerdictClassifierTest {
     assertTrue(MannWhitney.pValueGreater(durations(3, 20), durations(1, 20)) < 1e-6, "the ranks alone would say qos");
   }
 
+  /** The case: one adversarial run killed at 30 s on a loaded machine among passes with stale values. */
+  @Test
+  void oneAdversarialTimeoutAmongPassesIsNeitherFlakyNorQos() {
+    List<Long> withTimeout = new java.util.ArrayList<>(durations(100, 19));
+    withTimeout.add(30_000L);
+    Classification c = classifier.classify(List.of(sc(0),
+        new HeuristicTrials("random", 20, 0, 0, 200, 40, withTimeout, 1)), false);
+    assertEquals(Verdict.BENIGN, c.verdict(), c.summary());
+    assertEquals("1", c.facts().get("random.timeouts"));
+  }
+
+  @Test
+  void aHeuristicThatTimesOutWhereScDoesNotIsQosEvenWithoutStaleCounts() {
+    Classification c = classifier.classify(List.of(sc(0),
+        new HeuristicTrials("oldest", 10, 0, 0, 0, 0, java.util.Collections.nCopies(10, 10_500L), 10)), false);
+    assertEquals(Verdict.QOS, c.verdict(), "not unexercised: the killed runs' stale values died with their JVMs");
+    assertEquals("oldest", c.decisiveHeuristic());
+  }
+
+  @Test
+  void scTimeoutsMakeTheRaceFlakyOnlyWhenTheControlKeepsTimingOut() {
+    HeuristicTrials oldest = adversarial("oldest", 0, 0, 40, durations(100, 20));
+    HeuristicTrials noisy = new HeuristicTrials("sc", 20, 0, 0, 200, 0, durations(100, 20), 2);
+    assertEquals(Verdict.BENIGN, classifier.classify(List.of(noisy, oldest), false).verdict());
+    HeuristicTrials hanging = new HeuristicTrials("sc", 2, 0, 0, 20, 0, durations(100, 2), 3);
+    Classification c = classifier.classify(List.of(hanging, oldest), false);
+    assertEquals(Verdict.FLAKY, c.verdict());
+    assertEquals("3 of 5 runs under sc timed out, where every read returns the latest value: the test does not "
+        + "finish reliably on its own", c.summary());
+    assertTrue(VerdictClassifier.controlKeepsTimingOut(3, 3));
+    assertTrue(!VerdictClassifier.controlKeepsTimingOut(3, 4) && !VerdictClassifier.controlKeepsTimingOut(2, 0));
+  }
+
   @Test
   void theSignificanceLevelIsSharedByTheHeuristicsComparedWithSc() {
     List<Long> scRuns = List.of(100L, 104L, 108L, 112L, 116L, 120L, 124L, 128L, 132L, 136L);

@@ -1,0 +1,263 @@
+package dev.racetriage.runner.trial;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.racetriage.runner.fork.TestSelection;
+import dev.racetriage.runner.fork.TrialServerProcess;
+import dev.racetriage.runner.verdict.HeuristicTrials;
+import dev.racetriage.runner.verdict.VerdictClassifier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Group testing for the benign majority: several races of one test jumbled together in one trial server, each run
+ * evidence for every field it served stale values to. Heuristics are interleaved run by run as in a single-field
+ * unit ({@code sc} the control). The screen ends one of three ways:
+ *
+ * <ul>
+ *   <li><b>split</b>: a run failed, timed out or ended its JVM, or a heuristic's runs became 1.5× slower than the
+ *       control's — something in the group is destructive or qos, and a group cannot say which. The group's runs are
+ *       not evidence for anyone (they are discarded and counted in {@link Result#discardedRuns}); the caller bisects:
+ *       each half is screened again, and a field alone gets the usual single-field trials, which confirm it alone;</li>
+ *   <li><b>benign</b> for a field that, under every adversarial heuristic, was served stale values in
+ *       {@link StoppingRule#BENIGN_AFTER} runs without a failure (or got none in {@code unexercisedAfter} runs under
+ *       that heuristic, as a single field's trials would stop too) and was served some stale value overall: its share of
+ *       the group's runs is its evidence, exactly as its own runs would be (same rule, same facts);</li>
+ *   <li><b>single</b> for a field the group did not exercise at all: its own trials decide it (and the fresh-JVM
+ *       retry after them, if those do not exercise it either).</li>
+ * </ul>
+ *
+ * A group's pass cannot hide what a failure would show: any failure splits it, and a field is concluded benign only by
+ * the same count of failure-free exercised runs per heuristic that concludes a single field. What grouping can hide is
+ * a failure that a co-jumbled field's stale value prevents (a stale guard sends the reader down a locked path where
+ * the guarded data is fresh): so fields of one class — a guard and its data are usually declared together — are never
+ * grouped ({@link #groups}).
+ */
+public final class GroupScreen {
+  /** Group runs are numbered from here: seeds of their own, never a single-field trial's or the fresh retry's. */
+  public static final int FIRST_RUN = 2000;
+  /** At most this many fields in one group (each jumbled field costs every run a write buffer). */
+  static final int MAX_GROUP = 8;
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+  private final JvmTrialExecutor executor;
+  private final StoppingRule rule;
+
+  public GroupScreen(JvmTrialExecutor executor, StoppingRule rule) {
+    this.executor = executor;
+    this.rule = rule;
+  }
+
+  /** How a screen ended; {@code benign}: each concluded field's outcomes (the evidence its verdict rests on). */
+  public record Result(Map<String, List<TrialOutcome>> benign, List<String> singles, List<List<String>> splits,
+                       int discardedRuns, String splitReason, int jvms, int runs) {}
+
+  /**
+   * The groups of fields worth screening together: per test, the fields whose only test it is, that are no array
+   * (their sampled elements are per field), at most one per declaring class (a guard and its data are usually
+   * declared together, and a stale guard can hide stale data), at most {@link #MAX_GROUP}. Groups of one are left out
+   * (their field's own trials are the same thing).
+   */
+  public static List<List<TrialCell>> groups(List<TrialCell> cells) {
+    Map<String, List<String>> testsByField = new HashMap<>();
+    for (TrialCell c : cells) {
+      List<String> tests = testsByField.computeIfAbsent(c.fieldKey(), f -> new ArrayList<>());
+      if (!tests.contains(c.testId())) tests.add(c.testId());
+    }
+    Map<String, List<List<TrialCell>>> byTest = new LinkedHashMap<>();
+    Map<String, List<TrialCell>> cellsByField = new LinkedHashMap<>();
+    for (TrialCell c : cells) {
+      if (c.fieldKey().endsWith("[]") || testsByField.get(c.fieldKey()).size() != 1) continue;
+      cellsByField.computeIfAbsent(c.fieldKey(), f -> new ArrayList<>()).add(c);
+    }
+    for (List<TrialCell> fieldCells : cellsByField.values()) {
+      String test = fieldCells.get(0).testId();
+      String cls = declaringClass(fieldCells.get(0).fieldKey());
+      List<List<TrialCell>> groups = byTest.computeIfAbsent(test, t -> new ArrayList<>());
+      List<TrialCell> target = null;
+      for (List<TrialCell> g : groups) {
+        boolean sameClass = g.stream().anyMatch(c -> declaringClass(c.fieldKey()).equals(cls));
+        long fields = g.stream().map(TrialCell::fieldKey).distinct().count();
+        if (!sameClass && fields < MAX_GROUP) {
+          target = g;
+          break;
+        }
+      }
+      if (target == null) {
+        target = new ArrayList<>();
+        groups.add(target);
+      }
+      target.addAll(fieldCells);
+    }
+    List<List<TrialCell>> out = new ArrayList<>();
+    for (List<List<TrialCell>> groups : byTest.values()) {
+      for (List<TrialCell> g : groups) {
+        if (g.stream().map(TrialCell::fieldKey).distinct().count() > 1) out.add(g);
+      }
+    }
+    return out;
+  }
+
+  static String declaringClass(String fieldKey) {
+    return fieldKey.substring(0, fieldKey.lastIndexOf('.'));
+  }
+
+  /** Screens one group: all its fields jumbled together, one test, heuristics interleaved, until it ends. */
+  public Result run(List<TrialCell> group, java.util.function.BooleanSupplier stop) throws InterruptedException {
+    List<String> fields = group.stream().map(TrialCell::fieldKey).distinct().toList();
+    List<String> heuristics = group.stream().map(TrialCell::heuristic).distinct().toList();
+    TrialCell first = group.get(0);
+    String testId = first.testId();
+    Map<String, List<TrialOutcome>> byField = new LinkedHashMap<>();
+    fields.forEach(f -> byField.put(f, new ArrayList<>()));
+    // per field and heuristic, as a single field's unit would count them
+    Map<String, Map<String, StoppingRule.Tally>> tallies = new HashMap<>();
+    fields.forEach(f -> tallies.put(f, new HashMap<>()));
+    Map<String, List<Long>> timed = new HashMap<>();
+    int runs = 0;
+    TrialServerProcess server = null;
+    Path dir = null;
+    int jvms = 0;
+    int runsInServer = 0;
+    String splitReason = null;
+    try {
+      while (splitReason == null) {
+        if (stop.getAsBoolean()) {
+          splitReason = "the --budget ran out"; // nothing concluded: the fields are left to their own trials
+          break;
+        }
+        List<String> open = heuristics.stream().filter(h -> !HeuristicTrials.SC.equals(h))
+            .filter(h -> fields.stream().anyMatch(f -> !fieldDone(h, tallies.get(f)))).toList();
+        if (open.isEmpty()) break;
+        List<String> round = new ArrayList<>();
+        if (heuristics.contains(HeuristicTrials.SC)) round.add(HeuristicTrials.SC);
+        round.addAll(open);
+        for (String h : round) {
+          if (server == null) {
+            dir = executor.newTrialDir();
+            server = start(fields, testId, dir);
+            jvms++;
+            runsInServer = 0;
+            if (server == null) {
+              splitReason = "the trial server did not start";
+              break;
+            }
+          }
+          long seed = first.seed(FIRST_RUN + runs);
+          String options = agentOptions(fields, h, seed, dir.resolve("jumble.jsonl").toString(), first.indices());
+          TrialLimits.Limit limit = executor.limits().limit(fields.get(0), testId, false);
+          TrialServerProcess.Reply reply = server.run(h, seed, limit.duration());
+          runs++;
+          if (!(reply instanceof TrialServerProcess.Reply.Answer answer)) {
+            splitReason = reply instanceof TrialServerProcess.Reply.TimedOut
+                ? "a run under " + h + " timed out (" + limit.describe() + ")" : "the test JVM ended during a run";
+            server = null; // killed, or gone
+            break;
+          }
+          runsInServer++;
+          JsonNode run = answer.run();
+          String status = run.path("status").asText();
+          if (!"passed".equals(status)) {
+            JsonNode f = run.path("failure");
+            splitReason = "a run under " + h + " failed (" + (f.isObject() ? f.path("type").asText() : status) + ")";
+            break;
+          }
+          long millis = run.path("millis").asLong();
+          boolean warmUp = runsInServer == 1;
+          if (!warmUp) timed.computeIfAbsent(h, k -> new ArrayList<>()).add(millis);
+          String replay = executor.jvm(testId).replayCommand(TestSelection.of(testId), Optional.of(options),
+              dir.resolve("results.jsonl"));
+          for (String field : fields) {
+            long reads = 0;
+            long stale = 0;
+            for (JsonNode fc : run.path("fields")) {
+              if (field.equals(fc.path("field").asText())) {
+                reads += fc.path("reads").asLong();
+                stale += fc.path("staleReads").asLong();
+              }
+            }
+            TrialSpec spec = new TrialSpec(field, testId, testName(group, field), h, seed, first.indices());
+            TrialOutcome o = new TrialOutcome(spec, TrialOutcome.Result.PASS, millis, reads, stale, null, replay, warmUp);
+            byField.get(field).add(o);
+            tallies.get(field).merge(h, StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
+            if (h.equals(HeuristicTrials.SC) && field.equals(fields.get(0))) executor.limits().record(o);
+          }
+          String slow = slowdown(timed);
+          if (slow != null) {
+            splitReason = slow;
+            break;
+          }
+        }
+      }
+    } finally {
+      if (server != null) server.close();
+      if (splitReason == null && dir != null) executor.discard(dir);
+    }
+    if (splitReason != null && stop.getAsBoolean()) {
+      return new Result(Map.of(), fields, List.of(), runs, splitReason, jvms, runs);
+    }
+    if (splitReason != null) {
+      int half = fields.size() / 2;
+      return new Result(Map.of(), List.of(), List.of(fields.subList(0, half), fields.subList(half, fields.size())),
+          runs, splitReason, jvms, runs);
+    }
+    Map<String, List<TrialOutcome>> benign = new LinkedHashMap<>();
+    List<String> singles = new ArrayList<>();
+    for (String field : fields) {
+      boolean exercised = byField.get(field).stream().anyMatch(o -> !o.isControl() && o.staleReads() > 0);
+      if (exercised) benign.put(field, List.copyOf(byField.get(field)));
+      else singles.add(field);
+    }
+    return new Result(benign, singles, List.of(), 0, null, jvms, runs);
+  }
+
+  /** Whether a single-field unit would have stopped this heuristic for this field (benign, unexercised, or at most). */
+  private boolean fieldDone(String heuristic, Map<String, StoppingRule.Tally> tallies) {
+    StoppingRule.Tally t = tallies.getOrDefault(heuristic, StoppingRule.Tally.EMPTY);
+    return t.runs() >= rule.maxRuns() || t.exercisedRuns() >= rule.benignAfter()
+        || (t.runs() >= rule.unexercisedAfter() && t.staleReads() == 0);
+  }
+
+  /** A heuristic already 1.5× slower than the control in median (5 timed runs a side): a qos field is in the group. */
+  private static String slowdown(Map<String, List<Long>> timed) {
+    List<Long> sc = timed.getOrDefault(HeuristicTrials.SC, List.of());
+    if (sc.size() < 5) return null;
+    double control = VerdictClassifier.median(sc);
+    for (Map.Entry<String, List<Long>> e : timed.entrySet()) {
+      if (e.getKey().equals(HeuristicTrials.SC) || e.getValue().size() < 5) continue;
+      double median = VerdictClassifier.median(e.getValue());
+      if (median >= 1.5 * control && median - control >= VerdictClassifier.MIN_SLOWDOWN_MILLIS) {
+        return String.format(java.util.Locale.ROOT, "runs under %s were %.1fx slower than under sc", e.getKey(),
+            median / Math.max(1, control));
+      }
+    }
+    return null;
+  }
+
+  private TrialServerProcess start(List<String> fields, String testId, Path dir) throws InterruptedException {
+    try {
+      Files.createDirectories(dir);
+      return executor.jvm(testId).serve(TestSelection.of(testId),
+          agentOptions(fields, HeuristicTrials.SC, 0, dir.resolve("jumble.jsonl").toString(), List.of()),
+          dir.resolve("results.jsonl"), dir.resolve("output.log"), START_TIMEOUT);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** The agent argument jumbling every field of the group (the replay command repeats it). */
+  static String agentOptions(List<String> fields, String heuristic, long seed, String out, List<Integer> indices) {
+    return new TrialSpec(String.join(",", fields), "", "", heuristic, seed, indices).agentOptions(out);
+  }
+
+  private static String testName(List<TrialCell> group, String field) {
+    return group.stream().filter(c -> c.fieldKey().equals(field)).findFirst().orElseThrow().testName();
+  }
+}
