@@ -647,7 +647,7 @@ public final class TriagePipeline {
           + " kept; run again with a larger --budget or --field " + race.fieldKey() + ")";
       store.verdicts().set(field, Verdict.UNEXERCISED, new Evidence(summary, null, null, Map.of("budget", "ran out")),
           runId);
-      finding = new RaceFinding(race, Verdict.UNEXERCISED, summary, null, 0, List.of(), null);
+      finding = new RaceFinding(race, Verdict.UNEXERCISED, summary, null, 0, List.of(), null, null);
     } else if (!fieldTrials.isEmpty() || failsWithoutAgent) {
       List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
       Classification c = withBudget(withFreshJvmMode(withIntermittentBaseline(
