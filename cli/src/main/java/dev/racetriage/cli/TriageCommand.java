@@ -107,6 +107,11 @@ final class TriageCommand implements Callable<Integer> {
       + "(default: a destructive race fails the run even when marked: the mark overrides failing evidence)")
   boolean allowOverridden;
 
+  @Option(names = "--max-array-elements", paramLabel = "N", description = "Arrays longer than this are not checked "
+      + "element by element under the agent (12 bytes of shadow per element); the triage names any it left unchecked "
+      + "(default: ${DEFAULT-VALUE}).")
+  int maxArrayElements = TriageOptions.DEFAULT_MAX_ARRAY_ELEMENTS;
+
   @Option(names = "--include-libraries", description = "Also triage races on fields of library classes (default: only "
       + "fields of classes the project compiles; the others are named in a warning)")
   boolean includeLibraries;
@@ -125,7 +130,7 @@ final class TriageCommand implements Callable<Integer> {
           Duration.ofMinutes(10), Duration.ofMinutes(10), !noEarlyStop, !jvmPerTrial,
           fields == null ? List.of() : fields, detectRuns, tests,
           testTimeout == null ? TriageOptions.DEFAULT_TEST_TIMEOUT : DurationOption.parse("--test-timeout", testTimeout),
-          detectTimeoutFactor, keepWork, includeLibraries);
+          detectTimeoutFactor, keepWork, includeLibraries, maxArrayElements);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2);
     }

@@ -35,7 +35,11 @@ public record TriageOptions(
     Duration testTimeout,
     int detectTimeoutFactor,
     boolean keepWork,
-    boolean includeLibraries) {
+    boolean includeLibraries,
+    int maxArrayElements) {
+
+  /** The agent's default bound on the elements of an array it checks one by one (its {@code arrays=} option). */
+  public static final int DEFAULT_MAX_ARRAY_ELEMENTS = 1 << 22;
 
   /** A test's limit in the baseline, where nothing was measured yet (Surefire has none; a hang must end somewhere). */
   public static final Duration DEFAULT_TEST_TIMEOUT = Duration.ofMinutes(3);
@@ -49,6 +53,9 @@ public record TriageOptions(
       List.of("sc", "oldest", "oldest-but-different", "random", "random-but-different");
 
   public TriageOptions {
+    if (maxArrayElements < 0) {
+      throw new IllegalArgumentException("--max-array-elements must be 0 or more, not " + maxArrayElements);
+    }
     heuristics = List.copyOf(heuristics);
     fields = List.copyOf(fields);
     for (String field : fields) {
@@ -79,7 +86,8 @@ public record TriageOptions(
       Duration budget, Duration buildTimeout, Duration baselineTimeout, boolean earlyStop, boolean repeatInJvm,
       List<String> fields, int detectRuns) {
     this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, earlyStop,
-        repeatInJvm, fields, detectRuns, null, DEFAULT_TEST_TIMEOUT, DEFAULT_DETECT_TIMEOUT_FACTOR, false, false);
+        repeatInJvm, fields, detectRuns, null, DEFAULT_TEST_TIMEOUT, DEFAULT_DETECT_TIMEOUT_FACTOR, false, false,
+        DEFAULT_MAX_ARRAY_ELEMENTS);
   }
 
   /** With the default number of detection runs. */
@@ -103,31 +111,37 @@ public record TriageOptions(
 
   public TriageOptions withDetectOnly(boolean only) {
     return new TriageOptions(project, database, only, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout,
-        earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
+        earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
+        maxArrayElements);
   }
 
   public TriageOptions withEarlyStop(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, on, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
+        baselineTimeout, on, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
+        maxArrayElements);
   }
 
   public TriageOptions withFields(List<String> only) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, only, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
+        baselineTimeout, earlyStop, repeatInJvm, only, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
+        maxArrayElements);
   }
 
   public TriageOptions withRepeatInJvm(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, on, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
+        baselineTimeout, earlyStop, on, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
+        maxArrayElements);
   }
 
   public TriageOptions withBudget(Duration limit) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, limit, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
+        maxArrayElements);
   }
 
   public TriageOptions withDetectRuns(int runs) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
-        baselineTimeout, earlyStop, repeatInJvm, fields, runs, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries);
+        baselineTimeout, earlyStop, repeatInJvm, fields, runs, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
+        maxArrayElements);
   }
 }

@@ -369,7 +369,7 @@ public final class TriagePipeline {
       try (TestProgressWatcher watch = new TestProgressWatcher(dir, baseline.outcomes().size() - skip.size(),
           baselineTimes, progress, "module " + module.name(root))) {
         md = detectModule(jvms.get(module), selection, options.detectRuns(), limits, backstop, dir, skip, module, root,
-            warnings);
+            warnings, detectAgentOptions(options));
       }
       DetectionRuns run = md.runs();
       DetectionReport detection = md.report();
@@ -396,7 +396,7 @@ public final class TriagePipeline {
       skipped.addAll(detection.skipped());
       untracked.addAll(detection.untrackedArrays());
       if (!detection.untrackedArrays().isEmpty()) {
-        warnings.add(untrackedWarning(module.name(root), detection.untrackedArrays()));
+        warnings.add(untrackedWarning(module.name(root), detection.untrackedArrays(), options.maxArrayElements()));
       }
       for (DetectedRace race : detection.races()) {
         races.merge(race.fieldKey(), race, TriagePipeline::merge);
@@ -436,14 +436,19 @@ public final class TriagePipeline {
    * Arrays the agent did not check (longer than its bound): a coverage gap, said out loud — races on their elements
    * cannot be seen, so "no race" there means "not checked".
    */
-  static String untrackedWarning(String module, List<DetectionReport.UntrackedArray> arrays) {
+  static String untrackedWarning(String module, List<DetectionReport.UntrackedArray> arrays, int bound) {
     return "Module " + module + ": " + arrays.size() + " array(s) too long for the agent to check element by element"
-        + " (over " + UNTRACKED_BOUND + " elements); races on their elements cannot be seen: "
-        + DetectionReport.UntrackedArray.describeAll(arrays);
+        + " (over " + bound + " elements); races on their elements cannot be seen: "
+        + DetectionReport.UntrackedArray.describeAll(arrays) + ". Raise the bound with --max-array-elements"
+        + " (12 bytes of shadow per element) to check them.";
   }
 
-  /** The agent's default {@code arrays=} bound, as the warning names it. */
-  static final int UNTRACKED_BOUND = 1 << 22;
+  /** The detection agent's options beyond mode and report: the arrays bound when it is not the agent's default. */
+  static String detectAgentOptions(TriageOptions options) {
+    return options.maxArrayElements() == TriageOptions.DEFAULT_MAX_ARRAY_ELEMENTS ? ""
+        : ";arrays=" + options.maxArrayElements();
+  }
+
 
   /** What detection saw of one module: how its runs went, the agent's reports read as one, the tests that hung. */
   private record ModuleDetection(DetectionRuns runs, DetectionReport report, List<HungTest> hung) {}
@@ -455,7 +460,8 @@ public final class TriagePipeline {
    * warning: a repeat must never cost the races a single run finds. The reports of every JVM are read as one.
    */
   private static ModuleDetection detectModule(TestJvm jvm, TestSelection selection, int runs, TestLimits limits,
-      Duration backstop, Path dir, Set<String> skip, TestModule module, Path root, List<String> warnings)
+      Duration backstop, Path dir, Set<String> skip, TestModule module, Path root, List<String> warnings,
+      String agentOptions)
       throws TriageException, InterruptedException {
     List<Path> reports = new ArrayList<>();
     try {
@@ -463,7 +469,7 @@ public final class TriagePipeline {
         Path report = dir.resolve("races.jsonl");
         String problem;
         try {
-          DetectionRuns repeated = DetectionRuns.repeated(jvm, selection, "mode=detect;out=" + report, runs, backstop,
+          DetectionRuns repeated = DetectionRuns.repeated(jvm, selection, "mode=detect;out=" + report + agentOptions, runs, backstop,
               dir, limits, skip);
           reports.add(report);
           DetectionReport read = readReport(report);
@@ -485,7 +491,8 @@ public final class TriagePipeline {
       }
       Path single = dir.resolve("single");
       DetectionRuns.Continued once = DetectionRuns.continuing(jvm, selection,
-          n -> "mode=detect;out=" + single.resolve("races-" + n + ".jsonl"), limits, backstop, single, skip);
+          n -> "mode=detect;out=" + single.resolve("races-" + n + ".jsonl") + agentOptions, limits, backstop, single,
+          skip);
       for (int n = 1; n <= once.result().attempts(); n++) {
         reports.add(single.resolve("races-" + n + ".jsonl"));
       }
