@@ -34,7 +34,18 @@ try {
   const page = context.pages()[0] ?? await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
   // An XSS payload that ran would open a dialog or throw; collect both, and every console error (CSP violations).
-  page.on('dialog', async dialog => { findings.dialogs.push(dialog.message()); await dialog.dismiss(); });
+  // A dialog the flow expects (the confirmation before overriding a destructive verdict) goes to expectDialog instead.
+  let expectDialog = null;
+  page.on('dialog', async dialog => {
+    if (expectDialog) {
+      const handle = expectDialog;
+      expectDialog = null;
+      await handle(dialog);
+      return;
+    }
+    findings.dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
   page.on('pageerror', error => findings.pageErrors.push(String(error)));
   page.on('console', message => {
     if (message.type() === 'error') findings.consoleErrors.push(message.text() + ' @ ' + message.location().url);
@@ -86,7 +97,7 @@ try {
   await page.fill('#author', 'browser-test');
   // the race is destructive: the page asks for a confirmation that names the evidence
   let confirmation = '';
-  page.once('dialog', dialog => { confirmation = dialog.message(); dialog.accept(); });
+  expectDialog = async dialog => { confirmation = dialog.message(); await dialog.accept(); };
   await page.click('#mark-benign');
   await page.locator('#state').filter({hasText: 'trusted-benign'}).waitFor();
   check(confirmation.includes('is destructive') && confirmation.includes('overrides this evidence'),
