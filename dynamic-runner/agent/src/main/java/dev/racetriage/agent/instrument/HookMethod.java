@@ -72,4 +72,9 @@ public enum HookMethod {
   void call(MethodVisitor mv) {
     mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, methodName, descriptor, false);
   }
+
+  /** The call as a tree instruction, for code built as an {@code InsnList} (the loop hoister's exit checks). */
+  org.objectweb.asm.tree.MethodInsnNode insn() {
+    return new org.objectweb.asm.tree.MethodInsnNode(Opcodes.INVOKESTATIC, OWNER, methodName, descriptor, false);
+  }
 }

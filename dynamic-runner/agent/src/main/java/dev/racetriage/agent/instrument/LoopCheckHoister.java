@@ -17,7 +17,6 @@ import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.LookupSwitchInsnNode;
-import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
@@ -329,8 +328,7 @@ final class LoopCheckHoister {
     code.add(pushInt(fieldId));
     code.add(pushInt(site(f)));
     code.add(new InsnNode(Opcodes.ACONST_NULL)); // no thread slot here: the hook looks the thread up once
-    HookMethod read = isStatic ? HookMethod.READ_STATIC : HookMethod.READ_FIELD;
-    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, HookMethod.OWNER, read.methodName(), read.descriptor(), false));
+    code.add((isStatic ? HookMethod.READ_STATIC : HookMethod.READ_FIELD).insn());
     code.add(new InsnNode(Opcodes.POP));
     if (f.desc.startsWith("[")) {
       if (!isStatic) {
@@ -341,8 +339,7 @@ final class LoopCheckHoister {
       code.add(again);
       code.add(pushInt(fieldId));
       code.add(new InsnNode(Opcodes.ACONST_NULL));
-      HookMethod name = HookMethod.ARRAY_IN_FIELD;
-      code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, HookMethod.OWNER, name.methodName(), name.descriptor(), false));
+      code.add(HookMethod.ARRAY_IN_FIELD.insn());
       code.add(new InsnNode(Opcodes.POP));
     }
     code.add(skip);
@@ -468,7 +465,7 @@ final class LoopCheckHoister {
       hook = r.write() ? HookMethod.WRITE_RANGE : HookMethod.READ_RANGE;
     }
     code.add(pushInt(site));
-    code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, HookMethod.OWNER, hook.methodName(), hook.descriptor(), false));
+    code.add(hook.insn());
     if (skip != null) {
       code.add(skip);
     }

@@ -395,33 +395,30 @@ final class ObjectShadow {
     int[] ids = ownIds;
     int[] sites = ownSites;
     for (int i = 0; i < n; i++) {
-      if (!hasField(ids[i])) {
+      if (fieldIndex(ids[i]) < 0) {
         appendField(ids[i], new LocationState(registry.key(ids[i]), epoch, sites[i], writerName));
       }
     }
   }
 
-  private boolean hasField(int fieldId) {
+  /**
+   * The index of field {@code fieldId} among the first {@link #fieldCount} entries, or -1. The count is read first:
+   * every entry below it is in whichever arrays are read after it.
+   */
+  private int fieldIndex(int fieldId) {
     int n = fieldCount;
     int[] ids = fieldIds;
     for (int i = 0; i < n; i++) {
       if (ids[i] == fieldId) {
-        return true;
+        return i;
       }
     }
-    return false;
+    return -1;
   }
 
   LocationState field(int fieldId, FieldRegistry registry) {
-    int n = fieldCount; // read first: every entry below it is in the arrays read after it
-    int[] ids = fieldIds;
-    LocationState[] states = fieldStates;
-    for (int i = 0; i < n; i++) {
-      if (ids[i] == fieldId) {
-        return states[i];
-      }
-    }
-    return addField(fieldId, registry);
+    int i = fieldIndex(fieldId);
+    return i >= 0 ? fieldStates[i] : addField(fieldId, registry);
   }
 
   /**
@@ -431,14 +428,8 @@ final class ObjectShadow {
    */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private synchronized LocationState addField(int fieldId, FieldRegistry registry) {
-    int n = fieldCount;
-    int[] ids = fieldIds;
-    for (int i = 0; i < n; i++) {
-      if (ids[i] == fieldId) {
-        return fieldStates[i];
-      }
-    }
-    return appendField(fieldId, new LocationState(registry.key(fieldId)));
+    int i = fieldIndex(fieldId);
+    return i >= 0 ? fieldStates[i] : appendField(fieldId, new LocationState(registry.key(fieldId)));
   }
 
   /** Appends a field's state (under the monitor). */

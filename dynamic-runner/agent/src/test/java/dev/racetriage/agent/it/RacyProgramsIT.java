@@ -10,12 +10,18 @@ import org.junit.jupiter.api.Test;
 /** Programs with one known race each: the agent reports exactly that field key. */
 class RacyProgramsIT {
 
+  /** Runs the fixture under the agent in detect mode (with these JVM options) and checks the JVM exited cleanly. */
+  private static AgentJvm.Result run(String name, List<String> jvmOptions, String fixture) throws Exception {
+    AgentJvm.Result result = AgentJvm.run(name, jvmOptions, "mode=detect", AgentJvm.TEST_CLASSPATH,
+        "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    return result;
+  }
+
   @Test
   void plainElementsOfAVolatileArrayReferenceAreReportedUnderTheArraysField() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.VolatileArrayElementsBad";
-    AgentJvm.Result result = AgentJvm.run("volatile-array", "mode=detect", AgentJvm.TEST_CLASSPATH,
-        "dev.racetriage.fixtures.FixtureMain", fixture);
-    assertEquals(0, result.exitCode(), result.describe());
+    AgentJvm.Result result = run("volatile-array", List.of(), fixture);
     assertEquals("ok", result.report().status());
     assertEquals(Set.of(fixture + ".cells[]"), result.report().racyFields(), result.describe());
   }
@@ -23,9 +29,7 @@ class RacyProgramsIT {
   @Test
   void anArrayRaceReportsTheIndexThatRacedAndAFieldRaceNone() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.RacyArrayElementBad";
-    AgentJvm.Result result = AgentJvm.run("racy-element", "mode=detect", AgentJvm.TEST_CLASSPATH,
-        "dev.racetriage.fixtures.FixtureMain", fixture);
-    assertEquals(0, result.exitCode(), result.describe());
+    AgentJvm.Result result = run("racy-element", List.of(), fixture);
     assertEquals(Set.of(fixture + ".slots[]", fixture + ".lastWorker"), result.report().racyFields(), result.describe());
     assertEquals(List.of(5), result.report().indices(fixture + ".slots[]"), result.describe());
     assertEquals(List.of(), result.report().indices(fixture + ".lastWorker"), result.describe());
@@ -34,9 +38,7 @@ class RacyProgramsIT {
   @Test
   void aCounterIncrementedByPoolTasksWithoutALockIsReported() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.LostUpdateCounterBad";
-    AgentJvm.Result result = AgentJvm.run("lost-update", "mode=detect", AgentJvm.TEST_CLASSPATH,
-        "dev.racetriage.fixtures.FixtureMain", fixture);
-    assertEquals(0, result.exitCode(), result.describe());
+    AgentJvm.Result result = run("lost-update", List.of(), fixture);
     assertEquals(Set.of(fixture + ".hits"), result.report().racyFields(), result.describe());
   }
 
@@ -44,9 +46,7 @@ class RacyProgramsIT {
   @Test
   void bulkArrayOperationsRaceAtTheirCallSites() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.BulkArrayCopiesBad";
-    AgentJvm.Result result = AgentJvm.run("bulk-arrays", "mode=detect", AgentJvm.TEST_CLASSPATH,
-        "dev.racetriage.fixtures.FixtureMain", fixture);
-    assertEquals(0, result.exitCode(), result.describe());
+    AgentJvm.Result result = run("bulk-arrays", List.of(), fixture);
     assertEquals(Set.of(fixture + ".source[]", fixture + ".target[]", fixture + ".cells[]", fixture + ".counts[]"),
         result.report().racyFields(), result.describe());
     assertEquals(List.of(3), result.report().indices(fixture + ".counts[]"), result.describe());
@@ -59,9 +59,7 @@ class RacyProgramsIT {
   @Test
   void writesUnderAReadLockRaceEvenWhenTheReadSectionsDoNotOverlap() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.WritesUnderReadLockBad";
-    AgentJvm.Result result = AgentJvm.run("read-lock-writes", "mode=detect", AgentJvm.TEST_CLASSPATH,
-        "dev.racetriage.fixtures.FixtureMain", fixture);
-    assertEquals(0, result.exitCode(), result.describe());
+    AgentJvm.Result result = run("read-lock-writes", List.of(), fixture);
     assertEquals(Set.of(fixture + ".lastReader", fixture + ".lastStampedReader"), result.report().racyFields(),
         result.describe());
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
@@ -71,9 +69,7 @@ class RacyProgramsIT {
   @Test
   void sharedUnsynchronisedContainersRaceOnTheFieldsThatHoldThem() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.SharedContainersBad";
-    AgentJvm.Result result = AgentJvm.run("containers", List.of("-Dracetriage.agent.containers=true"),
-        "mode=detect", AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
-    assertEquals(0, result.exitCode(), result.describe());
+    AgentJvm.Result result = run("containers", List.of("-Dracetriage.agent.containers=true"), fixture);
     assertEquals(Set.of(fixture + ".counts{}", fixture + ".ranks{}", fixture + ".log{}", fixture + ".text{}",
         fixture + ".FORMAT{}"), result.report().racyFields(), result.describe());
     for (String line : result.report().lines()) {
@@ -88,9 +84,7 @@ class RacyProgramsIT {
   @Test
   void theEmptyToolRunsTheProgramAndReportsNothing() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.LostUpdateCounterBad";
-    AgentJvm.Result result = AgentJvm.run("lost-update-empty-tool", List.of("-Dracetriage.agent.emptyTool=true"),
-        "mode=detect", AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
-    assertEquals(0, result.exitCode(), result.describe());
+    AgentJvm.Result result = run("lost-update-empty-tool", List.of("-Dracetriage.agent.emptyTool=true"), fixture);
     assertTrue(result.stdout().contains("ok " + fixture), result.describe());
     assertEquals("ok", result.report().status(), result.describe());
     assertTrue(result.report().summaryNumber("classesInstrumented") > 0, result.report().summary());
