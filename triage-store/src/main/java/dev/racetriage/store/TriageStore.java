@@ -3,6 +3,8 @@ package dev.racetriage.store;
 import dev.racetriage.store.candidates.CandidateRepository;
 import dev.racetriage.store.detail.RaceDetail;
 import dev.racetriage.store.detail.RaceDetails;
+import dev.racetriage.store.engine.Engine;
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.marks.MarkMirrorFile;
 import dev.racetriage.store.marks.TriageMarks;
 import dev.racetriage.store.marks.MirrorSync;
@@ -13,7 +15,6 @@ import dev.racetriage.store.runs.RunRepository;
 import dev.racetriage.store.schema.FileState;
 import dev.racetriage.store.schema.Migrations;
 import dev.racetriage.store.schema.Migrator;
-import dev.racetriage.store.schema.SchemaInspector;
 import dev.racetriage.store.sqlite.Database;
 import dev.racetriage.store.trials.TrialRepository;
 import dev.racetriage.store.verdicts.VerdictRepository;
@@ -103,17 +104,35 @@ public final class TriageStore implements AutoCloseable {
 
   /** As {@link #open(Path, Path, Clock)}, waiting at most about {@code lockWait} for another process's write lock. */
   public static TriageStore open(Path dbFile, Path projectDir, Clock clock, Duration lockWait) {
-    Path file = dbFile.toAbsolutePath().normalize();
+    return open(StoreLocation.file(dbFile), projectDir, clock, lockWait);
+  }
+
+  /** Opens the store at {@code location} (an SQLite file or a PostgreSQL database) as {@link #open(Path, Path)}. */
+  public static TriageStore open(StoreLocation location, Path projectDir) {
+    return open(location, projectDir, Clock.systemUTC(), Database.DEFAULT_LOCK_WAIT);
+  }
+
+  /**
+   * Opens the store at {@code location} for {@code projectDir}, as {@link #open(Path, Path, Clock)} does for a file.
+   * A PostgreSQL store is checked the same way (a database or schema holding other tables, or a newer racetriage's
+   * schema, is refused unchanged; a role that may not write it is {@code READ_ONLY}); an unreachable server or
+   * refused credentials are a {@link StoreException} naming the URL.
+   */
+  public static TriageStore open(StoreLocation location, Path projectDir, Clock clock, Duration lockWait) {
     Path project = projectDir.toAbsolutePath().normalize();
     Migrations migrations = Migrations.bundled();
-    SchemaInspector.inspect(file, migrations.latestVersion());
-    try {
-      Files.createDirectories(file.getParent());
-    } catch (IOException e) {
-      throw new StoreException("cannot create the directory of the triage database " + file + ": " + e.getMessage(), e);
+    Engine engine = Engine.of(location);
+    engine.inspect(migrations.latestVersion());
+    Path file = location.fileOrNull();
+    if (file != null) {
+      try {
+        Files.createDirectories(file.getParent());
+      } catch (IOException e) {
+        throw new StoreException("cannot create the directory of the triage database " + file + ": " + e.getMessage(), e);
+      }
+      ProjectLayout.ignoreDatabaseInGit(project, file);
     }
-    ProjectLayout.ignoreDatabaseInGit(project, file);
-    Database db = Database.open(file, clock, lockWait);
+    Database db = Database.open(engine, clock, lockWait);
     try {
       db.requireWritable();
       new Migrator(migrations).migrate(db);
@@ -136,20 +155,28 @@ public final class TriageStore implements AutoCloseable {
    *     it would need a migration, which writes: open it once with {@link #open})
    */
   public static TriageStore openReadOnly(Path dbFile, Path projectDir) {
-    Path file = dbFile.toAbsolutePath().normalize();
+    return openReadOnly(StoreLocation.file(dbFile), projectDir);
+  }
+
+  /** As {@link #openReadOnly(Path, Path)} for an SQLite file or a PostgreSQL database. */
+  public static TriageStore openReadOnly(StoreLocation location, Path projectDir) {
     Migrations migrations = Migrations.bundled();
-    FileState state = SchemaInspector.inspect(file, migrations.latestVersion());
+    Engine engine = Engine.of(location);
+    FileState state = engine.inspect(migrations.latestVersion());
+    String where = location.display();
     if (state.fresh()) {
-      throw new StoreException("there is no triage database at " + file + " yet: run 'racetriage triage' first");
+      throw new StoreException("there is no triage database at " + where + " yet: run 'racetriage triage' first");
     }
     if (state.version() < migrations.latestVersion()) {
-      throw new StoreException(file + " has schema version " + state.version() + " and this racetriage reads version "
+      throw new StoreException(where + " has schema version " + state.version() + " and this racetriage reads version "
           + migrations.latestVersion() + "; it is opened read-only here, so it cannot be upgraded. Run any racetriage "
           + "command that writes to it (e.g. 'racetriage triage') once, then try again.");
     }
-    Database db = Database.openReadOnly(file, Clock.systemUTC());
+    Database db = Database.openReadOnly(engine, Clock.systemUTC());
     try {
-      requireIntact(db);
+      if (location.fileOrNull() != null) {
+        requireIntact(db);
+      }
       return new TriageStore(db, projectDir.toAbsolutePath().normalize(), state.version(), true);
     } catch (RuntimeException e) {
       db.close();
@@ -169,15 +196,21 @@ public final class TriageStore implements AutoCloseable {
     }
   }
 
+  /** The SQLite file, or null for a PostgreSQL store (see {@link #location}). */
   public Path file() {
     return db.file();
+  }
+
+  /** Where the store lives: its file or its PostgreSQL URL ({@code location().display()} names it in messages). */
+  public StoreLocation location() {
+    return db.location();
   }
 
   public Path projectDir() {
     return projectDir;
   }
 
-  /** The schema version of the open file ({@code PRAGMA user_version}). */
+  /** The schema version of the open store ({@code PRAGMA user_version} of a file). */
   public int schemaVersion() {
     return schemaVersion;
   }

@@ -17,11 +17,21 @@ public final class UnusableDatabaseException extends StoreException {
   }
 
   private final Path file;
+  private final String location;
   private final Reason reason;
 
   public UnusableDatabaseException(Path file, Reason reason, String message, Throwable cause) {
     super(message, cause);
     this.file = file;
+    this.location = file.toString();
+    this.reason = reason;
+  }
+
+  /** A PostgreSQL store that racetriage must not use; {@code location} is its URL. */
+  public UnusableDatabaseException(String location, Reason reason, String message, Throwable cause) {
+    super(message, cause);
+    this.file = null;
+    this.location = location;
     this.reason = reason;
   }
 
@@ -35,8 +45,14 @@ public final class UnusableDatabaseException extends StoreException {
         + ".racetriage/trusted-benign.json.";
   }
 
+  /** The SQLite file, or null for a PostgreSQL store. */
   public Path file() {
     return file;
+  }
+
+  /** The file or the URL. */
+  public String location() {
+    return location;
   }
 
   public Reason reason() {

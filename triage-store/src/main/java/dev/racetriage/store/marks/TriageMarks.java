@@ -283,7 +283,7 @@ public final class TriageMarks {
   private static void setBase(Tx tx, Collection<FieldKey> fields) throws SQLException {
     tx.update("DELETE FROM mirror_base");
     for (FieldKey field : fields) {
-      tx.update("INSERT OR IGNORE INTO mirror_base(field_key) VALUES (?)", field.toString());
+      tx.update("INSERT INTO mirror_base(field_key) VALUES (?) ON CONFLICT DO NOTHING", field.toString());
     }
   }
 

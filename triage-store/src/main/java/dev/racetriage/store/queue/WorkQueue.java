@@ -2,6 +2,7 @@ package dev.racetriage.store.queue;
 
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.fields.FieldTable;
+import dev.racetriage.store.races.RaceRepository;
 import dev.racetriage.store.sqlite.Database;
 import dev.racetriage.store.sqlite.RowMapper;
 import dev.racetriage.store.sqlite.Tx;
@@ -52,7 +53,8 @@ public final class WorkQueue {
       tx.update(
           "INSERT INTO work_item(field_id, reason, priority, state, enqueued_at) VALUES (?, ?, ?, 'PENDING', ?)"
               + " ON CONFLICT(field_id) WHERE state = 'PENDING'"
-              + " DO UPDATE SET priority = max(priority, excluded.priority), reason = excluded.reason",
+              + " DO UPDATE SET priority = " + RaceRepository.larger("work_item.priority", "excluded.priority")
+              + ", reason = excluded.reason",
           fieldId, reason, priority, tx.now());
       return tx.queryOne(SELECT + "WHERE w.field_id = ? AND w.state = 'PENDING'", ITEM, fieldId).orElseThrow();
     });

@@ -93,9 +93,9 @@ public final class RaceRepository {
       tx.update(
           "INSERT INTO race(field_id, has_wr, has_ww, first_seen_at, last_seen_at, first_run_id, last_run_id)"
               + " VALUES (?, ?, ?, ?, ?, ?, ?)"
-              + " ON CONFLICT(field_id) DO UPDATE SET has_wr = max(has_wr, excluded.has_wr),"
-              + " has_ww = max(has_ww, excluded.has_ww), last_seen_at = excluded.last_seen_at,"
-              + " last_run_id = coalesce(excluded.last_run_id, last_run_id)",
+              + " ON CONFLICT(field_id) DO UPDATE SET has_wr = " + larger("race.has_wr", "excluded.has_wr") + ","
+              + " has_ww = " + larger("race.has_ww", "excluded.has_ww") + ", last_seen_at = excluded.last_seen_at,"
+              + " last_run_id = coalesce(excluded.last_run_id, race.last_run_id)",
           fieldId, wr, ww, tx.now(), tx.now(), runId, runId);
       long raceId = tx.queryLong("SELECT id FROM race WHERE field_id = ?", fieldId);
       for (AccessSite access : race.accesses()) {
@@ -106,7 +106,7 @@ public final class RaceRepository {
             JsonColumns.write(access.stack()));
       }
       for (String test : race.tests()) {
-        tx.update("INSERT OR IGNORE INTO race_test(race_id, test) VALUES (?, ?)", raceId, test);
+        tx.update("INSERT INTO race_test(race_id, test) VALUES (?, ?) ON CONFLICT DO NOTHING", raceId, test);
       }
       if (wasFixed) {
         changeLifecycle(tx, raceId, Lifecycle.REGRESSED, runId,
@@ -230,9 +230,10 @@ public final class RaceRepository {
     }
     if (query.text() != null) {
       String pattern = "%" + query.text().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
-      conditions.add("(f.field_key LIKE ? ESCAPE '\\'"
-          + " OR EXISTS (SELECT 1 FROM race_access a WHERE a.race_id = r.id AND a.file LIKE ? ESCAPE '\\')"
-          + " OR EXISTS (SELECT 1 FROM race_test t WHERE t.race_id = r.id AND t.test LIKE ? ESCAPE '\\'))");
+      // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not
+      conditions.add("(lower(f.field_key) LIKE lower(?) ESCAPE '\\'"
+          + " OR EXISTS (SELECT 1 FROM race_access a WHERE a.race_id = r.id AND lower(a.file) LIKE lower(?) ESCAPE '\\')"
+          + " OR EXISTS (SELECT 1 FROM race_test t WHERE t.race_id = r.id AND lower(t.test) LIKE lower(?) ESCAPE '\\'))");
       args.add(pattern);
       args.add(pattern);
       args.add(pattern);
@@ -289,6 +290,11 @@ public final class RaceRepository {
             row -> row.getLong(1), field.toString())
         .orElseThrow(() -> new StoreException(
             "no race is recorded on " + field + "; record it (RaceRepository.upsert) before its trials or verdicts"));
+  }
+
+  /** The larger of two values, in SQL both engines accept (SQLite's two-argument max() is PostgreSQL's greatest()). */
+  public static String larger(String a, String b) {
+    return "CASE WHEN " + b + " > " + a + " THEN " + b + " ELSE " + a + " END";
   }
 
   private static Long nullableLong(java.sql.ResultSet row, String column) throws SQLException {

@@ -80,7 +80,7 @@ public final class RunRepository {
               + " WHERE id = ?",
           tx.now(), runId);
       return tx.queryOne("SELECT " + COLUMNS + " FROM run WHERE id = ?", RUN, runId)
-          .orElseThrow(() -> new StoreException("there is no run " + runId + " in " + db.file()));
+          .orElseThrow(() -> new StoreException("there is no run " + runId + " in " + db.location().display()));
     });
   }
 
@@ -98,7 +98,7 @@ public final class RunRepository {
               + " WHERE id = ?",
           tx.now(), status, message, fingerprint, runId);
       if (changed == 0) {
-        throw new StoreException("there is no run " + runId + " in " + db.file());
+        throw new StoreException("there is no run " + runId + " in " + db.location().display());
       }
       return get(tx, runId);
     });
@@ -131,7 +131,7 @@ public final class RunRepository {
         // Only if nothing changed since it was judged: a heartbeat or a finish in between means it is alive.
         int changed = tx.update(
             "UPDATE run SET status = 'ABANDONED', finished_at = ?, message = ?"
-                + " WHERE id = ? AND status = 'RUNNING' AND heartbeat_at IS ?",
+                + " WHERE id = ? AND status = 'RUNNING' AND heartbeat_at IS NOT DISTINCT FROM ?",
             tx.now(), "abandoned: " + reasons.get(i), run.id(), run.heartbeatAt());
         if (changed == 1) {
           abandoned.add(get(tx, run.id()));

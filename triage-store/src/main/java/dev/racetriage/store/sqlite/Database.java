@@ -1,23 +1,24 @@
 package dev.racetriage.store.sqlite;
 
-import dev.racetriage.store.DatabaseNotWritableException;
 import dev.racetriage.store.StoreException;
-import dev.racetriage.store.UnusableDatabaseException;
+import dev.racetriage.store.engine.Engine;
+import dev.racetriage.store.engine.SqliteEngine;
+import dev.racetriage.store.engine.StoreLocation;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
+import dev.racetriage.store.DatabaseNotWritableException;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
-import org.sqlite.SQLiteConfig;
 
 /**
- * The connections to one SQLite file and the rule for using them: every unit of work is one transaction.
+ * The connections to one triage store and the rule for using them: every unit of work is one transaction. What
+ * differs between SQLite and PostgreSQL (connecting, how a transaction begins, which failures are retried, ids,
+ * change polling, error messages) is the {@link Engine}'s; the rules below hold for both.
  *
  * <p>Writers take {@code BEGIN IMMEDIATE}, so a writer waits for the file's write lock up front (under SQLite's busy
  * timeout) instead of failing half-way when it upgrades a read lock. Readers use deferred transactions on their own
@@ -38,7 +39,7 @@ public final class Database implements AutoCloseable {
   private static final long MAX_BUSY_TIMEOUT_MILLIS = 5_000;
   private static final int MAX_IDLE_READERS = 4;
 
-  private final Path file;
+  private final Engine engine;
   private final Clock clock;
   private final Duration lockWait;
   private final int busyTimeoutMillis;
@@ -52,15 +53,15 @@ public final class Database implements AutoCloseable {
   private Connection watcher;
   private volatile boolean closed;
 
-  private Database(Path file, Clock clock, Duration lockWait, boolean readOnly) {
-    this.file = file;
+  private Database(Engine engine, Clock clock, Duration lockWait, boolean readOnly) {
+    this.engine = engine;
     this.clock = clock;
     this.lockWait = lockWait;
     this.readOnly = readOnly;
     this.busyTimeoutMillis = (int) Math.max(1, Math.min(MAX_BUSY_TIMEOUT_MILLIS, lockWait.toMillis()));
-    this.maxAttempts = (int) Math.max(1, lockWait.toMillis() / busyTimeoutMillis);
+    this.maxAttempts = engine.maxAttempts(lockWait, busyTimeoutMillis);
     try {
-      this.writer = readOnly ? null : connect(true);
+      this.writer = readOnly ? null : connect(Engine.Role.WRITER);
     } catch (SQLException e) {
       throw translate(e, "open");
     }
@@ -76,10 +77,15 @@ public final class Database implements AutoCloseable {
 
   /** As {@link #open(Path, Clock)}, waiting at most about {@code lockWait} for another process's write lock. */
   public static Database open(Path file, Clock clock, Duration lockWait) {
+    return open(new SqliteEngine(file), clock, lockWait);
+  }
+
+  /** Opens the store of {@code engine} for reading and writing. */
+  public static Database open(Engine engine, Clock clock, Duration lockWait) {
     if (lockWait.isNegative() || lockWait.isZero()) {
       throw new IllegalArgumentException("lockWait must be positive: " + lockWait);
     }
-    return new Database(file, clock, lockWait, false);
+    return new Database(engine, clock, lockWait, false);
   }
 
   /**
@@ -87,15 +93,29 @@ public final class Database implements AutoCloseable {
    * create the {@code -wal}/{@code -shm} files beside a WAL database, which every reader needs.
    */
   public static Database openReadOnly(Path file, Clock clock) {
-    return new Database(file, clock, DEFAULT_LOCK_WAIT, true);
+    return openReadOnly(new SqliteEngine(file), clock);
+  }
+
+  /** Opens the store of {@code engine} for reading only; its writes throw {@link IllegalStateException}. */
+  public static Database openReadOnly(Engine engine, Clock clock) {
+    return new Database(engine, clock, DEFAULT_LOCK_WAIT, true);
   }
 
   public boolean readOnly() {
     return readOnly;
   }
 
+  /** The SQLite file, or null for a PostgreSQL store (see {@link #location}). */
   public Path file() {
-    return file;
+    return engine.location().fileOrNull();
+  }
+
+  public StoreLocation location() {
+    return engine.location();
+  }
+
+  public Engine engine() {
+    return engine;
   }
 
   public Clock clock() {
@@ -117,15 +137,15 @@ public final class Database implements AutoCloseable {
 
   private void requireWriter(String what) {
     if (readOnly) {
-      throw new IllegalStateException("cannot " + what + ": the triage database " + file + " was opened read-only");
+      throw new IllegalStateException("cannot " + what + ": the triage database " + location().display() + " was opened read-only");
     }
   }
 
   /**
-   * Runs {@code work} in a write transaction with foreign-key enforcement off, and checks every foreign key before
-   * committing. Only for schema steps that rebuild a table that others refer to: with enforcement on, dropping the
-   * old table would fire their ON DELETE actions. SQLite ignores the switch inside a transaction, so this cannot
-   * join an outer unit of work.
+   * Runs a schema change: in a write transaction that no other process's schema change overlaps, with what the engine
+   * needs around it (SQLite: foreign-key enforcement off, and every foreign key checked before committing, so a step
+   * may rebuild a table that others refer to — with enforcement on, dropping the old table would fire their ON DELETE
+   * actions). SQLite ignores that switch inside a transaction, so this cannot join an outer unit of work.
    */
   public <T> T writeWithoutForeignKeys(String what, SqlWork<T> work) {
     if (current.get() != null) {
@@ -135,29 +155,22 @@ public final class Database implements AutoCloseable {
     return withRetry(what, () -> {
       writeLock.lock();
       try {
-        execute(writer, "PRAGMA foreign_keys = OFF");
+        engine.beforeSchemaChange(writer);
         try {
-          execute(writer, "BEGIN IMMEDIATE");
-          return runAndCommit(writer, new Tx(writer, true, clock), tx -> {
+          execute(writer, engine.beginWrite());
+          return runAndCommit(writer, newTx(writer, true), tx -> {
+            engine.startSchemaChange(tx);
             T result = work.run(tx);
-            requireForeignKeysHold(tx);
+            engine.finishSchemaChange(tx);
             return result;
           });
         } finally {
-          execute(writer, "PRAGMA foreign_keys = ON");
+          engine.afterSchemaChange(writer);
         }
       } finally {
         writeLock.unlock();
       }
     });
-  }
-
-  private static void requireForeignKeysHold(Tx tx) throws SQLException {
-    List<String> broken = tx.query("PRAGMA foreign_key_check",
-        row -> row.getString("table") + " row " + row.getLong("rowid") + " -> " + row.getString("parent"));
-    if (!broken.isEmpty()) {
-      throw new SQLException("foreign keys broken: " + String.join(", ", broken.subList(0, Math.min(5, broken.size()))));
-    }
   }
 
   /**
@@ -171,15 +184,9 @@ public final class Database implements AutoCloseable {
     withRetry("write to the triage database", () -> {
       writeLock.lock();
       try {
-        execute(writer, "BEGIN IMMEDIATE");
+        execute(writer, engine.beginWrite());
         try {
-          long version;
-          try (Statement statement = writer.createStatement();
-              ResultSet row = statement.executeQuery("PRAGMA user_version")) {
-            version = row.next() ? row.getLong(1) : 0;
-          }
-          // Re-setting the version writes page 1: SQLite reports a read-only file here, not at BEGIN.
-          execute(writer, "PRAGMA user_version = " + version);
+          engine.proveWritable(newTx(writer, true));
         } finally {
           rollbackQuietly(writer);
         }
@@ -219,7 +226,7 @@ public final class Database implements AutoCloseable {
         return attempt.run();
       } catch (SQLException | NestedSqlFailure e) {
         SQLException cause = e instanceof NestedSqlFailure nested ? nested.getCause() : (SQLException) e;
-        if (SqliteErrors.isBusy(cause) && attemptNo < maxAttempts) {
+        if (engine.isRetryable(cause) && attemptNo < maxAttempts) {
           backOff(attemptNo);
           continue;
         }
@@ -231,8 +238,8 @@ public final class Database implements AutoCloseable {
   private <T> T writeOnce(SqlWork<T> work) throws SQLException {
     writeLock.lock();
     try {
-      execute(writer, "BEGIN IMMEDIATE");
-      return runAndCommit(writer, new Tx(writer, true, clock), work);
+      execute(writer, engine.beginWrite());
+      return runAndCommit(writer, newTx(writer, true), work);
     } finally {
       writeLock.unlock();
     }
@@ -241,12 +248,12 @@ public final class Database implements AutoCloseable {
   private <T> T readOnce(SqlWork<T> work) throws SQLException {
     Connection connection = idleReaders.poll();
     if (connection == null) {
-      connection = connect(false);
+      connection = connect(Engine.Role.READER);
     }
     boolean reusable = false;
     try {
-      execute(connection, "BEGIN");
-      T result = runAndCommit(connection, new Tx(connection, false, clock), work);
+      execute(connection, engine.beginRead());
+      T result = runAndCommit(connection, newTx(connection, false), work);
       reusable = true;
       return result;
     } finally {
@@ -289,21 +296,17 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * A number that changes whenever any connection, in this process or another, commits to the file
-   * ({@code PRAGMA data_version} read on a connection of its own that never writes). Readers poll it to learn
-   * cheaply that the daemon or a teammate's action changed something.
+   * A number that changes whenever any connection, in this process or another, commits to the store (SQLite:
+   * {@code PRAGMA data_version}; PostgreSQL: the server's transaction snapshot), read on a connection of its own that
+   * never writes. Readers poll it to learn cheaply that the daemon or a teammate's action changed something.
    */
   public synchronized long dataVersion() {
     ensureOpen();
     try {
       if (watcher == null) {
-        watcher = connect(false);
+        watcher = connect(Engine.Role.WATCHER);
       }
-      try (Statement statement = watcher.createStatement();
-          ResultSet row = statement.executeQuery("PRAGMA data_version")) {
-        row.next();
-        return row.getLong(1);
-      }
+      return engine.dataVersion(watcher);
     } catch (SQLException e) {
       throw translate(e, "read the data version");
     }
@@ -311,22 +314,16 @@ public final class Database implements AutoCloseable {
 
   private void ensureOpen() {
     if (closed) {
-      throw new IllegalStateException("the triage store for " + file + " is closed");
+      throw new IllegalStateException("the triage store for " + location().display() + " is closed");
     }
   }
 
-  private Connection connect(boolean writer) throws SQLException {
-    SQLiteConfig config = new SQLiteConfig();
-    config.setBusyTimeout(busyTimeoutMillis);
-    config.enforceForeignKeys(true);
-    if (readOnly) {
-      config.setReadOnly(true);
-    } else if (writer) {
-      config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-      // NORMAL is durable across application crashes in WAL mode; only an OS crash may lose the last commits.
-      config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-    }
-    return config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
+  private Connection connect(Engine.Role role) throws SQLException {
+    return engine.connect(role, readOnly, busyTimeoutMillis);
+  }
+
+  private Tx newTx(Connection connection, boolean writable) {
+    return new Tx(connection, writable, clock, engine);
   }
 
   private static void execute(Connection connection, String sql) throws SQLException {
@@ -351,21 +348,9 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  /** Turns an SQL failure into the store's exceptions, naming the file and the operation. */
+  /** Turns an SQL failure into the store's exceptions, naming the store and the operation. */
   private StoreException translate(SQLException e, String what) {
-    if (SqliteErrors.isCorrupt(e) || SqliteErrors.isNotADatabase(e)) {
-      return new UnusableDatabaseException(
-          file,
-          UnusableDatabaseException.Reason.CORRUPT,
-          UnusableDatabaseException.corruptMessage(file, e.getMessage()),
-          e);
-    }
-    if (SqliteErrors.isBusy(e)) {
-      return DatabaseNotWritableException.locked(file, lockWait, what, e);
-    }
-    return WriteAccess.readOnly(file, e)
-        .<StoreException>map(reason -> reason)
-        .orElseGet(() -> new StoreException("cannot " + what + " in " + file + ": " + e.getMessage(), e));
+    return engine.translate(e, what, lockWait);
   }
 
   @Override

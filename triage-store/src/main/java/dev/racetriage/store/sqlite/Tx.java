@@ -1,10 +1,10 @@
 package dev.racetriage.store.sqlite;
 
+import dev.racetriage.store.engine.Engine;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
@@ -21,11 +21,18 @@ public final class Tx {
   private final Connection connection;
   private final boolean writable;
   private final Clock clock;
+  private final Engine engine;
 
-  Tx(Connection connection, boolean writable, Clock clock) {
+  Tx(Connection connection, boolean writable, Clock clock, Engine engine) {
     this.connection = connection;
     this.writable = writable;
     this.clock = clock;
+    this.engine = engine;
+  }
+
+  /** The engine this transaction runs on (for the few statements that differ: see {@link Engine}). */
+  public Engine engine() {
+    return engine;
   }
 
   public boolean writable() {
@@ -68,14 +75,10 @@ public final class Tx {
     }
   }
 
-  /** Runs an INSERT and returns the rowid of the new row. */
+  /** Runs an INSERT into a table keyed by {@code id} and returns the id of the new row. */
   public long insert(String sql, Object... args) throws SQLException {
-    update(sql, args);
-    try (Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT last_insert_rowid()")) {
-      rows.next();
-      return rows.getLong(1);
-    }
+    requireWritable(sql);
+    return engine.insert(this, sql, args);
   }
 
   private void requireWritable(String sql) {

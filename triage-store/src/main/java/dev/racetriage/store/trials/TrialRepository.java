@@ -142,7 +142,8 @@ public final class TrialRepository {
   public List<HeuristicSummary> summaries(FieldKey field) {
     return db.read("summarise the trials of " + field, tx -> tx.query(
         "SELECT t.heuristic, count(*) AS runs,"
-            + " sum(t.outcome = 'FAIL') AS failures, sum(t.outcome = 'TIMEOUT') AS timeouts,"
+            + " sum(CASE WHEN t.outcome = 'FAIL' THEN 1 ELSE 0 END) AS failures,"
+            + " sum(CASE WHEN t.outcome = 'TIMEOUT' THEN 1 ELSE 0 END) AS timeouts,"
             + " sum(t.reads) AS reads, sum(t.stale_reads) AS stale, avg(t.duration_ms) AS mean_ms,"
             + " max(t.duration_ms) AS max_ms"
             + " FROM trial t JOIN race r ON r.id = t.race_id JOIN field f ON f.id = r.field_id"
