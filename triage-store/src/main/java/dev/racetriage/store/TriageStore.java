@@ -109,7 +109,11 @@ public final class TriageStore implements AutoCloseable {
 
   /** Opens the store at {@code location} (an SQLite file or a PostgreSQL database) as {@link #open(Path, Path)}. */
   public static TriageStore open(StoreLocation location, Path projectDir) {
-    return open(location, projectDir, Clock.systemUTC(), Database.DEFAULT_LOCK_WAIT);
+    return open(location, projectDir, Clock.systemUTC());
+  }
+
+  public static TriageStore open(StoreLocation location, Path projectDir, Clock clock) {
+    return open(location, projectDir, clock, Database.DEFAULT_LOCK_WAIT);
   }
 
   /**

@@ -8,8 +8,15 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class CandidateRepositoryTest {
+  @Parameter TestEngine engine;
+
   @TempDir Path project;
 
   private static StaticCandidate candidate(String key, String file, int line, double confidence) {
@@ -19,7 +26,7 @@ class CandidateRepositoryTest {
 
   @Test
   void replacingAFileKeepsOtherFilesAndDropsWhatIsGone() {
-    try (TriageStore store = TriageStore.open(project.resolve("t.db"), project)) {
+    try (TriageStore store = TriageStore.open(engine.location(project, "t.db"), project)) {
       store.candidates().replaceForFile("A.java", List.of(candidate("p.A.x", "A.java", 3, 0.9),
           candidate("p.A.y", "A.java", 4, 0.4)));
       store.candidates().replaceForFile("B.java", List.of(candidate("p.B.z", "B.java", 8, 0.6)));

@@ -1,5 +1,6 @@
 package dev.racetriage.store;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.queue.WorkItem;
 import dev.racetriage.store.races.AccessSite;
 import dev.racetriage.store.races.AccessType;
@@ -30,14 +31,14 @@ public final class ConcurrencyWorker {
 
   public static void main(String[] args) throws Exception {
     String role = args[0];
-    Path db = Path.of(args[1]);
+    StoreLocation db = StoreLocation.parse(args[1]);
     Path project = Path.of(args[2]);
     switch (role) {
       case "writer" -> write(db, project, Integer.parseInt(args[3]));
       case "reader" -> read(db, project, Integer.parseInt(args[3]));
       case "claimer" -> claim(db, project, args[3]);
       case "marker" -> mark(db, project, args[3]);
-      case "holder" -> holdWriteLock(db);
+      case "holder" -> holdWriteLock(db.fileOrNull());
       case "trialer" -> addTrialsThenHang(db, project, Integer.parseInt(args[3]));
       default -> throw new IllegalArgumentException(role);
     }
@@ -48,7 +49,7 @@ public final class ConcurrencyWorker {
   }
 
   /** Each race, its trials and its verdict are one transaction, so no reader may see a race without them. */
-  private static void write(Path db, Path project, int races) {
+  private static void write(StoreLocation db, Path project, int races) {
     try (TriageStore store = TriageStore.open(db, project)) {
       var run = store.runs().start("writer", null, null);
       for (int n = 0; n < races; n++) {
@@ -74,7 +75,7 @@ public final class ConcurrencyWorker {
     System.out.println("wrote " + races);
   }
 
-  private static void read(Path db, Path project, int races) {
+  private static void read(StoreLocation db, Path project, int races) {
     int snapshots = 0;
     int lastSeen = 0;
     try (TriageStore store = TriageStore.open(db, project)) {
@@ -113,7 +114,7 @@ public final class ConcurrencyWorker {
   }
 
   /** Marks and reopens fields of its own; the mirror file must end up with exactly the surviving marks of both. */
-  private static void mark(Path db, Path project, String who) {
+  private static void mark(StoreLocation db, Path project, String who) {
     try (TriageStore store = TriageStore.open(db, project)) {
       for (int i = 0; i < MARKS_PER_MARKER; i++) {
         store.marks().markTrustedBenign(markedField(who, i), who, "note " + i);
@@ -153,7 +154,7 @@ public final class ConcurrencyWorker {
   }
 
   /** A triage that persists {@code count} trials as they finish and then hangs until it is killed. */
-  private static void addTrialsThenHang(Path db, Path project, int count) throws Exception {
+  private static void addTrialsThenHang(StoreLocation db, Path project, int count) throws Exception {
     try (TriageStore store = TriageStore.open(db, project)) {
       var run = store.runs().start("triage", null, "fp-1");
       store.races().upsert(new Race(TRIAL_FIELD, Set.of(RaceKind.WR), List.of(), Set.of("ResumedTest#t")), run.id());
@@ -173,7 +174,7 @@ public final class ConcurrencyWorker {
     return FieldKey.parse("com.example." + who + ".f" + i);
   }
 
-  private static void claim(Path db, Path project, String claimer) {
+  private static void claim(StoreLocation db, Path project, String claimer) {
     List<Long> claimed = new ArrayList<>();
     try (TriageStore store = TriageStore.open(db, project)) {
       for (WorkItem item; (item = store.queue().claimNext(claimer, Duration.ofMinutes(5)).orElse(null)) != null; ) {

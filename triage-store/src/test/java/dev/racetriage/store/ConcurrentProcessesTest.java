@@ -1,5 +1,6 @@
 package dev.racetriage.store;
 
+import dev.racetriage.store.engine.StoreLocation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,12 +19,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Several JVMs on one real database file, as in use: the daemon writes while the LSP server and the dashboard read.
  * No process may see "database is locked", a half-written unit of work, or lose an item of the work queue.
  */
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class ConcurrentProcessesTest {
+  @Parameter TestEngine engine;
+
   private static final int RACES = 150;
   private static final long PROCESS_TIMEOUT_SECONDS = 180;
 
@@ -32,7 +40,7 @@ class ConcurrentProcessesTest {
   @Test
   void oneWriterAndTwoReadersInSeparateProcesses() throws Exception {
     // All three start together on a file that does not exist yet: creating the schema is contended too.
-    Path db = project.resolve(".racetriage/triage.db");
+    StoreLocation db = engine.location(project, ".racetriage/triage.db");
     List<Child> children = List.of(
         start("writer", db, String.valueOf(RACES)),
         start("reader", db, String.valueOf(RACES)),
@@ -52,7 +60,7 @@ class ConcurrentProcessesTest {
 
   @Test
   void twoProcessesClaimingFromOneQueueNeverTakeTheSameItem() throws Exception {
-    Path db = project.resolve("queue.db");
+    StoreLocation db = engine.location(project, "queue.db");
     int items = 120;
     try (TriageStore store = TriageStore.open(db, project)) {
       for (int i = 0; i < items; i++) {
@@ -77,7 +85,7 @@ class ConcurrentProcessesTest {
 
   @Test
   void twoProcessesMarkingAtOnceKeepTheMirrorFileEqualToTheDatabase() throws Exception {
-    Path db = project.resolve(".racetriage/triage.db");
+    StoreLocation db = engine.location(project, ".racetriage/triage.db");
     Child first = start("marker", db, "Alice");
     Child second = start("marker", db, "Bob");
     first.awaitSuccess();
@@ -106,12 +114,12 @@ class ConcurrentProcessesTest {
         .collect(Collectors.toSet());
   }
 
-  private Child start(String role, Path db, String arg) throws IOException {
+  private Child start(String role, StoreLocation db, String arg) throws IOException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     List<String> command = new ArrayList<>(List.of(
         java.toString(), "-XX:TieredStopAtLevel=1", "-Xshare:auto",
         "-cp", System.getProperty("java.class.path"),
-        ConcurrencyWorker.class.getName(), role, db.toString(), project.toString(), arg));
+        ConcurrencyWorker.class.getName(), role, db.display(), project.toString(), arg));
     String name = role + "-" + System.nanoTime();
     Path out = project.resolve(name + ".out");
     Path err = project.resolve(name + ".err");

@@ -15,9 +15,16 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Trusted-benign marks and their committed mirror file, .racetriage/trusted-benign.json. */
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class MarkMirrorTest {
+  @Parameter TestEngine engine;
+
   private static final FieldKey HASH = FieldKey.parse("com.example.Cache.hash");
   private static final FieldKey SLOTS = FieldKey.parse("com.example.Buf.slots[]");
   private static final FieldKey INNER = FieldKey.parse("com.example.Outer$Inner.count");
@@ -30,7 +37,7 @@ class MarkMirrorTest {
   }
 
   private TriageStore open(String dbName) {
-    return TriageStore.open(project.resolve(dbName), project, clock);
+    return TriageStore.open(engine.location(project, dbName), project, clock);
   }
 
   @Test

@@ -18,13 +18,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A mirror file that lost its marks must never delete the database's marks silently: a file that is not a marks
  * document is refused, and a valid file that drops several marks at once has its removals held until a person
  * accepts them (or keeps the marks).
  */
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class MirrorRemovalsTest {
+  @Parameter TestEngine engine;
+
   private static final FieldKey HASH = FieldKey.parse("com.example.Cache.hash");
   private static final FieldKey SLOTS = FieldKey.parse("com.example.Buf.slots[]");
   private static final FieldKey INNER = FieldKey.parse("com.example.Outer$Inner.count");
@@ -37,7 +44,7 @@ class MirrorRemovalsTest {
   }
 
   private TriageStore open() {
-    return TriageStore.open(project.resolve("mine.db"), project, clock);
+    return TriageStore.open(engine.location(project, "mine.db"), project, clock);
   }
 
   private void markThree() {
@@ -161,7 +168,7 @@ class MirrorRemovalsTest {
     markThree();
     // A teammate reopened HASH and marked another field; their committed file arrives with a pull.
     FieldKey other = FieldKey.parse("com.example.Other.flag");
-    try (TriageStore teammate = TriageStore.open(project.resolve("theirs.db"), project, clock)) {
+    try (TriageStore teammate = TriageStore.open(engine.location(project, "theirs.db"), project, clock)) {
       teammate.marks().reopen(HASH, "dan", "saw a failure");
       teammate.marks().markTrustedBenign(other, "dan", "a late stop is fine");
     }

@@ -1,5 +1,6 @@
 package dev.racetriage.store;
 
+import dev.racetriage.store.engine.StoreLocation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,9 +28,16 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** A race is fixed when a run no longer sees it, regressed when one sees it again; fixed races leave every open view. */
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class RaceLifecycleTest {
+  @Parameter TestEngine engine;
+
   @TempDir Path project;
 
   private static Race race(String key, String test) {
@@ -40,7 +48,7 @@ class RaceLifecycleTest {
 
   @Test
   void aFixedRaceLeavesCountsListsAndEditorViewsAndComesBackAsARegression() {
-    try (TriageStore store = TriageStore.open(project.resolve("triage.db"), project)) {
+    try (TriageStore store = TriageStore.open(engine.location(project, "triage.db"), project)) {
       Run first = store.runs().start("triage", "c0ffee1", null);
       store.races().upsert(race("p.A.result", "p.ATest#t"), first.id());
       store.races().upsert(race("p.A.done", "p.ATest#t"), first.id());
@@ -97,7 +105,7 @@ class RaceLifecycleTest {
 
   @Test
   void aVersionFourFileKeepsItsRacesActive() throws Exception {
-    Path file = project.resolve("v4.db");
+    StoreLocation file = engine.location(project, "v4.db");
     Migrations bundled = Migrations.bundled();
     try (Database db = Database.open(file, Clock.systemUTC())) {
       new Migrator(new Migrations(bundled.steps().subList(0, 4))).migrate(db);

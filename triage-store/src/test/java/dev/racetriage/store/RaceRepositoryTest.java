@@ -31,15 +31,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class RaceRepositoryTest {
+  @Parameter TestEngine engine;
+
   @TempDir Path project;
   private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00Z"));
   private TriageStore store;
 
   @BeforeEach
   void open() {
-    store = TriageStore.open(project.resolve("triage.db"), project, clock);
+    store = TriageStore.open(engine.location(project, "triage.db"), project, clock);
   }
 
   @AfterEach

@@ -1,5 +1,6 @@
 package dev.racetriage.store;
 
+import dev.racetriage.store.engine.StoreLocation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,19 +22,26 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Trials persisted one by one survive a killed triage, and a re-run finds them by the key of their inputs. */
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class ResumableTrialsTest {
+  @Parameter TestEngine engine;
+
   private static final FieldKey FIELD = ConcurrencyWorker.TRIAL_FIELD;
 
   @TempDir Path project;
 
   @Test
   void trialsOfAKilledTriageAreKeptAndFoundByTheirInputs() throws Exception {
-    Path db = project.resolve(".racetriage/triage.db");
+    StoreLocation db = engine.location(project, ".racetriage/triage.db");
     long childPid;
     try (ChildJvm triage = ChildJvm.start(ConcurrencyWorker.class, project.resolve("trialer.err"),
-        "trialer", db.toString(), project.toString(), "3")) {
+        "trialer", db.display(), project.toString(), "3")) {
       triage.awaitLine(ConcurrencyWorker.TRIALS_ADDED);
       childPid = triage.pid();
       triage.kill(); // kill -9 in the middle of the triage
@@ -59,7 +67,7 @@ class ResumableTrialsTest {
 
   @Test
   void onlyTrialsWithTheSameInputsAreReusable() {
-    try (TriageStore store = TriageStore.open(project.resolve("triage.db"), project)) {
+    try (TriageStore store = TriageStore.open(engine.location(project, "triage.db"), project)) {
       store.races().upsert(new Race(FIELD, Set.of(RaceKind.WR), List.of(), Set.of()), null);
       Run first = store.runs().start("triage", null, "fp-1");
       String key = InputsKey.of("fp-1", "agent-0.1", FIELD.toString(), "T#t", "sc", "1", "[0]");
@@ -78,7 +86,7 @@ class ResumableTrialsTest {
   /** A reused trial moves into the run that reuses it: counted once, and never offered again once that run succeeds. */
   @Test
   void anAdoptedTrialBelongsToTheRunThatReusedItAndASucceededRunsTrialsAreNotOffered() {
-    try (TriageStore store = TriageStore.open(project.resolve("triage.db"), project)) {
+    try (TriageStore store = TriageStore.open(engine.location(project, "triage.db"), project)) {
       store.races().upsert(new Race(FIELD, Set.of(RaceKind.WR), List.of(), Set.of()), null);
       Run killed = store.runs().start("triage", null, "fp-1");
       String key = InputsKey.of("fp-1", "agent-0.1", FIELD.toString(), "T#t", "sc", "1", "[0]");

@@ -1,5 +1,6 @@
 package dev.racetriage.store;
 
+import dev.racetriage.store.engine.StoreLocation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,9 +24,16 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** A run whose process died is marked ABANDONED by the next open, whoever opens; a live owner's run stays RUNNING. */
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class RunOwnershipTest {
+  @Parameter TestEngine engine;
+
   @TempDir Path project;
   private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00Z"));
   private Process child;
@@ -87,7 +95,7 @@ class RunOwnershipTest {
     }
     child.destroyForcibly().waitFor();
 
-    try (TriageStore store = TriageStore.openReadOnly(project.resolve("triage.db"), project)) {
+    try (TriageStore store = TriageStore.openReadOnly(engine.location(project, "triage.db"), project)) {
       Run shown = store.runs().recent(10).get(0);
       assertEquals(runId, shown.id());
       assertEquals(RunStatus.ABANDONED, shown.status());
@@ -155,7 +163,7 @@ class RunOwnershipTest {
 
   @Test
   void aVersionTwoFileKeepsItsRunsAndTheirReferencesAndItsGhostRunIsAbandoned() {
-    Path file = project.resolve("v2.db");
+    StoreLocation file = engine.location(project, "v2.db");
     FieldKey field = FieldKey.parse("com.example.Old.flag");
     try (Database db = Database.open(file, Clock.systemUTC())) {
       new Migrator(new Migrations(Migrations.bundled().steps().subList(0, 2))).migrate(db);
@@ -185,6 +193,6 @@ class RunOwnershipTest {
   }
 
   private TriageStore open() {
-    return TriageStore.open(project.resolve("triage.db"), project, clock);
+    return TriageStore.open(engine.location(project, "triage.db"), project, clock);
   }
 }

@@ -27,9 +27,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The shared queue of planned trials: exclusive leased claims, per-build items, guarded trial storage. */
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class TrialQueueTest {
+  @Parameter TestEngine engine;
+
   private static final FieldKey A = FieldKey.parse("p.A.a");
   private static final FieldKey B = FieldKey.parse("p.B.b");
   private static final Duration LEASE = Duration.ofMinutes(2);
@@ -42,7 +49,7 @@ class TrialQueueTest {
 
   @BeforeEach
   void open() {
-    store = TriageStore.open(project.resolve("triage.db"), project, clock);
+    store = TriageStore.open(engine.location(project, "triage.db"), project, clock);
     queue = store.trialQueue();
     store.races().upsert(new Race(A, Set.of(RaceKind.WR), List.of(), Set.of()), null);
     store.races().upsert(new Race(B, Set.of(RaceKind.WR), List.of(), Set.of()), null);
@@ -149,7 +156,7 @@ class TrialQueueTest {
     for (int w = 0; w < 4; w++) {
       String worker = "w" + w;
       threads.add(new Thread(() -> {
-        try (TriageStore own = TriageStore.open(project.resolve("triage.db"), project)) {
+        try (TriageStore own = TriageStore.open(engine.location(project, "triage.db"), project)) {
           start.await();
           for (var item = own.trialQueue().claim(worker, "fp-1", null, LEASE); item.isPresent();
               item = own.trialQueue().claim(worker, "fp-1", null, LEASE)) {

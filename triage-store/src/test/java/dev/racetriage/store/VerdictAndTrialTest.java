@@ -26,8 +26,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class VerdictAndTrialTest {
+  @Parameter TestEngine engine;
+
   private static final FieldKey FIELD = FieldKey.parse("com.example.Flag.done");
 
   @TempDir Path project;
@@ -36,7 +43,7 @@ class VerdictAndTrialTest {
 
   @BeforeEach
   void open() {
-    store = TriageStore.open(project.resolve("triage.db"), project, clock);
+    store = TriageStore.open(engine.location(project, "triage.db"), project, clock);
     store.races().upsert(new Race(FIELD, Set.of(RaceKind.WR), List.of(), Set.of("FlagTest#stops")), null);
   }
 

@@ -14,8 +14,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestEngine.class)
 class WorkQueueTest {
+  @Parameter TestEngine engine;
+
   private static final FieldKey A = FieldKey.parse("p.A.a");
   private static final FieldKey B = FieldKey.parse("p.B.b");
   private static final FieldKey C = FieldKey.parse("p.C.c");
@@ -27,7 +34,7 @@ class WorkQueueTest {
 
   @BeforeEach
   void open() {
-    store = TriageStore.open(project.resolve("triage.db"), project, clock);
+    store = TriageStore.open(engine.location(project, "triage.db"), project, clock);
   }
 
   @AfterEach

@@ -80,6 +80,11 @@ public final class Database implements AutoCloseable {
     return open(new SqliteEngine(file), clock, lockWait);
   }
 
+  /** Opens the store at {@code location} (a file or a PostgreSQL database) for reading and writing. */
+  public static Database open(StoreLocation location, Clock clock) {
+    return open(Engine.of(location), clock, DEFAULT_LOCK_WAIT);
+  }
+
   /** Opens the store of {@code engine} for reading and writing. */
   public static Database open(Engine engine, Clock clock, Duration lockWait) {
     if (lockWait.isNegative() || lockWait.isZero()) {
