@@ -40,6 +40,11 @@ public final class ConcurrencyWorker {
       case "marker" -> mark(db, project, args[3]);
       case "holder" -> holdWriteLock(db.fileOrNull());
       case "trialer" -> addTrialsThenHang(db, project, Integer.parseInt(args[3]));
+      case "opener" -> {
+        try (TriageStore store = TriageStore.open(db, project)) {
+          System.out.println("opened schema " + store.schemaVersion());
+        }
+      }
       default -> throw new IllegalArgumentException(role);
     }
   }
