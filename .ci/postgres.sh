@@ -71,6 +71,8 @@ racetriage_pg_start() {
 }
 
 racetriage_pg_stop() {
+  local -   # options local to this function: as an EXIT trap it runs while errexit is ending the shell
+  set +e
   local dir=${1:-${RACETRIAGE_TEST_PG_DIR:-}} bin as=()
   [ -n "$dir" ] && [ -d "$dir/data" ] || return 0
   bin=$(racetriage_pg_bin)

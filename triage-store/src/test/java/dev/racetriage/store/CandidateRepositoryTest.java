@@ -9,11 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
-@ParameterizedClass
-@EnumSource(TestEngine.class)
+@OnEveryEngine
 class CandidateRepositoryTest {
   @Parameter TestEngine engine;
 

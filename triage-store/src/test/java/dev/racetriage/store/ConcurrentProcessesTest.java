@@ -20,15 +20,12 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Several JVMs on one real database file, as in use: the daemon writes while the LSP server and the dashboard read.
  * No process may see "database is locked", a half-written unit of work, or lose an item of the work queue.
  */
-@ParameterizedClass
-@EnumSource(TestEngine.class)
+@OnEveryEngine
 class ConcurrentProcessesTest {
   @Parameter TestEngine engine;
 

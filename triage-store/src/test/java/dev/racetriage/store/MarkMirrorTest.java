@@ -16,12 +16,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /** Trusted-benign marks and their committed mirror file, .racetriage/trusted-benign.json. */
-@ParameterizedClass
-@EnumSource(TestEngine.class)
+@OnEveryEngine
 class MarkMirrorTest {
   @Parameter TestEngine engine;
 

@@ -19,16 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A mirror file that lost its marks must never delete the database's marks silently: a file that is not a marks
  * document is refused, and a valid file that drops several marks at once has its removals held until a person
  * accepts them (or keeps the marks).
  */
-@ParameterizedClass
-@EnumSource(TestEngine.class)
+@OnEveryEngine
 class MirrorRemovalsTest {
   @Parameter TestEngine engine;
 

@@ -29,12 +29,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /** A race is fixed when a run no longer sees it, regressed when one sees it again; fixed races leave every open view. */
-@ParameterizedClass
-@EnumSource(TestEngine.class)
+@OnEveryEngine
 class RaceLifecycleTest {
   @Parameter TestEngine engine;
 

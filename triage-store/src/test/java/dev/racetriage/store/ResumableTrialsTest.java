@@ -23,12 +23,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /** Trials persisted one by one survive a killed triage, and a re-run finds them by the key of their inputs. */
-@ParameterizedClass
-@EnumSource(TestEngine.class)
+@OnEveryEngine
 class ResumableTrialsTest {
   @Parameter TestEngine engine;
 

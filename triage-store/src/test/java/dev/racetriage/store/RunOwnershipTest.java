@@ -25,12 +25,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /** A run whose process died is marked ABANDONED by the next open, whoever opens; a live owner's run stays RUNNING. */
-@ParameterizedClass
-@EnumSource(TestEngine.class)
+@OnEveryEngine
 class RunOwnershipTest {
   @Parameter TestEngine engine;
 

@@ -28,12 +28,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /** The shared queue of planned trials: exclusive leased claims, per-build items, guarded trial storage. */
-@ParameterizedClass
-@EnumSource(TestEngine.class)
+@OnEveryEngine
 class TrialQueueTest {
   @Parameter TestEngine engine;
 

@@ -15,11 +15,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
-@ParameterizedClass
-@EnumSource(TestEngine.class)
+@OnEveryEngine
 class WorkQueueTest {
   @Parameter TestEngine engine;
 
