@@ -623,6 +623,11 @@ public final class TriagePipeline {
 
   private Distribution distribution;
 
+  /** Whether trials go through the shared queue ({@link #distributed}). */
+  public boolean distributes() {
+    return distribution != null;
+  }
+
   /** This pipeline, planning its trials into the store's shared queue for workers ({@code triage --distribute}). */
   public TriagePipeline distributed(Distribution how) {
     this.distribution = how;
@@ -634,8 +639,11 @@ public final class TriagePipeline {
    * shared queue as (race, test) units; this process runs {@code --jobs} of them at a time and workers the rest.
    * Workers store the trials; the outcomes come back with the units.
    */
-  private List<TrialOutcome> distributedTrials(TriageStore store, long runId, Detection d, List<DetectedRace> races,
+  public List<TrialOutcome> distributedTrials(TriageStore store, long runId, Detection d, List<DetectedRace> races,
       TriageOptions options, TriageProgress progress) throws InterruptedException {
+    if (distribution == null) {
+      throw new IllegalStateException("this pipeline does not distribute its trials (see distributed(..))");
+    }
     notes.clear();
     Map<String, TestRef> byId = new LinkedHashMap<>();
     List<TrialCell> cells = cells(d, races, options, byId);
