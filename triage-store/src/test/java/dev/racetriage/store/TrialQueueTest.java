@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.racetriage.store.queue.TrialItem;
 import dev.racetriage.store.queue.TrialItemState;
 import dev.racetriage.store.queue.TrialQueue;
+import dev.racetriage.store.queue.TrialQueue.Recorded;
 import dev.racetriage.store.races.Race;
 import dev.racetriage.store.races.RaceKind;
 import dev.racetriage.store.runs.Run;
@@ -79,17 +80,17 @@ class TrialQueueTest {
   void anExpiredLeaseIsReclaimedAndTheOldHolderCanNoLongerStoreOrFinish() {
     long item = queue.plan(run.id(), "fp-1", A.toString(), "T#t", "{}");
     queue.claim("w1", "fp-1", run.id(), LEASE).orElseThrow();
-    assertTrue(queue.recordTrial(item, "w1", LEASE, trial(A, 1), run.id(), "k1"));
+    assertEquals(Recorded.STORED, queue.recordTrial(item, "w1", LEASE, trial(A, 1), run.id(), "k1"));
     clock.advance(LEASE.plusSeconds(1)); // w1 was killed: its lease runs out
     TrialItem again = queue.claim("w2", "fp-1", run.id(), LEASE).orElseThrow();
     assertEquals(item, again.id());
     assertEquals(2, again.attempts());
 
-    assertFalse(queue.recordTrial(item, "w1", LEASE, trial(A, 2), run.id(), "k2"), "w1 lost its claim");
+    assertEquals(Recorded.CLAIM_LOST, queue.recordTrial(item, "w1", LEASE, trial(A, 2), run.id(), "k2"));
     assertFalse(queue.complete(item, "w1", "[]"));
-    assertFalse(queue.recordTrial(item, "w2", LEASE, trial(A, 1), run.id(), "k1"),
+    assertEquals(Recorded.ALREADY_STORED, queue.recordTrial(item, "w2", LEASE, trial(A, 1), run.id(), "k1"),
         "the trial w1 stored under the same inputs is not stored twice");
-    assertTrue(queue.recordTrial(item, "w2", LEASE, trial(A, 2), run.id(), "k2"));
+    assertEquals(Recorded.STORED, queue.recordTrial(item, "w2", LEASE, trial(A, 2), run.id(), "k2"));
     assertTrue(queue.complete(item, "w2", "[\"outcomes\"]"));
 
     assertEquals(2, store.trials().forRace(A).size(), "one trial per inputs key: none lost, none counted twice");

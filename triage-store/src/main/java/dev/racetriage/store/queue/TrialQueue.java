@@ -89,24 +89,33 @@ public final class TrialQueue {
         && tx.update("UPDATE trial_item SET lease_until = ? WHERE id = ?", tx.now().plus(lease), itemId) == 1);
   }
 
+  /** What {@link #recordTrial} did. */
+  public enum Recorded {
+    /** Stored. */
+    STORED,
+    /** Not stored: a trial with the same inputs key is stored for the run already (counted once). */
+    ALREADY_STORED,
+    /** Not stored: the worker no longer holds the claim and must stop running the item. */
+    CLAIM_LOST
+  }
+
   /**
-   * Stores one finished trial of the item's race under {@code worker}'s claim, renewing the lease. False, storing
-   * nothing, when the worker no longer holds the claim (it must stop running the item) or when a trial with the same
-   * inputs key is already stored for the run (a re-claimer's reused run).
+   * Stores one finished trial of the item's race under {@code worker}'s claim, renewing the lease; nothing when the
+   * worker no longer holds the claim or a trial with the same inputs key is stored for the run already.
    */
-  public boolean recordTrial(long itemId, String worker, Duration lease, Trial trial, long runId, String inputsKey) {
+  public Recorded recordTrial(long itemId, String worker, Duration lease, Trial trial, long runId, String inputsKey) {
     return db.write("record a trial of " + trial.field(), tx -> {
       if (!holds(tx, itemId, worker)) {
-        return false;
+        return Recorded.CLAIM_LOST;
       }
       tx.update("UPDATE trial_item SET lease_until = ? WHERE id = ?", tx.now().plus(lease), itemId);
       if (inputsKey != null && tx.queryLong(
           "SELECT count(*) FROM trial WHERE run_id = ? AND inputs_key = ?", runId, inputsKey) > 0) {
-        return false;
+        return Recorded.ALREADY_STORED;
       }
       TrialRepository.insert(tx, trial, runId, inputsKey, worker);
       WorkerRepository.countDone(tx, worker, 0, 1);
-      return true;
+      return Recorded.STORED;
     });
   }
 
