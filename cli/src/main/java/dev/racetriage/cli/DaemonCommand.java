@@ -1,5 +1,6 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.runner.daemon.TriageDaemon;
 import dev.racetriage.runner.triage.TriageException;
 import dev.racetriage.runner.triage.TriageOptions;
@@ -31,8 +32,9 @@ final class DaemonCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "Maven project directory (default: .)")
   Path project = Path.of(".");
 
-  @Option(names = "--db", paramLabel = "FILE", description = "Triage database (default: DIR/.racetriage/triage.db)")
-  Path db;
+  @Option(names = "--db", paramLabel = StoreLocationOption.LABEL, converter = StoreLocationOption.class,
+      description = StoreLocationOption.DESCRIPTION)
+  StoreLocation db;
 
   @Option(names = "--trials", paramLabel = "N", description = "Runs per test and heuristic (default: ${DEFAULT-VALUE})")
   int trials = 20;

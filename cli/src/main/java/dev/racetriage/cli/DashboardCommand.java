@@ -1,5 +1,6 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.dashboard.DashboardOptions;
 import dev.racetriage.dashboard.DashboardServer;
 import dev.racetriage.dashboard.DashboardStartException;
@@ -27,8 +28,10 @@ final class DashboardCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--db", paramLabel = "FILE", description = "Triage database (default: ./.racetriage/triage.db)")
-  Path db;
+  @Option(names = "--db", paramLabel = StoreLocationOption.LABEL, converter = StoreLocationOption.class,
+      description = "Triage store: an SQLite file (default: ./.racetriage/triage.db) or the team's "
+          + "jdbc:postgresql://host:port/database?user=NAME (password from $RACETRIAGE_DB_PASSWORD or ~/.pgpass)")
+  StoreLocation db;
 
   @Option(names = "--project", paramLabel = "DIR",
       description = "Project whose sources the race pages show (default: the directory holding .racetriage/)")
@@ -52,18 +55,22 @@ final class DashboardCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Path dbFile = (db != null ? db : Path.of(TriageStore.DIRECTORY, TriageStore.DATABASE_FILE)).toAbsolutePath();
-    if (!Files.isRegularFile(dbFile)) {
+    StoreLocation location = db != null ? db
+        : StoreLocation.file(Path.of(TriageStore.DIRECTORY, TriageStore.DATABASE_FILE));
+    Path dbFile = location.fileOrNull();
+    if (dbFile != null && !Files.isRegularFile(dbFile)) {
       throw new UserError(
           "no triage database at " + dbFile + ": run 'racetriage triage' in the project first, or pass --db FILE", 1);
     }
-    Path projectDir = project != null ? project.toAbsolutePath() : projectOf(dbFile);
+    // A server's store names no project: the sources shown are the --project's (default: the working directory).
+    Path projectDir = project != null ? project.toAbsolutePath()
+        : dbFile != null ? projectOf(dbFile) : Path.of("").toAbsolutePath();
     if (!Files.isDirectory(projectDir)) {
       throw new UserError("the project directory " + projectDir + " does not exist (--project)", 1);
     }
     boolean interrupted = false;
     try {
-      interrupted = serve(dbFile, projectDir);
+      interrupted = serve(location, projectDir);
     } finally {
       closed.countDown();
     }
@@ -78,9 +85,9 @@ final class DashboardCommand implements Callable<Integer> {
    * database is read read-only (serving writes nothing to it, and a corrupt one refuses to start); the server opens it
    * for writing at the first triage action, which also imports the marks file as every writing command does.
    */
-  private boolean serve(Path dbFile, Path projectDir) {
+  private boolean serve(StoreLocation location, Path projectDir) {
     boolean interrupted = false;
-    try (DashboardServer server = start(dbFile, projectDir)) {
+    try (DashboardServer server = start(location, projectDir)) {
       PrintWriter out = spec.commandLine().getOut();
       out.println("racetriage dashboard for " + projectDir + " on " + server.url()
           + (token != null ? " (changes need the token: open " + server.url() + "login)" : ""));
@@ -109,10 +116,10 @@ final class DashboardCommand implements Callable<Integer> {
     }
   }
 
-  private DashboardServer start(Path dbFile, Path projectDir) {
+  private DashboardServer start(StoreLocation location, Path projectDir) {
     try {
       return DashboardServer.open(
-          dbFile, projectDir, new DashboardOptions(bind, port, token, DashboardOptions.DEFAULT_POLL));
+          location, projectDir, new DashboardOptions(bind, port, token, DashboardOptions.DEFAULT_POLL));
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2, e);
     } catch (DashboardStartException e) {

@@ -43,7 +43,7 @@ final class MarkChecks {
             + closest.subList(1, closest.size()).stream().map(FieldKey::toString).collect(Collectors.joining(", "))
             + ")" : "");
     throw new UserError("no race, static candidate or source declaration names " + field + " (database "
-        + store.file() + ")." + suggestion + " Check the spelling, or pass --force to mark it ahead of detection.",
+        + store.location().display() + ")." + suggestion + " Check the spelling, or pass --force to mark it ahead of detection.",
         REFUSED);
   }
 

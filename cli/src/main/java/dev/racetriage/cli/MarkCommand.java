@@ -68,7 +68,7 @@ final class MarkCommand implements Callable<Integer> {
           + TrustedBenignMark.MAX_NOTE + " are kept. Shorten it, or put the details in an issue and link to it.");
     }
     PrintWriter out = spec.commandLine().getOut();
-    try (TriageStore store = StoreOpening.open(options.dbFile(), options.projectDir())) {
+    try (TriageStore store = StoreOpening.open(options.location(), options.projectDir())) {
       MirrorSyncReport.print(store.mirrorSync(), store.marks().mirror().file(), out);
       if (!force) {
         MarkChecks.requireKnown(store, key);
@@ -83,7 +83,7 @@ final class MarkCommand implements Callable<Integer> {
       }
       TrustedBenignMark mark = store.marks().markTrustedBenign(key, who, why, destructive);
       out.println("Marked " + mark.field() + " trusted-benign (author " + mark.author() + "); recorded in "
-          + store.file() + " and " + store.marks().mirror().file() + ".");
+          + store.location().display() + " and " + store.marks().mirror().file() + ".");
       if (destructive) {
         out.println("This overrides a destructive verdict: the audit log records it as such, and 'racetriage triage' "
             + "still exits 1 on this race unless it is given --allow-overridden.");

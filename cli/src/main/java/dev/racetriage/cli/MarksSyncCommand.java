@@ -45,7 +45,7 @@ final class MarksSyncCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    try (TriageStore store = StoreOpening.open(options.dbFile(), options.projectDir())) {
+    try (TriageStore store = StoreOpening.open(options.location(), options.projectDir())) {
       MirrorSyncReport.print(store.mirrorSync(), store.marks().mirror().file(), out);
       if (decision.acceptRemovals) {
         MirrorSync accepted = store.marks().syncFromMirror(RemovalPolicy.ACCEPT);

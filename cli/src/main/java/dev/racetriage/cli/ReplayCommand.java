@@ -1,5 +1,6 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.runner.replay.TrialReplay;
 import dev.racetriage.runner.triage.Preflight;
 import dev.racetriage.runner.triage.TriageException;
@@ -57,8 +58,9 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--project", paramLabel = "DIR", description = "Project directory (default: .)")
   Path project = Path.of(".");
 
-  @Option(names = "--db", paramLabel = "FILE", description = "Triage database (default: DIR/.racetriage/triage.db)")
-  Path db;
+  @Option(names = "--db", paramLabel = StoreLocationOption.LABEL, converter = StoreLocationOption.class,
+      description = StoreLocationOption.DESCRIPTION)
+  StoreLocation db;
 
   @Spec CommandSpec spec;
 
@@ -74,9 +76,10 @@ final class ReplayCommand implements Callable<Integer> {
     Path dir = project.toAbsolutePath().normalize();
     ReplayTarget target;
     List<Integer> indices;
-    try (TriageStore store = TriageStore.openReadOnly(db != null ? db : TriageStore.defaultDatabase(dir), dir)) {
+    try (TriageStore store = TriageStore.openReadOnly(
+        db != null ? db : StoreLocation.file(TriageStore.defaultDatabase(dir)), dir)) {
       RaceDetail detail = store.detail(key).orElseThrow(() -> new UserError("no race is recorded on " + key + " in "
-          + store.file() + closest(store, key) + ". 'racetriage report' lists the stored races.", 2));
+          + store.location().display() + closest(store, key) + ". 'racetriage report' lists the stored races.", 2));
       target = choose(detail, key);
       indices = indices(detail);
     } catch (StoreException e) {

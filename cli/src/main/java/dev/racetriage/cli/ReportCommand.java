@@ -1,5 +1,6 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.store.engine.StoreLocation;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -44,8 +45,9 @@ final class ReportCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "Project directory (default: .)")
   Path project = Path.of(".");
 
-  @Option(names = "--db", paramLabel = "FILE", description = "Triage database (default: DIR/.racetriage/triage.db)")
-  Path db;
+  @Option(names = "--db", paramLabel = StoreLocationOption.LABEL, converter = StoreLocationOption.class,
+      description = StoreLocationOption.DESCRIPTION)
+  StoreLocation db;
 
   @Option(names = "--format", paramLabel = "FORMAT",
       description = "table, json, sarif or markdown (what a CI job posts on a pull request) (default: ${DEFAULT-VALUE})")
@@ -83,9 +85,9 @@ final class ReportCommand implements Callable<Integer> {
     RaceQuery query = RaceQuery.all().withVerdicts(verdicts()).withTriageState(state());
     TriageCommand.checkWritable(out);
     Path dir = project.toAbsolutePath().normalize();
-    Path file = db != null ? db : TriageStore.defaultDatabase(dir);
+    StoreLocation location = db != null ? db : StoreLocation.file(TriageStore.defaultDatabase(dir));
     RaceCollector.Collected collected;
-    try (TriageStore store = TriageStore.openReadOnly(file, dir)) {
+    try (TriageStore store = TriageStore.openReadOnly(location, dir)) {
       collected = StoredReport.collect(store, query, keep());
     } catch (StoreException e) {
       throw StoreOpening.failed(e);

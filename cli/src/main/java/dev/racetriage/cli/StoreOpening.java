@@ -1,5 +1,6 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.StoreException;
 import dev.racetriage.store.TriageStore;
 import java.nio.file.Path;
@@ -15,9 +16,9 @@ final class StoreOpening {
 
   private StoreOpening() {}
 
-  static TriageStore open(Path dbFile, Path projectDir) {
+  static TriageStore open(StoreLocation location, Path projectDir) {
     try {
-      return TriageStore.open(dbFile, projectDir);
+      return TriageStore.open(location, projectDir);
     } catch (StoreException e) {
       throw failed(e);
     }

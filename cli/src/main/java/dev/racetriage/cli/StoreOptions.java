@@ -1,5 +1,6 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.TriageStore;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -9,14 +10,15 @@ final class StoreOptions {
   @Option(names = "--project", paramLabel = "DIR", description = "Project directory (default: .)")
   Path project = Path.of(".");
 
-  @Option(names = "--db", paramLabel = "FILE", description = "Triage database (default: DIR/.racetriage/triage.db)")
-  Path db;
+  @Option(names = "--db", paramLabel = StoreLocationOption.LABEL, converter = StoreLocationOption.class,
+      description = StoreLocationOption.DESCRIPTION)
+  StoreLocation db;
 
   Path projectDir() {
     return project.toAbsolutePath().normalize();
   }
 
-  Path dbFile() {
-    return db != null ? db : TriageStore.defaultDatabase(projectDir());
+  StoreLocation location() {
+    return db != null ? db : StoreLocation.file(TriageStore.defaultDatabase(projectDir()));
   }
 }

@@ -1,5 +1,6 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.runner.report.SourceLocator;
 import dev.racetriage.runner.report.TriageJson;
 import dev.racetriage.runner.report.TriageSarif;
@@ -48,8 +49,9 @@ final class TriageCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "Write the report to FILE instead of standard output")
   Path out;
 
-  @Option(names = "--db", paramLabel = "FILE", description = "Triage database (default: DIR/.racetriage/triage.db)")
-  Path db;
+  @Option(names = "--db", paramLabel = StoreLocationOption.LABEL, converter = StoreLocationOption.class,
+      description = StoreLocationOption.DESCRIPTION)
+  StoreLocation db;
 
   @Option(names = "--detect-only", description = "Only detect races; run no adversarial trials")
   boolean detectOnly;

@@ -1,5 +1,6 @@
 package dev.racetriage.cli;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.runner.distribute.TrialWorker;
 import dev.racetriage.runner.distribute.WorkerBuild;
 import dev.racetriage.runner.triage.Preflight;
@@ -52,9 +53,11 @@ final class WorkerCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "A checkout of the project (default: .)")
   Path project = Path.of(".");
 
-  @Option(names = "--db", paramLabel = "DB", required = true,
-      description = "The shared triage database the distributing triage uses")
-  Path db;
+  @Option(names = "--db", paramLabel = StoreLocationOption.LABEL, required = true,
+      converter = StoreLocationOption.class, description = "The shared triage store the distributing triage uses: "
+      + "jdbc:postgresql://host:port/database?user=NAME (password from $RACETRIAGE_DB_PASSWORD or ~/.pgpass), or an "
+      + "SQLite file every worker can reach")
+  StoreLocation db;
 
   @Option(names = "--jobs", paramLabel = "N", description = "Units run in parallel (default: number of cores)")
   Integer jobs;

@@ -1,5 +1,6 @@
 package dev.racetriage.dashboard;
 
+import dev.racetriage.store.engine.StoreLocation;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.racetriage.dashboard.api.ExportRoutes;
 import dev.racetriage.dashboard.api.OverviewRoutes;
@@ -65,9 +66,14 @@ public final class DashboardServer implements AutoCloseable {
    * {@link IllegalArgumentException} for unsafe or invalid options.
    */
   public static DashboardServer open(Path dbFile, Path projectDir, DashboardOptions options) {
+    return open(StoreLocation.file(dbFile), projectDir, options);
+  }
+
+  /** As {@link #open(Path, Path, DashboardOptions)} for a file or a PostgreSQL store shared by a team. */
+  public static DashboardServer open(StoreLocation location, Path projectDir, DashboardOptions options) {
     StoreAccess stores;
     try {
-      stores = StoreAccess.readOnly(dbFile, projectDir);
+      stores = StoreAccess.readOnly(location, projectDir);
     } catch (StoreException e) {
       throw new DashboardStartException(oneLine(e.getMessage()), e);
     }

@@ -3,6 +3,7 @@ package dev.racetriage.dashboard;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.candidates.StaticCandidate;
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.races.AccessSite;
 import dev.racetriage.store.races.AccessType;
 import dev.racetriage.store.races.Race;
@@ -56,18 +57,26 @@ final class FixtureProject implements AutoCloseable {
       """;
 
   final Path dir;
+  /** The SQLite file, or null when the fixture's store is a PostgreSQL one. */
   final Path dbFile;
+  final StoreLocation location;
   final TriageStore store;
   final Run run;
 
-  private FixtureProject(Path dir, Path dbFile, TriageStore store, Run run) {
+  private FixtureProject(Path dir, StoreLocation location, TriageStore store, Run run) {
     this.dir = dir;
-    this.dbFile = dbFile;
+    this.dbFile = location.fileOrNull();
+    this.location = location;
     this.store = store;
     this.run = run;
   }
 
   static FixtureProject create(Path dir, int generatedRaces) {
+    return create(dir, generatedRaces, StoreLocation.file(TriageStore.defaultDatabase(dir)));
+  }
+
+  /** As {@link #create(Path, int)}, with the races in the store at {@code location}. */
+  static FixtureProject create(Path dir, int generatedRaces, StoreLocation location) {
     try {
       Path sources = dir.resolve("src/main/java/com/example");
       Files.createDirectories(sources);
@@ -78,8 +87,7 @@ final class FixtureProject implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Path dbFile = TriageStore.defaultDatabase(dir);
-    TriageStore store = TriageStore.open(dbFile, dir);
+    TriageStore store = TriageStore.open(location, dir);
     Run run = store.runs().start("triage", "abc123", null);
     recordCache(store, run.id());
     recordStats(store, run.id());
@@ -94,7 +102,7 @@ final class FixtureProject implements AutoCloseable {
       store.races().upsert(race, run.id());
     }
     store.runs().finish(run.id(), RunStatus.SUCCEEDED, "3 races classified", "fp");
-    return new FixtureProject(dir, dbFile, store, run);
+    return new FixtureProject(dir, location, store, run);
   }
 
   private static void recordCache(TriageStore store, long runId) {

@@ -1,5 +1,6 @@
 package dev.racetriage.dashboard.database;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.TriageStore;
 import java.nio.file.Path;
 import java.util.function.Supplier;
@@ -36,8 +37,13 @@ public final class StoreAccess implements AutoCloseable {
    * this. Throws what {@link TriageStore#openReadOnly} throws.
    */
   public static StoreAccess readOnly(Path dbFile, Path projectDir) {
-    TriageStore reads = TriageStore.openReadOnly(dbFile, projectDir);
-    return new StoreAccess(reads, () -> TriageStore.open(dbFile, projectDir), null, true);
+    return readOnly(StoreLocation.file(dbFile), projectDir);
+  }
+
+  /** As {@link #readOnly(Path, Path)} for a file or a PostgreSQL store shared by a team. */
+  public static StoreAccess readOnly(StoreLocation location, Path projectDir) {
+    TriageStore reads = TriageStore.openReadOnly(location, projectDir);
+    return new StoreAccess(reads, () -> TriageStore.open(location, projectDir), null, true);
   }
 
   public TriageStore reads() {

@@ -1,5 +1,6 @@
 package dev.racetriage.runner.triage;
 
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.projectlock.ProjectBusyException;
 import dev.racetriage.store.projectlock.ProjectLock;
 import dev.racetriage.store.StoreException;
@@ -65,8 +66,9 @@ public final class Preflight {
   /** Opens the run's store and proves it can be written (a read-only or locked database fails here, not at the end). */
   public static TriageStore openWritable(TriageOptions options, Path root) throws TriageException {
     try {
-      Path db = options.database() == null ? TriageStore.defaultDatabase(root) : options.database();
-      return TriageStore.open(db, root); // proves the file writable: a read-only or locked one fails here
+      StoreLocation db = options.database() == null
+          ? StoreLocation.file(TriageStore.defaultDatabase(root)) : options.database();
+      return TriageStore.open(db, root); // proves the store writable: a read-only or locked one fails here
     } catch (StoreException e) {
       throw new TriageException(e.getMessage(), e);
     }

@@ -1,5 +1,6 @@
 package dev.racetriage.runner.triage;
 
+import dev.racetriage.store.engine.StoreLocation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +20,7 @@ import java.util.List;
  */
 public record TriageOptions(
     Path project,
-    Path database,
+    StoreLocation database,
     boolean detectOnly,
     int trials,
     List<String> heuristics,
@@ -82,7 +83,7 @@ public record TriageOptions(
   }
 
   /** With the default test selection (what mvn test runs), limits and work clean-up. */
-  public TriageOptions(Path project, Path database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
+  public TriageOptions(Path project, StoreLocation database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
       Duration budget, Duration buildTimeout, Duration baselineTimeout, boolean earlyStop, boolean repeatInJvm,
       List<String> fields, int detectRuns) {
     this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, earlyStop,
@@ -91,7 +92,7 @@ public record TriageOptions(
   }
 
   /** With the default number of detection runs. */
-  public TriageOptions(Path project, Path database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
+  public TriageOptions(Path project, StoreLocation database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
       Duration budget, Duration buildTimeout, Duration baselineTimeout, boolean earlyStop, boolean repeatInJvm,
       List<String> fields) {
     this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, earlyStop,
@@ -99,7 +100,7 @@ public record TriageOptions(
   }
 
   /** With early stopping and in-JVM repetition on. */
-  public TriageOptions(Path project, Path database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
+  public TriageOptions(Path project, StoreLocation database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
       Duration budget, Duration buildTimeout, Duration baselineTimeout) {
     this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, true, true, List.of());
   }

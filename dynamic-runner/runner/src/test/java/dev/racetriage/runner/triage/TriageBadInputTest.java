@@ -1,5 +1,6 @@
 package dev.racetriage.runner.triage;
 
+import dev.racetriage.store.engine.StoreLocation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -66,7 +67,7 @@ class TriageBadInputTest {
   }
 
   private TriageOptions options(Path project) {
-    return new TriageOptions(project, db, false, 3, List.of("sc", "oldest"), 2, null, Duration.ofMinutes(5),
+    return new TriageOptions(project, db == null ? null : StoreLocation.file(db), false, 3, List.of("sc", "oldest"), 2, null, Duration.ofMinutes(5),
         Duration.ofMinutes(2));
   }
 
@@ -242,7 +243,7 @@ class TriageBadInputTest {
             assertEquals(1, seen);
           }
         """);
-    TriageOptions options = new TriageOptions(project, db, false, 10, List.of("sc", "oldest"), 1, null,
+    TriageOptions options = new TriageOptions(project, db == null ? null : StoreLocation.file(db), false, 10, List.of("sc", "oldest"), 1, null,
         Duration.ofMinutes(5), Duration.ofMinutes(2));
 
     TriageResult result = new TriagePipeline().run(options, TriageProgress.silent());
