@@ -173,6 +173,26 @@ class PostgresStoreTest {
     }
   }
 
+  @Test
+  void sessionsTheServerEndsAreReplacedWithoutAnErrorReachingTheCaller() {
+    StoreLocation.Postgres base = store("restarted");
+    String application = "rt_" + token;
+    StoreLocation location = StoreLocation.parse(base.url() + "&ApplicationName=" + application);
+    try (TriageStore store = TriageStore.open(location, project)) {
+      store.races().upsert(new Race(FIELD, Set.of(RaceKind.WR), List.of(), Set.of("SharedTest#t")), null);
+      store.dataVersion();
+      assertTrue(store.races().find(FIELD).isPresent());
+      // what a server restart or an administrator does to every session of this store
+      long ended = TestEngine.queryLong(serverUrl, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+          + " WHERE application_name = '" + application + "'");
+      assertTrue(ended >= 3, "the writer, a reader and the watcher were connected: " + ended);
+      store.races().upsert(new Race(FieldKey.parse("com.example.Shared.after"), Set.of(RaceKind.WW), List.of(),
+          Set.of("SharedTest#t")), null);
+      assertEquals(2, store.races().fields().size());
+      store.dataVersion();
+    }
+  }
+
   private StoreLocation openedOnce(StoreLocation.Postgres location) {
     TriageStore.open(location, project).close();
     return location;

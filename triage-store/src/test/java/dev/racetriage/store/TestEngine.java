@@ -86,6 +86,17 @@ public enum TestEngine {
     }
   }
 
+  /** The first column of the first row {@code sql} returns on the server of {@code url}. */
+  public static long queryLong(String url, String sql) {
+    try (Connection connection = connect(url); Statement statement = connection.createStatement();
+        var row = statement.executeQuery(sql)) {
+      row.next();
+      return row.getLong(1);
+    } catch (SQLException e) {
+      throw new AssertionError("cannot query the PostgreSQL test server at " + url + ": " + e.getMessage(), e);
+    }
+  }
+
   private static Connection connect(String url) throws SQLException {
     Properties properties = new Properties();
     String password = System.getenv(StoreLocation.Postgres.PASSWORD_VARIABLE);

@@ -44,6 +44,12 @@ public interface Engine {
   /** Whether the whole unit of work should be rolled back and run again: the engine's "busy, try again". */
   boolean isRetryable(SQLException error);
 
+  /**
+   * Whether {@code error} means the connection to the store is gone (a server restarted or ended the session): the
+   * unit of work is run again on a new connection.
+   */
+  boolean isConnectionLost(SQLException error);
+
   /** Whether {@code error} means this process may not write the store (read-only file, role or server). */
   boolean isNotWritable(SQLException error);
 

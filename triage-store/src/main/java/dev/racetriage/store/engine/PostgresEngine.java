@@ -164,6 +164,11 @@ public final class PostgresEngine implements Engine {
   }
 
   @Override
+  public boolean isConnectionLost(SQLException error) {
+    return UNREACHABLE.contains(sqlState(error));
+  }
+
+  @Override
   public boolean isNotWritable(SQLException error) {
     return NOT_WRITABLE.contains(sqlState(error));
   }

@@ -83,6 +83,11 @@ public final class SqliteEngine implements Engine {
   }
 
   @Override
+  public boolean isConnectionLost(SQLException error) {
+    return false; // a file has no connection to lose
+  }
+
+  @Override
   public boolean isNotWritable(SQLException error) {
     return SqliteErrors.isReadOnly(error);
   }

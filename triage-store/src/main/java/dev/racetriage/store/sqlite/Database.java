@@ -48,8 +48,10 @@ public final class Database implements AutoCloseable {
   private final ConcurrentLinkedDeque<Connection> idleReaders = new ConcurrentLinkedDeque<>();
   private final ThreadLocal<Tx> current = new ThreadLocal<>();
   private final boolean readOnly;
-  /** Null when read-only. */
-  private final Connection writer;
+  /** Null when read-only. Replaced (under {@link #writeLock}) when the server dropped it. */
+  private Connection writer;
+  /** Set when a unit of work found the connection to a server lost: the next write reconnects first. */
+  private volatile boolean writerLost;
   private Connection watcher;
   private volatile boolean closed;
 
@@ -160,6 +162,7 @@ public final class Database implements AutoCloseable {
     return withRetry(what, () -> {
       writeLock.lock();
       try {
+        Connection writer = writer();
         engine.beforeSchemaChange(writer);
         try {
           execute(writer, engine.beginWrite());
@@ -189,6 +192,7 @@ public final class Database implements AutoCloseable {
     withRetry("write to the triage database", () -> {
       writeLock.lock();
       try {
+        Connection writer = writer();
         execute(writer, engine.beginWrite());
         try {
           engine.proveWritable(newTx(writer, true));
@@ -231,7 +235,11 @@ public final class Database implements AutoCloseable {
         return attempt.run();
       } catch (SQLException | NestedSqlFailure e) {
         SQLException cause = e instanceof NestedSqlFailure nested ? nested.getCause() : (SQLException) e;
-        if (engine.isRetryable(cause) && attemptNo < maxAttempts) {
+        if (engine.isConnectionLost(cause)) {
+          // a server restarted or dropped this session: the next attempt runs on a new connection
+          writerLost = true;
+        }
+        if ((engine.isRetryable(cause) || engine.isConnectionLost(cause)) && attemptNo < maxAttempts) {
           backOff(attemptNo);
           continue;
         }
@@ -243,6 +251,7 @@ public final class Database implements AutoCloseable {
   private <T> T writeOnce(SqlWork<T> work) throws SQLException {
     writeLock.lock();
     try {
+      Connection writer = writer();
       execute(writer, engine.beginWrite());
       return runAndCommit(writer, newTx(writer, true), work);
     } finally {
@@ -308,14 +317,28 @@ public final class Database implements AutoCloseable {
   public synchronized long dataVersion() {
     ensureOpen();
     try {
-      if (watcher == null) {
-        watcher = connect(Engine.Role.WATCHER);
+      return readDataVersion();
+    } catch (SQLException lost) {
+      if (!engine.isConnectionLost(lost)) {
+        throw translate(lost, "read the data version");
       }
-      return engine.dataVersion(watcher);
-    } catch (SQLException e) {
-      throw translate(e, "read the data version");
+      closeQuietly(watcher);
+      watcher = null; // a server restarted or ended the session: once more, on a new connection
+      try {
+        return readDataVersion();
+      } catch (SQLException e) {
+        throw translate(e, "read the data version");
+      }
     }
   }
+
+  private long readDataVersion() throws SQLException {
+    if (watcher == null) {
+      watcher = connect(Engine.Role.WATCHER);
+    }
+    return engine.dataVersion(watcher);
+  }
+
 
   private void ensureOpen() {
     if (closed) {
@@ -325,6 +348,16 @@ public final class Database implements AutoCloseable {
 
   private Connection connect(Engine.Role role) throws SQLException {
     return engine.connect(role, readOnly, busyTimeoutMillis);
+  }
+
+  /** The writer connection, made anew if the last unit of work lost it (call under {@link #writeLock}). */
+  private Connection writer() throws SQLException {
+    if (writerLost) {
+      closeQuietly(writer);
+      writer = connect(Engine.Role.WRITER);
+      writerLost = false;
+    }
+    return writer;
   }
 
   private Tx newTx(Connection connection, boolean writable) {
