@@ -55,6 +55,36 @@ class ConcurrentProcessesTest {
     }
   }
 
+  /**
+   * Three processes record the same races at once (each race, its trials and its verdict in one unit of work) while a
+   * fourth marks fields: on PostgreSQL every one of them meets serialization failures, which must be retried, never
+   * reported; nothing written may be lost.
+   */
+  @Test
+  void threeWritersOnTheSameRacesAndAMarkerAtOnceLoseNothing() throws Exception {
+    StoreLocation db = engine.location(project, "contended.db");
+    int races = 40;
+    List<Child> children = List.of(
+        start("writer", db, String.valueOf(races)),
+        start("writer", db, String.valueOf(races)),
+        start("writer", db, String.valueOf(races)),
+        start("marker", db, "Carol"));
+    for (Child child : children) {
+      child.awaitSuccess();
+    }
+    try (TriageStore store = TriageStore.open(db, project)) {
+      var all = store.races().list(RaceQuery.all().page(0, RaceQuery.MAX_LIMIT));
+      assertEquals(races, all.total());
+      assertTrue(all.items().stream().allMatch(r -> r.trials() == 3 * ConcurrencyWorker.TRIALS_PER_RACE),
+          "every writer's trials are stored");
+      for (int i = 0; i < races; i++) {
+        assertEquals(3, store.verdicts().history(ConcurrencyWorker.field(i)).size(), "one verdict row per writer");
+      }
+      assertEquals(3, store.runs().recent(10).stream().filter(r -> r.kind().equals("writer")).count());
+      assertEquals(ConcurrencyWorker.MARKS_PER_MARKER / 2, store.marks().all().size());
+    }
+  }
+
   @Test
   void twoProcessesClaimingFromOneQueueNeverTakeTheSameItem() throws Exception {
     StoreLocation db = engine.location(project, "queue.db");

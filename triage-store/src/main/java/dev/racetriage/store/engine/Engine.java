@@ -71,6 +71,15 @@ public interface Engine {
    */
   void proveWritable(Tx tx) throws SQLException;
 
+  /**
+   * Outside any transaction, before each attempt of a unit of work that changes something outside the store too:
+   * keeps every other such unit, in any process, waiting until {@link #unlockExclusive}.
+   */
+  void lockExclusive(Connection writer) throws SQLException;
+
+  /** Ends {@link #lockExclusive}. */
+  void unlockExclusive(Connection writer) throws SQLException;
+
   /** Outside any transaction, before a schema change (SQLite: foreign-key enforcement off). */
   void beforeSchemaChange(Connection writer) throws SQLException;
 

@@ -203,6 +203,20 @@ public final class PostgresEngine implements Engine {
     }
   }
 
+  /** The advisory lock key of units with effects outside the store ("Rtrm"): the marks mirror file. */
+  private static final long EXCLUSIVE_KEY = 0x5274726dL;
+
+  @Override
+  public void lockExclusive(Connection writer) throws SQLException {
+    // a session lock, taken before the transaction begins, so the transaction's snapshot sees the last holder's work
+    SqliteEngine.execute(writer, "SELECT pg_advisory_lock(" + EXCLUSIVE_KEY + ")");
+  }
+
+  @Override
+  public void unlockExclusive(Connection writer) throws SQLException {
+    SqliteEngine.execute(writer, "SELECT pg_advisory_unlock(" + EXCLUSIVE_KEY + ")");
+  }
+
   @Override
   public void beforeSchemaChange(Connection writer) throws SQLException {
     // Taken before the transaction begins, so that its snapshot already sees what a migrating process committed.

@@ -120,6 +120,15 @@ public final class SqliteEngine implements Engine {
   }
 
   @Override
+  public void lockExclusive(Connection writer) {
+    // BEGIN IMMEDIATE takes the file's one write lock: no other writer runs meanwhile
+  }
+
+  @Override
+  public void unlockExclusive(Connection writer) {
+  }
+
+  @Override
   public void beforeSchemaChange(Connection writer) throws SQLException {
     // SQLite ignores the switch inside a transaction; with enforcement on, rebuilding a table that others refer to
     // would fire their ON DELETE actions.

@@ -72,7 +72,7 @@ public final class TriageMarks {
     requireText(author, "author");
     requireText(note, "note (why the race is harmless)");
     requireShort(note, "note");
-    return db.write("mark " + field + " trusted-benign", tx -> {
+    return db.writeExclusive("mark " + field + " trusted-benign", tx -> {
       syncBeforeWriting(tx);
       TrustedBenignMark mark = new TrustedBenignMark(field, author, note, tx.now());
       long fieldId = FieldTable.ensure(tx, field);
@@ -92,7 +92,7 @@ public final class TriageMarks {
   public boolean reopen(FieldKey field, String author, String note) {
     requireText(author, "author");
     requireShort(note, "note");
-    return db.write("reopen " + field, tx -> {
+    return db.writeExclusive("reopen " + field, tx -> {
       syncBeforeWriting(tx);
       Optional<Long> fieldId = FieldTable.find(tx, field);
       if (fieldId.isEmpty() || tx.update("DELETE FROM trusted_benign_mark WHERE field_id = ?", fieldId.get()) == 0) {
@@ -109,7 +109,7 @@ public final class TriageMarks {
     requireText(author, "author");
     requireText(text, "comment");
     requireShort(text, "comment");
-    return db.write("comment on " + field, tx -> {
+    return db.writeExclusive("comment on " + field, tx -> {
       long fieldId = FieldTable.ensure(tx, field);
       long id = audit(tx, fieldId, AuditAction.COMMENT, author, text);
       return tx.queryOne(SELECT_AUDIT + "WHERE a.id = ?", AUDIT, id).orElseThrow();
@@ -171,7 +171,7 @@ public final class TriageMarks {
     if (!plan.needsWrite()) {
       return plan.result();
     }
-    return db.write("import the marks of " + mirror.file(), tx -> sync(tx, policy));
+    return db.writeExclusive("import the marks of " + mirror.file(), tx -> sync(tx, policy));
   }
 
   /**
@@ -179,7 +179,7 @@ public final class TriageMarks {
    * file (after importing what the file adds). Returns the marks that were held and are now back in the file.
    */
   public List<FieldKey> keepMarks() {
-    return db.write("write the marks back into " + mirror.file(), tx -> {
+    return db.writeExclusive("write the marks back into " + mirror.file(), tx -> {
       MirrorSync sync = sync(tx, RemovalPolicy.HOLD_SEVERAL);
       writeMirror(tx);
       return sync.held();

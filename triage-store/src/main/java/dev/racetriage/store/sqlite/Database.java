@@ -142,6 +142,42 @@ public final class Database implements AutoCloseable {
     return withRetry(what, () -> writeOnce(work));
   }
 
+  /**
+   * As {@link #write}, for a unit of work that also changes something outside the store (the marks mirror file): no
+   * two such units run at once in any process, and the exclusion lasts over the unit's retries, so no other process
+   * reads what a rolled-back attempt left outside the store before the retry puts it right. (SQLite's write lock
+   * already excludes every other writer; PostgreSQL's transactions run side by side, so its engine takes a lock.)
+   * Inside an outer unit of work it joins that one and takes nothing.
+   */
+  public <T> T writeExclusive(String what, SqlWork<T> work) {
+    if (current.get() != null) {
+      return write(what, work);
+    }
+    requireWriter(what);
+    writeLock.lock();
+    Connection[] locked = {null}; // the writer connection whose session holds the exclusion
+    try {
+      return withRetry(what, () -> {
+        Connection writer = writer();
+        if (locked[0] != writer) {
+          engine.lockExclusive(writer);
+          locked[0] = writer;
+        }
+        return writeOnce(work);
+      });
+    } finally {
+      try {
+        if (locked[0] != null && locked[0] == writer && !writerLost) {
+          engine.unlockExclusive(locked[0]);
+        }
+      } catch (SQLException e) {
+        writerLost = true; // the session (and with it the lock) is gone; the next write reconnects
+      } finally {
+        writeLock.unlock();
+      }
+    }
+  }
+
   private void requireWriter(String what) {
     if (readOnly) {
       throw new IllegalStateException("cannot " + what + ": the triage database " + location().display() + " was opened read-only");
