@@ -7,10 +7,12 @@ import dev.racetriage.store.engine.Engine;
 import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.marks.MarkMirrorFile;
 import dev.racetriage.store.marks.TriageMarks;
+import dev.racetriage.store.marks.MirrorBase;
 import dev.racetriage.store.marks.MirrorSync;
 import dev.racetriage.store.queue.WorkQueue;
 import dev.racetriage.store.races.RaceRepository;
 import dev.racetriage.store.runs.Run;
+import dev.racetriage.store.runs.RunOwner;
 import dev.racetriage.store.runs.RunRepository;
 import dev.racetriage.store.schema.FileState;
 import dev.racetriage.store.schema.Migrations;
@@ -64,7 +66,10 @@ public final class TriageStore implements AutoCloseable {
     this.races = new RaceRepository(db);
     this.trials = new TrialRepository(db);
     this.verdicts = new VerdictRepository(db);
-    this.marks = new TriageMarks(db, MarkMirrorFile.inProject(projectDir));
+    MarkMirrorFile mirror = MarkMirrorFile.inProject(projectDir);
+    // a file store serves one checkout; a server's is shared, and each checkout's mirror file has its own merge base
+    this.marks = new TriageMarks(db, mirror, db.file() != null ? MirrorBase.whole()
+        : MirrorBase.ofCheckout(RunOwner.localHost() + ":" + mirror.file()));
     this.queue = new WorkQueue(db);
     this.details = new RaceDetails(db);
     // Both write; a read-only store leaves them to the next store opened for writing.

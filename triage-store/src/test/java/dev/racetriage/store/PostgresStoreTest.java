@@ -81,6 +81,42 @@ class PostgresStoreTest {
     }
   }
 
+  /**
+   * Two checkouts, each with its own trusted-benign.json, on one shared store: a checkout whose file is behind (not
+   * pulled yet) neither removes a teammate's new mark nor brings back a teammate's reopen.
+   */
+  @Test
+  void eachCheckoutsMirrorFileIsMergedAgainstItsOwnBase() throws Exception {
+    Path alice = Files.createDirectory(project.resolve("alice"));
+    Path bob = Files.createDirectory(project.resolve("bob"));
+    StoreLocation shared = store("team");
+    FieldKey x = FieldKey.parse("com.example.X.f");
+    FieldKey y = FieldKey.parse("com.example.Y.f");
+    try (TriageStore a = TriageStore.open(shared, alice)) {
+      a.marks().markTrustedBenign(x, "alice", "lossy by design");
+    }
+    try (TriageStore b = TriageStore.open(shared, bob)) {
+      assertTrue(b.marks().find(x).isPresent(), "bob's file never held X: alice's new mark stays");
+      b.marks().markTrustedBenign(y, "bob", "statistics only");
+      assertEquals(Set.of(x, y), markedIn(b.marks().mirror().read()));
+    }
+    try (TriageStore a = TriageStore.open(shared, alice)) {
+      assertTrue(a.marks().reopen(x, "alice", "it does corrupt the cache"));
+    }
+    try (TriageStore b = TriageStore.open(shared, bob)) {
+      assertTrue(b.marks().find(x).isEmpty(), "bob's file is behind: it must not bring back alice's reopen");
+      assertTrue(b.mirrorSync().imported().isEmpty(), b.mirrorSync().toString());
+      b.marks().comment(y, "bob", "still fine");
+      assertTrue(b.marks().reopen(y, "bob", "checked again"));
+      assertEquals(Set.of(), markedIn(b.marks().mirror().read()), "the next write brings bob's file up to date");
+    }
+  }
+
+  private static Set<FieldKey> markedIn(List<dev.racetriage.store.marks.TrustedBenignMark> marks) {
+    return marks.stream().map(dev.racetriage.store.marks.TrustedBenignMark::field)
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
   @Test
   void anUnreachableServerIsNamedWithWhatToCheck() throws Exception {
     int port;

@@ -48,10 +48,17 @@ public final class TriageMarks {
 
   private final Database db;
   private final MarkMirrorFile mirror;
+  private final MirrorBase base;
 
   public TriageMarks(Database db, MarkMirrorFile mirror) {
+    this(db, mirror, MirrorBase.whole());
+  }
+
+  /** {@code base}: where this checkout's merge base lives ({@link MirrorBase#ofCheckout} in a shared store). */
+  public TriageMarks(Database db, MarkMirrorFile mirror, MirrorBase base) {
     this.db = db;
     this.mirror = mirror;
+    this.base = base;
   }
 
   public MarkMirrorFile mirror() {
@@ -223,7 +230,7 @@ public final class TriageMarks {
       audit(tx, fieldId, AuditAction.REOPEN, MIRROR_AUTHOR,
           "no longer in " + mirror.file() + " (reopened in a committed change)");
     }
-    setBase(tx, plan.newBase());
+    base.write(tx, plan.newBase());
     return plan.result();
   }
 
@@ -243,21 +250,26 @@ public final class TriageMarks {
     }
   }
 
-  private static SyncPlan plan(Tx tx, List<TrustedBenignMark> inFile, RemovalPolicy policy) throws SQLException {
+  private SyncPlan plan(Tx tx, List<TrustedBenignMark> inFile, RemovalPolicy policy) throws SQLException {
     Map<FieldKey, TrustedBenignMark> inDb = new HashMap<>();
     for (TrustedBenignMark mark : all(tx)) {
       inDb.put(mark.field(), mark);
     }
+    Set<FieldKey> base = this.base.read(tx);
     Set<FieldKey> fileKeys = new HashSet<>();
     List<TrustedBenignMark> toImport = new ArrayList<>();
     for (TrustedBenignMark mark : inFile) {
       fileKeys.add(mark.field());
       TrustedBenignMark current = inDb.get(mark.field());
-      if (current == null || !current.author().equals(mark.author()) || !current.note().equals(mark.note())) {
+      // A mark the file held at the last sync that the store no longer has was reopened in the store (in a shared
+      // store, by a teammate): this file is behind, not new. (A store of one checkout never gets here: its reopens
+      // rewrite the file.)
+      boolean reopenedInStore = current == null && base.contains(mark.field());
+      if (!reopenedInStore
+          && (current == null || !current.author().equals(mark.author()) || !current.note().equals(mark.note()))) {
         toImport.add(mark);
       }
     }
-    Set<FieldKey> base = base(tx);
     List<FieldKey> dropped = inDb.keySet().stream()
         .filter(field -> !fileKeys.contains(field) && base.contains(field))
         .sorted()
@@ -273,18 +285,7 @@ public final class TriageMarks {
   private void writeMirror(Tx tx) throws SQLException {
     List<TrustedBenignMark> marks = all(tx);
     mirror.write(marks);
-    setBase(tx, marks.stream().map(TrustedBenignMark::field).toList());
-  }
-
-  private static Set<FieldKey> base(Tx tx) throws SQLException {
-    return new HashSet<>(tx.query("SELECT field_key FROM mirror_base", row -> FieldKey.parse(row.getString(1))));
-  }
-
-  private static void setBase(Tx tx, Collection<FieldKey> fields) throws SQLException {
-    tx.update("DELETE FROM mirror_base");
-    for (FieldKey field : fields) {
-      tx.update("INSERT INTO mirror_base(field_key) VALUES (?) ON CONFLICT DO NOTHING", field.toString());
-    }
+    base.write(tx, marks.stream().map(TrustedBenignMark::field).toList());
   }
 
   private static long audit(Tx tx, long fieldId, AuditAction action, String author, String note)
