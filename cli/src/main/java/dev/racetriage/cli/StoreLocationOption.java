@@ -20,7 +20,7 @@ final class StoreLocationOption implements ITypeConverter<StoreLocation> {
     try {
       return StoreLocation.parse(value);
     } catch (StoreException e) {
-      throw new TypeConversionException(e.getMessage());
+      throw new TypeConversionException(e.getMessage().replaceFirst("^--db ", "")); // picocli names the option
     }
   }
 }
