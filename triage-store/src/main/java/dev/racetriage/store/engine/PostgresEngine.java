@@ -209,18 +209,18 @@ public final class PostgresEngine implements Engine {
   @Override
   public void lockExclusive(Connection writer) throws SQLException {
     // a session lock, taken before the transaction begins, so the transaction's snapshot sees the last holder's work
-    SqliteEngine.execute(writer, "SELECT pg_advisory_lock(" + EXCLUSIVE_KEY + ")");
+    Statements.execute(writer, "SELECT pg_advisory_lock(" + EXCLUSIVE_KEY + ")");
   }
 
   @Override
   public void unlockExclusive(Connection writer) throws SQLException {
-    SqliteEngine.execute(writer, "SELECT pg_advisory_unlock(" + EXCLUSIVE_KEY + ")");
+    Statements.execute(writer, "SELECT pg_advisory_unlock(" + EXCLUSIVE_KEY + ")");
   }
 
   @Override
   public void beforeSchemaChange(Connection writer) throws SQLException {
     // Taken before the transaction begins, so that its snapshot already sees what a migrating process committed.
-    SqliteEngine.execute(writer, "SELECT pg_advisory_lock(" + SchemaIdentity.APPLICATION_ID + ")");
+    Statements.execute(writer, "SELECT pg_advisory_lock(" + SchemaIdentity.APPLICATION_ID + ")");
   }
 
   @Override
@@ -235,7 +235,7 @@ public final class PostgresEngine implements Engine {
 
   @Override
   public void afterSchemaChange(Connection writer) throws SQLException {
-    SqliteEngine.execute(writer, "SELECT pg_advisory_unlock(" + SchemaIdentity.APPLICATION_ID + ")");
+    Statements.execute(writer, "SELECT pg_advisory_unlock(" + SchemaIdentity.APPLICATION_ID + ")");
   }
 
   @Override

@@ -116,7 +116,7 @@ public final class SqliteEngine implements Engine {
   public void proveWritable(Tx tx) throws SQLException {
     // Re-setting the version writes page 1: SQLite reports a read-only file here, not at BEGIN.
     long version = tx.queryLong("PRAGMA user_version");
-    execute(tx.connection(), "PRAGMA user_version = " + version);
+    Statements.execute(tx.connection(), "PRAGMA user_version = " + version);
   }
 
   @Override
@@ -132,7 +132,7 @@ public final class SqliteEngine implements Engine {
   public void beforeSchemaChange(Connection writer) throws SQLException {
     // SQLite ignores the switch inside a transaction; with enforcement on, rebuilding a table that others refer to
     // would fire their ON DELETE actions.
-    execute(writer, "PRAGMA foreign_keys = OFF");
+    Statements.execute(writer, "PRAGMA foreign_keys = OFF");
   }
 
   @Override
@@ -151,7 +151,7 @@ public final class SqliteEngine implements Engine {
 
   @Override
   public void afterSchemaChange(Connection writer) throws SQLException {
-    execute(writer, "PRAGMA foreign_keys = ON");
+    Statements.execute(writer, "PRAGMA foreign_keys = ON");
   }
 
   @Override
@@ -162,8 +162,8 @@ public final class SqliteEngine implements Engine {
 
   @Override
   public void setSchemaVersion(Tx tx, int version) throws SQLException {
-    execute(tx.connection(), "PRAGMA user_version = " + version);
-    execute(tx.connection(), "PRAGMA application_id = " + SchemaIdentity.APPLICATION_ID);
+    Statements.execute(tx.connection(), "PRAGMA user_version = " + version);
+    Statements.execute(tx.connection(), "PRAGMA application_id = " + SchemaIdentity.APPLICATION_ID);
   }
 
   @Override
@@ -183,11 +183,5 @@ public final class SqliteEngine implements Engine {
     return WriteAccess.readOnly(file, e)
         .<StoreException>map(reason -> reason)
         .orElseGet(() -> new StoreException("cannot " + what + " in " + file + ": " + e.getMessage(), e));
-  }
-
-  static void execute(Connection connection, String sql) throws SQLException {
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
   }
 }
