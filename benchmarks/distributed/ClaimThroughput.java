@@ -3,6 +3,7 @@
 // can; prints claims/s. Run from the repository root after `./racetriage --version` built the distribution:
 //   java -cp "cli/target/racetriage-cli.jar:cli/target/lib/*" benchmarks/distributed/ClaimThroughput.java DB [ITEMS] [THREADS]
 import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.runs.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ public class ClaimThroughput {
     for (Thread t : pool) t.join();
     double secs = (System.nanoTime() - start) / 1e9;
     System.out.printf("%s: %d units claimed and completed by %d claimers in %.2f s: %.0f claims/s%n",
-        db.startsWith("jdbc:") ? db.replaceAll("password=[^&]*", "password=…") : "SQLite " + db, claimed.get(), threads,
+        db.startsWith("jdbc:") ? db : "SQLite " + db, claimed.get(), threads,
         secs, claimed.get() / secs);
     try (TriageStore store = open(db, project)) {
       store.runs().finish(runId, dev.racetriage.store.runs.RunStatus.CANCELLED, "benchmark", null);
@@ -53,6 +54,6 @@ public class ClaimThroughput {
   }
 
   private static TriageStore open(String db, Path project) {
-    return TriageStore.open(Path.of(db), project);
+    return TriageStore.open(StoreLocation.parse(db), project); // a file, or a PostgreSQL URL (no password in it)
   }
 }
