@@ -6,18 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.racetriage.runner.distribute.UnitResult;
+import dev.racetriage.store.StoreException;
+import dev.racetriage.store.TestEngine;
 import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.engine.StoreLocation;
 import dev.racetriage.store.queue.TrialItem;
 import dev.racetriage.store.queue.TrialItemState;
 import dev.racetriage.store.runs.Run;
+import dev.racetriage.store.sqlite.Database;
 import dev.racetriage.store.workers.WorkerRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A distributed triage of examples/racy-shapes as a team runs one: a shared store, two {@code racetriage worker}
+ * A distributed triage of examples/racy-shapes as a team runs one: a shared store (PostgreSQL when
+ * {@code RACETRIAGE_TEST_PG_URL} names a server — always under CI, where .ci/run starts one —, else an SQLite file), two {@code racetriage worker}
  * processes on checkouts of their own, and {@code triage --distribute}. One worker is killed with {@code kill -9}
  * while it holds a unit; its lease runs out, another process runs the unit, and the triage still gives the
  * examples' verdicts (the README's expected column, which the local triage gives), with trials run by several
@@ -63,12 +65,13 @@ class DistributedTriageTest {
   @Test
   void twoWorkersAndTheTriageShareTheTrialsAndAKilledWorkerLosesNothing() throws Exception {
     Path project = Examples.copyRacyShapes(dir.resolve("coordinator"));
-    Path db = dir.resolve("shared.db");
+    StoreLocation db = System.getenv(TestEngine.URL_VARIABLE) != null
+        ? TestEngine.POSTGRESQL.location(dir, "shared") : StoreLocation.file(dir.resolve("shared.db"));
     Process doomed = worker(Examples.copyRacyShapes(dir.resolve("worker-1")), db, "worker-1.log");
     Process survivor = worker(Examples.copyRacyShapes(dir.resolve("worker-2")), db, "worker-2.log");
 
     CompletableFuture<CliRun> triage = CompletableFuture.supplyAsync(() -> CliRun.run("triage", project.toString(),
-        "--db", db.toString(), "--distribute", "--jobs", "1", "--lease", "5s", "--format", "json"));
+        "--db", db.display(), "--distribute", "--jobs", "1", "--lease", "5s", "--format", "json"));
     String killedWorker = killWhileItHoldsAUnit(doomed, db);
 
     CliRun done = triage.get(10, TimeUnit.MINUTES);
@@ -102,15 +105,17 @@ class DistributedTriageTest {
       }
       Set<String> stored = new HashSet<>();
       int storedRows = 0;
-      try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
-           Statement s = c.createStatement();
-           ResultSet rows = s.executeQuery("SELECT f.field_key, t.test, t.heuristic, t.seed, t.inputs_key FROM trial t"
-               + " JOIN race r ON r.id = t.race_id JOIN field f ON f.id = r.field_id WHERE t.run_id = " + run.id())) {
+      try (Database raw = Database.open(db, Clock.systemUTC())) {
+        List<String[]> rows = raw.read("read the run's trials", tx -> tx.query(
+            "SELECT f.field_key, t.test, t.heuristic, t.seed, t.inputs_key FROM trial t"
+                + " JOIN race r ON r.id = t.race_id JOIN field f ON f.id = r.field_id WHERE t.run_id = ?",
+            row -> new String[] {row.getString(1), row.getString(2), row.getString(3),
+                String.valueOf(row.getLong(4)), row.getString(5)}, run.id()));
         Set<String> keys = new HashSet<>();
-        while (rows.next()) {
+        for (String[] row : rows) {
           storedRows++;
-          assertTrue(keys.add(rows.getString(5)), "a trial stored twice: " + rows.getString(1));
-          stored.add(rows.getString(1) + "|" + rows.getString(2) + "|" + rows.getString(3) + "|" + rows.getLong(4));
+          assertTrue(keys.add(row[4]), "a trial stored twice: " + row[0]);
+          stored.add(row[0] + "|" + row[1] + "|" + row[2] + "|" + row[3]);
         }
       }
       assertEquals(reported, stored, "the units' outcomes are exactly the stored trials");
@@ -121,7 +126,7 @@ class DistributedTriageTest {
   }
 
   /** Waits until the worker holds a unit and has stored a trial of it, then kills it with SIGKILL; its worker id. */
-  private String killWhileItHoldsAUnit(Process worker, Path db) throws Exception {
+  private String killWhileItHoldsAUnit(Process worker, StoreLocation db) throws Exception {
     Instant until = Instant.now().plus(Duration.ofMinutes(5));
     while (Instant.now().isBefore(until)) {
       Optional<String> holding = holdingWithTrials(db, worker.pid());
@@ -136,23 +141,21 @@ class DistributedTriageTest {
     throw new AssertionError("worker-1 never held a unit: " + Files.readString(dir.resolve("worker-1.log")));
   }
 
-  private static Optional<String> holdingWithTrials(Path db, long pid) throws Exception {
-    if (!Files.exists(db)) return Optional.empty();
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
-         Statement s = c.createStatement();
-         ResultSet rows = s.executeQuery("SELECT w.id FROM worker w WHERE w.pid = " + pid
-             + " AND EXISTS (SELECT 1 FROM trial_item q WHERE q.claimed_by = w.id AND q.state = 'CLAIMED')"
-             + " AND EXISTS (SELECT 1 FROM trial t WHERE t.worker = w.id)")) {
-      return rows.next() ? Optional.of(rows.getString(1)) : Optional.empty();
-    } catch (java.sql.SQLException e) {
+  private static Optional<String> holdingWithTrials(StoreLocation db, long pid) {
+    if (db.fileOrNull() != null && !Files.exists(db.fileOrNull())) return Optional.empty();
+    try (Database raw = Database.open(db, Clock.systemUTC())) {
+      return raw.read("find the worker's claim", tx -> tx.queryOne("SELECT w.id FROM worker w WHERE w.pid = ?"
+          + " AND EXISTS (SELECT 1 FROM trial_item q WHERE q.claimed_by = w.id AND q.state = 'CLAIMED')"
+          + " AND EXISTS (SELECT 1 FROM trial t WHERE t.worker = w.id)", row -> row.getString(1), pid));
+    } catch (StoreException e) {
       return Optional.empty(); // the schema is not there yet
     }
   }
 
-  private Process worker(Path checkout, Path db, String log) throws IOException {
+  private Process worker(Path checkout, StoreLocation db, String log) throws IOException {
     Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), RacetriageCommand.class.getName(),
-        "worker", checkout.toString(), "--db", db.toString(), "--jobs", "1", "--lease", "5s",
+        "worker", checkout.toString(), "--db", db.display(), "--jobs", "1", "--lease", "5s",
         "--exit-when-idle", "60s")
         .redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
     workers.add(p);
