@@ -183,9 +183,7 @@ public final class TriageStore implements AutoCloseable {
     }
     Database db = Database.openReadOnly(engine, Clock.systemUTC());
     try {
-      if (location.fileOrNull() != null) {
-        requireIntact(db);
-      }
+      requireIntact(db);
       return new TriageStore(db, projectDir.toAbsolutePath().normalize(), state.version(), true);
     } catch (RuntimeException e) {
       db.close();
@@ -193,11 +191,10 @@ public final class TriageStore implements AutoCloseable {
     }
   }
 
-  /** SQLite's quick_check (every page and b-tree, without comparing indexes to their tables). */
+  /** The engine's check of the store's pages (SQLite's quick_check; a server keeps its own). */
   private static void requireIntact(Database db) {
-    List<String> problems = db.read("check the triage database", tx ->
-        tx.query("PRAGMA quick_check(5)", row -> row.getString(1)));
-    if (!problems.equals(List.of("ok"))) {
+    List<String> problems = db.read("check the triage database", db.engine()::integrityProblems);
+    if (!problems.isEmpty()) {
       throw new UnusableDatabaseException(db.file(), UnusableDatabaseException.Reason.CORRUPT,
           db.file() + " is corrupt (" + String.join("; ", problems).replaceAll("\\s+", " ") + "). Move it away and run "
               + "racetriage again: a new database is created, verdicts are recomputed by 'racetriage triage', and "

@@ -6,6 +6,7 @@ import dev.racetriage.store.sqlite.Tx;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Everything about a triage store that depends on the database engine, in one place, so that the repositories and
@@ -97,6 +98,12 @@ public interface Engine {
 
   /** Records {@code version} and racetriage's identity (inside the schema change's transaction). */
   void setSchemaVersion(Tx tx, int version) throws SQLException;
+
+  /**
+   * What a check of the store's pages finds wrong, empty if nothing (SQLite's {@code quick_check}: every page and
+   * b-tree read once, without comparing indexes to their tables; a server checks its own pages).
+   */
+  List<String> integrityProblems(Tx tx) throws SQLException;
 
   /** A schema statement, as written in the bundled steps, in this engine's dialect. */
   String ddl(String statement);

@@ -256,6 +256,11 @@ public final class PostgresEngine implements Engine {
         (long) SchemaIdentity.APPLICATION_ID, version);
   }
 
+  @Override
+  public List<String> integrityProblems(Tx tx) {
+    return List.of(); // the server keeps its own pages (and checksums them, where the cluster was made so)
+  }
+
   /**
    * The bundled steps' SQLite types in PostgreSQL: an {@code id INTEGER PRIMARY KEY} (SQLite's rowid) becomes an
    * identity column, every INTEGER a BIGINT (times are epoch milliseconds), REAL a double, TEXT a text that

@@ -167,6 +167,12 @@ public final class SqliteEngine implements Engine {
   }
 
   @Override
+  public List<String> integrityProblems(Tx tx) throws SQLException {
+    List<String> answer = tx.query("PRAGMA quick_check(5)", row -> row.getString(1));
+    return answer.equals(List.of("ok")) ? List.of() : answer;
+  }
+
+  @Override
   public String ddl(String statement) {
     return statement; // the bundled steps are written in SQLite's dialect
   }
