@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.racetriage.dashboard.api.ExportRoutes;
 import dev.racetriage.dashboard.api.OverviewRoutes;
 import dev.racetriage.dashboard.api.RaceRoutes;
+import dev.racetriage.dashboard.api.RaceViewBuilder;
 import dev.racetriage.dashboard.api.SourceRoutes;
 import dev.racetriage.dashboard.api.TriageRoutes;
 import dev.racetriage.dashboard.database.StoreAccess;
@@ -19,6 +20,7 @@ import dev.racetriage.dashboard.security.LoginRoutes;
 import dev.racetriage.dashboard.security.LoginThrottle;
 import dev.racetriage.dashboard.security.WebSecurity;
 import dev.racetriage.dashboard.source.AccessSources;
+import dev.racetriage.dashboard.source.TestCodeRaces;
 import dev.racetriage.dashboard.source.ProjectFiles;
 import dev.racetriage.store.StoreException;
 import dev.racetriage.store.TriageStore;
@@ -100,7 +102,8 @@ public final class DashboardServer implements AutoCloseable {
     PortProbe.requireFree(bind.host(), options.port());
     ObjectMapper json = HtmlSafeJson.mapper();
     AccessSources sources = new AccessSources(new ProjectFiles(store.projectDir()));
-    ProgressReader progress = new ProgressReader(store);
+    TestCodeRaces testCode = new TestCodeRaces(store, sources);
+    ProgressReader progress = new ProgressReader(store, testCode);
     ProgressFeed feed = new ProgressFeed(progress::read, store::dataVersion, json, options.pollInterval());
     WebSecurity security = new WebSecurity(policy, new LoginThrottle(clock));
 
@@ -119,8 +122,8 @@ public final class DashboardServer implements AutoCloseable {
     new PageRoutes().install(app);
     new VendorScripts().install(app);
     new OverviewRoutes(store, progress, feed).install(app);
-    new RaceRoutes(store, sources).install(app);
-    new TriageRoutes(stores, json).install(app);
+    new RaceRoutes(store, testCode, new RaceViewBuilder(sources, store.projectDir(), testCode)).install(app);
+    new TriageRoutes(stores, json, testCode).install(app);
     new SourceRoutes(sources.files()).install(app);
     new ExportRoutes(new RaceCollector(store, sources), json, version()).install(app);
     installErrorHandling(app);
