@@ -74,7 +74,9 @@ async function load() {
     const first = page.total === 0 ? 0 : page.offset + 1;
     // Rows the server could not read are left out of items but still take their place in the list.
     const last = page.offset + page.items.length + page.unreadable;
-    setText('summary', `${page.total} race${page.total === 1 ? '' : 's'} match` + (page.note ? ` — ${page.note}` : ''));
+    const where = apart ? " in the product's code" : p.get('scope') === 'test' ? ' in test code' : '';
+    setText('summary', `${page.total} race${page.total === 1 ? '' : 's'}${where} match`
+      + (page.note ? ` — ${page.note}` : ''));
     setText('page', `${first}–${last} of ${page.total}`);
     const prev = document.getElementById('prev');
     const next = document.getElementById('next');
