@@ -3,6 +3,7 @@ package dev.racetriage.cli;
 import dev.racetriage.runner.daemon.TriageDaemon;
 import dev.racetriage.runner.triage.TriageException;
 import dev.racetriage.runner.triage.TriageOptions;
+import dev.racetriage.runner.triage.TriagePipeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,6 +43,10 @@ final class DaemonCommand implements Callable<Integer> {
   @Option(names = "--poll", paramLabel = "DURATION", description = "How often to look for changes (default: ${DEFAULT-VALUE})")
   String poll = "2s";
 
+  @Option(names = "--distribute", description = "Plan each field's trials into the database's shared queue, for "
+      + "'racetriage worker' processes (and this daemon) to run; see 'triage --distribute'")
+  boolean distribute;
+
   @Override
   public Integer call() throws InterruptedException {
     if (!Files.isRegularFile(project.resolve("pom.xml"))) {
@@ -65,7 +70,11 @@ final class DaemonCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     TerminalProgress progress = new TerminalProgress(spec.commandLine().getErr(), false);
     try {
-      new TriageDaemon(options, progress, spec.commandLine().getErr(), interval).run(stop::get);
+      TriageDaemon daemon = new TriageDaemon(options, progress, spec.commandLine().getErr(), interval);
+      if (distribute) {
+        daemon.distributed(new TriagePipeline.Distribution(TriagePipeline.Distribution.DEFAULT_LEASE));
+      }
+      daemon.run(stop::get);
     } catch (InterruptedException e) {
       if (!stop.get()) throw e; // stopped by Ctrl-C: a normal end
     } catch (TriageException e) {

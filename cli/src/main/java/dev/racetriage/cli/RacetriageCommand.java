@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       TriageCommand.class,
+      WorkerCommand.class,
       ScanCommand.class,
       DaemonCommand.class,
       LspCommand.class,

@@ -116,6 +116,15 @@ final class TriageCommand implements Callable<Integer> {
       + "fields of classes the project compiles; the others are named in a warning)")
   boolean includeLibraries;
 
+  @Option(names = "--distribute", description = "Plan the trials into the database's shared queue: 'racetriage worker'"
+      + " processes on other machines or checkouts run them with this triage, which runs --jobs at a time itself and "
+      + "waits for the whole plan (use a database every worker reaches, e.g. PostgreSQL)")
+  boolean distribute;
+
+  @Option(names = "--lease", paramLabel = "DURATION", description = "With --distribute: how long a unit claimed by a"
+      + " worker is held between renewals; a killed worker's units run again after it (default: 60s)")
+  String lease;
+
   @Override
   public Integer call() throws InterruptedException {
     if (!List.of("table", "json", "sarif").contains(format)) {
@@ -134,12 +143,23 @@ final class TriageCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2);
     }
+    TriagePipeline pipeline = new TriagePipeline();
+    try {
+      if (distribute) {
+        pipeline.distributed(new TriagePipeline.Distribution(lease == null
+            ? TriagePipeline.Distribution.DEFAULT_LEASE : DurationOption.parse("--lease", lease)));
+      } else if (lease != null) {
+        throw new IllegalArgumentException("--lease only applies with --distribute");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage(), 2);
+    }
     checkWritable(out);
     PrintWriter err = spec.commandLine().getErr();
     TerminalProgress progress = new TerminalProgress(err, System.console() != null);
     TriageResult result;
     try {
-      result = new TriagePipeline().run(options, progress);
+      result = pipeline.run(options, progress);
     } catch (TriageException e) {
       progress.finishLine();
       throw new UserError(e.getMessage(), 2, e);

@@ -223,6 +223,16 @@ public final class TriageStore implements AutoCloseable {
     return queue;
   }
 
+  /** The shared queue of planned trials (distributed triage and workers). */
+  public dev.racetriage.store.queue.TrialQueue trialQueue() {
+    return new dev.racetriage.store.queue.TrialQueue(db);
+  }
+
+  /** The worker processes that run planned trials. */
+  public dev.racetriage.store.workers.WorkerRepository workers() {
+    return new dev.racetriage.store.workers.WorkerRepository(db);
+  }
+
   /** Everything about the race on {@code field}, from one snapshot; empty if no race is recorded on it. */
   public Optional<RaceDetail> detail(FieldKey field) {
     return details.of(field);

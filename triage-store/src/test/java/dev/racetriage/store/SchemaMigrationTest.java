@@ -38,7 +38,7 @@ class SchemaMigrationTest {
     assertEquals(SchemaIdentity.APPLICATION_ID, pragma(file, "application_id"));
     assertEquals(
         List.of("audit_log", "candidate", "field", "mirror_base", "race", "race_access", "race_event", "race_test", "run",
-            "trial", "trusted_benign_mark", "verdict", "work_item"),
+            "trial", "trial_item", "trusted_benign_mark", "verdict", "work_item", "worker"),
         tables(file));
     assertEquals("wal", text(file, "PRAGMA journal_mode"));
     String gitignore = Files.readString(project.resolve(".racetriage/.gitignore"));

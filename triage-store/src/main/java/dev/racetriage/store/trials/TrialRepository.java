@@ -78,12 +78,18 @@ public final class TrialRepository {
   }
 
   private static TrialRecord insert(Tx tx, Trial trial, Long runId, String inputsKey) throws SQLException {
+    return insert(tx, trial, runId, inputsKey, null);
+  }
+
+  /** Inserts one trial inside {@code tx}, run by {@code worker} (null: by the triage itself, not a worker). */
+  public static TrialRecord insert(Tx tx, Trial trial, Long runId, String inputsKey, String worker)
+      throws SQLException {
     long raceId = RaceRepository.requireId(tx, trial.field());
     long id = tx.insert(
         "INSERT INTO trial(race_id, run_id, test, heuristic, seed, outcome, duration_ms, reads, stale_reads,"
-            + " failure, recorded_at, inputs_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + " failure, recorded_at, inputs_key, worker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         raceId, runId, trial.test(), trial.heuristic(), trial.seed(), trial.outcome(),
-        trial.duration().toMillis(), trial.reads(), trial.staleReads(), trial.failure(), tx.now(), inputsKey);
+        trial.duration().toMillis(), trial.reads(), trial.staleReads(), trial.failure(), tx.now(), inputsKey, worker);
     return new TrialRecord(id, runId, tx.now(), trial, inputsKey);
   }
 

@@ -56,6 +56,12 @@ public final class TriageDaemon {
     this.poll = poll;
   }
 
+  /** This daemon, planning each field's trials into the store's shared queue for workers ({@code --distribute}). */
+  public TriageDaemon distributed(TriagePipeline.Distribution how) {
+    pipeline.distributed(how);
+    return this;
+  }
+
   /**
    * Runs until {@code stop} says so (checked between steps), holding the project's lock all along: a triage started
    * meanwhile is told a daemon works on the project instead of building into the same {@code target/}.
@@ -165,12 +171,17 @@ public final class TriageDaemon {
       log("triaging " + item.field() + " (" + item.reason() + ")");
       Run run = store.runs().start("daemon-trials", null, null);
       List<TrialOutcome> trials = Collections.synchronizedList(new ArrayList<>());
-      pipeline.trials(d, List.of(race), options, progress, outcome -> {
-        // every finished trial is stored at once: a killed daemon loses none
-        store.trials().add(TriagePipeline.toStoreTrial(item.field(), outcome), run.id());
-        store.queue().renew(item.id(), claimer, LEASE);
-        trials.add(outcome);
-      });
+      if (pipeline.distributes()) {
+        // planned into the shared queue: workers (and this daemon) run the units and store the trials
+        trials.addAll(pipeline.distributedTrials(store, run.id(), d, List.of(race), options, progress));
+      } else {
+        pipeline.trials(d, List.of(race), options, progress, outcome -> {
+          // every finished trial is stored at once: a killed daemon loses none
+          store.trials().add(TriagePipeline.toStoreTrial(item.field(), outcome), run.id());
+          store.queue().renew(item.id(), claimer, LEASE);
+          trials.add(outcome);
+        });
+      }
       RaceFinding finding = store.inTransaction(() -> {
         RaceFinding f = pipeline.decide(store, run.id(), d, race, List.copyOf(trials));
         store.queue().complete(item.id(), claimer);

@@ -28,6 +28,9 @@ import dev.racetriage.store.races.Race;
 import dev.racetriage.store.races.RaceKind;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunStatus;
+import dev.racetriage.runner.distribute.DistributedTrials;
+import dev.racetriage.runner.distribute.UnitSpec;
+import dev.racetriage.runner.distribute.WorkerBuild;
 import dev.racetriage.runner.trial.FreshJvmRetry;
 import dev.racetriage.runner.trial.GroupScreen;
 import dev.racetriage.runner.trial.JvmTrialExecutor;
@@ -143,7 +146,8 @@ public final class TriagePipeline {
         TrialInputs inputs = new TrialInputs(d.fingerprint(), d.agentVersion());
         ReusedTrials reuse = new ReusedTrials(spec -> store.trials().resumable(inputs.key(spec))
             .map(record -> fromStore(spec, record)));
-        trials = trials(d, chosen, options, progress, reuse, o -> {
+        trials = distribution != null ? distributedTrials(store, run.id(), d, chosen, options, progress)
+            : trials(d, chosen, options, progress, reuse, o -> {
           FieldKey field = FieldKey.parse(o.spec().fieldKey());
           if (reuse.reused(o)) {
             store.trials().adopt(inputs.key(o.spec()), run.id());
@@ -210,7 +214,7 @@ public final class TriagePipeline {
   }
 
   /** A stored trial as the scheduler's outcome (it is not a warm-up run: its duration counts). */
-  private static TrialOutcome fromStore(TrialSpec spec, TrialRecord record) {
+  public static TrialOutcome fromStore(TrialSpec spec, TrialRecord record) {
     Trial t = record.trial();
     TrialOutcome.Result result = switch (t.outcome()) {
       case PASS -> TrialOutcome.Result.PASS;
@@ -282,7 +286,7 @@ public final class TriagePipeline {
     List<HungTest> hung = new ArrayList<>();
     int tests = 0;
     for (TestModule module : project.modules()) {
-      TestJvm jvm = new TestJvm(module, launcher(module, root), agentJar);
+      TestJvm jvm = testJvm(module, root, agentJar);
       jvms.put(module, jvm);
       Path dir = work.resolve(moduleDirName(module, root)).resolve("baseline");
       TestRunResult baseline;
@@ -540,26 +544,12 @@ public final class TriagePipeline {
   public List<TrialOutcome> trials(Detection d, List<DetectedRace> races, TriageOptions options, TriageProgress progress,
       ReusedTrials reuse, Consumer<TrialOutcome> onEach) throws InterruptedException {
     notes.clear();
-    Map<String, TestRef> testsByName = d.testsByName();
     Map<TestModule, TestJvm> jvms = d.jvms();
     Path work = d.work();
-    List<TrialCell> cells = new ArrayList<>();
     Map<String, TestRef> byId = new LinkedHashMap<>();
-    for (DetectedRace race : races) {
-      for (String test : race.tests()) {
-        TestRef ref = testsByName.get(test);
-        if (ref == null) continue; // failed its baseline: flaky, nothing to learn from trials
-        byId.put(ref.id(), ref);
-        for (String heuristic : options.heuristics()) {
-          cells.add(new TrialCell(race.fieldKey(), ref.id(), test, heuristic,
-              JumbledIndices.choose(race.fieldKey(), race.indices())));
-        }
-      }
-    }
+    List<TrialCell> cells = cells(d, races, options, byId);
     progress.phase("trials", cells.size() + " cell(s), up to " + options.trials() + " run(s) each");
-    TrialLimits limits = new TrialLimits(id -> trialTimeout(byId.get(id).baselineMillis()),
-        "10x the test's baseline plus " + JVM_STARTUP_ALLOWANCE.toSeconds() + " s for the JVM's start-up, at least "
-            + MIN_TRIAL_TIMEOUT.toSeconds() + " s", JVM_STARTUP_ALLOWANCE);
+    TrialLimits limits = trialLimits(id -> byId.get(id).baselineMillis());
     JvmTrialExecutor executor = new JvmTrialExecutor(id -> jvms.get(byId.get(id).module()), limits,
         work.resolve("trials"), options.keepWork());
     Instant deadline = options.budget() == null ? null : Instant.now().plus(options.budget());
@@ -602,6 +592,85 @@ public final class TriagePipeline {
     return outcomes;
   }
 
+  /** Every (race, test, heuristic) cell of {@code races}; {@code byId} gets the tests they run, by JUnit id. */
+  private static List<TrialCell> cells(Detection d, List<DetectedRace> races, TriageOptions options,
+      Map<String, TestRef> byId) {
+    List<TrialCell> cells = new ArrayList<>();
+    for (DetectedRace race : races) {
+      for (String test : race.tests()) {
+        TestRef ref = d.testsByName().get(test);
+        if (ref == null) continue; // failed its baseline: flaky, nothing to learn from trials
+        byId.put(ref.id(), ref);
+        for (String heuristic : options.heuristics()) {
+          cells.add(new TrialCell(race.fieldKey(), ref.id(), test, heuristic,
+              JumbledIndices.choose(race.fieldKey(), race.indices())));
+        }
+      }
+    }
+    return cells;
+  }
+
+  /** How a distributing triage shares its trials: the lease a worker holds a unit for between renewals. */
+  public record Distribution(Duration lease) {
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+
+    public Distribution {
+      if (lease.compareTo(Duration.ofSeconds(3)) < 0) {
+        throw new IllegalArgumentException("--lease must be at least 3s, not " + lease);
+      }
+    }
+  }
+
+  private Distribution distribution;
+
+  /** Whether trials go through the shared queue ({@link #distributed}). */
+  public boolean distributes() {
+    return distribution != null;
+  }
+
+  /** This pipeline, planning its trials into the store's shared queue for workers ({@code triage --distribute}). */
+  public TriagePipeline distributed(Distribution how) {
+    this.distribution = how;
+    return this;
+  }
+
+  /**
+   * Step 4 distributed ({@link DistributedTrials}): the same cells and settings as {@link #trials}, planned into the
+   * shared queue as (race, test) units; this process runs {@code --jobs} of them at a time and workers the rest.
+   * Workers store the trials; the outcomes come back with the units.
+   */
+  public List<TrialOutcome> distributedTrials(TriageStore store, long runId, Detection d, List<DetectedRace> races,
+      TriageOptions options, TriageProgress progress) throws InterruptedException {
+    if (distribution == null) {
+      throw new IllegalStateException("this pipeline does not distribute its trials (see distributed(..))");
+    }
+    notes.clear();
+    Map<String, TestRef> byId = new LinkedHashMap<>();
+    List<TrialCell> cells = cells(d, races, options, byId);
+    Map<String, TestJvm> jvms = new LinkedHashMap<>();
+    d.jvms().forEach((module, jvm) -> jvms.put(module.name(d.root()), jvm));
+    Instant deadline = options.budget() == null ? null : Instant.now().plus(options.budget());
+    int freshRuns = Math.min(options.trials(), FRESH_JVM_RUNS);
+    DistributedTrials.Result r = new DistributedTrials(store, runId,
+        new WorkerBuild(d.root(), d.fingerprint(), d.agentVersion(), jvms), d.work().resolve("trials"),
+        distribution.lease(), options.jobs(), progress)
+        .run(cells, (unit, followUp) -> {
+          TestRef ref = byId.get(unit.get(0).testId());
+          return UnitSpec.of(ref.module().name(d.root()), ref.baselineMillis(), unit,
+              followUp ? freshRuns : options.trials(), options.earlyStop(), options.repeatInJvm(), followUp,
+              options.keepWork(), deadline);
+        });
+    lastTrialJvms = r.jvms();
+    lastTestRuns = r.testRuns();
+    notes.addAll(r.warnings());
+    if (!r.trialsByWorker().isEmpty()) {
+      notes.add("Trials by worker: " + r.trialsByWorker().entrySet().stream()
+          .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")) + ".");
+    }
+    budgetRanOut = deadline != null && !Instant.now().isBefore(deadline);
+    return r.outcomes();
+  }
+
   /**
    * Runs per heuristic of the fresh-JVM retry: each costs a JVM start, and 5 runs without a stale value are what the
    * stopping rule takes for unexercised anyway.
@@ -621,6 +690,13 @@ public final class TriagePipeline {
   private volatile int lastTrialJvms;
   /** Why trials of the last {@link #trials} call could not reuse a JVM (reported as warnings by {@link #run}). */
   private final List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  /** Each test's trial limit, from its baseline duration (by JUnit unique id) until its own sc runs set one. */
+  public static TrialLimits trialLimits(java.util.function.ToLongFunction<String> baselineMillisOfTest) {
+    return new TrialLimits(id -> trialTimeout(baselineMillisOfTest.applyAsLong(id)),
+        "10x the test's baseline plus " + JVM_STARTUP_ALLOWANCE.toSeconds() + " s for the JVM's start-up, at least "
+            + MIN_TRIAL_TIMEOUT.toSeconds() + " s", JVM_STARTUP_ALLOWANCE);
+  }
 
   /** A trial may take ten times its baseline plus the JVM's start-up, and never less than {@link #MIN_TRIAL_TIMEOUT}. */
   static Duration trialTimeout(long baselineMillis) {
@@ -785,6 +861,11 @@ public final class TriagePipeline {
     return a.mergedWith(b);
   }
 
+
+  /** The JVM that runs {@code module}'s tests (with the agent when asked), as baseline, detection and trials do. */
+  public static TestJvm testJvm(TestModule module, Path root, Path agentJar) throws TriageException, InterruptedException {
+    return new TestJvm(module, launcher(module, root), agentJar);
+  }
 
   private static List<Path> launcher(TestModule module, Path root) throws TriageException, InterruptedException {
     try {

@@ -90,6 +90,28 @@ public final class TrialScheduler {
     return this;
   }
 
+  /**
+   * Decisions shared beyond this scheduler: other processes running units of the same races (a distributed triage's
+   * workers). {@code decided} is asked before each run of a unit; {@code decide} is told when a unit here decides.
+   */
+  public interface SharedDecisions {
+    boolean decided(String field);
+
+    void decide(String field);
+  }
+
+  private SharedDecisions shared;
+
+  /** This scheduler, also stopping a race's units when {@code decisions} says another process decided it. */
+  public TrialScheduler withSharedDecisions(SharedDecisions decisions) {
+    this.shared = decisions;
+    return this;
+  }
+
+  private boolean decided(Set<String> decidedFields, String field) {
+    return decidedFields.contains(field) || (shared != null && shared.decided(field));
+  }
+
   private final AtomicInteger testRuns = new AtomicInteger();
 
   /**
@@ -227,12 +249,12 @@ public final class TrialScheduler {
     Map<String, Integer> runNumbers = new HashMap<>();
     try (TrialSession session = sessions.open(field, unit.get(0).testId())) {
       try {
-        while (!decidedFields.contains(field) && beforeDeadline()) {
+        while (!decided(decidedFields, field) && beforeDeadline()) {
           List<TrialCell> open = unit.stream().filter(c -> !rule.done(c.heuristic(), tallies)).toList();
           // sc is only the control: once every adversarial heuristic is done, it has nothing left to compare with
           if (open.isEmpty() || (unit.size() > 1 && open.stream().allMatch(c -> c.heuristic().equals("sc")))) break;
           for (TrialCell cell : open) {
-            if (decidedFields.contains(field) || !beforeDeadline()) break;
+            if (decided(decidedFields, field) || !beforeDeadline()) break;
             TrialOutcome outcome;
             do { // a control run that timed out is the machine's noise: it is run again at once
               int run = runNumbers.merge(cell.heuristic(), 1, Integer::sum) - 1;
@@ -241,9 +263,9 @@ public final class TrialScheduler {
               outcome = o;
               tallies.merge(cell.heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
               sink.accept(o);
-              if (rule.fieldDecided(tallies)) decidedFields.add(field);
+              if (rule.fieldDecided(tallies) && decidedFields.add(field) && shared != null) shared.decide(field);
             } while (outcome.timedOut() && outcome.isControl() && !rule.done(cell.heuristic(), tallies)
-                && !decidedFields.contains(field) && beforeDeadline());
+                && !decided(decidedFields, field) && beforeDeadline());
           }
         }
       } finally {
