@@ -7,6 +7,7 @@ import dev.racetriage.dashboard.api.RaceRoutes;
 import dev.racetriage.dashboard.api.RaceViewBuilder;
 import dev.racetriage.dashboard.api.SourceRoutes;
 import dev.racetriage.dashboard.api.TriageRoutes;
+import dev.racetriage.dashboard.api.WorkerRoutes;
 import dev.racetriage.dashboard.database.StoreAccess;
 import dev.racetriage.dashboard.export.RaceCollector;
 import dev.racetriage.dashboard.json.HtmlSafeJson;
@@ -124,6 +125,7 @@ public final class DashboardServer implements AutoCloseable {
     new OverviewRoutes(store, progress, feed).install(app);
     new RaceRoutes(store, testCode, new RaceViewBuilder(sources, store.projectDir(), testCode)).install(app);
     new TriageRoutes(stores, json, testCode).install(app);
+    new WorkerRoutes(store, clock).install(app);
     new SourceRoutes(sources.files()).install(app);
     new ExportRoutes(new RaceCollector(store, sources), json, version()).install(app);
     installErrorHandling(app);
