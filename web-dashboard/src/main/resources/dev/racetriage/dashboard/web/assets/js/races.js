@@ -75,7 +75,7 @@ async function load() {
     // Rows the server could not read are left out of items but still take their place in the list.
     const last = page.offset + page.items.length + page.unreadable;
     const where = apart ? " in the product's code" : p.get('scope') === 'test' ? ' in test code' : '';
-    setText('summary', `${page.total} race${page.total === 1 ? '' : 's'}${where} match`
+    setText('summary', `${page.total} race${page.total === 1 ? '' : 's'}${where} match${page.total === 1 ? 'es' : ''}`
       + (page.note ? ` — ${page.note}` : ''));
     setText('page', `${first}–${last} of ${page.total}`);
     const prev = document.getElementById('prev');
