@@ -8,7 +8,7 @@
 #   ONLY='corpus|detection' benchmarks/run-all.sh  # re-runs those sections and replaces them in RESULTS.md
 #   ./racetriage bench [OUTPUT]                  # the same script
 #
-# Sections (keys for ONLY/SKIP, extended regular expressions): prefilter, agent-slowdown, lsp, figure9,
+# Sections (keys for ONLY/SKIP, extended regular expressions): prefilter, agent-slowdown, lsp, lsp-start, figure9,
 # jumble-overhead, triage-examples, dashboard, corpus, detection, race-free, jcstress. A section whose command fails
 # keeps its output and says so; the other sections still run. Each section ends with its standing reading,
 # benchmarks/notes/KEY.md (what the figures mean, the paper's figures beside them, known caveats), when there is one.
@@ -34,11 +34,11 @@ cd "$ROOT"
 
 # sizes: full (what RESULTS.md quotes) or quick (a smoke test of the whole pipeline)
 if [ "$QUICK" = 1 ]; then
-  PREFILTER_ARGS="20 500 2 5"; LSP_ARGS="20 500 2 5 store"; SLOWDOWN_ENV="RUNS=1 MATRIX=60 INCREMENTS=20000 KERNEL_SIZE_STEADY=1"
+  PREFILTER_ARGS="20 500 2 5"; LSP_ARGS="20 500 2 5 store"; LSP_START_ARGS="1"; SLOWDOWN_ENV="RUNS=1 MATRIX=60 INCREMENTS=20000 KERNEL_SIZE_STEADY=1"
   FIGURE9_ENV="RUNS=2"; OVERHEAD_RUNS=1; TRIAGE_ARGS="--trials 3"; DASHBOARD_ENV="RACES=500 CLIENTS=2 DURATION=3 WARMUP=1"
   CORPUS_ENV="RUNS=1"; CORPUS_TRIAGE_ARGS="--trials 3"; JCSTRESS_ENV="MAX_BUDGET_S=20 RACETRIAGE_SKIP_BUILD=1"
 else
-  PREFILTER_ARGS="200 2000 10 50"; LSP_ARGS="200 2000 10 50 store"; SLOWDOWN_ENV="RUNS=7 CPU_TIME=1 EMPTY_TOOL=1"
+  PREFILTER_ARGS="200 2000 10 50"; LSP_ARGS="200 2000 10 50 store"; LSP_START_ARGS="5"; SLOWDOWN_ENV="RUNS=7 CPU_TIME=1 EMPTY_TOOL=1"
   FIGURE9_ENV="RUNS=30"; OVERHEAD_RUNS=10; TRIAGE_ARGS=""; DASHBOARD_ENV=""
   CORPUS_ENV="RUNS=100"; CORPUS_TRIAGE_ARGS=""; JCSTRESS_ENV="RACETRIAGE_SKIP_BUILD=1"
 fi
@@ -116,6 +116,9 @@ section agent-slowdown "Agent: detect-mode slowdown" \
 section lsp "Language server: didChange → publishDiagnostics" \
   "The real server over in-memory JSON-RPC pipes on the prefilter's synthetic project; arguments: files, lines of the changed file, warm-up edits, measured edits, store|nostore." \
   "benchmarks/lsp/run.sh $LSP_ARGS"
+section lsp-start "Language server: start → publishDiagnostics" \
+  "racetriage lsp as an editor starts it (stdio, real JSON-RPC) on a copy of examples/racy-shapes, RacyInitLoop.java opened after initialized; ms from the initialize request. First start: empty class-path cache (Maven asked); second start: the cache the first wrote; then a second start with the JVM's default JIT for comparison; pairs interleaved." \
+  "C2=1 benchmarks/lsp-start/run.sh $LSP_START_ARGS"
 section figure9 "Adversarial memory (jumble mode): JUMBLE Figure 9 on racy-shapes" \
   "Percent of runs whose test failed, one fresh JVM per run, only that field jumbled; in brackets the runs that served a stale value." \
   "$FIGURE9_ENV benchmarks/jumble-figure9.sh"

@@ -1,5 +1,5 @@
 // Drives the dashboard in Debian's Chromium (never a downloaded browser) through the team's main flow:
-// overview → filter the race table → open a race → mark it trusted-benign → see the state change.
+// overview → filter the race table → open a race → mark it trusted-benign → see the state change → the workers page.
 // Usage: node dashboard-flow.mjs BASE_URL SCREENSHOT_DIR [TOKEN]. Prints one JSON line of findings; exit 1 on failure.
 import {chromium} from 'playwright-core';
 import fs from 'node:fs';
@@ -111,6 +111,14 @@ try {
   await page.goto(baseUrl + 'races?state=trusted-benign');
   await page.locator('#rows tr[data-id="com.example.Cache.hash"]').waitFor();
   findings.steps.push('table-updated');
+
+  // 6. The workers page (no worker in this project: it says how to start one) and the trial queue.
+  await page.click('nav a[href="/workers"]');
+  await page.locator('#workers td').filter({hasText: 'no worker has registered'}).waitFor();
+  await page.locator('#queue-counts strong').first().waitFor();
+  await page.locator('#claimed td').filter({hasText: 'no unit is claimed now'}).waitFor();
+  await page.screenshot({path: path.join(shotsDir, '5-workers.png'), fullPage: true});
+  findings.steps.push('workers');
 
   check(findings.dialogs.length === 0, 'a dialog opened: ' + findings.dialogs.join(' | '));
   check(findings.pageErrors.length === 0, 'page errors: ' + findings.pageErrors.join(' | '));

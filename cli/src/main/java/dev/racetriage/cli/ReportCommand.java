@@ -10,6 +10,7 @@ import dev.racetriage.dashboard.export.RaceCollector;
 import dev.racetriage.dashboard.export.SarifExport;
 import dev.racetriage.store.StoreException;
 import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.races.CodeScope;
 import dev.racetriage.store.races.RaceQuery;
 import dev.racetriage.store.races.TriageState;
 import dev.racetriage.store.verdicts.Verdict;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Print the stored verdicts without running anything: for each race its verdict and state, every access as",
       "file:line, the first lines of the first failure, the fix advice of the prefilter's patterns and the command",
-      "that replays the decisive trial. Fixed races are left out unless --state fixed asks for them.",
+      "that replays the decisive trial. Fixed races are left out unless --state fixed asks for them. Test-code",
+      "races (every access under src/test) are listed apart, after the product's, unless --scope says otherwise.",
       "Exit code: 0 printed, 1 the database cannot be read, 2 bad usage."
     })
 final class ReportCommand implements Callable<Integer> {
@@ -65,9 +67,10 @@ final class ReportCommand implements Callable<Integer> {
       description = "Only these fields: field keys, or class/package prefixes (com.example.Cache, com.example.)")
   List<String> fields;
 
-  @Option(names = "--test-code", paramLabel = "WHICH", description = "Races whose every access is under src/test: "
-      + "show (labelled), hide or only (default: ${DEFAULT-VALUE})")
-  String testCode = "show";
+  @Option(names = "--scope", paramLabel = "SCOPE", description = "product (races with an access outside test code), "
+      + "test (test-code races: every access under src/test) or all (both in one list, labelled); default: both, the "
+      + "test-code races in a section of their own")
+  String scope;
 
   @Option(names = "--out", paramLabel = "FILE", description = "Write the report to FILE instead of standard output")
   Path out;
@@ -79,24 +82,26 @@ final class ReportCommand implements Callable<Integer> {
     if (!List.of("table", "json", "sarif", "markdown").contains(format)) {
       throw new UserError("--format must be table, json, sarif or markdown, not '" + format + "'", 2);
     }
-    if (!List.of("show", "hide", "only").contains(testCode)) {
-      throw new UserError("--test-code must be show, hide or only, not '" + testCode + "'", 2);
+    CodeScope codeScope = scope == null ? CodeScope.ALL : CodeScope.ofLabel(scope.strip().toLowerCase(Locale.ROOT));
+    if (codeScope == null) {
+      throw new UserError("--scope must be product, test or all, not '" + scope + "'", 2);
     }
+    boolean apart = scope == null;
     RaceQuery query = RaceQuery.all().withVerdicts(verdicts()).withTriageState(state());
     TriageCommand.checkWritable(out);
     Path dir = project.toAbsolutePath().normalize();
     StoreLocation location = db != null ? db : StoreLocation.file(TriageStore.defaultDatabase(dir));
     RaceCollector.Collected collected;
     try (TriageStore store = TriageStore.openReadOnly(location, dir)) {
-      collected = StoredReport.collect(store, query, keep());
+      collected = StoredReport.collect(store, query, keep(codeScope));
     } catch (StoreException e) {
       throw StoreOpening.failed(e);
     }
     String report = switch (format) {
       case "json" -> json(collected);
       case "sarif" -> sarif(collected);
-      case "markdown" -> ReportText.markdown(collected.races(), collected.unreadable());
-      default -> ReportText.table(collected.races(), collected.unreadable());
+      case "markdown" -> ReportText.markdown(collected.races(), collected.unreadable(), apart);
+      default -> ReportText.table(collected.races(), collected.unreadable(), apart);
     };
     write(report);
     return 0;
@@ -124,15 +129,10 @@ final class ReportCommand implements Callable<Integer> {
     return s;
   }
 
-  private Predicate<ExportedRace> keep() {
+  private Predicate<ExportedRace> keep(CodeScope codeScope) {
     Predicate<ExportedRace> byField = fields == null || fields.isEmpty() ? r -> true
         : r -> fields.stream().map(String::strip).anyMatch(f -> r.race().id().equals(f) || r.race().id().startsWith(f));
-    Predicate<ExportedRace> byCode = switch (testCode) {
-      case "hide" -> r -> !r.testCode();
-      case "only" -> ExportedRace::testCode;
-      default -> r -> true;
-    };
-    return byField.and(byCode);
+    return byField.and(r -> codeScope.includes(r.testCode()));
   }
 
   static ObjectMapper mapper() {
@@ -147,6 +147,8 @@ final class ReportCommand implements Callable<Integer> {
     ObjectNode root = mapper.createObjectNode();
     root.set("races", mapper.valueToTree(collected.races()));
     root.put("unreadable", collected.unreadable());
+    // each race says whether it lives in test code ("testCode"); the count lets a CI step tell at a glance
+    root.put("testCodeRaces", collected.races().stream().filter(ExportedRace::testCode).count());
     return pretty(mapper, root);
   }
 

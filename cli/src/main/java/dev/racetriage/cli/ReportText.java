@@ -17,12 +17,36 @@ final class ReportText {
 
   private ReportText() {}
 
-  static String table(List<ExportedRace> races, int unreadable) {
+  /**
+   * The terminal report. {@code apart}: the test-code races (every access under {@code src/test}) follow the product's
+   * under a heading of their own, with their own table; otherwise they are listed among the others, labelled.
+   */
+  static String table(List<ExportedRace> races, int unreadable, boolean apart) {
     StringBuilder out = new StringBuilder();
     if (races.isEmpty()) {
-      out.append("No stored race matches (run 'racetriage triage' first, or widen --verdict/--state/--field).\n");
+      out.append("No stored race matches (run 'racetriage triage' first, or widen --verdict/--state/--field/--scope).\n");
       return note(out, unreadable);
     }
+    if (!apart) {
+      tableSection(out, races);
+      return note(out, unreadable);
+    }
+    List<ExportedRace> product = races.stream().filter(r -> !r.testCode()).toList();
+    List<ExportedRace> tests = races.stream().filter(ExportedRace::testCode).toList();
+    if (product.isEmpty()) out.append("No race in the product's code matches.\n");
+    else tableSection(out, product);
+    if (!tests.isEmpty()) {
+      out.append('\n').append(TEST_CODE_HEADING).append(" (").append(tests.size()).append("): ").append(TEST_CODE_MEANS)
+          .append("\n\n");
+      tableSection(out, tests);
+    }
+    return note(out, unreadable);
+  }
+
+  static final String TEST_CODE_HEADING = "Races in test code";
+  static final String TEST_CODE_MEANS = "every access is under src/test, in the tests' own code, not the product's";
+
+  private static void tableSection(StringBuilder out, List<ExportedRace> races) {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"FIELD", "VERDICT", "STATE", "WHERE", "FAILURE"});
     for (ExportedRace r : races) {
@@ -38,7 +62,7 @@ final class ReportText {
           .append(r.fixed().commit() == null ? "" : " at commit " + r.fixed().commit()).append(": ")
           .append(r.fixed().note()).append('\n');
       if (r.recheck() != null) out.append("  ").append(r.recheck()).append('\n');
-      if (r.testCode()) out.append("  test-code race: every access is under src/test\n");
+      if (r.testCode()) out.append("  test-code race: ").append(TEST_CODE_MEANS).append('\n');
       for (ExportedRace.Access a : r.accesses()) {
         out.append("  ").append(a.type().toLowerCase(Locale.ROOT)).append(' ').append(a.location())
             .append(a.thread().isBlank() ? "" : " (thread " + a.thread() + ")").append('\n');
@@ -55,19 +79,38 @@ final class ReportText {
       }
       if (r.replayCommand() != null) out.append("  replay: ").append(r.replayCommand()).append('\n');
     }
-    return note(out, unreadable);
   }
 
-  static String markdown(List<ExportedRace> races, int unreadable) {
+  /** The Markdown a CI job posts; {@code apart} as in {@link #table}. */
+  static String markdown(List<ExportedRace> races, int unreadable, boolean apart) {
     StringBuilder out = new StringBuilder("## racetriage\n\n");
     if (races.isEmpty()) {
       out.append("No stored race matches.\n");
       return note(out, unreadable);
     }
-    long destructive = races.stream().filter(r -> r.race().verdict().equals("destructive")
-        && r.race().mark() == null && r.fixed() == null).count();
-    out.append(destructive == 0 ? "No open destructive race.\n\n"
-        : "**" + destructive + " open destructive race" + (destructive == 1 ? "" : "s") + ".**\n\n");
+    List<ExportedRace> product = apart ? races.stream().filter(r -> !r.testCode()).toList() : races;
+    List<ExportedRace> tests = apart ? races.stream().filter(ExportedRace::testCode).toList() : List.of();
+    long destructive = openDestructive(product);
+    out.append(destructive == 0 ? "No open destructive race" : "**" + destructive + " open destructive race"
+        + (destructive == 1 ? "" : "s") + "**");
+    long inTests = openDestructive(tests);
+    out.append(apart && !tests.isEmpty() ? " in the product's code" + (inTests == 0 ? "" : "; " + inTests
+        + " in test code") : "").append(".\n\n");
+    if (!product.isEmpty()) markdownSection(out, product);
+    if (!tests.isEmpty()) {
+      out.append("\n### ").append(TEST_CODE_HEADING).append(" (").append(tests.size()).append(")\n\n")
+          .append("Every access of these races is under `src/test`: the tests' own code, not the product's.\n\n");
+      markdownSection(out, tests);
+    }
+    return note(out, unreadable);
+  }
+
+  private static long openDestructive(List<ExportedRace> races) {
+    return races.stream().filter(r -> r.race().verdict().equals("destructive") && r.race().mark() == null
+        && r.fixed() == null).count();
+  }
+
+  private static void markdownSection(StringBuilder out, List<ExportedRace> races) {
     out.append("| field | verdict | state | where | failure |\n|---|---|---|---|---|\n");
     for (ExportedRace r : races) {
       out.append("| `").append(cell(r.race().id())).append("` | ").append(r.race().verdict()).append(" | ")
@@ -94,7 +137,6 @@ final class ReportText {
       }
       out.append("\n</details>\n");
     }
-    return note(out, unreadable);
   }
 
   /** The state as a word, with "fixed" taking the place of the mark for a race that is gone. */

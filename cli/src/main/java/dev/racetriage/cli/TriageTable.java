@@ -24,7 +24,8 @@ final class TriageTable {
       List<String[]> rows = new ArrayList<>();
       rows.add(new String[] {"FIELD", "VERDICT", "BEST HEURISTIC", "FAILURE RATE", "WHERE", "TESTS"});
       for (RaceFinding f : result.races()) {
-        String verdict = f.verdict().label() + (f.trustedBenign() ? " (trusted-benign)" : "");
+        String verdict = f.verdict().label() + (f.trustedBenign() ? " (trusted-benign)" : "")
+            + (sources.inTestCode(f.race()) ? " (test code)" : "");
         String rate = f.bestHeuristic() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * f.bestFailureRate());
         rows.add(new String[] {f.race().fieldKey(), verdict, f.bestHeuristic() == null ? "-" : f.bestHeuristic(), rate,
             where(f.race().current(), sources), tests(f.race().tests())});
@@ -36,6 +37,10 @@ final class TriageTable {
         if (f.failureLine() != null) {
           out.append("  fails with ").append(f.failureLine()).append('\n');
         }
+      }
+      if (result.races().stream().anyMatch(f -> sources.inTestCode(f.race()))) {
+        out.append("\n(test code): every access of the race is under src/test, in the tests' own code, not the "
+            + "product's.");
       }
       out.append("\nFAILURE RATE: runs that failed / runs, under the best heuristic. 'racetriage report' shows every "
           + "access, the failure and how to replay it.\n");

@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.racetriage.lsp.findings.FieldFinding;
-import dev.racetriage.lsp.triage.StoreTriageDatabase;
-import dev.racetriage.lsp.triage.TriageDatabase;
 import dev.racetriage.store.TriageStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -47,7 +45,7 @@ class RaceLifecycleEndToEndTest {
         "--heuristics", "sc,oldest-but-different");
     assertEquals(1, first.exitCode(), "a destructive race fails the triage: " + first.err());
     JsonNode open = race(report(project), RESULT);
-    assertEquals("destructive", open.path("race").path("verdict").asText());
+    assertEquals("destructive", open.path("race").path("verdict").asText(), () -> first.out() + first.err());
     assertEquals("open", open.path("race").path("state").asText());
 
     Files.writeString(source, original.replace("\n  long result;", "\n  volatile long result;"));
@@ -72,7 +70,8 @@ class RaceLifecycleEndToEndTest {
       assertFalse(get(base + "api/export?format=sarif").contains(RESULT), "the SARIF export omits it");
       assertTrue(get(base + "api/export?format=csv").contains(DONE), "the race still there is exported");
     }));
-    assertEquals(List.of(DONE), diagnosed(project, source), "the editor shows no verdict on the fixed field");
+    assertEquals(Set.of(DONE), EditorView.verdictFields(project, source, DONE),
+        "the editor (the language server over JSON-RPC) shows no verdict on the fixed field");
 
     Files.writeString(source, original);
     CliRun back = run("triage", project.toString(), "--tests", "BusyWaitTest", "--detect-only");
@@ -82,7 +81,7 @@ class RaceLifecycleEndToEndTest {
     assertEquals("destructive", regressed.path("race").path("verdict").asText(), "with its evidence");
     assertTrue(race(report(project, "--state", "regressed"), RESULT).isObject());
     assertTrue(race(report(project, "--state", "open"), RESULT).isObject(), "a regression is open");
-    assertEquals(List.of(DONE, RESULT), diagnosed(project, source).stream().sorted().toList());
+    assertEquals(Set.of(DONE, RESULT), EditorView.verdictFields(project, source, DONE));
   }
 
   private static JsonNode report(Path project, String... filters) throws Exception {
@@ -98,13 +97,6 @@ class RaceLifecycleEndToEndTest {
       if (race.path("race").path("id").asText().equals(field)) return race;
     }
     return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
-  }
-
-  /** The fields the language server's store view gives a verdict in BusyWait.java. */
-  private static List<String> diagnosed(Path project, Path source) throws Exception {
-    try (TriageDatabase db = StoreTriageDatabase.OPENER.open(TriageStore.defaultDatabase(project), project, false)) {
-      return db.verdicts(List.of(RESULT, DONE), source).stream().map(FieldFinding::fieldKey).toList();
-    }
   }
 
   private static String url(String banner) {

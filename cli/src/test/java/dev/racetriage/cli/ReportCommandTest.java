@@ -92,8 +92,37 @@ class ReportCommandTest {
     assertTrue(out.contains("fix: Read the field once into a local variable"), out);
     assertTrue(out.contains("replay: racetriage replay p.Cache.hash --test 'p.CacheTest#hits' --heuristic oldest "
         + "--seed 7 --project "), out);
-    assertTrue(out.contains("test-code race"), out);
     assertTrue(out.indexOf("p.Cache.hash") < out.indexOf("p.Cache.size"), "most severe first");
+  }
+
+  @Test
+  void testCodeRacesAreListedApartByDefaultAndLabelledInEveryFormat() throws Exception {
+    String out = run("report", project.toString()).out();
+    int heading = out.indexOf("Races in test code (1): every access is under src/test");
+    assertTrue(heading > 0, out);
+    assertTrue(out.indexOf("p.Cache.size") < heading && out.indexOf("p.CacheTest.flag") > heading,
+        "the product's races first, the test-code race in its section: " + out);
+    assertTrue(out.contains("open (test code)") && out.contains("test-code race: every access is under src/test"), out);
+    String together = run("report", project.toString(), "--scope", "all").out();
+    assertFalse(together.contains("Races in test code"), together);
+    assertTrue(together.contains("open (test code)"), together);
+
+    JsonNode json = json();
+    assertEquals(1, json.path("testCodeRaces").asInt());
+    json.path("races").forEach(r -> assertEquals(r.path("race").path("id").asText().equals("p.CacheTest.flag"),
+        r.path("testCode").asBoolean(), r.toString()));
+
+    String md = run("report", project.toString(), "--format", "markdown").out();
+    assertTrue(md.indexOf("### Races in test code (1)") > md.indexOf("`p.Cache.size`"), md);
+    assertTrue(md.indexOf("`p.CacheTest.flag`") > md.indexOf("### Races in test code"), md);
+
+    JsonNode results = new ObjectMapper().readTree(run("report", project.toString(), "--format", "sarif").out())
+        .path("runs").get(0).path("results");
+    for (JsonNode result : results) {
+      boolean test = result.path("properties").path("field").asText().equals("p.CacheTest.flag");
+      assertEquals(test, result.path("properties").path("testCode").asBoolean(), result.toString());
+      assertEquals(test, result.path("properties").path("tags").toString().contains("test-code"), result.toString());
+    }
   }
 
   @Test
@@ -101,8 +130,12 @@ class ReportCommandTest {
     assertEquals(List.of("p.Cache.hash"), fields("--verdict", "destructive"));
     assertEquals(List.of("p.Cache.size"), fields("--field", "p.Cache.size"));
     assertEquals(List.of("p.Cache.hash", "p.Cache.size"), fields("--field", "p.Cache."));
-    assertEquals(List.of("p.CacheTest.flag"), fields("--test-code", "only"));
-    assertFalse(fields("--test-code", "hide").contains("p.CacheTest.flag"));
+    assertEquals(List.of("p.CacheTest.flag"), fields("--scope", "test"));
+    assertEquals(List.of("p.Cache.hash", "p.Cache.size"), fields("--scope", "product"));
+    assertEquals(3, fields("--scope", "all").size());
+    CliRun badScope = run("report", project.toString(), "--scope", "tests");
+    assertEquals(2, badScope.exitCode());
+    assertTrue(badScope.err().contains("product, test or all"), badScope.err());
     assertTrue(fields("--state", "trusted-benign").isEmpty());
     assertEquals(0, run("mark", "p.Cache.size", "--trusted-benign", "--note", "statistics only", "--project",
         project.toString()).exitCode());
@@ -130,7 +163,7 @@ class ReportCommandTest {
   void markdownForAPullRequestAndSarifForCodeScanning() throws Exception {
     CliRun md = run("report", project.toString(), "--format", "markdown");
     assertEquals(0, md.exitCode(), md.err());
-    assertTrue(md.out().contains("**1 open destructive race.**"), md.out());
+    assertTrue(md.out().contains("**1 open destructive race** in the product's code."), md.out());
     assertTrue(md.out().contains("| `p.Cache.hash` | destructive | open | `src/main/java/p/Cache.java:5` |"), md.out());
     assertTrue(md.out().contains("```sh\nracetriage replay p.Cache.hash"), md.out());
     CliRun sarif = run("report", project.toString(), "--format", "sarif");

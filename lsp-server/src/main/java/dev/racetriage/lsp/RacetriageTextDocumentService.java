@@ -57,7 +57,7 @@ final class RacetriageTextDocumentService implements TextDocumentService {
     var item = params.getTextDocument();
     DocumentSnapshot snapshot = documents.open(item.getUri(), item.getVersion(), item.getText() == null ? "" : item.getText());
     if (snapshot.isJava()) {
-      diagnostics.changed(snapshot.uri());
+      diagnostics.opened(snapshot.uri());
     }
   }
 

@@ -57,6 +57,20 @@ class DiagnosticsTest {
   }
 
   @Test
+  void anOpenedFileIsAnalysedWithoutWaitingForTheTypingPause() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      com.google.gson.JsonObject settings = LspSession.testSettings();
+      // a debounce nobody waits out: only an analysis that does not wait for typing to pause can publish
+      settings.getAsJsonObject("racetriage").addProperty("debounceMillis", 3_600_000);
+      session.initialize(Fixtures.mavenProject(project), settings, LspSession.fullCapabilities());
+      String uri = session.open(Fixtures.source(project, Fixtures.SINGLETON));
+      assertTrue(forField(session.client.awaitDiagnostics(uri,
+          p -> forField(p, "demo.LazySingletonBad.instance").isPresent()), "demo.LazySingletonBad.instance")
+          .isPresent());
+    }
+  }
+
+  @Test
   void changingTheFileRepublishesForTheNewVersion() throws Exception {
     try (LspSession session = LspSession.start()) {
       session.initialize(Fixtures.mavenProject(project));

@@ -21,6 +21,29 @@ final class Fixtures {
     return dir;
   }
 
+  /** Where examples/racy-shapes keeps its sources, in the project and in a copy. */
+  static final String EXAMPLES_PACKAGE_DIR = "src/main/java/dev/racetriage/examples";
+
+  /**
+   * A copy of {@code examples/racy-shapes} at {@code target}: pom.xml and the main sources only (a store left by an
+   * earlier triage of the examples must not leak in); returns {@code target}.
+   */
+  static Path racyShapes(Path target) throws IOException {
+    Path example = Path.of("..", "examples", "racy-shapes").toAbsolutePath().normalize();
+    if (!Files.isRegularFile(example.resolve("pom.xml"))) {
+      throw new IOException("examples/racy-shapes not found at " + example);
+    }
+    Files.createDirectories(target);
+    Files.copy(example.resolve("pom.xml"), target.resolve("pom.xml"));
+    Path into = Files.createDirectories(target.resolve(EXAMPLES_PACKAGE_DIR));
+    try (java.util.stream.Stream<Path> list = Files.list(example.resolve(EXAMPLES_PACKAGE_DIR))) {
+      for (Path source : list.filter(p -> p.toString().endsWith(".java")).toList()) {
+        Files.copy(source, into.resolve(source.getFileName()));
+      }
+    }
+    return target;
+  }
+
   static Path source(Path project, String relative) {
     return project.resolve("src/main/java").resolve(relative);
   }

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * shutdown + exit. Needs {@code nvim} 0.7 or newer on the PATH ({@code .ci/run} installs Debian's).
  */
 class NeovimClientTest {
-  private static final String PACKAGE_DIR = "src/main/java/dev/racetriage/examples";
+  private static final String PACKAGE_DIR = Fixtures.EXAMPLES_PACKAGE_DIR;
   private static final String RACY_X = "dev.racetriage.examples.RacyInitLoop.x";
   private static final String HASH = "dev.racetriage.examples.HashCache.hash";
   private static final long WAIT_MS = 60_000;
@@ -53,7 +53,7 @@ class NeovimClientTest {
     Assumptions.assumeTrue(nvim.isPresent(),
         "nvim is not installed: the Neovim end-to-end test is skipped (apt-get install -y neovim; .ci/run does)");
 
-    Path project = copyRacyShapes(work.resolve("racy-shapes"));
+    Path project = Fixtures.racyShapes(work.resolve("racy-shapes"));
     try (TriageStore store = StoreFixture.open(project)) {
       StoreFixture.race(store, HASH, 19, 26, "HashCache.java"); // int h = hash; / hash = h;
       store.verdicts().set(FieldKey.parse(HASH), Verdict.BENIGN,
@@ -101,7 +101,7 @@ class NeovimClientTest {
   void theReadmeSnippetShowsDiagnostics() throws Exception {
     Optional<Path> nvim = onPath("nvim");
     Assumptions.assumeTrue(nvim.isPresent(), "nvim is not installed: the README snippet test is skipped");
-    Path project = copyRacyShapes(work.resolve("racy-shapes"));
+    Path project = Fixtures.racyShapes(work.resolve("racy-shapes"));
     Path init = work.resolve("init.lua");
     Files.writeString(init, readmeSnippet());
     Path bin = Files.createDirectories(work.resolve("bin"));
@@ -236,22 +236,6 @@ class NeovimClientTest {
       }
     }
     return Optional.empty();
-  }
-
-  /** pom.xml and the main sources only: a store left by an earlier triage of the examples must not leak in. */
-  private static Path copyRacyShapes(Path target) throws IOException {
-    Path example = Path.of("..", "examples", "racy-shapes").toAbsolutePath().normalize();
-    assertTrue(Files.isRegularFile(example.resolve("pom.xml")), "examples/racy-shapes not found at " + example);
-    Files.createDirectories(target);
-    Files.copy(example.resolve("pom.xml"), target.resolve("pom.xml"));
-    Path sources = example.resolve(PACKAGE_DIR);
-    Path into = Files.createDirectories(target.resolve(PACKAGE_DIR));
-    try (Stream<Path> list = Files.list(sources)) {
-      for (Path source : list.filter(p -> p.toString().endsWith(".java")).toList()) {
-        Files.copy(source, into.resolve(source.getFileName()));
-      }
-    }
-    return target;
   }
 
   private static Optional<Path> onPath(String program) {

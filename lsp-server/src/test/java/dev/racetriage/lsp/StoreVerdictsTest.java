@@ -65,6 +65,8 @@ class StoreVerdictsTest {
       assertTrue(markdown.contains("racetriage replay " + StoreFixture.INSTANCE), "replay with racetriage: " + markdown);
       assertTrue(markdown.contains("First failure:\n\n```\njava.lang.NullPointerException: slots is null"), markdown);
       assertTrue(markdown.contains("--seed 7"), markdown);
+      assertTrue(!markdown.contains("Test-code race") && !error.getMessage().contains("test code"),
+          "a race in src/main is the product's: " + markdown);
 
       // hovering on an access line (the write, line 13) shows the same finding
       Hover onAccess = session.server.getTextDocumentService().hover(new HoverParams(new TextDocumentIdentifier(uri),
@@ -77,6 +79,31 @@ class StoreVerdictsTest {
       assertEquals(1, lenses.size());
       assertEquals("racetriage: destructive (1/2 adversarial trials failed)", lenses.get(0).getCommand().getTitle());
       assertEquals(error.getRange().getStart().getLine(), lenses.get(0).getRange().getStart().getLine());
+    }
+  }
+
+  @Test
+  void aRaceWhoseEveryAccessIsInTestCodeSaysSoInTheDiagnosticAndTheHover() throws Exception {
+    Fixtures.mavenProject(project);
+    // the worker as a test's own helper: src/test/java, not the product
+    Path helper = project.resolve("src/test/java").resolve(Fixtures.WORKER);
+    Files.createDirectories(helper.getParent());
+    Files.move(Fixtures.source(project, Fixtures.WORKER), helper);
+    try (TriageStore store = StoreFixture.open(project)) {
+      StoreFixture.race(store, StoreFixture.TASK, 16, 10, "WorkerBad.java");
+      store.verdicts().set(FieldKey.parse(StoreFixture.TASK), Verdict.QOS, Evidence.of("oldest 2.1x slower"), null);
+    }
+    try (LspSession session = LspSession.start()) {
+      session.initialize(project);
+      String uri = session.open(helper);
+      PublishDiagnosticsParams published = session.client.awaitDiagnostics(uri,
+          p -> severity(p, StoreFixture.TASK) == DiagnosticSeverity.Warning);
+      Diagnostic qos = forField(published, StoreFixture.TASK).orElseThrow();
+      assertTrue(qos.getMessage().contains("(in test code)"), qos.getMessage());
+      String markdown = session.server.getTextDocumentService().hover(new HoverParams(new TextDocumentIdentifier(uri),
+          qos.getRange().getStart())).get(RecordingClient.WAIT_SECONDS, TimeUnit.SECONDS)
+          .getContents().getRight().getValue();
+      assertTrue(markdown.contains("_Test-code race_: every access is under `src/test`"), markdown);
     }
   }
 

@@ -77,6 +77,9 @@ public final class DiagnosticFactory {
           .append(": its tests also fail without stale values (flaky), so there is no verdict");
       case TRUSTED_BENIGN -> text.append("Trusted-benign data race on ").append(field);
     }
+    if (finding.evidence().testCode()) {
+      text.append(" (in test code)");
+    }
     if (finding.status().isVerdict() && !finding.summary().isBlank()) {
       text.append(". ").append(finding.summary());
     }

@@ -60,9 +60,17 @@ public final class DiagnosticsScheduler implements AutoCloseable {
     this.log = log;
   }
 
-  /** A document opened or changed: analyse it once typing pauses. */
+  /** A document changed: analyse it once typing pauses. */
   public void changed(String uri) {
     schedule(uri, debounceMillis.getAsLong());
+  }
+
+  /**
+   * A document opened: analyse it now. Nobody is typing yet, and a debounce here only delayed a fresh editor's first
+   * diagnostics (by 250 ms of the second start's budget); a change right after supersedes the analysis as usual.
+   */
+  public void opened(String uri) {
+    schedule(uri, 0);
   }
 
   /** Something outside the document changed (new verdicts, settings): re-publish every open document now. */

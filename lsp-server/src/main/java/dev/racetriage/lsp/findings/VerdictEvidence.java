@@ -10,15 +10,17 @@ import java.util.Optional;
  * @param firstFailure the first failing trial's test and stack trace head
  * @param replayCommand a command line that replays the failing trial
  * @param markNote the trusted-benign mark's author and note, when there is one
+ * @param testCode every access of the race is in a file under {@code src/test}: a test-code race
  */
 public record VerdictEvidence(
-    List<HeuristicRow> rows, Optional<String> firstFailure, Optional<String> replayCommand, Optional<String> markNote) {
+    List<HeuristicRow> rows, Optional<String> firstFailure, Optional<String> replayCommand, Optional<String> markNote,
+    boolean testCode) {
 
   public VerdictEvidence {
     rows = List.copyOf(rows);
   }
 
   public static VerdictEvidence none() {
-    return new VerdictEvidence(List.of(), Optional.empty(), Optional.empty(), Optional.empty());
+    return new VerdictEvidence(List.of(), Optional.empty(), Optional.empty(), Optional.empty(), false);
   }
 }

@@ -38,6 +38,9 @@ final class FindingMarkdown {
     if (!finding.status().isVerdict()) {
       reasons(md, finding.reasons());
     }
+    if (evidence.testCode()) {
+      md.append(TEST_CODE).append("\n\n");
+    }
     evidence.markNote().ifPresent(note -> md.append("Trusted-benign: ").append(escape(note)).append("\n\n"));
     if (!evidence.rows().isEmpty()) {
       md.append("| heuristic | runs | failures | failure rate | stale reads | stale-read rate | median ms |\n"
@@ -69,6 +72,10 @@ final class FindingMarkdown {
     }
     return md.toString().trim();
   }
+
+  /** What a test-code race is, where the hover says a race is one. */
+  static final String TEST_CODE = "_Test-code race_: every access is under `src/test`, in the tests' own code, not "
+      + "the product's.";
 
   /** The heuristics in one line each: what the trial table's rows mean. */
   static final String HEURISTICS = "_sc_: no stale value (the control); _oldest_: the oldest value the write buffer "

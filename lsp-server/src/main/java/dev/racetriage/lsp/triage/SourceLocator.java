@@ -48,6 +48,13 @@ final class SourceLocator {
     return Optional.empty();
   }
 
+  /** {@code file} relative to the workspace root, with '/' (null when it is outside the workspace). */
+  String projectPath(Path file) {
+    Path absolute = file.toAbsolutePath().normalize();
+    Path base = root.toAbsolutePath().normalize();
+    return absolute.startsWith(base) ? base.relativize(absolute).toString().replace('\\', '/') : null;
+  }
+
   private List<Path> bases() {
     List<Path> bases = new java.util.ArrayList<>(sourceRoots);
     bases.add(0, root);

@@ -15,6 +15,7 @@ import dev.racetriage.store.detail.RaceDetail;
 import dev.racetriage.store.marks.TrustedBenignMark;
 import dev.racetriage.store.queue.WorkItem;
 import dev.racetriage.store.queue.WorkState;
+import dev.racetriage.store.races.CodeScope;
 import dev.racetriage.store.races.RaceSummary;
 import dev.racetriage.store.runs.Run;
 import dev.racetriage.store.runs.RunStatus;
@@ -124,8 +125,10 @@ public final class StoreTriageDatabase implements TriageDatabase {
       reasons.add("tests: " + String.join(", ", detail.tests()));
     }
     List<AccessSite> accesses = new ArrayList<>();
+    List<String> projectPaths = new ArrayList<>();
     for (var access : detail.accesses()) {
       Optional<Path> path = sources.locate(access.file(), access.stack(), field.className());
+      projectPaths.add(path.map(sources::projectPath).orElse(null));
       if (path.isPresent()) {
         String frame = access.stack().isEmpty() ? "" : " at " + access.stack().get(0);
         accesses.add(new AccessSite(path.get(), access.line(),
@@ -138,13 +141,14 @@ public final class StoreTriageDatabase implements TriageDatabase {
         .map(mark -> mark.note() + " (" + mark.author() + ", " + mark.markedAt() + ")");
     return new FieldFinding(field.toString(), status, status.id(), evidence.summary(), reasons, 1.0, accesses,
         new VerdictEvidence(rows, Optional.ofNullable(evidence.firstFailure()).filter(s -> !s.isBlank()),
-            ReplayTarget.decisive(detail).map(t -> t.command(store.projectDir())), markNote));
+            ReplayTarget.decisive(detail).map(t -> t.command(store.projectDir())), markNote,
+            CodeScope.inTestCode(projectPaths)));
   }
 
   private static FieldFinding markedOnly(String key, TrustedBenignMark mark) {
     return new FieldFinding(key, FieldStatus.TRUSTED_BENIGN, FieldStatus.TRUSTED_BENIGN.id(), "", List.of(), 1.0,
         List.of(), new VerdictEvidence(List.of(), Optional.empty(), Optional.empty(),
-            Optional.of(mark.note() + " (" + mark.author() + ", " + mark.markedAt() + ")")));
+            Optional.of(mark.note() + " (" + mark.author() + ", " + mark.markedAt() + ")"), false));
   }
 
   private static HeuristicRow row(HeuristicRates r) {

@@ -20,7 +20,7 @@ class FindingMarkdownTest {
   private static FieldFinding destructive(String summary, String failure) {
     return new FieldFinding("p.C$In.f", FieldStatus.DESTRUCTIVE, "destructive", summary, List.of("note: a|b <img>"),
         1.0, List.of(), new VerdictEvidence(List.of(new HeuristicRow("oldest-but-different", 3, 1, 9, 1 / 3.0, 0.25, 12.5)),
-            Optional.of(failure), Optional.empty(), Optional.empty()));
+            Optional.of(failure), Optional.empty(), Optional.empty(), false));
   }
 
   @Test

@@ -274,6 +274,23 @@ public final class RaceRepository {
     });
   }
 
+  /**
+   * Every race's accesses in one read-only query, by field key as stored (not parsed: a row this version cannot
+   * parse must not fail the others), fixed races included. For deriving each race's {@link CodeScope} over a list.
+   */
+  public Map<String, List<AccessSite>> accessesByField() {
+    return db.read("read the races' accesses", tx -> {
+      Map<String, List<AccessSite>> byField = new java.util.LinkedHashMap<>();
+      for (Map.Entry<String, AccessSite> row : tx.query(
+          "SELECT f.field_key, a.access, a.thread, a.file, a.line, a.stack FROM race_access a"
+              + " JOIN race r ON r.id = a.race_id JOIN field f ON f.id = r.field_id ORDER BY a.id",
+          row -> Map.entry(row.getString("field_key"), ACCESS.map(row)))) {
+        byField.computeIfAbsent(row.getKey(), k -> new ArrayList<>()).add(row.getValue());
+      }
+      return byField;
+    });
+  }
+
   public static List<AccessSite> accesses(Tx tx, long raceId) throws SQLException {
     return tx.query(
         "SELECT access, thread, file, line, stack FROM race_access WHERE race_id = ? ORDER BY id", ACCESS, raceId);

@@ -40,7 +40,7 @@ public final class ExportRoutes {
     } catch (IllegalArgumentException e) {
       throw new BadRequestResponse(e.getMessage());
     }
-    RaceCollector.Collected collected = collector.collect(RaceListRequest.from(ctx));
+    RaceCollector.Collected collected = collector.collect(RaceListRequest.from(ctx), RaceListRequest.scope(ctx));
     String body = switch (format) {
       case JSON -> json.writerWithDefaultPrettyPrinter().writeValueAsString(collected.races());
       case CSV -> CsvExport.write(collected.races());

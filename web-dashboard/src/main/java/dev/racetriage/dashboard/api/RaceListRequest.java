@@ -1,5 +1,6 @@
 package dev.racetriage.dashboard.api;
 
+import dev.racetriage.store.races.CodeScope;
 import dev.racetriage.store.races.RaceQuery;
 import dev.racetriage.store.races.RaceSort;
 import dev.racetriage.store.races.TriageState;
@@ -14,7 +15,8 @@ import java.util.Set;
  * Reads the race-list parameters shared by {@code /api/races} and {@code /api/export}: {@code verdict} (comma list),
  * {@code state} ({@code open} | {@code trusted-benign}), {@code class} (package or class prefix), {@code q} (text),
  * {@code sort} ({@code severity} | {@code field} | {@code last-seen} | {@code trials}), {@code desc}, {@code offset},
- * {@code limit}. Bad values are a 400 naming the parameter and the allowed values.
+ * {@code limit}; and {@code scope} ({@code product} | {@code test} | {@code all}, the default: where the races live,
+ * {@link #scope}). Bad values are a 400 naming the parameter and the allowed values.
  */
 final class RaceListRequest {
   private RaceListRequest() {}
@@ -32,6 +34,20 @@ final class RaceListRequest {
       throw new BadRequestResponse("offset must be >= 0 and limit in 1.." + RaceQuery.MAX_LIMIT);
     }
     return query.page(offset, limit);
+  }
+
+  /** {@code scope}: the product's races, the test-code races, or all of them (no parameter). */
+  static CodeScope scope(Context ctx) {
+    String param = ctx.queryParam("scope");
+    if (param == null || param.isBlank()) {
+      return CodeScope.ALL;
+    }
+    CodeScope scope = CodeScope.ofLabel(param.strip().toLowerCase(Locale.ROOT));
+    if (scope == null) {
+      throw new BadRequestResponse("unknown scope '" + param + "'; use product (races outside test code), test "
+          + "(races whose every access is under src/test) or all");
+    }
+    return scope;
   }
 
   static Set<Verdict> verdicts(String param) {

@@ -2,11 +2,13 @@ package dev.racetriage.dashboard.api;
 
 import dev.racetriage.store.Page;
 import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.races.CodeScope;
 import dev.racetriage.store.races.RaceQuery;
 import dev.racetriage.store.races.RaceSummary;
 import java.time.DateTimeException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +52,37 @@ public final class RaceListing {
           unreadable, query.offset(), query.offset() + query.limit() - 1, e.getMessage());
       return new Listed(items, total(query), query.offset(), query.limit(), unreadable);
     }
+  }
+
+  /**
+   * A page of the races of {@code scope} ({@code isTestCode} tells a test-code race by its field key). The store does
+   * not know where a race lives, so a scope other than {@link CodeScope#ALL} walks every matching row in the query's
+   * order, keeps those in scope and cuts the page from them. Unreadable rows are counted as product races (where
+   * their accesses are is unknown) and take the last places of the product list.
+   */
+  public Listed list(RaceQuery query, CodeScope scope, Predicate<String> isTestCode) {
+    if (scope == CodeScope.ALL) {
+      return list(query);
+    }
+    List<RaceSummary> inScope = new ArrayList<>();
+    int unreadable = 0;
+    RaceQuery all = query.page(0, RaceQuery.MAX_LIMIT);
+    while (true) {
+      Listed page = list(all);
+      page.items().stream().filter(r -> scope.includes(isTestCode.test(r.field().toString()))).forEach(inScope::add);
+      unreadable += page.unreadable();
+      int read = page.items().size() + page.unreadable();
+      if (!page.hasMore() || read == 0) break;
+      all = all.page(all.offset() + read, RaceQuery.MAX_LIMIT);
+    }
+    int unreadableInScope = scope == CodeScope.PRODUCT ? unreadable : 0;
+    int from = Math.min(query.offset(), inScope.size());
+    int to = (int) Math.min((long) query.offset() + query.limit(), inScope.size());
+    // the unreadable rows sit after the readable ones: this page holds those of its places past the readable end
+    long pageEnd = Math.min((long) query.offset() + query.limit(), (long) inScope.size() + unreadableInScope);
+    int unreadableHere = (int) Math.max(0, pageEnd - Math.max(query.offset(), inScope.size()));
+    return new Listed(List.copyOf(inScope.subList(from, to)), inScope.size() + unreadableInScope, query.offset(),
+        query.limit(), unreadableHere);
   }
 
   /** Adds the readable rows of {@code offset..offset+limit} to {@code items}; returns how many could not be read. */

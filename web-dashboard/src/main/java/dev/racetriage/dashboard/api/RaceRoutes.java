@@ -1,6 +1,6 @@
 package dev.racetriage.dashboard.api;
 
-import dev.racetriage.dashboard.source.AccessSources;
+import dev.racetriage.dashboard.source.TestCodeRaces;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.detail.RaceDetail;
@@ -15,10 +15,13 @@ public final class RaceRoutes {
   private final RaceListing listing;
   private final RaceViewBuilder views;
 
-  public RaceRoutes(TriageStore store, AccessSources sources) {
+  private final TestCodeRaces testCode;
+
+  public RaceRoutes(TriageStore store, TestCodeRaces testCode, RaceViewBuilder views) {
     this.store = store;
     this.listing = new RaceListing(store);
-    this.views = new RaceViewBuilder(sources, store.projectDir());
+    this.testCode = testCode;
+    this.views = views;
   }
 
   public void install(Javalin app) {
@@ -33,8 +36,9 @@ public final class RaceRoutes {
   public record RacePage(List<RaceRow> items, long total, int offset, int limit, int unreadable, String note) {}
 
   private void list(Context ctx) {
-    RaceListing.Listed page = listing.list(RaceListRequest.from(ctx));
-    ctx.json(new RacePage(page.items().stream().map(RaceRow::of).toList(), page.total(), page.offset(), page.limit(),
+    RaceListing.Listed page = listing.list(RaceListRequest.from(ctx), RaceListRequest.scope(ctx), testCode::contains);
+    ctx.json(new RacePage(
+        page.items().stream().map(r -> RaceRow.of(r, testCode.contains(r.field().toString()))).toList(), page.total(), page.offset(), page.limit(),
         page.unreadable(), page.unreadable() == 0 ? null : RaceListing.note(page.unreadable())));
   }
 

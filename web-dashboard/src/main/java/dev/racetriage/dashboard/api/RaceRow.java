@@ -8,7 +8,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A race as the API shows it in lists. {@code id} is the field key — stable across databases and the one name every
+ * A race as the API shows it in lists. {@code testCode}: every access is under {@code src/test} (a test-code race,
+ * {@link dev.racetriage.store.races.CodeScope}). {@code id} is the field key — stable across databases and the one name every
  * racetriage tool uses — and is what {@code /api/races/{id}} takes; {@code raceId} is the store's row number.
  */
 public record RaceRow(
@@ -24,12 +25,13 @@ public record RaceRow(
     int tests,
     int trials,
     Instant firstSeenAt,
-    Instant lastSeenAt) {
+    Instant lastSeenAt,
+    boolean testCode) {
 
   /** The team's trusted-benign decision. */
   public record Mark(String author, String note, Instant markedAt) {}
 
-  public static RaceRow of(RaceSummary race) {
+  public static RaceRow of(RaceSummary race, boolean testCode) {
     TrustedBenignMark mark = race.mark();
     return new RaceRow(
         race.field().toString(),
@@ -44,7 +46,8 @@ public record RaceRow(
         race.tests(),
         race.trials(),
         race.firstSeenAt(),
-        race.lastSeenAt());
+        race.lastSeenAt(),
+        testCode);
   }
 
   /** {@code open} / {@code regressed} / {@code trusted-benign} / {@code fixed}: the words the API and URLs use. */

@@ -3,6 +3,7 @@ package dev.racetriage.dashboard.api;
 import dev.racetriage.store.trials.HeuristicRates;
 import dev.racetriage.store.replay.ReplayTarget;
 import dev.racetriage.dashboard.source.AccessSources;
+import dev.racetriage.dashboard.source.TestCodeRaces;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.store.candidates.StaticCandidate;
 import dev.racetriage.store.detail.RaceDetail;
@@ -19,21 +20,23 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Turns the store's {@link RaceDetail} into the race page's {@link RaceView}, adding source lines from the project. */
-final class RaceViewBuilder {
+public final class RaceViewBuilder {
   static final int SOURCE_CONTEXT_LINES = 3;
 
   private final AccessSources sources;
   private final java.nio.file.Path projectDir;
+  private final TestCodeRaces testCode;
 
-  RaceViewBuilder(AccessSources sources, java.nio.file.Path projectDir) {
+  public RaceViewBuilder(AccessSources sources, java.nio.file.Path projectDir, TestCodeRaces testCode) {
     this.sources = sources;
     this.projectDir = projectDir;
+    this.testCode = testCode;
   }
 
   RaceView build(RaceDetail detail, List<HeuristicSummary> summaries) {
     LatestEvidence evidence = LatestEvidence.of(detail);
     return new RaceView(
-        RaceRow.of(detail.summary()),
+        RaceRow.of(detail.summary(), testCode.inTestCode(detail.summary().field(), detail.accesses())),
         distinctSites(detail.accesses()).stream().map(a -> access(detail.summary().field(), a)).toList(),
         detail.tests(),
         heuristics(detail, summaries),

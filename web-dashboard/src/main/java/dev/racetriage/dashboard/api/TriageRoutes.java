@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.racetriage.store.FieldKey;
 import dev.racetriage.dashboard.database.StoreAccess;
+import dev.racetriage.dashboard.source.TestCodeRaces;
 import dev.racetriage.store.marks.AuditEntry;
 import io.javalin.Javalin;
 import io.javalin.http.BadRequestResponse;
@@ -27,9 +28,11 @@ public final class TriageRoutes {
 
   private final StoreAccess stores;
   private final ObjectMapper json;
+  private final TestCodeRaces testCode;
 
-  public TriageRoutes(StoreAccess stores, ObjectMapper json) {
+  public TriageRoutes(StoreAccess stores, ObjectMapper json, TestCodeRaces testCode) {
     this.stores = stores;
+    this.testCode = testCode;
     this.json = json.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   }
 
@@ -69,7 +72,8 @@ public final class TriageRoutes {
       case "open" -> stores.writes().marks().reopen(field, author, optionalText(request.note()));
       default -> throw new BadRequestResponse("state must be \"trusted-benign\" or \"open\"");
     }
-    ctx.json(RaceRow.of(stores.reads().races().find(field).orElseThrow(() -> RaceRoutes.notFound(field))));
+    ctx.json(RaceRow.of(stores.reads().races().find(field).orElseThrow(() -> RaceRoutes.notFound(field)),
+        testCode.contains(field.toString())));
   }
 
   private void comment(Context ctx) {

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 public final class CsvExport {
   static final List<String> HEADER = List.of(
       "field", "verdict", "state", "kinds", "tests", "trials", "summary", "file", "line", "mark_author", "mark_note",
-      "replay_command", "last_seen");
+      "replay_command", "last_seen", "test_code");
 
   private CsvExport() {}
 
@@ -34,7 +34,8 @@ public final class CsvExport {
           r.mark() == null ? "" : r.mark().author(),
           r.mark() == null ? "" : r.mark().note(),
           nullToEmpty(race.replayCommand()),
-          r.lastSeenAt() == null ? "" : r.lastSeenAt().toString()));
+          r.lastSeenAt() == null ? "" : r.lastSeenAt().toString(),
+          Boolean.toString(race.testCode())));
     }
     return out.toString();
   }

@@ -4,6 +4,7 @@ import dev.racetriage.dashboard.api.LatestEvidence;
 import dev.racetriage.dashboard.api.RaceListing;
 import dev.racetriage.dashboard.api.RaceRow;
 import dev.racetriage.dashboard.source.AccessSources;
+import dev.racetriage.store.races.CodeScope;
 import dev.racetriage.store.TriageStore;
 import dev.racetriage.store.detail.RaceDetail;
 import dev.racetriage.store.races.AccessSite;
@@ -49,6 +50,11 @@ public final class RaceCollector {
   public record Collected(List<ExportedRace> races, int unreadable) {}
 
   public Collected collect(RaceQuery filters) {
+    return collect(filters, CodeScope.ALL);
+  }
+
+  /** As {@link #collect(RaceQuery)}, keeping the races of {@code scope} (product, test code or all). */
+  public Collected collect(RaceQuery filters, CodeScope scope) {
     List<ExportedRace> races = new ArrayList<>();
     int unreadable = 0;
     Run latest = store.runs().recent(200).stream()
@@ -57,7 +63,8 @@ public final class RaceCollector {
     while (true) {
       RaceListing.Listed page = listing.list(query);
       for (RaceSummary summary : page.items()) {
-        store.detail(summary.field()).ifPresent(detail -> races.add(exported(detail, latest)));
+        store.detail(summary.field()).map(detail -> exported(detail, latest))
+            .filter(race -> scope.includes(race.testCode())).ifPresent(races::add);
       }
       unreadable += page.unreadable();
       int read = page.items().size() + page.unreadable();
@@ -82,16 +89,14 @@ public final class RaceCollector {
     ExportedRace.Fixed fixed = summary.lifecycle() != Lifecycle.FIXED ? null
         : detail.events().stream().filter(e -> e.state() == Lifecycle.FIXED).reduce((a, b) -> b)
             .map(e -> new ExportedRace.Fixed(e.runId(), e.commitId(), e.at(), e.note())).orElse(null);
-    boolean testCode = !accesses.isEmpty() && accesses.stream()
-        .allMatch(a -> a.projectPath() != null && (a.projectPath().startsWith("src/test/")
-            || a.projectPath().contains("/src/test/")));
+    boolean testCode = CodeScope.inTestCode(accesses.stream().map(ExportedRace.Access::projectPath).toList());
     String recheck = summary.lifecycle() == Lifecycle.FIXED || latest == null || summary.lastRunId() == null
         || summary.lastRunId() >= latest.id() ? null
         : "not re-checked by the latest " + latest.kind() + " (run #" + latest.id() + "): the tests that exercised it "
             + "did not all run and pass there; last seen by run #" + summary.lastRunId();
     List<String> fixes = detail.candidate() == null ? List.of() : advice.apply(detail.candidate());
     return new ExportedRace(
-        RaceRow.of(summary),
+        RaceRow.of(summary, testCode),
         evidence.summary(),
         ReplayTarget.decisive(detail).map(t -> t.command(store.projectDir())).orElse(null),
         evidence.replayCommand(),

@@ -62,7 +62,8 @@ public final class SarifExport {
     result.put("level", level(verdict));
     String summary = exported.summary() == null ? "" : " — " + exported.summary();
     result.putObject("message").put("text",
-        "Data race on " + race.id() + " (" + String.join(", ", race.kinds()) + "): " + verdict.label() + summary);
+        "Data race on " + race.id() + " (" + String.join(", ", race.kinds())
+            + (exported.testCode() ? "; in test code" : "") + "): " + verdict.label() + summary);
     List<ExportedRace.Access> accesses = exported.accesses();
     if (!accesses.isEmpty()) {
       location(result.putArray("locations").addObject(), accesses.get(0), race.id());
@@ -87,6 +88,11 @@ public final class SarifExport {
     properties.put("verdict", verdict.label());
     properties.put("triageState", race.state());
     properties.put("trials", race.trials());
+    // a race in the tests' own code: code-scanning tools can filter on the tag
+    properties.put("testCode", exported.testCode());
+    if (exported.testCode()) {
+      properties.putArray("tags").add("test-code");
+    }
     ArrayNode tests = properties.putArray("tests");
     exported.tests().forEach(tests::add);
     if (exported.replayCommand() != null) {

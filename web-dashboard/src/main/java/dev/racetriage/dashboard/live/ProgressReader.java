@@ -1,8 +1,12 @@
 package dev.racetriage.dashboard.live;
 
 import dev.racetriage.dashboard.api.CountsView;
+import dev.racetriage.dashboard.api.RaceListing;
 import dev.racetriage.dashboard.api.RunRow;
+import dev.racetriage.dashboard.source.TestCodeRaces;
 import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.races.CodeScope;
+import dev.racetriage.store.races.RaceQuery;
 import dev.racetriage.store.marks.AuditEntry;
 import dev.racetriage.store.queue.WorkState;
 import dev.racetriage.store.runs.RunStatus;
@@ -19,9 +23,19 @@ public final class ProgressReader {
   static final int RUNS_SCANNED = 10;
 
   private final TriageStore store;
+  private final TestCodeRaces testCode;
+  private final RaceListing listing;
 
-  public ProgressReader(TriageStore store) {
+  public ProgressReader(TriageStore store, TestCodeRaces testCode) {
     this.store = store;
+    this.testCode = testCode;
+    this.listing = new RaceListing(store);
+  }
+
+  /** The races that are not fixed and live in test code (none but a list walk when the project has any). */
+  private List<dev.racetriage.store.races.RaceSummary> testCodeRaces() {
+    if (testCode.fieldKeys().isEmpty()) return List.of();
+    return listing.list(RaceQuery.all().page(0, RaceQuery.MAX_LIMIT), CodeScope.TEST, testCode::contains).items();
   }
 
   public Progress read() {
@@ -39,7 +53,7 @@ public final class ProgressReader {
         working,
         recent.stream().filter(r -> r.status().equals(running)).toList(),
         recent.isEmpty() ? null : recent.get(0),
-        CountsView.of(store.races().counts()),
+        CountsView.of(store.races().counts(), testCodeRaces()),
         store.marks().recentActivity(1).stream().mapToLong(AuditEntry::id).findFirst().orElse(0));
   }
 }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import dev.racetriage.runner.detect.DetectedRace;
+import dev.racetriage.store.races.CodeScope;
 
 /**
  * Turns what a class file knows of its source (the binary class name and the source file's simple name) into the
@@ -29,6 +31,27 @@ public final class SourceLocator {
     if (className == null) return Optional.empty();
     String key = className + "|" + sourceFileName;
     return cache.computeIfAbsent(key, k -> find(className, sourceFileName));
+  }
+
+  /**
+   * Whether the race is a test-code race ({@link CodeScope#inTestCode}): every racing site it was seen at is in a
+   * file under {@code src/test}. An access in a file this project does not hold (a library) is not test code.
+   */
+  public boolean inTestCode(DetectedRace race) {
+    List<String> paths = new ArrayList<>();
+    List<DetectedRace.Access> accesses = new ArrayList<>();
+    if (race.current() != null) accesses.add(race.current());
+    if (race.previous() != null) accesses.add(race.previous());
+    for (DetectedRace.SitePair pair : race.sitePairs()) {
+      if (pair.current() != null) accesses.add(pair.current());
+      if (pair.previous() != null) accesses.add(pair.previous());
+    }
+    for (DetectedRace.Access access : accesses) {
+      // an earlier write the h-summary did not keep has no class: it says nothing about where the race lives
+      if (access.className() == null && access.file() == null) continue;
+      paths.add(locate(access.className(), access.file()).orElse(null));
+    }
+    return CodeScope.inTestCode(paths);
   }
 
   private Optional<String> find(String className, String sourceFileName) {

@@ -12,7 +12,7 @@ import dev.racetriage.runner.triage.TriageStats;
 
 /**
  * The JSON report of {@code racetriage triage --format json}:
- * {@code {"races":[{"field","verdict","kinds","accesses","tests","trials":[{"heuristic","runs","failures","staleReads",
+ * {@code {"races":[{"field","verdict","kinds","testCode","accesses","tests","trials":[{"heuristic","runs","failures","staleReads",
  * "medianMillis"}],"evidence","trustedBenign"}],"candidates":[],"stats":{...},"hungTests":[{"test","phase","limitMillis","threads"}],"warnings":[...]}}.
  */
 public final class TriageJson {
@@ -32,6 +32,7 @@ public final class TriageJson {
       if (race.wr() > 0) kinds.add("WR");
       if (race.ww() > 0) kinds.add("WW");
       r.put("count", race.count());
+      r.put("testCode", sources.inTestCode(race));
       ArrayNode accesses = r.putArray("accesses");
       access(accesses.addObject(), race.wr() > 0 ? "read" : "write", race.current(), sources);
       access(accesses.addObject(), "write", race.previous(), sources);

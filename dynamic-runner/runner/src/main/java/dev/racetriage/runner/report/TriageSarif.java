@@ -47,7 +47,11 @@ public final class TriageSarif {
       location(related, race.previous(), sources);
       related.putObject("message").put("text", "conflicting write in thread " + race.previous().thread());
       r.putObject("partialFingerprints").put("racetriage/field", race.fieldKey());
-      r.putObject("properties").put("field", race.fieldKey()).put("verdict", finding.verdict().label());
+      ObjectNode properties = r.putObject("properties").put("field", race.fieldKey())
+          .put("verdict", finding.verdict().label());
+      boolean testCode = sources.inTestCode(race);
+      properties.put("testCode", testCode);
+      if (testCode) properties.putArray("tags").add("test-code");
       if (finding.trustedBenign()) {
         r.putArray("suppressions").addObject().put("kind", "external").put("justification", finding.trustedBenignNote());
       }

@@ -14,6 +14,12 @@ function renderCounts(counts) {
     el('span', {class: 'count'}, String(counts.fixed)), el('span', {class: 'label'}, 'fixed (not counted above)')));
   cards.push(el('a', {class: 'card total', href: '/races'},
     el('span', {class: 'count'}, String(counts.total)), el('span', {class: 'label'}, 'total')));
+  const inTests = counts.testCode;
+  const destructiveInTests = inTests.byVerdict.destructive || 0;
+  cards.push(el('a', {class: 'card test-code', href: '/races?scope=test',
+      title: 'races whose every access is under src/test, counted above too'},
+    el('span', {class: 'count'}, String(inTests.total)),
+    el('span', {class: 'label'}, 'of them in test code' + (destructiveInTests ? ` (${destructiveInTests} destructive)` : ''))));
   fill('counts', cards);
   renderCountsChart(counts);
 }

@@ -9,6 +9,7 @@ function renderHeader(race, view) {
   setText('field', race.id);
   fill('verdict', race.verdict).className = `badge verdict-${race.verdict}`;
   fill('state', race.state).className = `badge state-${race.state}`;
+  document.getElementById('test-code').hidden = !race.testCode;
   setText('kinds', `${race.kinds.join(' + ')} race · ${race.tests} tests · ${race.trials} trials · last seen ${formatTime(race.lastSeenAt)}`);
   setText('verdict-summary', view.summary ?? 'No verdict yet.');
   if (race.state === 'fixed') {

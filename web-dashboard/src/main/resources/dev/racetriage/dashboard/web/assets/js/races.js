@@ -1,7 +1,7 @@
 import {api, el, fill, setText, showError, clearError, showSession, formatTime, raceHref, verdictBadge, stateBadge} from './common.js';
 
 // The table's state lives in the URL, so a filtered view can be bookmarked and shared.
-const FILTERS = ['verdict', 'state', 'class', 'q', 'limit'];
+const FILTERS = ['verdict', 'state', 'scope', 'class', 'q', 'limit'];
 
 function params() {
   return new URLSearchParams(location.search);
@@ -40,7 +40,8 @@ function exportLinks(p) {
 
 function row(race) {
   return el('tr', {dataset: {id: race.id}},
-    el('td', {class: 'field-key'}, el('a', {href: raceHref(race.id)}, race.id)),
+    el('td', {class: 'field-key'}, el('a', {href: raceHref(race.id)}, race.id),
+      race.testCode ? el('span', {class: 'badge test-code', title: 'every access is under src/test'}, 'test code') : null),
     el('td', {}, verdictBadge(race.verdict)),
     el('td', {}, stateBadge(race.state)),
     el('td', {}, race.kinds.join(', ')),
@@ -60,7 +61,12 @@ async function load() {
     button.setAttribute('aria-sort', active ? (p.get('desc') === 'true' ? 'descending' : 'ascending') : 'none');
   }
   try {
-    const page = await api('/api/races?' + p);
+    // by default the product's races fill the table and the test-code races get a section of their own below it
+    const apart = !p.get('scope');
+    const q = new URLSearchParams(p);
+    if (apart) q.set('scope', 'product');
+    const page = await api('/api/races?' + q);
+    await loadTestCode(p, apart);
     clearError();
     fill('rows', page.items.length === 0
       ? el('tr', {}, el('td', {colspan: '7', class: 'muted'}, 'no race matches these filters'))
@@ -68,7 +74,9 @@ async function load() {
     const first = page.total === 0 ? 0 : page.offset + 1;
     // Rows the server could not read are left out of items but still take their place in the list.
     const last = page.offset + page.items.length + page.unreadable;
-    setText('summary', `${page.total} race${page.total === 1 ? '' : 's'} match` + (page.note ? ` — ${page.note}` : ''));
+    const where = apart ? " in the product's code" : p.get('scope') === 'test' ? ' in test code' : '';
+    setText('summary', `${page.total} race${page.total === 1 ? '' : 's'}${where} match${page.total === 1 ? 'es' : ''}`
+      + (page.note ? ` — ${page.note}` : ''));
     setText('page', `${first}–${last} of ${page.total}`);
     const prev = document.getElementById('prev');
     const next = document.getElementById('next');
@@ -79,6 +87,24 @@ async function load() {
   } catch (error) {
     showError(error);
   }
+}
+
+/** The test-code races under the table (the first page of them), unless a scope was chosen. */
+async function loadTestCode(p, apart) {
+  const section = document.getElementById('test-code-section');
+  if (!apart) {
+    section.hidden = true;
+    return;
+  }
+  const q = new URLSearchParams(p);
+  q.set('scope', 'test');
+  q.delete('offset');
+  const page = await api('/api/races?' + q);
+  section.hidden = page.total === 0;
+  setText('test-code-title', `Races in test code (${page.total})`);
+  q.delete('limit');
+  document.getElementById('test-code-all').href = '/races?' + q;
+  fill('test-rows', page.items.map(row));
 }
 
 function main() {
