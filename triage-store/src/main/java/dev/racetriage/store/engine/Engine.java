@@ -36,6 +36,13 @@ public interface Engine {
 
   Connection connect(Role role, boolean readOnlyStore, int busyTimeoutMillis) throws SQLException;
 
+  /**
+   * What a claimer's {@code SELECT} of candidate rows (table alias {@code alias}) ends with, so that concurrent
+   * claimers pass over rows another has locked instead of colliding on them: {@code FOR UPDATE OF a SKIP LOCKED}
+   * where the engine has row locks, nothing where writers are serialised anyway (SQLite).
+   */
+  String skipLockedRows(String alias);
+
   /** The statement that starts a write unit of work (taking the write lock up front where the engine has one). */
   String beginWrite();
 

@@ -149,6 +149,11 @@ public final class PostgresEngine implements Engine {
   }
 
   @Override
+  public String skipLockedRows(String alias) {
+    return " FOR UPDATE OF " + alias + " SKIP LOCKED";
+  }
+
+  @Override
   public String beginWrite() {
     return "BEGIN ISOLATION LEVEL SERIALIZABLE";
   }

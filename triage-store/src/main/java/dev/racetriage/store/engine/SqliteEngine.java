@@ -68,6 +68,11 @@ public final class SqliteEngine implements Engine {
   }
 
   @Override
+  public String skipLockedRows(String alias) {
+    return "";
+  }
+
+  @Override
   public String beginWrite() {
     return "BEGIN IMMEDIATE";
   }

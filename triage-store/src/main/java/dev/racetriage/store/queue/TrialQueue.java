@@ -67,7 +67,7 @@ public final class TrialQueue {
       List<Long> candidates = tx.query(
           "SELECT q.id FROM trial_item q JOIN run r ON r.id = q.run_id WHERE q.fingerprint = ? AND "
               + CLAIMABLE + " AND r.status = 'RUNNING'" + (runId == null ? "" : " AND q.run_id = " + runId)
-              + " ORDER BY q.id LIMIT 8",
+              + " ORDER BY q.id LIMIT 8" + db.engine().skipLockedRows("q"),
           row -> row.getLong(1), fingerprint, tx.now());
       for (long id : candidates) {
         int taken = tx.update(
