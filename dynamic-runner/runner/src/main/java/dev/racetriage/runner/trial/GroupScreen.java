@@ -55,9 +55,19 @@ public final class GroupScreen {
     this.rule = rule;
   }
 
-  /** How a screen ended; {@code benign}: each concluded field's outcomes (the evidence its verdict rests on). */
+  /**
+   * How a screen ended; {@code benign}: each concluded field's outcomes (the evidence its verdict rests on);
+   * {@code carried}: after a split on a failure, the passing runs of each field the group had served stale values,
+   * evidence for it as in a concluded group, which its half (or its own trials) goes on from.
+   */
   public record Result(Map<String, List<TrialOutcome>> benign, List<String> singles, List<List<String>> splits,
-                       int discardedRuns, String splitReason, int jvms, int runs) {}
+                       int discardedRuns, String splitReason, int jvms, int runs,
+                       Map<String, List<TrialOutcome>> carried) {
+    public Result(Map<String, List<TrialOutcome>> benign, List<String> singles, List<List<String>> splits,
+        int discardedRuns, String splitReason, int jvms, int runs) {
+      this(benign, singles, splits, discardedRuns, splitReason, jvms, runs, Map.of());
+    }
+  }
 
   /**
    * The groups of fields worth screening together: per test, the fields whose only test it is, that are no array
@@ -111,6 +121,16 @@ public final class GroupScreen {
 
   /** Screens one group: all its fields jumbled together, one test, heuristics interleaved, until it ends. */
   public Result run(List<TrialCell> group, java.util.function.BooleanSupplier stop) throws InterruptedException {
+    return run(group, stop, Map.of());
+  }
+
+  /**
+   * Screens one group that goes on from {@code prior}: the passing runs a larger group it was split from gave each of
+   * its fields ({@link Result#carried}). They count as this group's own runs (tallies, the benign rule) and stay in
+   * each field's evidence; this group's runs are numbered after them.
+   */
+  public Result run(List<TrialCell> group, java.util.function.BooleanSupplier stop,
+      Map<String, List<TrialOutcome>> prior) throws InterruptedException {
     List<String> fields = group.stream().map(TrialCell::fieldKey).distinct().toList();
     List<String> heuristics = group.stream().map(TrialCell::heuristic).distinct().toList();
     TrialCell first = group.get(0);
@@ -121,6 +141,15 @@ public final class GroupScreen {
     Map<String, Map<String, StoppingRule.Tally>> tallies = new HashMap<>();
     fields.forEach(f -> tallies.put(f, new HashMap<>()));
     Map<String, List<Long>> timed = new HashMap<>();
+    // prior runs: per field as they were; the group's timings from its first field's (every field has the same runs)
+    int priorRuns = 0;
+    for (String field : fields) {
+      for (TrialOutcome o : prior.getOrDefault(field, List.of())) {
+        byField.get(field).add(o);
+        tallies.get(field).merge(o.spec().heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
+      }
+      priorRuns = Math.max(priorRuns, prior.getOrDefault(field, List.of()).size());
+    }
     int runs = 0;
     TrialServerProcess server = null;
     Path dir = null;
@@ -137,7 +166,10 @@ public final class GroupScreen {
             .filter(h -> fields.stream().anyMatch(f -> !fieldDone(h, tallies.get(f)))).toList();
         if (open.isEmpty()) break;
         List<String> round = new ArrayList<>();
-        if (heuristics.contains(HeuristicTrials.SC)) round.add(HeuristicTrials.SC);
+        Map<String, StoppingRule.Tally> lead = tallies.get(fields.get(0));
+        boolean controlStable = StoppingRule.controlStable(lead.getOrDefault(HeuristicTrials.SC, StoppingRule.Tally.EMPTY),
+            open.stream().map(h -> lead.getOrDefault(h, StoppingRule.Tally.EMPTY)).toList());
+        if (heuristics.contains(HeuristicTrials.SC) && !controlStable) round.add(HeuristicTrials.SC);
         round.addAll(open);
         for (String h : round) {
           if (server == null) {
@@ -150,7 +182,7 @@ public final class GroupScreen {
               break;
             }
           }
-          long seed = first.seed(FIRST_RUN + runs);
+          long seed = first.seed(FIRST_RUN + priorRuns + runs);
           String options = agentOptions(fields, h, seed, dir.resolve("jumble.jsonl").toString(), first.indices());
           TrialLimits.Limit limit = executor.limits().limit(fields.get(0), testId, false);
           TrialServerProcess.Reply reply = server.run(h, seed, limit.duration());
@@ -205,8 +237,18 @@ public final class GroupScreen {
     }
     if (splitReason != null) {
       int half = fields.size() / 2;
-      return new Result(Map.of(), List.of(), List.of(fields.subList(0, half), fields.subList(half, fields.size())),
-          runs, splitReason, jvms, runs);
+      List<List<String>> halves = List.of(fields.subList(0, half), fields.subList(half, fields.size()));
+      // The run that split the group (a failure, a timeout) is nobody's evidence, but the passes before it are each
+      // served field's, as in a concluded group (the same argument: any failure splits, and they are passes). Their
+      // durations stay out of the timings (as a warm-up's): a qos field of the group may have slowed them.
+      Map<String, List<TrialOutcome>> carried = new LinkedHashMap<>();
+      for (String field : fields) {
+        if (byField.get(field).stream().anyMatch(o -> !o.isControl() && o.staleReads() > 0)) {
+          carried.put(field, byField.get(field).stream().map(GroupScreen::untimed).toList());
+        }
+      }
+      int passes = byField.get(fields.get(0)).size() - priorRuns;
+      return new Result(Map.of(), List.of(), halves, runs - passes, splitReason, jvms, runs, carried);
     }
     Map<String, List<TrialOutcome>> benign = new LinkedHashMap<>();
     List<String> singles = new ArrayList<>();
@@ -216,6 +258,12 @@ public final class GroupScreen {
       else singles.add(field);
     }
     return new Result(benign, singles, List.of(), 0, null, jvms, runs);
+  }
+
+  /** {@code o} with its duration left out of timing comparisons (as a warm-up run's). */
+  static TrialOutcome untimed(TrialOutcome o) {
+    return new TrialOutcome(o.spec(), o.result(), o.millis(), o.reads(), o.staleReads(), o.failure(), o.replayCommand(),
+        true, o.freshJvm());
   }
 
   /** Whether a single-field unit would have stopped this heuristic for this field (benign, unexercised, or at most). */

@@ -57,6 +57,15 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     return new StoppingRule(maxRuns, Integer.MAX_VALUE, maxRuns, Integer.MAX_VALUE, false, Integer.MAX_VALUE);
   }
 
+  /**
+   * A control that passed this many runs (the first one a warm-up: 5 timed) while no adversarial run failed, timed out
+   * or ran {@link #SLOWDOWN_SUSPECT} times slower has said what it can: it rests until one does.
+   */
+  public static final int STABLE_CONTROL_RUNS = 6;
+
+  /** An adversarial median this much above the control's keeps the control running (a qos comparison needs it). */
+  public static final double SLOWDOWN_SUSPECT = 1.2;
+
   /** Whether {@code heuristic} needs no more runs, given every heuristic's tally of this field and test so far. */
   public boolean done(String heuristic, Map<String, Tally> tallies) {
     Tally tally = tallies.getOrDefault(heuristic, Tally.EMPTY);
@@ -66,11 +75,16 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       if (VerdictClassifier.controlKeepsTimingOut(tally.timeouts(), tally.runs()) || tally.timeouts() >= maxRuns) {
         return true;
       }
-      return early && tally.failures() >= failuresToConvict;
+      if (early && convicted(tallies) != null) return tally.runs() >= controlRunsToConvict;
+      return early && (tally.failures() >= failuresToConvict || controlStable(tally, adversarialTallies(tallies)));
     }
     if (!early) return false;
     Tally control = tallies.get(HeuristicTrials.SC);
     boolean controlFailed = control != null && control.failures() > 0;
+    // a destructive race is decided by one heuristic: once one failed with stale values (and sc did not fail), only
+    // it runs on, with the control — the others could refine the rate, never change the verdict
+    String focus = convicted(tallies);
+    if (focus != null && !focus.equals(heuristic)) return true;
     if (tally.explainedFailures() >= failuresToConvict && !controlFailed) return true;
     // a run killed at its limit reported no stale values, but that does not make it unexercised
     if (tally.runs() - tally.timeouts() >= unexercisedAfter && tally.staleReads() == 0) return true;
@@ -81,6 +95,45 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     }
     return tally.failures() == 0 && control != null && !controlFailed
         && VerdictClassifier.standard().slower(tally.timedMillis(), control.timedMillis(), adversarialHeuristics(tallies));
+  }
+
+  /**
+   * Whether the control has nothing more to say for now: {@link #STABLE_CONTROL_RUNS} runs, all passed and none timed
+   * out, while no adversarial heuristic failed, timed out or runs {@link #SLOWDOWN_SUSPECT} times slower in median.
+   * Its runs matter for three things, and each brings it back: a failure (the Fisher comparison needs the control's
+   * rate), a timeout (noise or QoS), a slowdown (the qos rule compares durations; Mann-Whitney with 5 control runs
+   * against 19 can still reach p &lt; 0.0025). A test that fails intermittently on its own shows it under the
+   * adversarial heuristics too (they run on), and then the control runs on as well.
+   */
+  public static boolean controlStable(Tally control, java.util.Collection<Tally> adversarial) {
+    if (control.runs() < STABLE_CONTROL_RUNS || control.failures() > 0 || control.timeouts() > 0) return false;
+    double base = VerdictClassifier.median(control.timedMillis());
+    for (Tally t : adversarial) {
+      if (t.failures() > 0 || t.timeouts() > 0) return false;
+      if (!t.timedMillis().isEmpty() && VerdictClassifier.median(t.timedMillis()) >= SLOWDOWN_SUSPECT * base) return false;
+    }
+    return true;
+  }
+
+  private static List<Tally> adversarialTallies(Map<String, Tally> tallies) {
+    return tallies.entrySet().stream().filter(e -> !HeuristicTrials.SC.equals(e.getKey())).map(Map.Entry::getValue)
+        .toList();
+  }
+
+  /**
+   * The heuristic that exposes the race best so far — most failures with stale values, then the highest such rate,
+   * then by name — when one has such a failure and the control has none; null otherwise (sc failed: every heuristic
+   * runs on, since any of them may be the one that fails significantly more often than the control).
+   */
+  public static String convicted(Map<String, Tally> tallies) {
+    Tally control = tallies.get(HeuristicTrials.SC);
+    if (control != null && control.failures() > 0) return null;
+    return tallies.entrySet().stream()
+        .filter(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().explainedFailures() > 0)
+        .sorted(java.util.Comparator.<Map.Entry<String, Tally>>comparingInt(e -> -e.getValue().explainedFailures())
+            .thenComparingDouble(e -> -(double) e.getValue().explainedFailures() / e.getValue().runs())
+            .thenComparing(Map.Entry::getKey))
+        .map(Map.Entry::getKey).findFirst().orElse(null);
   }
 
   /** How many heuristics are compared with {@code sc}: the classifier corrects its significance level for them. */

@@ -58,10 +58,11 @@ class TrialSchedulerTest {
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 2, null)
         .run(cells("sc", "oldest-but-different", "oldest"), seen::add);
 
-    // interleaved rounds sc, obd, oldest; the third obd failure (round 3, after sc's third run) decides the field
-    assertEquals(Map.of("sc", 3L, "oldest-but-different", 3L, "oldest", 2L), runs(outcomes));
-    assertEquals(List.of("sc", "oldest-but-different", "oldest", "sc"),
-        outcomes.subList(0, 4).stream().map(o -> o.spec().heuristic()).toList(), "heuristics alternate run by run");
+    // obd's first failure (with stale values, sc clean) focuses the unit on it: oldest, after it in the round, never
+    // runs; the third obd failure (after sc's third run) decides the field
+    assertEquals(Map.of("sc", 3L, "oldest-but-different", 3L), runs(outcomes));
+    assertEquals(List.of("sc", "oldest-but-different", "sc", "oldest-but-different"),
+        outcomes.subList(0, 4).stream().map(o -> o.spec().heuristic()).toList(), "control and convicting heuristic alternate");
     assertEquals(outcomes.size(), seen.size());
 
     List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(outcomes);
@@ -109,7 +110,8 @@ class TrialSchedulerTest {
         "random", TrialOutcome.Result.PASS), Map.of("sc", 0L, "oldest", 2L, "random", 5L));
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
         .run(cells("sc", "oldest", "random"), o -> {});
-    assertEquals(Map.of("sc", 19L, "oldest", 19L, "random", 19L), runs(outcomes), "not 20 each");
+    assertEquals(Map.of("sc", 6L, "oldest", 19L, "random", 19L), runs(outcomes),
+        "not 20 each; the control rests once stable (6 clean runs, nothing slower, nothing failed)");
     assertEquals(19, StoppingRule.BENIGN_AFTER);
     Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
     assertEquals(Verdict.BENIGN, c.verdict());
@@ -134,6 +136,51 @@ class TrialSchedulerTest {
     assertTrue(!VerdictClassifier.standard().slower(slowish.timedMillis(), sc.timedMillis(), 1), "not significant yet");
     assertTrue(!rule.done("oldest", Map.of("sc", sc, "oldest", slowish)), "median 1.6x the control's: runs on");
     assertTrue(rule.done("oldest", Map.of("sc", sc, "oldest", even)), "no slowdown: benign after 19");
+  }
+
+  /** The control rests once stable, and comes back as soon as an adversarial run fails: Fisher needs its rate. */
+  @Test
+  void aStableControlRestsAndAFailureBringsItBack() {
+    TrialSpec scSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "sc", 1);
+    TrialSpec oldestSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "oldest", 1);
+    StoppingRule.Tally sc = StoppingRule.Tally.EMPTY;
+    StoppingRule.Tally oldest = StoppingRule.Tally.EMPTY;
+    StoppingRule rule = StoppingRule.standard(20);
+    for (int i = 0; i < 6; i++) {
+      assertTrue(!rule.done("sc", Map.of("sc", sc, "oldest", oldest)), "fewer than 6 control runs: " + i);
+      sc = sc.plus(new TrialOutcome(scSpec, TrialOutcome.Result.PASS, 100, 10, 0, null, "java …"));
+      oldest = oldest.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 105, 10, 2, null, "java …"));
+    }
+    assertTrue(rule.done("sc", Map.of("sc", sc, "oldest", oldest)), "6 clean runs, oldest not slower: rests");
+    StoppingRule.Tally slower = oldest.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 500, 10, 2, null, "java …"))
+        .plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 500, 10, 2, null, "java …"))
+        .plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 500, 10, 2, null, "java …"))
+        .plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 500, 10, 2, null, "java …"))
+        .plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 500, 10, 2, null, "java …"))
+        .plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 500, 10, 2, null, "java …"))
+        .plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 500, 10, 2, null, "java …"));
+    assertTrue(!rule.done("sc", Map.of("sc", sc, "oldest", slower)), "a slowdown building up: the control runs on");
+    StoppingRule.Tally unexplained = oldest.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.FAIL, 100, 10, 0,
+        "java.lang.AssertionError", "java …"));
+    assertTrue(!rule.done("sc", Map.of("sc", sc, "oldest", unexplained)), "a failure no stale value explains: back");
+  }
+
+  /** Once sc failed, no heuristic is focused on: any of them may be the one that beats the control (Fisher). */
+  @Test
+  void aControlFailureUnfocusesEveryHeuristic() {
+    TrialSpec scSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "sc", 1);
+    TrialSpec oldestSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "oldest", 1);
+    StoppingRule.Tally failing = StoppingRule.Tally.EMPTY.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.FAIL,
+        100, 10, 3, "java.lang.NullPointerException", "java …"));
+    StoppingRule.Tally clean = StoppingRule.Tally.EMPTY.plus(new TrialOutcome(scSpec, TrialOutcome.Result.PASS, 100, 10,
+        0, null, "java …"));
+    StoppingRule.Tally failedControl = clean.plus(new TrialOutcome(scSpec, TrialOutcome.Result.FAIL, 100, 10, 0,
+        "java.lang.AssertionError", "java …"));
+    StoppingRule rule = StoppingRule.standard(20);
+    assertEquals("oldest", StoppingRule.convicted(Map.of("sc", clean, "oldest", failing, "random", StoppingRule.Tally.EMPTY)));
+    assertTrue(rule.done("random", Map.of("sc", clean, "oldest", failing, "random", StoppingRule.Tally.EMPTY)));
+    assertEquals(null, StoppingRule.convicted(Map.of("sc", failedControl, "oldest", failing)));
+    assertTrue(!rule.done("random", Map.of("sc", failedControl, "oldest", failing, "random", StoppingRule.Tally.EMPTY)));
   }
 
   @Test
