@@ -21,7 +21,12 @@ import java.util.Map;
  *       difference, Mann-Whitney corrected for the heuristics compared, which needs 8 timed runs on each side);</li>
  *   <li>it stops as benign after {@code benignAfter} runs that served stale values without a failure or a timeout
  *       (sequential stopping: the failure rate is then below 15 % with 95 % confidence), unless its median is
- *       already 1.5x the control's (a slowdown building up runs on, so qos can become significant);</li>
+ *       already 1.5x the control's and 10 ms above it (a slowdown building up runs on, so qos can become
+ *       significant);</li>
+ *   <li>once one heuristic failed with stale values and {@code sc} did not fail, only that heuristic runs on (with
+ *       {@code sc} up to {@code controlRunsToConvict} runs): the others could only refine the rate;</li>
+ *   <li>{@code sc} rests once stable ({@link #controlStable}) and comes back with any adversarial failure, timeout or
+ *       suspected slowdown;</li>
  *   <li>the {@code sc} control stops after {@code failuresToConvict} failures: the test fails that often without
  *       stale values. One failure does not stop it: a test that fails intermittently on its own (often through the
  *       very race under study) is destructive if the stale values make it fail significantly more often, which
@@ -90,7 +95,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     if (tally.runs() - tally.timeouts() >= unexercisedAfter && tally.staleReads() == 0) return true;
     // benign with stated confidence — unless a slowdown is building up (then qos needs the runs to be significant)
     if (tally.exercisedRuns() >= benignAfter && tally.failures() == 0 && tally.timeouts() == 0 && control != null
-        && VerdictClassifier.median(tally.timedMillis()) < 1.5 * VerdictClassifier.median(control.timedMillis())) {
+        && !couldBeQos(VerdictClassifier.median(tally.timedMillis()), VerdictClassifier.median(control.timedMillis()))) {
       return true;
     }
     return tally.failures() == 0 && control != null && !controlFailed
@@ -110,9 +115,23 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     double base = VerdictClassifier.median(control.timedMillis());
     for (Tally t : adversarial) {
       if (t.failures() > 0 || t.timeouts() > 0) return false;
-      if (!t.timedMillis().isEmpty() && VerdictClassifier.median(t.timedMillis()) >= SLOWDOWN_SUSPECT * base) return false;
+      if (!t.timedMillis().isEmpty() && slowdownSuspected(VerdictClassifier.median(t.timedMillis()), base)) return false;
     }
     return true;
+  }
+
+  /** Whether a median already meets the qos rule's size thresholds (1.5x and 10 ms above the control's). */
+  private static boolean couldBeQos(double median, double control) {
+    return median >= 1.5 * control && median - control >= VerdictClassifier.MIN_SLOWDOWN_MILLIS;
+  }
+
+  /**
+   * Whether a median could be on its way to qos: {@link #SLOWDOWN_SUSPECT} times the control's and half the classifier's
+   * floor ({@link VerdictClassifier#MIN_SLOWDOWN_MILLIS}) above it. The control resumes before either threshold of the
+   * qos rule (1.5x, 10 ms) can be reached against its frozen median.
+   */
+  static boolean slowdownSuspected(double median, double control) {
+    return median >= SLOWDOWN_SUSPECT * control && median - control >= VerdictClassifier.MIN_SLOWDOWN_MILLIS / 2.0;
   }
 
   private static List<Tally> adversarialTallies(Map<String, Tally> tallies) {
