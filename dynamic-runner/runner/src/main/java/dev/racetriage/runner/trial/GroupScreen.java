@@ -166,10 +166,12 @@ public final class GroupScreen {
             .filter(h -> fields.stream().anyMatch(f -> !fieldDone(h, tallies.get(f)))).toList();
         if (open.isEmpty()) break;
         List<String> round = new ArrayList<>();
+        // the control as in a single field's unit: every third round while stable (every field has the same runs)
         Map<String, StoppingRule.Tally> lead = tallies.get(fields.get(0));
-        boolean controlStable = StoppingRule.controlStable(lead.getOrDefault(HeuristicTrials.SC, StoppingRule.Tally.EMPTY),
-            open.stream().map(h -> lead.getOrDefault(h, StoppingRule.Tally.EMPTY)).toList());
-        if (heuristics.contains(HeuristicTrials.SC) && !controlStable) round.add(HeuristicTrials.SC);
+        boolean controlResting = StoppingRule.controlResting(lead.getOrDefault(HeuristicTrials.SC, StoppingRule.Tally.EMPTY),
+            heuristics.stream().filter(h -> !HeuristicTrials.SC.equals(h))
+                .map(h -> lead.getOrDefault(h, StoppingRule.Tally.EMPTY)).toList());
+        if (heuristics.contains(HeuristicTrials.SC) && !controlResting) round.add(HeuristicTrials.SC);
         round.addAll(open);
         for (String h : round) {
           if (server == null) {

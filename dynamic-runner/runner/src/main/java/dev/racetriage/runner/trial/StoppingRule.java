@@ -25,8 +25,8 @@ import java.util.Map;
  *       significant);</li>
  *   <li>once one heuristic failed with stale values and {@code sc} did not fail, only that heuristic runs on (with
  *       {@code sc} up to {@code controlRunsToConvict} runs): the others could only refine the rate;</li>
- *   <li>{@code sc} rests once stable ({@link #controlStable}) and comes back with any adversarial failure, timeout or
- *       suspected slowdown;</li>
+ *   <li>{@code sc}, while stable, runs every third round ({@link #controlResting}) and comes back to every round
+ *       with any adversarial failure, timeout or suspected slowdown;</li>
  *   <li>the {@code sc} control stops after {@code failuresToConvict} failures: the test fails that often without
  *       stale values. One failure does not stop it: a test that fails intermittently on its own (often through the
  *       very race under study) is destructive if the stale values make it fail significantly more often, which
@@ -63,12 +63,12 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   }
 
   /**
-   * A control that passed this many runs (the first one a warm-up: 5 timed) while no adversarial run failed, timed out
-   * or ran {@link #SLOWDOWN_SUSPECT} times slower has said what it can: it rests until one does.
+   * A stable control runs in one round of this many (the first, the fourth, …), not in every round: its runs stay
+   * spread over the same time, and so the same machine load, as the adversarial runs they are compared with.
    */
-  public static final int STABLE_CONTROL_RUNS = 6;
+  public static final int CONTROL_EVERY = 3;
 
-  /** An adversarial median this much above the control's keeps the control running (a qos comparison needs it). */
+  /** An adversarial median this much above the control's brings the control back to every round. */
   public static final double SLOWDOWN_SUSPECT = 1.2;
 
   /** Whether {@code heuristic} needs no more runs, given every heuristic's tally of this field and test so far. */
@@ -81,7 +81,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         return true;
       }
       if (early && convicted(tallies) != null) return tally.runs() >= controlRunsToConvict;
-      return early && (tally.failures() >= failuresToConvict || controlStable(tally, adversarialTallies(tallies)));
+      return early && (tally.failures() >= failuresToConvict || controlResting(tally, adversarialTallies(tallies)));
     }
     if (!early) return false;
     Tally control = tallies.get(HeuristicTrials.SC);
@@ -103,21 +103,25 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   }
 
   /**
-   * Whether the control has nothing more to say for now: {@link #STABLE_CONTROL_RUNS} runs, all passed and none timed
-   * out, while no adversarial heuristic failed, timed out or runs {@link #SLOWDOWN_SUSPECT} times slower in median.
-   * Its runs matter for three things, and each brings it back: a failure (the Fisher comparison needs the control's
-   * rate), a timeout (noise or QoS), a slowdown (the qos rule compares durations; Mann-Whitney with 5 control runs
-   * against 19 can still reach p &lt; 0.0025). A test that fails intermittently on its own shows it under the
-   * adversarial heuristics too (they run on), and then the control runs on as well.
+   * Whether the control sits this round out: it is stable — it passed every run, none timed out, and no adversarial
+   * heuristic failed, timed out or is suspected of a slowdown ({@link #slowdownSuspected}) — and it already has its
+   * run for this stretch of {@link #CONTROL_EVERY} rounds (a round is one run of each open adversarial heuristic).
+   * Its runs matter for three things, and each brings it back to every round: a failure (the Fisher comparison needs
+   * the control's rate), a timeout (noise or QoS), a slowdown (the qos rule compares durations; Mann-Whitney with 6
+   * timed control runs against 19 can still reach p &lt; 0.0025). Sampled every third round, not front-loaded, its
+   * durations come from the same loads as the adversarial ones: a control that rested while the machine got busier
+   * would make every later adversarial run look slow.
    */
-  public static boolean controlStable(Tally control, java.util.Collection<Tally> adversarial) {
-    if (control.runs() < STABLE_CONTROL_RUNS || control.failures() > 0 || control.timeouts() > 0) return false;
+  public static boolean controlResting(Tally control, java.util.Collection<Tally> adversarial) {
+    if (control.failures() > 0 || control.timeouts() > 0) return false;
     double base = VerdictClassifier.median(control.timedMillis());
+    int rounds = 0;
     for (Tally t : adversarial) {
       if (t.failures() > 0 || t.timeouts() > 0) return false;
       if (!t.timedMillis().isEmpty() && slowdownSuspected(VerdictClassifier.median(t.timedMillis()), base)) return false;
+      rounds = Math.max(rounds, t.runs());
     }
-    return true;
+    return control.runs() >= 1 + rounds / CONTROL_EVERY;
   }
 
   /** Whether a median already meets the qos rule's size thresholds (1.5x and 10 ms above the control's). */
