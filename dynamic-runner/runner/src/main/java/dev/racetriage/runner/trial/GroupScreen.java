@@ -57,8 +57,9 @@ public final class GroupScreen {
 
   /**
    * How a screen ended; {@code benign}: each concluded field's outcomes (the evidence its verdict rests on);
-   * {@code carried}: after a split on a failure, the passing runs of each field the group had served stale values,
-   * evidence for it as in a concluded group, which its half (or its own trials) goes on from.
+   * {@code carried}: after a split on a failure, a timeout or the JVM's end, the passing runs of each field the group
+   * had served stale values — but for the splitting heuristic's — evidence for it as in a concluded group, which its
+   * half (or its own trials) goes on from.
    */
   public record Result(Map<String, List<TrialOutcome>> benign, List<String> singles, List<List<String>> splits,
                        int discardedRuns, String splitReason, int jvms, int runs,
@@ -151,11 +152,15 @@ public final class GroupScreen {
       priorRuns = Math.max(priorRuns, prior.getOrDefault(field, List.of()).size());
     }
     int runs = 0;
+    // a half's seeds depend on its fields, so they never repeat its larger group's (whose runs it carries)
+    TrialCell seeds = prior.isEmpty() ? first
+        : new TrialCell(String.join(",", fields), testId, first.testName(), first.heuristic());
     TrialServerProcess server = null;
     Path dir = null;
     int jvms = 0;
     int runsInServer = 0;
     String splitReason = null;
+    String splitUnder = null; // the heuristic of the run that failed, timed out or ended the JVM
     try {
       while (splitReason == null) {
         if (stop.getAsBoolean()) {
@@ -184,12 +189,13 @@ public final class GroupScreen {
               break;
             }
           }
-          long seed = first.seed(FIRST_RUN + priorRuns + runs);
+          long seed = seeds.seed(FIRST_RUN + priorRuns + runs);
           String options = agentOptions(fields, h, seed, dir.resolve("jumble.jsonl").toString(), first.indices());
           TrialLimits.Limit limit = executor.limits().limit(fields.get(0), testId, false);
           TrialServerProcess.Reply reply = server.run(h, seed, limit.duration());
           runs++;
           if (!(reply instanceof TrialServerProcess.Reply.Answer answer)) {
+            splitUnder = h;
             splitReason = reply instanceof TrialServerProcess.Reply.TimedOut
                 ? "a run under " + h + " timed out (" + limit.describe() + ")" : "the test JVM ended during a run";
             server = null; // killed, or gone
@@ -200,6 +206,7 @@ public final class GroupScreen {
           String status = run.path("status").asText();
           if (!"passed".equals(status)) {
             JsonNode f = run.path("failure");
+            splitUnder = h;
             splitReason = "a run under " + h + " failed (" + (f.isObject() ? f.path("type").asText() : status) + ")";
             break;
           }
@@ -240,17 +247,26 @@ public final class GroupScreen {
     if (splitReason != null) {
       int half = fields.size() / 2;
       List<List<String>> halves = List.of(fields.subList(0, half), fields.subList(half, fields.size()));
-      // The run that split the group (a failure, a timeout) is nobody's evidence, but the passes before it are each
-      // served field's, as in a concluded group (the same argument: any failure splits, and they are passes). Their
-      // durations stay out of the timings (as a warm-up's): a qos field of the group may have slowed them.
+      if (splitUnder == null) return new Result(Map.of(), List.of(), halves, runs, splitReason, jvms, runs);
+      // The run that split the group (a failure, a timeout, the JVM's end) is nobody's evidence, but the passes before
+      // it are each served field's, as in a concluded group (the same argument: any failure splits, and they are
+      // passes) — except those under the heuristic that split it: that heuristic's runs stopped at its own failure,
+      // so its passes without that failure would be a sample biased towards benign. The other heuristics' runs
+      // stopped at a time their own outcomes did not choose. Durations stay out of the timings (as a warm-up's): a
+      // qos field of the group may have slowed them. A slowdown split carries nothing.
+      String dropped = splitUnder;
       Map<String, List<TrialOutcome>> carried = new LinkedHashMap<>();
+      int carriedRuns = 0;
       for (String field : fields) {
-        if (byField.get(field).stream().anyMatch(o -> !o.isControl() && o.staleReads() > 0)) {
-          carried.put(field, byField.get(field).stream().map(GroupScreen::untimed).toList());
-        }
+        List<TrialOutcome> all = byField.get(field);
+        int before = prior.getOrDefault(field, List.of()).size();
+        List<TrialOutcome> kept = new ArrayList<>(all.subList(0, before));
+        all.subList(before, all.size()).stream().filter(o -> !o.spec().heuristic().equals(dropped))
+            .map(GroupScreen::untimed).forEach(kept::add);
+        carriedRuns = Math.max(carriedRuns, kept.size() - before);
+        if (kept.stream().anyMatch(o -> !o.isControl() && o.staleReads() > 0)) carried.put(field, List.copyOf(kept));
       }
-      int passes = byField.get(fields.get(0)).size() - priorRuns;
-      return new Result(Map.of(), List.of(), halves, runs - passes, splitReason, jvms, runs, carried);
+      return new Result(Map.of(), List.of(), halves, runs - carriedRuns, splitReason, jvms, runs, carried);
     }
     Map<String, List<TrialOutcome>> benign = new LinkedHashMap<>();
     List<String> singles = new ArrayList<>();
