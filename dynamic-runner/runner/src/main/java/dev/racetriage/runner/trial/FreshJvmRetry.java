@@ -33,12 +33,20 @@ public final class FreshJvmRetry {
       candidate.merge(field, unexercised, Boolean::logicalAnd);
     }
     Set<String> reused = new HashSet<>();
+    Set<String> read = new HashSet<>();
+    Set<String> startedFresh = new HashSet<>();
     for (TrialOutcome o : outcomes) {
       if (!o.isControl() && !o.freshJvm()) reused.add(o.spec().fieldKey());
+      if (o.reads() > 0) read.add(o.spec().fieldKey());
+      if (o.warmUp() || o.freshJvm()) startedFresh.add(o.spec().fieldKey());
     }
     List<TrialCell> retry = new ArrayList<>();
     for (TrialCell c : cells) {
-      if (candidate.getOrDefault(c.fieldKey(), false) && reused.contains(c.fieldKey())) {
+      // Never read, not even by a run that started from a JVM's fresh state (each JVM's first run, the control
+      // included): a fresh JVM would not read it either — until the field's first read every heuristic behaves as sc
+      // — so the retry could only repeat that (the corpus's bulk copies, which the agent does not see as reads).
+      boolean blindFromTheStart = !read.contains(c.fieldKey()) && startedFresh.contains(c.fieldKey());
+      if (candidate.getOrDefault(c.fieldKey(), false) && reused.contains(c.fieldKey()) && !blindFromTheStart) {
         retry.add(c.numberedFrom(FIRST_RUN));
       }
     }

@@ -55,9 +55,20 @@ public final class GroupScreen {
     this.rule = rule;
   }
 
-  /** How a screen ended; {@code benign}: each concluded field's outcomes (the evidence its verdict rests on). */
+  /**
+   * How a screen ended; {@code benign}: each concluded field's outcomes (the evidence its verdict rests on);
+   * {@code carried}: after a split on a failure, a timeout or the JVM's end, the passing runs of each field the group
+   * had served stale values — but for the splitting heuristic's — evidence for it as in a concluded group, which its
+   * half (or its own trials) goes on from.
+   */
   public record Result(Map<String, List<TrialOutcome>> benign, List<String> singles, List<List<String>> splits,
-                       int discardedRuns, String splitReason, int jvms, int runs) {}
+                       int discardedRuns, String splitReason, int jvms, int runs,
+                       Map<String, List<TrialOutcome>> carried) {
+    public Result(Map<String, List<TrialOutcome>> benign, List<String> singles, List<List<String>> splits,
+        int discardedRuns, String splitReason, int jvms, int runs) {
+      this(benign, singles, splits, discardedRuns, splitReason, jvms, runs, Map.of());
+    }
+  }
 
   /**
    * The groups of fields worth screening together: per test, the fields whose only test it is, that are no array
@@ -111,6 +122,16 @@ public final class GroupScreen {
 
   /** Screens one group: all its fields jumbled together, one test, heuristics interleaved, until it ends. */
   public Result run(List<TrialCell> group, java.util.function.BooleanSupplier stop) throws InterruptedException {
+    return run(group, stop, Map.of());
+  }
+
+  /**
+   * Screens one group that goes on from {@code prior}: the passing runs a larger group it was split from gave each of
+   * its fields ({@link Result#carried}). They count as this group's own runs (tallies, the benign rule) and stay in
+   * each field's evidence; this group's runs are numbered after them.
+   */
+  public Result run(List<TrialCell> group, java.util.function.BooleanSupplier stop,
+      Map<String, List<TrialOutcome>> prior) throws InterruptedException {
     List<String> fields = group.stream().map(TrialCell::fieldKey).distinct().toList();
     List<String> heuristics = group.stream().map(TrialCell::heuristic).distinct().toList();
     TrialCell first = group.get(0);
@@ -121,12 +142,25 @@ public final class GroupScreen {
     Map<String, Map<String, StoppingRule.Tally>> tallies = new HashMap<>();
     fields.forEach(f -> tallies.put(f, new HashMap<>()));
     Map<String, List<Long>> timed = new HashMap<>();
+    // prior runs: per field as they were; the group's timings from its first field's (every field has the same runs)
+    int priorRuns = 0;
+    for (String field : fields) {
+      for (TrialOutcome o : prior.getOrDefault(field, List.of())) {
+        byField.get(field).add(o);
+        tallies.get(field).merge(o.spec().heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
+      }
+      priorRuns = Math.max(priorRuns, prior.getOrDefault(field, List.of()).size());
+    }
     int runs = 0;
+    // a half's seeds depend on its fields, so they never repeat its larger group's (whose runs it carries)
+    TrialCell seeds = prior.isEmpty() ? first
+        : new TrialCell(String.join(",", fields), testId, first.testName(), first.heuristic());
     TrialServerProcess server = null;
     Path dir = null;
     int jvms = 0;
     int runsInServer = 0;
     String splitReason = null;
+    String splitUnder = null; // the heuristic of the run that failed, timed out or ended the JVM
     try {
       while (splitReason == null) {
         if (stop.getAsBoolean()) {
@@ -137,7 +171,12 @@ public final class GroupScreen {
             .filter(h -> fields.stream().anyMatch(f -> !fieldDone(h, tallies.get(f)))).toList();
         if (open.isEmpty()) break;
         List<String> round = new ArrayList<>();
-        if (heuristics.contains(HeuristicTrials.SC)) round.add(HeuristicTrials.SC);
+        // the control as in a single field's unit: every third round while stable (every field has the same runs)
+        Map<String, StoppingRule.Tally> lead = tallies.get(fields.get(0));
+        boolean controlResting = StoppingRule.controlResting(lead.getOrDefault(HeuristicTrials.SC, StoppingRule.Tally.EMPTY),
+            heuristics.stream().filter(h -> !HeuristicTrials.SC.equals(h))
+                .map(h -> lead.getOrDefault(h, StoppingRule.Tally.EMPTY)).toList());
+        if (heuristics.contains(HeuristicTrials.SC) && !controlResting) round.add(HeuristicTrials.SC);
         round.addAll(open);
         for (String h : round) {
           if (server == null) {
@@ -150,12 +189,13 @@ public final class GroupScreen {
               break;
             }
           }
-          long seed = first.seed(FIRST_RUN + runs);
+          long seed = seeds.seed(FIRST_RUN + priorRuns + runs);
           String options = agentOptions(fields, h, seed, dir.resolve("jumble.jsonl").toString(), first.indices());
           TrialLimits.Limit limit = executor.limits().limit(fields.get(0), testId, false);
           TrialServerProcess.Reply reply = server.run(h, seed, limit.duration());
           runs++;
           if (!(reply instanceof TrialServerProcess.Reply.Answer answer)) {
+            splitUnder = h;
             splitReason = reply instanceof TrialServerProcess.Reply.TimedOut
                 ? "a run under " + h + " timed out (" + limit.describe() + ")" : "the test JVM ended during a run";
             server = null; // killed, or gone
@@ -166,6 +206,7 @@ public final class GroupScreen {
           String status = run.path("status").asText();
           if (!"passed".equals(status)) {
             JsonNode f = run.path("failure");
+            splitUnder = h;
             splitReason = "a run under " + h + " failed (" + (f.isObject() ? f.path("type").asText() : status) + ")";
             break;
           }
@@ -205,8 +246,27 @@ public final class GroupScreen {
     }
     if (splitReason != null) {
       int half = fields.size() / 2;
-      return new Result(Map.of(), List.of(), List.of(fields.subList(0, half), fields.subList(half, fields.size())),
-          runs, splitReason, jvms, runs);
+      List<List<String>> halves = List.of(fields.subList(0, half), fields.subList(half, fields.size()));
+      if (splitUnder == null) return new Result(Map.of(), List.of(), halves, runs, splitReason, jvms, runs);
+      // The run that split the group (a failure, a timeout, the JVM's end) is nobody's evidence, but the passes before
+      // it are each served field's, as in a concluded group (the same argument: any failure splits, and they are
+      // passes) — except those under the heuristic that split it: that heuristic's runs stopped at its own failure,
+      // so its passes without that failure would be a sample biased towards benign. The other heuristics' runs
+      // stopped at a time their own outcomes did not choose. Durations stay out of the timings (as a warm-up's): a
+      // qos field of the group may have slowed them. A slowdown split carries nothing.
+      String dropped = splitUnder;
+      Map<String, List<TrialOutcome>> carried = new LinkedHashMap<>();
+      int carriedRuns = 0;
+      for (String field : fields) {
+        List<TrialOutcome> all = byField.get(field);
+        int before = prior.getOrDefault(field, List.of()).size();
+        List<TrialOutcome> kept = new ArrayList<>(all.subList(0, before));
+        all.subList(before, all.size()).stream().filter(o -> !o.spec().heuristic().equals(dropped))
+            .map(GroupScreen::untimed).forEach(kept::add);
+        carriedRuns = Math.max(carriedRuns, kept.size() - before);
+        if (kept.stream().anyMatch(o -> !o.isControl() && o.staleReads() > 0)) carried.put(field, List.copyOf(kept));
+      }
+      return new Result(Map.of(), List.of(), halves, runs - carriedRuns, splitReason, jvms, runs, carried);
     }
     Map<String, List<TrialOutcome>> benign = new LinkedHashMap<>();
     List<String> singles = new ArrayList<>();
@@ -216,6 +276,12 @@ public final class GroupScreen {
       else singles.add(field);
     }
     return new Result(benign, singles, List.of(), 0, null, jvms, runs);
+  }
+
+  /** {@code o} with its duration left out of timing comparisons (as a warm-up run's). */
+  static TrialOutcome untimed(TrialOutcome o) {
+    return new TrialOutcome(o.spec(), o.result(), o.millis(), o.reads(), o.staleReads(), o.failure(), o.replayCommand(),
+        true, o.freshJvm());
   }
 
   /** Whether a single-field unit would have stopped this heuristic for this field (benign, unexercised, or at most). */

@@ -21,7 +21,12 @@ import java.util.Map;
  *       difference, Mann-Whitney corrected for the heuristics compared, which needs 8 timed runs on each side);</li>
  *   <li>it stops as benign after {@code benignAfter} runs that served stale values without a failure or a timeout
  *       (sequential stopping: the failure rate is then below 15 % with 95 % confidence), unless its median is
- *       already 1.5x the control's (a slowdown building up runs on, so qos can become significant);</li>
+ *       already 1.5x the control's and 10 ms above it (a slowdown building up runs on, so qos can become
+ *       significant);</li>
+ *   <li>once one heuristic failed with stale values and {@code sc} did not fail, only that heuristic runs on (with
+ *       {@code sc} up to {@code controlRunsToConvict} runs): the others could only refine the rate;</li>
+ *   <li>{@code sc}, while stable, runs every third round ({@link #controlResting}) and comes back to every round
+ *       with any adversarial failure, timeout or suspected slowdown;</li>
  *   <li>the {@code sc} control stops after {@code failuresToConvict} failures: the test fails that often without
  *       stale values. One failure does not stop it: a test that fails intermittently on its own (often through the
  *       very race under study) is destructive if the stale values make it fail significantly more often, which
@@ -57,6 +62,15 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     return new StoppingRule(maxRuns, Integer.MAX_VALUE, maxRuns, Integer.MAX_VALUE, false, Integer.MAX_VALUE);
   }
 
+  /**
+   * A stable control runs in one round of this many (the first, the fourth, …), not in every round: its runs stay
+   * spread over the same time, and so the same machine load, as the adversarial runs they are compared with.
+   */
+  public static final int CONTROL_EVERY = 3;
+
+  /** An adversarial median this much above the control's brings the control back to every round. */
+  public static final double SLOWDOWN_SUSPECT = 1.2;
+
   /** Whether {@code heuristic} needs no more runs, given every heuristic's tally of this field and test so far. */
   public boolean done(String heuristic, Map<String, Tally> tallies) {
     Tally tally = tallies.getOrDefault(heuristic, Tally.EMPTY);
@@ -66,21 +80,83 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       if (VerdictClassifier.controlKeepsTimingOut(tally.timeouts(), tally.runs()) || tally.timeouts() >= maxRuns) {
         return true;
       }
-      return early && tally.failures() >= failuresToConvict;
+      if (early && convicted(tallies) != null) return tally.runs() >= controlRunsToConvict;
+      return early && (tally.failures() >= failuresToConvict || controlResting(tally, adversarialTallies(tallies)));
     }
     if (!early) return false;
     Tally control = tallies.get(HeuristicTrials.SC);
     boolean controlFailed = control != null && control.failures() > 0;
+    // a destructive race is decided by one heuristic: once one failed with stale values (and sc did not fail), only
+    // it runs on, with the control — the others could refine the rate, never change the verdict
+    String focus = convicted(tallies);
+    if (focus != null && !focus.equals(heuristic)) return true;
     if (tally.explainedFailures() >= failuresToConvict && !controlFailed) return true;
     // a run killed at its limit reported no stale values, but that does not make it unexercised
     if (tally.runs() - tally.timeouts() >= unexercisedAfter && tally.staleReads() == 0) return true;
     // benign with stated confidence — unless a slowdown is building up (then qos needs the runs to be significant)
     if (tally.exercisedRuns() >= benignAfter && tally.failures() == 0 && tally.timeouts() == 0 && control != null
-        && VerdictClassifier.median(tally.timedMillis()) < 1.5 * VerdictClassifier.median(control.timedMillis())) {
+        && !couldBeQos(VerdictClassifier.median(tally.timedMillis()), VerdictClassifier.median(control.timedMillis()))) {
       return true;
     }
     return tally.failures() == 0 && control != null && !controlFailed
         && VerdictClassifier.standard().slower(tally.timedMillis(), control.timedMillis(), adversarialHeuristics(tallies));
+  }
+
+  /**
+   * Whether the control sits this round out: it is stable — it passed every run, none timed out, and no adversarial
+   * heuristic failed, timed out or is suspected of a slowdown ({@link #slowdownSuspected}) — and it already has its
+   * run for this stretch of {@link #CONTROL_EVERY} rounds (a round is one run of each open adversarial heuristic).
+   * Its runs matter for three things, and each brings it back to every round: a failure (the Fisher comparison needs
+   * the control's rate), a timeout (noise or QoS), a slowdown (the qos rule compares durations; Mann-Whitney with 6
+   * timed control runs against 19 can still reach p &lt; 0.0025). Sampled every third round, not front-loaded, its
+   * durations come from the same loads as the adversarial ones: a control that rested while the machine got busier
+   * would make every later adversarial run look slow.
+   */
+  public static boolean controlResting(Tally control, java.util.Collection<Tally> adversarial) {
+    if (control.failures() > 0 || control.timeouts() > 0) return false;
+    double base = VerdictClassifier.median(control.timedMillis());
+    int rounds = 0;
+    for (Tally t : adversarial) {
+      if (t.failures() > 0 || t.timeouts() > 0) return false;
+      if (!t.timedMillis().isEmpty() && slowdownSuspected(VerdictClassifier.median(t.timedMillis()), base)) return false;
+      rounds = Math.max(rounds, t.runs());
+    }
+    return control.runs() >= 1 + rounds / CONTROL_EVERY;
+  }
+
+  /** Whether a median already meets the qos rule's size thresholds (1.5x and 10 ms above the control's). */
+  private static boolean couldBeQos(double median, double control) {
+    return median >= 1.5 * control && median - control >= VerdictClassifier.MIN_SLOWDOWN_MILLIS;
+  }
+
+  /**
+   * Whether a median could be on its way to qos: {@link #SLOWDOWN_SUSPECT} times the control's and half the classifier's
+   * floor ({@link VerdictClassifier#MIN_SLOWDOWN_MILLIS}) above it. The control resumes before either threshold of the
+   * qos rule (1.5x, 10 ms) can be reached against its frozen median.
+   */
+  static boolean slowdownSuspected(double median, double control) {
+    return median >= SLOWDOWN_SUSPECT * control && median - control >= VerdictClassifier.MIN_SLOWDOWN_MILLIS / 2.0;
+  }
+
+  private static List<Tally> adversarialTallies(Map<String, Tally> tallies) {
+    return tallies.entrySet().stream().filter(e -> !HeuristicTrials.SC.equals(e.getKey())).map(Map.Entry::getValue)
+        .toList();
+  }
+
+  /**
+   * The heuristic that exposes the race best so far — most failures with stale values, then the highest such rate,
+   * then by name — when one has such a failure and the control has none; null otherwise (sc failed: every heuristic
+   * runs on, since any of them may be the one that fails significantly more often than the control).
+   */
+  public static String convicted(Map<String, Tally> tallies) {
+    Tally control = tallies.get(HeuristicTrials.SC);
+    if (control != null && control.failures() > 0) return null;
+    return tallies.entrySet().stream()
+        .filter(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().explainedFailures() > 0)
+        .sorted(java.util.Comparator.<Map.Entry<String, Tally>>comparingInt(e -> -e.getValue().explainedFailures())
+            .thenComparingDouble(e -> -(double) e.getValue().explainedFailures() / e.getValue().runs())
+            .thenComparing(Map.Entry::getKey))
+        .map(Map.Entry::getKey).findFirst().orElse(null);
   }
 
   /** How many heuristics are compared with {@code sc}: the classifier corrects its significance level for them. */

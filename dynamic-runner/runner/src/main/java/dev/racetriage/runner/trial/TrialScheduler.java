@@ -164,24 +164,36 @@ public final class TrialScheduler {
     });
     java.util.concurrent.ExecutorCompletionService<Finished> done = new java.util.concurrent.ExecutorCompletionService<>(pool);
     int[] outstanding = {0};
+    // a split group's passes, per field: already in the sink, and where the field's half or own unit goes on from
+    Map<String, List<TrialOutcome>> carried = new HashMap<>();
     java.util.function.BiConsumer<List<TrialCell>, Boolean> submitUnit = (unit, followUpUnit) -> {
       String field = unit.get(0).fieldKey();
       inFlight.merge(field, 1, Integer::sum);
       outstanding[0]++;
+      List<TrialOutcome> prior = followUpUnit ? List.of() : List.copyOf(carried.getOrDefault(field, List.of()));
       done.submit(() -> {
         if (followUpUnit) {
-          runUnit(unit, followUp.sessions(), followUp.rule(), decidedFields, sink);
+          runUnit(unit, followUp.sessions(), followUp.rule(), decidedFields, sink, prior);
         } else {
-          runUnit(unit, sessions, rule, decidedFields, sink);
+          runUnit(unit, sessions, rule, decidedFields, sink, prior);
         }
         return new Finished(field, followUpUnit, null, null);
       });
     };
     Consumer<List<TrialCell>> submitGroup = group -> {
-      group.stream().map(TrialCell::fieldKey).distinct().forEach(f -> inFlight.merge(f, 1, Integer::sum));
+      Map<String, List<TrialOutcome>> prior = new HashMap<>();
+      group.stream().map(TrialCell::fieldKey).distinct().forEach(f -> {
+        inFlight.merge(f, 1, Integer::sum);
+        if (carried.containsKey(f)) prior.put(f, List.copyOf(carried.get(f)));
+      });
       outstanding[0]++;
       groupScreens.incrementAndGet();
-      done.submit(() -> new Finished(null, false, group, groupScreen.run(group, () -> !beforeDeadline())));
+      done.submit(() -> new Finished(null, false, group, groupScreen.run(group, () -> !beforeDeadline(), prior)));
+    };
+    // what a screen adds to a field's evidence: its outcomes past those carried into it
+    java.util.function.BiConsumer<String, List<TrialOutcome>> emitNew = (field, all) -> {
+      int known = carried.getOrDefault(field, List.of()).size();
+      all.subList(Math.min(known, all.size()), all.size()).forEach(sink);
     };
     try {
       groups.forEach(submitGroup);
@@ -200,7 +212,11 @@ public final class TrialScheduler {
           jvms.addAndGet(r.jvms());
           discardedGroupRuns.addAndGet(r.discardedRuns());
           testRuns.addAndGet(r.runs());
-          r.benign().values().forEach(list -> list.forEach(sink));
+          r.benign().forEach(emitNew);
+          r.carried().forEach((field, all) -> {
+            emitNew.accept(field, all);
+            carried.put(field, all);
+          });
           List<List<String>> alone = new ArrayList<>();
           r.singles().forEach(f -> alone.add(List.of(f)));
           for (List<String> half : r.splits()) {
@@ -242,10 +258,16 @@ public final class TrialScheduler {
     return units;
   }
 
+  /** Runs one (field, test) unit, going on from {@code prior} (a split group's passes for that field and test). */
   private void runUnit(List<TrialCell> unit, TrialSession.Factory sessions, StoppingRule rule,
-      Set<String> decidedFields, Consumer<TrialOutcome> sink) throws InterruptedException {
+      Set<String> decidedFields, Consumer<TrialOutcome> sink, List<TrialOutcome> prior) throws InterruptedException {
     String field = unit.get(0).fieldKey();
     Map<String, StoppingRule.Tally> tallies = new HashMap<>();
+    for (TrialOutcome o : prior) {
+      if (o.spec().testId().equals(unit.get(0).testId())) {
+        tallies.merge(o.spec().heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
+      }
+    }
     Map<String, Integer> runNumbers = new HashMap<>();
     try (TrialSession session = sessions.open(field, unit.get(0).testId())) {
       try {
@@ -255,6 +277,8 @@ public final class TrialScheduler {
           if (open.isEmpty() || (unit.size() > 1 && open.stream().allMatch(c -> c.heuristic().equals("sc")))) break;
           for (TrialCell cell : open) {
             if (decided(decidedFields, field) || !beforeDeadline()) break;
+            // an earlier run of this round can settle this heuristic (a failure focuses the unit on its heuristic)
+            if (rule.done(cell.heuristic(), tallies)) continue;
             TrialOutcome outcome;
             do { // a control run that timed out is the machine's noise: it is run again at once
               int run = runNumbers.merge(cell.heuristic(), 1, Integer::sum) - 1;

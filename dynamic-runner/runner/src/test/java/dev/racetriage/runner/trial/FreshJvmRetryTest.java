@@ -40,6 +40,21 @@ class FreshJvmRetryTest {
     assertEquals(retry.get(1).seed(FreshJvmRetry.FIRST_RUN), retry.get(1).spec(0).seed());
   }
 
+  /** No run read the field, not even each JVM's first: a fresh JVM is that first run again, so no retry. */
+  @Test
+  void aFieldNoRunReadFromAFreshStartIsNotRetried() {
+    List<TrialCell> cells = List.of(cell("demo.Buf.slots[]", "sc"), cell("demo.Buf.slots[]", "oldest"));
+    TrialSpec sc = new TrialSpec("demo.Buf.slots[]", TEST, "demo.FlagTest#t", "sc", 1);
+    TrialSpec oldest = new TrialSpec("demo.Buf.slots[]", TEST, "demo.FlagTest#t", "oldest", 1);
+    TrialOutcome firstInJvm = new TrialOutcome(sc, TrialOutcome.Result.PASS, 10, 0, 0, null, "java …", true, false);
+    TrialOutcome later = new TrialOutcome(oldest, TrialOutcome.Result.PASS, 10, 0, 0, null, "java …", false, false);
+    assertTrue(FreshJvmRetry.cellsToRetry(cells, List.of(firstInJvm, later)).isEmpty(), "never read from the start");
+    TrialOutcome laterRead = new TrialOutcome(oldest, TrialOutcome.Result.PASS, 10, 40, 0, null, "java …", false, false);
+    assertEquals(2, FreshJvmRetry.cellsToRetry(cells, List.of(firstInJvm, laterRead)).size(),
+        "read without a stale value: state that survives runs may be what hides it");
+    assertEquals(2, FreshJvmRetry.cellsToRetry(cells, List.of(later)).size(), "no run from a fresh start: retried");
+  }
+
   @Test
   void failuresTimeoutsAndRunsAlreadyInFreshJvmsAreNotRetried() {
     List<TrialCell> cells = List.of(cell("demo.F.x", "sc"), cell("demo.F.x", "oldest"));

@@ -58,10 +58,11 @@ class TrialSchedulerTest {
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 2, null)
         .run(cells("sc", "oldest-but-different", "oldest"), seen::add);
 
-    // interleaved rounds sc, obd, oldest; the third obd failure (round 3, after sc's third run) decides the field
-    assertEquals(Map.of("sc", 3L, "oldest-but-different", 3L, "oldest", 2L), runs(outcomes));
-    assertEquals(List.of("sc", "oldest-but-different", "oldest", "sc"),
-        outcomes.subList(0, 4).stream().map(o -> o.spec().heuristic()).toList(), "heuristics alternate run by run");
+    // obd's first failure (with stale values, sc clean) focuses the unit on it: oldest, after it in the round, never
+    // runs; the third obd failure (after sc's third run) decides the field
+    assertEquals(Map.of("sc", 3L, "oldest-but-different", 3L), runs(outcomes));
+    assertEquals(List.of("sc", "oldest-but-different", "sc", "oldest-but-different"),
+        outcomes.subList(0, 4).stream().map(o -> o.spec().heuristic()).toList(), "control and convicting heuristic alternate");
     assertEquals(outcomes.size(), seen.size());
 
     List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(outcomes);
@@ -88,7 +89,8 @@ class TrialSchedulerTest {
         Map.of("sc", 0L, "oldest", 0L));
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
         .run(cells("sc", "oldest"), o -> {});
-    assertEquals(Map.of("sc", 5L, "oldest", 5L), runs(outcomes), "sc is only a control: it ends with the adversaries");
+    assertEquals(Map.of("sc", 2L, "oldest", 5L), runs(outcomes),
+        "sc is only a control: every third round while stable (rounds 1 and 4), and it ends with the adversaries");
   }
 
   @Test
@@ -109,7 +111,8 @@ class TrialSchedulerTest {
         "random", TrialOutcome.Result.PASS), Map.of("sc", 0L, "oldest", 2L, "random", 5L));
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(20), 1, null)
         .run(cells("sc", "oldest", "random"), o -> {});
-    assertEquals(Map.of("sc", 19L, "oldest", 19L, "random", 19L), runs(outcomes), "not 20 each");
+    assertEquals(Map.of("sc", 7L, "oldest", 19L, "random", 19L), runs(outcomes),
+        "not 20 each; the stable control runs every third round (1, 4, 7, … 19)");
     assertEquals(19, StoppingRule.BENIGN_AFTER);
     Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
     assertEquals(Verdict.BENIGN, c.verdict());
@@ -134,6 +137,51 @@ class TrialSchedulerTest {
     assertTrue(!VerdictClassifier.standard().slower(slowish.timedMillis(), sc.timedMillis(), 1), "not significant yet");
     assertTrue(!rule.done("oldest", Map.of("sc", sc, "oldest", slowish)), "median 1.6x the control's: runs on");
     assertTrue(rule.done("oldest", Map.of("sc", sc, "oldest", even)), "no slowdown: benign after 19");
+  }
+
+  /**
+   * A stable control runs every third round (its runs spread over the same loads as the adversarial ones), and comes
+   * back to every round with a suspected slowdown or a failure.
+   */
+  @Test
+  void aStableControlRunsEveryThirdRoundAndASlowdownOrFailureBringsItBack() {
+    TrialSpec scSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "sc", 1);
+    TrialSpec oldestSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "oldest", 1);
+    TrialOutcome scRun = new TrialOutcome(scSpec, TrialOutcome.Result.PASS, 100, 10, 0, null, "java …");
+    TrialOutcome oldestRun = new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 105, 10, 2, null, "java …");
+    TrialOutcome slowRun = new TrialOutcome(oldestSpec, TrialOutcome.Result.PASS, 500, 10, 2, null, "java …");
+    StoppingRule rule = StoppingRule.standard(20);
+    StoppingRule.Tally sc = StoppingRule.Tally.EMPTY.plus(scRun);
+    StoppingRule.Tally oldest = StoppingRule.Tally.EMPTY.plus(oldestRun).plus(oldestRun);
+    assertTrue(rule.done("sc", Map.of("sc", sc, "oldest", oldest)), "rounds 2 and 3 without the control");
+    oldest = oldest.plus(oldestRun);
+    assertTrue(!rule.done("sc", Map.of("sc", sc, "oldest", oldest)), "round 4: the control's second run");
+    sc = sc.plus(scRun);
+    assertTrue(rule.done("sc", Map.of("sc", sc, "oldest", oldest)));
+    StoppingRule.Tally slower = oldest;
+    for (int i = 0; i < 5; i++) slower = slower.plus(slowRun);
+    assertTrue(!rule.done("sc", Map.of("sc", sc, "oldest", slower)), "a slowdown building up: every round again");
+    StoppingRule.Tally unexplained = oldest.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.FAIL, 100, 10, 0,
+        "java.lang.AssertionError", "java …"));
+    assertTrue(!rule.done("sc", Map.of("sc", sc, "oldest", unexplained)), "a failure no stale value explains: back");
+  }
+
+  /** Once sc failed, no heuristic is focused on: any of them may be the one that beats the control (Fisher). */
+  @Test
+  void aControlFailureUnfocusesEveryHeuristic() {
+    TrialSpec scSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "sc", 1);
+    TrialSpec oldestSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "oldest", 1);
+    StoppingRule.Tally failing = StoppingRule.Tally.EMPTY.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.FAIL,
+        100, 10, 3, "java.lang.NullPointerException", "java …"));
+    StoppingRule.Tally clean = StoppingRule.Tally.EMPTY.plus(new TrialOutcome(scSpec, TrialOutcome.Result.PASS, 100, 10,
+        0, null, "java …"));
+    StoppingRule.Tally failedControl = clean.plus(new TrialOutcome(scSpec, TrialOutcome.Result.FAIL, 100, 10, 0,
+        "java.lang.AssertionError", "java …"));
+    StoppingRule rule = StoppingRule.standard(20);
+    assertEquals("oldest", StoppingRule.convicted(Map.of("sc", clean, "oldest", failing, "random", StoppingRule.Tally.EMPTY)));
+    assertTrue(rule.done("random", Map.of("sc", clean, "oldest", failing, "random", StoppingRule.Tally.EMPTY)));
+    assertEquals(null, StoppingRule.convicted(Map.of("sc", failedControl, "oldest", failing)));
+    assertTrue(!rule.done("random", Map.of("sc", failedControl, "oldest", failing, "random", StoppingRule.Tally.EMPTY)));
   }
 
   @Test
@@ -204,12 +252,16 @@ class TrialSchedulerTest {
     };
     List<TrialOutcome> outcomes = new TrialScheduler(executor, StoppingRule.standard(5), 1, null)
         .run(cells("sc", "oldest"), o -> {});
-    assertEquals(Map.of("sc", 6L, "oldest", 5L), runs(outcomes), "the timed-out control run was run again");
+    // the control runs in rounds 1 and 4 while stable; its timeout in round 4 is run again at once, and from then on
+    // it runs in every round (round 5)
+    assertEquals(Map.of("sc", 4L, "oldest", 5L), runs(outcomes), "the timed-out control run was run again");
+    int timedOut = outcomes.indexOf(outcomes.stream().filter(TrialOutcome::timedOut).findFirst().orElseThrow());
+    assertEquals("sc", outcomes.get(timedOut + 1).spec().heuristic(), "at once");
     HeuristicTrials sc = TrialEvidence.byHeuristic(outcomes).get(0);
-    assertEquals(5, sc.runs());
+    assertEquals(3, sc.runs());
     assertEquals(1, sc.timeouts());
     assertEquals(0, sc.failures());
-    assertEquals(5, sc.durationsMillis().size(), "the timeout's duration is not the control's");
+    assertEquals(3, sc.durationsMillis().size(), "the timeout's duration is not the control's");
     Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
     assertEquals(Verdict.BENIGN, c.verdict(), c.summary());
     assertEquals("1", c.facts().get("sc.timeouts"));
