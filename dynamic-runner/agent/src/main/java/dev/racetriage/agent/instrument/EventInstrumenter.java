@@ -54,10 +54,14 @@ final class EventInstrumenter extends AdviceAdapter {
   /** Ordinals (among the method's getfield/getstatic) of the reads a loop exit checks instead. */
   private final java.util.BitSet hoistedReads;
   private int fieldReads;
+  /** Ordinals (among the method's monitorenters) of the transparent sections (predict=true; TransparentSections). */
+  private final java.util.BitSet transparentMonitors;
+  private int monitorEnters;
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
-                    boolean checkAccesses, LoopCheckHoister.Hoisted hoisted) {
+                    boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors) {
     super(Opcodes.ASM9, next, access, name, descriptor);
+    this.transparentMonitors = transparentMonitors;
     this.hoisted = hoisted.elements();
     this.hoistedReads = hoisted.fieldReads();
     this.exceptionTable = next;
@@ -445,7 +449,8 @@ final class EventInstrumenter extends AdviceAdapter {
     } else if (opcode == MONITORENTER) {
       mv.visitInsn(DUP);
       super.visitInsn(opcode);
-      guardedCall(HookMethod.MONITOR_ENTER);
+      guardedCall(transparentMonitors.get(monitorEnters++) ? HookMethod.MONITOR_ENTER_TRANSPARENT
+          : HookMethod.MONITOR_ENTER);
       return;
     } else if (opcode == MONITOREXIT) {
       int monitor = newLocal(Type.getType(Object.class));

@@ -161,6 +161,9 @@ public final class WcpAnalysis {
 
   /** The joined thread has ended. */
   public synchronized void join(int joiner, int joined) {
+    if (joiner == joined) {
+      return;
+    }
     ThreadClocks j = thread(joined);
     ThreadClocks t = thread(joiner);
     t.h.join(j.h);
