@@ -87,7 +87,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     @Override
     public void visitEnd() {
       super.visitEnd();
-      java.util.BitSet transparent = TransparentSections.find(this); // on the original code, before the hoisting
+      java.util.BitSet transparent = TransparentSections.enabled() ? TransparentSections.find(this) // original code
+          : new java.util.BitSet();
       LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx);
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent));
     }

@@ -34,9 +34,6 @@ public final class TransparentSections {
   /** Ordinals, among the method's {@code monitorenter} instructions, of the transparent ones. */
   public static BitSet find(MethodNode method) {
     BitSet transparent = new BitSet();
-    if (!enabled) {
-      return transparent;
-    }
     int ordinal = 0;
     for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
       if (insn.getOpcode() == Opcodes.MONITORENTER) {
