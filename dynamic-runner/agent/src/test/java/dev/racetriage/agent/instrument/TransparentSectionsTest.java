@@ -17,7 +17,7 @@ import org.objectweb.asm.tree.MethodNode;
 class TransparentSectionsTest {
   private static BitSet sections(String method) throws Exception {
     ClassNode node = new ClassNode();
-    try (InputStream in = SectionShapes.class.getResourceAsStream("fixtures/SectionShapes.class")) {
+    try (InputStream in = SectionShapes.class.getResourceAsStream("SectionShapes.class")) {
       new ClassReader(in.readAllBytes()).accept(node, 0);
     }
     for (MethodNode m : node.methods) {
