@@ -541,6 +541,11 @@ final class EventInstrumenter extends AdviceAdapter {
       HookMethod.IS_ALIVE.call(mv);
       return;
     }
+    if (jumble != null && ctx.jumble().hasArrays() && opcode == INVOKESTATIC && owner.equals("java/lang/System")
+        && name.equals("arraycopy") && descriptor.equals("(Ljava/lang/Object;ILjava/lang/Object;II)V")) {
+      JumbleHookMethod.ARRAYCOPY.call(mv); // jumbled elements copied through their write buffers
+      return;
+    }
     BulkArrayCalls.Model bulk = bulkArrays != null ? BulkArrayCalls.of(opcode, owner, name, descriptor) : null;
     if (bulk != null) {
       bulkArrays.call(bulk, opcode, owner, name, descriptor, isInterface, site());

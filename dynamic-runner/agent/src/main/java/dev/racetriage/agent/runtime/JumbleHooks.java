@@ -405,4 +405,24 @@ public final class JumbleHooks {
       t.busy = false;
     }
   }
+
+  /**
+   * Replaces {@code System.arraycopy} in jumble mode when arrays are under trial: the copy reads the sampled elements
+   * of a jumbled source through their write buffers (a stale value the READ rule allows lands in the destination) and
+   * buffers its writes of a jumbled destination's sampled elements, as element loads and stores do. The copy itself
+   * runs as the original does and throws what it throws (then nothing is buffered).
+   */
+  public static void arraycopy(Object src, int srcPos, Object dest, int destPos, int length) {
+    JumbleRuntime rt = runtime;
+    ThreadShadow t = rt == null ? null : Hooks.enter();
+    if (t == null) {
+      System.arraycopy(src, srcPos, dest, destPos, length);
+      return;
+    }
+    try {
+      rt.arraycopy(t, src, srcPos, dest, destPos, length);
+    } finally {
+      t.busy = false;
+    }
+  }
 }
