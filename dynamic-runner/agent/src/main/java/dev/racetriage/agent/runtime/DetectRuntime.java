@@ -322,10 +322,13 @@ public final class DetectRuntime {
   @DontInline
   private void predictRange(ObjectShadow s, ThreadState state, Object array, int from, int to, int step, int site,
                             boolean write) {
-    int end = Math.min(to, java.lang.reflect.Array.getLength(array));
-    for (int i = firstInBounds(from, step); i < end; i += step) {
-      predictElement(s, state, array, i, site, write);
-    }
+    predict.range(state.tid(), array, firstInBounds(from, step), to, step, site, write, state.inClinit(),
+        new Predictions.Found() { // not a lambda: see the package contract
+          @Override
+          public void at(int index, dev.racetriage.agent.predict.WcpAnalysis.Prediction p) {
+            predicted(p, state, elementKey(s, site), site, index);
+          }
+        });
   }
 
   /** Takes element {@code index}'s lock (its epoch's top bit) and returns its epoch; see {@code LocationState#lock}. */

@@ -84,6 +84,45 @@ final class Predictions {
     }
   }
 
+  /** Receives the predictions of a range, with the element index each is about. */
+  interface Found {
+    void at(int index, WcpAnalysis.Prediction p);
+  }
+
+  /**
+   * A hoisted loop's or a bulk call's elements {@code from, from + step, …} below {@code to}, read or written: one
+   * monitor and one table lookup for the range (element by element, the hook cost a monitor and a lookup each).
+   */
+  void range(int tid, Object array, int from, int to, int step, int site, boolean write, boolean clinit,
+             Found found) {
+    int length = java.lang.reflect.Array.getLength(array);
+    if (length > MAX_ELEMENTS) {
+      return;
+    }
+    synchronized (wcp) {
+      Shadow s = shadow(array);
+      if (s.elements == null) {
+        s.elements = new WcpAnalysis.Location[length];
+      }
+      WcpAnalysis.Location[] elements = s.elements;
+      int end = Math.min(to, length);
+      for (int i = from; i < end; i += step) {
+        if (i < 0) {
+          continue;
+        }
+        WcpAnalysis.Location x = elements[i];
+        if (x == null) {
+          x = new WcpAnalysis.Location();
+          elements[i] = x;
+        }
+        WcpAnalysis.Prediction p = write ? wcp.write(tid, x, site, clinit) : wcp.read(tid, x);
+        if (p != null) {
+          found.at(i, p);
+        }
+      }
+    }
+  }
+
   private static WcpAnalysis.Location field(Shadow s, int fieldId) {
     for (int i = 0; i < s.count; i++) {
       if (s.ids[i] == fieldId) {
