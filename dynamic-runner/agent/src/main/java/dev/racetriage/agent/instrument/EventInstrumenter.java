@@ -492,6 +492,37 @@ final class EventInstrumenter extends AdviceAdapter {
     mv.visitLabel(after);
   }
 
+  /** {@code Arrays.fill(T[], T)} or {@code Arrays.fill(T[], int, int, T)} of a primitive array. */
+  private static boolean isPrimitiveFill(String descriptor) {
+    Type[] args = Type.getArgumentTypes(descriptor);
+    return (args.length == 2 || args.length == 4) && args[0].getSort() == Type.ARRAY
+        && args[0].getDimensions() == 1 && args[0].getElementType().getSort() <= Type.DOUBLE;
+  }
+
+  /** Jumble mode: the fill's arguments spilled to locals, the fill, then {@code JumbleHooks.filled(a, from, to)}. */
+  private void jumbledFill(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+    Type[] args = Type.getArgumentTypes(descriptor);
+    int[] locals = new int[args.length];
+    for (int i = args.length - 1; i >= 0; i--) {
+      locals[i] = newLocal(args[i]);
+      mv.visitVarInsn(args[i].getOpcode(ISTORE), locals[i]);
+    }
+    for (int i = 0; i < args.length; i++) {
+      mv.visitVarInsn(args[i].getOpcode(ILOAD), locals[i]);
+    }
+    super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    mv.visitVarInsn(ALOAD, locals[0]);
+    if (args.length == 4) {
+      mv.visitVarInsn(ILOAD, locals[1]);
+      mv.visitVarInsn(ILOAD, locals[2]);
+    } else {
+      mv.visitInsn(ICONST_0);
+      mv.visitVarInsn(ALOAD, locals[0]); // not an LDC: the class cache's id placeholders are integer constants
+      mv.visitInsn(ARRAYLENGTH);
+    }
+    JumbleHookMethod.FILLED.call(mv);
+  }
+
   /** Jumble mode: primitive element accesses are hooked only when some array field is under trial. */
   private void jumbleArrayInsn(int opcode) {
     boolean hooked = receiverReady && ctx.jumble().hasArrays() && JumbleAccessEmitter.isPrimitiveElementAccess(opcode);
@@ -544,6 +575,18 @@ final class EventInstrumenter extends AdviceAdapter {
     if (jumble != null && ctx.jumble().hasArrays() && opcode == INVOKESTATIC && owner.equals("java/lang/System")
         && name.equals("arraycopy") && descriptor.equals("(Ljava/lang/Object;ILjava/lang/Object;II)V")) {
       JumbleHookMethod.ARRAYCOPY.call(mv); // jumbled elements copied through their write buffers
+      return;
+    }
+    if (jumble != null && ctx.jumble().hasArrays() && opcode == INVOKEVIRTUAL && owner.length() == 2
+        && owner.charAt(0) == '[' && name.equals("clone") && descriptor.equals("()Ljava/lang/Object;")) {
+      mv.visitInsn(DUP);                                                     // [a, a]
+      super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);  // [a, copy]
+      JumbleHookMethod.COPIED.call(mv);                                      // [copy]
+      return;
+    }
+    if (jumble != null && ctx.jumble().hasArrays() && opcode == INVOKESTATIC && owner.equals("java/util/Arrays")
+        && name.equals("fill") && isPrimitiveFill(descriptor)) {
+      jumbledFill(opcode, owner, name, descriptor, isInterface);
       return;
     }
     BulkArrayCalls.Model bulk = bulkArrays != null ? BulkArrayCalls.of(opcode, owner, name, descriptor) : null;

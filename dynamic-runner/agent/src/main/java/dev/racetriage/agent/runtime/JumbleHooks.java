@@ -425,4 +425,40 @@ public final class JumbleHooks {
       t.busy = false;
     }
   }
+
+  /**
+   * After a primitive array's {@code clone()} in jumble mode: the sampled elements of a jumbled original are read
+   * through their write buffers, and the values served replace what the clone copied. Returns the clone.
+   */
+  public static Object copied(Object original, Object copy) {
+    JumbleRuntime rt = runtime;
+    ThreadShadow t = rt == null || original == null || copy == null ? null : Hooks.enter();
+    if (t == null) {
+      return copy;
+    }
+    try {
+      rt.copied(t, original, copy);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+    return copy;
+  }
+
+  /** After {@code Arrays.fill} returned: the sampled elements of a jumbled array in {@code [from, to)} are buffered writes. */
+  public static void filled(Object array, int from, int to) {
+    JumbleRuntime rt = runtime;
+    ThreadShadow t = rt == null || array == null ? null : Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.filled(t, array, from, to);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
 }

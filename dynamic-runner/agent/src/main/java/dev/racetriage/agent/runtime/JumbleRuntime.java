@@ -210,6 +210,45 @@ public final class JumbleRuntime {
     }
   }
 
+  /** After a clone of a primitive array: its sampled elements as the original's buffers serve them. */
+  void copied(ThreadShadow t, Object original, Object copy) {
+    RunState r = run;
+    Class<?> type = original.getClass().getComponentType();
+    if (r.arrays.get(original) == null || type == null || !type.isPrimitive() || copy.getClass() != original.getClass()) {
+      return;
+    }
+    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
+        : WriteBuffer.Kind.NARROW;
+    int length = Math.min(java.lang.reflect.Array.getLength(original), java.lang.reflect.Array.getLength(copy));
+    for (int i : indices) {
+      if (i >= 0 && i < length) {
+        ElementBits.set(copy, i, readElement(t, original, i, ElementBits.get(copy, i), kind));
+      }
+    }
+  }
+
+  /**
+   * After {@code Arrays.fill}: the sampled elements in {@code [from, to)} of a jumbled primitive array are buffered
+   * writes of what the fill stored (a buffer created now starts from that value: the value before the fill, never
+   * read through a buffer, is not offered — fewer stale choices, never a value the JMM forbids).
+   */
+  void filled(ThreadShadow t, Object array, int from, int to) {
+    RunState r = run;
+    Class<?> type = array.getClass().getComponentType();
+    if (r.arrays.get(array) == null || type == null || !type.isPrimitive()) {
+      return;
+    }
+    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
+        : WriteBuffer.Kind.NARROW;
+    int end = Math.min(to, java.lang.reflect.Array.getLength(array));
+    for (int i : indices) {
+      if (i >= from && i < end) {
+        long value = ElementBits.get(array, i);
+        writeElement(t, array, i, value, value, kind);
+      }
+    }
+  }
+
   /** The element's value for this read; {@code current} unless the array and index are sampled. */
   long readElement(ThreadShadow t, Object array, int index, long current, WriteBuffer.Kind kind) {
     RunState r = run;

@@ -255,6 +255,36 @@ class JumbleModeTest {
     }
   }
 
+  /** A clone of a jumbled array copies its sampled elements as their buffers serve them; a fill is a buffered write. */
+  @Test
+  void aCloneReadsAndAFillWritesTheSampledElementsThroughTheirBuffers() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> {
+        for (int i = 0; i < 4; i++) {
+          call(c, "setSlot", cells, i, 10 + i);
+        }
+      });
+      int[] copy = (int[]) call(c, "cloneSlots", cells);
+      assertEquals(List.of(10, 0, 12, 13), java.util.Arrays.stream(copy).boxed().toList());
+    }
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      call(c, "setSlot", cells, 1, 5);
+      writeUnordered(run, () -> {
+        call(c, "fillSlots", cells, 9);
+        call(c, "fillSlotRange", cells, 2, 4, 7); // index 1 is outside: no write
+      });
+      assertEquals(5, call(c, "getSlot", cells, 1), "the fill's 9 is unordered with this thread: its own 5 is older");
+      assertEquals(9, ((int[]) heap(cells, "slots"))[1]);
+      assertEquals(7, call(c, "getSlot", cells, 2));
+      FieldStats s = stats(run).get(CELLS + "slots[]");
+      assertEquals(2, s.writes());
+    }
+  }
+
   @Test
   void anInternalErrorReturnsTheRealValueAndIsCounted() throws Throwable {
     try (InstrumentedRun run = run("oldest", new int[0], CELLS + "count")) {
