@@ -507,12 +507,20 @@ final class EventInstrumenter extends AdviceAdapter {
       locals[i] = newLocal(args[i]);
       mv.visitVarInsn(args[i].getOpcode(ISTORE), locals[i]);
     }
+    pushFillRange(locals, args.length == 4);
+    JumbleHookMethod.FILLING.call(mv);
     for (int i = 0; i < args.length; i++) {
       mv.visitVarInsn(args[i].getOpcode(ILOAD), locals[i]);
     }
     super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    pushFillRange(locals, args.length == 4);
+    JumbleHookMethod.FILLED.call(mv);
+  }
+
+  /** [array, from, to] of a spilled fill (the whole array when it has no range). */
+  private void pushFillRange(int[] locals, boolean ranged) {
     mv.visitVarInsn(ALOAD, locals[0]);
-    if (args.length == 4) {
+    if (ranged) {
       mv.visitVarInsn(ILOAD, locals[1]);
       mv.visitVarInsn(ILOAD, locals[2]);
     } else {
@@ -520,7 +528,6 @@ final class EventInstrumenter extends AdviceAdapter {
       mv.visitVarInsn(ALOAD, locals[0]); // not an LDC: the class cache's id placeholders are integer constants
       mv.visitInsn(ARRAYLENGTH);
     }
-    JumbleHookMethod.FILLED.call(mv);
   }
 
   /** Jumble mode: primitive element accesses are hooked only when some array field is under trial. */

@@ -34,7 +34,8 @@ enum JumbleHookMethod {
   ARRAYCOPY("arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V"),
   // after a primitive array's clone(): the original's jumbled elements as their buffers serve them
   COPIED("copied", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"),
-  // after Arrays.fill: the jumbled elements it stored are buffered writes
+  // before and after Arrays.fill: the jumbled elements' buffers hold the values before it, then its writes
+  FILLING("filling", "(Ljava/lang/Object;II)V"),
   FILLED("filled", "(Ljava/lang/Object;II)V");
 
   static final String OWNER = "dev/racetriage/agent/runtime/JumbleHooks";

@@ -461,4 +461,20 @@ public final class JumbleHooks {
       t.busy = false;
     }
   }
+
+  /** Before {@code Arrays.fill}: buffers for the jumbled elements it will store, holding their values before it. */
+  public static void filling(Object array, int from, int to) {
+    JumbleRuntime rt = runtime;
+    ThreadShadow t = rt == null || array == null ? null : Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.filling(array, from, to);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
 }

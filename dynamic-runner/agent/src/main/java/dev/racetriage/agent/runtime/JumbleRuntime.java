@@ -228,10 +228,27 @@ public final class JumbleRuntime {
   }
 
   /**
-   * After {@code Arrays.fill}: the sampled elements in {@code [from, to)} of a jumbled primitive array are buffered
-   * writes of what the fill stored (a buffer created now starts from that value: the value before the fill, never
-   * read through a buffer, is not offered — fewer stale choices, never a value the JMM forbids).
+   * Before {@code Arrays.fill}: the sampled elements in {@code [from, to)} of a jumbled primitive array get their
+   * buffers now if they have none, seeded with their values before the fill (as an element store's hook seeds one
+   * with the old value), so that the fill's writes do not hide them.
    */
+  void filling(Object array, int from, int to) {
+    RunState r = run;
+    Class<?> type = array.getClass().getComponentType();
+    if (r.arrays.get(array) == null || type == null || !type.isPrimitive()) {
+      return;
+    }
+    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
+        : WriteBuffer.Kind.NARROW;
+    int end = Math.min(to, java.lang.reflect.Array.getLength(array));
+    for (int i : indices) {
+      if (i >= from && i < end) {
+        element(r, array, i, kind, ElementBits.get(array, i));
+      }
+    }
+  }
+
+  /** After {@code Arrays.fill}: the sampled elements in {@code [from, to)} of a jumbled array are buffered writes. */
   void filled(ThreadShadow t, Object array, int from, int to) {
     RunState r = run;
     Class<?> type = array.getClass().getComponentType();

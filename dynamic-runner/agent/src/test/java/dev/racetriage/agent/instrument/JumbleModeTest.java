@@ -283,6 +283,13 @@ class JumbleModeTest {
       FieldStats s = stats(run).get(CELLS + "slots[]");
       assertEquals(2, s.writes());
     }
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "fillSlots", cells, 9));
+      assertEquals(0, call(c, "getSlot", cells, 1), "the buffer was seeded with the value before the fill");
+      assertEquals(9, ((int[]) heap(cells, "slots"))[1]);
+    }
   }
 
   @Test
