@@ -7,10 +7,13 @@
 #
 #   benchmarks/corpus/detection.sh                               # examples/racy-shapes and benchmarks/corpus
 #   benchmarks/corpus/detection.sh examples/racy-shapes
+#   PREDICT=1 benchmarks/corpus/detection.sh                     # with triage --predict (WCP predictions too)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 OUT="${OUT:-$(mktemp -d /tmp/corpus-detection.XXXXXX)}"
 PROJECTS=("$@")
+EXTRA=()
+[ -z "${PREDICT:-}" ] || EXTRA=(--predict)
 [ ${#PROJECTS[@]} -gt 0 ] || PROJECTS=(examples/racy-shapes benchmarks/corpus)
 
 echo "| project | races detected | of them in expected.tsv | prefilter candidates | candidates that raced (precision) | high-confidence (≥ 0.7) candidates that raced | races that were candidates (recall) | missed races | candidates that did not race (confidence) |"
@@ -19,7 +22,7 @@ for project in "${PROJECTS[@]}"; do
   name="$(echo "$project" | tr '/' '_')"
   had_work_dir=no
   [ -d "$ROOT/$project/.racetriage" ] && had_work_dir=yes
-  (cd "$ROOT" && ./racetriage triage "$project" --detect-only --db "$OUT/$name.db" --format json --out "$OUT/$name.json") \
+  (cd "$ROOT" && ./racetriage triage "$project" --detect-only ${EXTRA[@]+"${EXTRA[@]}"} --db "$OUT/$name.db" --format json --out "$OUT/$name.json") \
     2> "$OUT/$name.log" || true
   # the run leaves its JVM logs in the project's .racetriage/work; remove it if this script created it
   [ "$had_work_dir" = yes ] || rm -rf "${ROOT:?}/$project/.racetriage"
@@ -30,6 +33,9 @@ HIGH = 0.7  # the confidence from which a candidate counts as high (the editor's
 report, project, expected_path = sys.argv[1], sys.argv[2], sys.argv[3]
 data = json.load(open(report))
 races = {r["field"] for r in data["races"]}
+predicted = sorted(r["field"] for r in data["races"] if r.get("predicted"))
+if predicted:
+    print("predicted only:", ", ".join(predicted), file=sys.stderr)
 cands = {c["field"] for c in data["candidates"]}
 confidence = {c["field"]: c.get("confidence", 0) for c in data["candidates"]}
 high = {f for f in cands if confidence[f] >= HIGH}

@@ -114,6 +114,12 @@ final class TriageCommand implements Callable<Integer> {
       + "(default: ${DEFAULT-VALUE}).")
   int maxArrayElements = TriageOptions.DEFAULT_MAX_ARRAY_ELEMENTS;
 
+  @Option(names = "--predict", description = "Also report the races another schedule would expose: the agent runs "
+      + "WCP beside happens-before, so two synchronized blocks on one lock that touch nothing in common no longer hide "
+      + "the race between accesses around them; such races are marked predicted, with the lock order to flip (costs "
+      + "more than detection: see benchmarks/RESULTS.md)")
+  boolean predict;
+
   @Option(names = "--include-libraries", description = "Also triage races on fields of library classes (default: only "
       + "fields of classes the project compiles; the others are named in a warning)")
   boolean includeLibraries;
@@ -141,7 +147,7 @@ final class TriageCommand implements Callable<Integer> {
           Duration.ofMinutes(10), Duration.ofMinutes(10), !noEarlyStop, !jvmPerTrial,
           fields == null ? List.of() : fields, detectRuns, tests,
           testTimeout == null ? TriageOptions.DEFAULT_TEST_TIMEOUT : DurationOption.parse("--test-timeout", testTimeout),
-          detectTimeoutFactor, keepWork, includeLibraries, maxArrayElements);
+          detectTimeoutFactor, keepWork, includeLibraries, maxArrayElements).withPredict(predict);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2);
     }

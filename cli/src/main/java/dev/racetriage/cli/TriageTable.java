@@ -25,7 +25,8 @@ final class TriageTable {
       rows.add(new String[] {"FIELD", "VERDICT", "BEST HEURISTIC", "FAILURE RATE", "WHERE", "TESTS"});
       for (RaceFinding f : result.races()) {
         String verdict = f.verdict().label() + (f.trustedBenign() ? " (trusted-benign)" : "")
-            + (sources.inTestCode(f.race()) ? " (test code)" : "");
+            + (sources.inTestCode(f.race()) ? " (test code)" : "")
+            + (f.predicted() ? " (predicted)" : "");
         String rate = f.bestHeuristic() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * f.bestFailureRate());
         rows.add(new String[] {f.race().fieldKey(), verdict, f.bestHeuristic() == null ? "-" : f.bestHeuristic(), rate,
             where(f.race().current(), sources), tests(f.race().tests())});
@@ -36,6 +37,9 @@ final class TriageTable {
         out.append(f.race().fieldKey()).append(": ").append(f.reason()).append('\n');
         if (f.failureLine() != null) {
           out.append("  fails with ").append(f.failureLine()).append('\n');
+        }
+        if (f.predicted()) {
+          out.append("  predicted (--predict): no observed run raced it; ").append(f.race().witness()).append('\n');
         }
       }
       if (result.races().stream().anyMatch(f -> sources.inTestCode(f.race()))) {

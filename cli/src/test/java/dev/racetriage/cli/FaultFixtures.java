@@ -121,6 +121,41 @@ final class FaultFixtures {
         """);
   }
 
+  /**
+   * Issue 22's hidden race: {@code value} written by two threads, each next to an empty {@code synchronized} block on
+   * one lock; the second thread takes the lock only after the first has ended (it polls {@code getState}, which
+   * orders nothing), so happens-before sees the writes ordered and only {@code --predict} reports them.
+   */
+  static void emptySynchronizedBlocks(Path dir, String artifact) throws IOException {
+    write(dir.resolve("pom.xml"), POM.formatted(artifact));
+    write(dir.resolve("src/main/java/demo/Flag.java"), """
+        package demo;
+        public class Flag {
+          private final Object lock = new Object();
+          int value;
+          public void writeThenFlush() { value = 1; synchronized (lock) { } }
+          public void refreshThenWrite() { synchronized (lock) { } value = 2; }
+        }
+        """);
+    write(dir.resolve("src/test/java/demo/FlagTest.java"), """
+        package demo;
+        import static org.junit.jupiter.api.Assertions.assertEquals;
+        import org.junit.jupiter.api.Test;
+        class FlagTest {
+          @Test void secondWriteWins() throws Exception {
+            Flag f = new Flag();
+            Thread a = new Thread(f::writeThenFlush);
+            Thread b = new Thread(() -> {
+              while (a.getState() != Thread.State.TERMINATED) { Thread.onSpinWait(); }
+              f.refreshThenWrite();
+            });
+            a.start(); b.start(); a.join(); b.join();
+            assertEquals(2, f.value);
+          }
+        }
+        """);
+  }
+
   private static void write(Path file, String text) throws IOException {
     Files.createDirectories(file.getParent());
     Files.writeString(file, text);

@@ -82,6 +82,28 @@ class TriageCommandTest {
     assertTrue(json.path("candidates").isArray());
   }
 
+  /** Only --predict reports a race hidden by the order of two empty synchronized blocks, marked predicted. */
+  @Test
+  void predictReportsTheRaceTheLockOrderHid() throws Exception {
+    FaultFixtures.emptySynchronizedBlocks(dir, "flag");
+    Path plain = dir.resolve("plain.json");
+    CliRun observed = run("triage", dir.toString(), "--detect-only", "--detect-runs", "1", "--format", "json", "--out",
+        plain.toString());
+    assertEquals(0, observed.exitCode(), observed.err());
+    assertEquals(0, new ObjectMapper().readTree(Files.readString(plain)).path("races").size());
+
+    Path report = dir.resolve("predicted.json");
+    CliRun r = run("triage", dir.toString(), "--detect-only", "--detect-runs", "1", "--predict", "--format", "json",
+        "--out", report.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+    assertEquals(1, json.path("races").size(), json::toPrettyString);
+    JsonNode race = json.path("races").get(0);
+    assertEquals("demo.Flag.value", race.path("field").asText());
+    assertTrue(race.path("predicted").asBoolean(), race::toPrettyString);
+    assertTrue(race.path("witness").asText().startsWith("flip the monitor of java.lang.Object@"), race::toString);
+  }
+
   @Test
   void durationsReadTheWayPeopleTypeThem() {
     assertEquals(java.time.Duration.ofMinutes(90), DurationOption.parse("--budget", "1h30m"));

@@ -89,6 +89,10 @@ public final class AgentBootstrap {
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(sites, fields, summary, options.stackDepth(),
         options.maxArrayElements());
+    if (options.predict()) {
+      runtime.enablePredictions();
+      dev.racetriage.agent.instrument.TransparentSections.enable();
+    }
     TransformTally tally = new TransformTally(summary, ERR);
     ClassFilter filter = new ClassFilter(options.includes(), options.excludes());
     JumbleOptions jumbleOptions = options.jumble();
@@ -161,6 +165,8 @@ public final class AgentBootstrap {
     Hooks.install(runtime);
     try {
       Hooks.monitorEnter(lock);
+      Hooks.monitorExit(lock);
+      Hooks.monitorEnterTransparent(lock);
       Hooks.monitorExit(lock);
       Hooks.volatileWrite(lock, 0);
       Hooks.volatileRead(lock, 0);

@@ -46,6 +46,9 @@ final class ClassCacheLocation {
     if (dev.racetriage.agent.instrument.ContainerModel.enabled()) {
       config.append("|containers"); // container calls are instrumented: another class file
     }
+    if (options.predict()) {
+      config.append("|predict"); // transparent synchronized blocks call another hook: another class file
+    }
     config.append("|jdk=").append(System.getProperty("java.vm.vendor")).append(' ')
         .append(System.getProperty("java.runtime.version")).append(' ').append(System.getProperty("java.home"));
     String identity = "v" + LAYOUT + "-" + hex(jar) + "-" + hex(config.toString().getBytes(StandardCharsets.UTF_8));

@@ -9,16 +9,25 @@ import java.util.Map;
  * tests that were running when it raced (at most {@link RaceAggregator#MAX_TESTS}; empty outside tests) and, for an
  * array key ({@code pkg.Cls.slots[]}), the distinct element indices that raced (at most
  * {@link RaceAggregator#MAX_INDICES}; those of WR races first, as a stale value can only be served where a read
- * raced; empty for a field).
+ * raced; empty for a field). {@code predicted}: every report was a prediction (predict=true: happens-before ordered
+ * the accesses, WCP did not), {@code witness} the first prediction's lock order to flip (null if none).
  */
 public record FieldRaces(String fieldKey, long count, Map<RaceKind, Long> countByKind, RaceReport first,
                          List<SitePair> sitePairs, boolean sitePairsTruncated, List<String> tests,
-                         List<Integer> indices, boolean indicesTruncated) {
+                         List<Integer> indices, boolean indicesTruncated, boolean predicted, String witness) {
     public FieldRaces {
         countByKind = Map.copyOf(countByKind);
         sitePairs = List.copyOf(sitePairs);
         tests = List.copyOf(tests);
         indices = List.copyOf(indices);
+    }
+
+    /** Observed (not only predicted). */
+    public FieldRaces(String fieldKey, long count, Map<RaceKind, Long> countByKind, RaceReport first,
+                      List<SitePair> sitePairs, boolean sitePairsTruncated, List<String> tests,
+                      List<Integer> indices, boolean indicesTruncated) {
+        this(fieldKey, count, countByKind, first, sitePairs, sitePairsTruncated, tests, indices, indicesTruncated,
+                false, null);
     }
 
     /** Without racing indices (a field, not an array). */

@@ -199,6 +199,27 @@ public final class HSummaryDetector {
         }
     }
 
+    /**
+     * Reports a race that happens-before orders but WCP does not (predict=true): built whole (predictions are rare and
+     * the tally is the happens-before path's) and handed to {@link RaceSink#predicted}.
+     */
+    @DontInline
+    public void reportPredicted(RaceKind kind, ThreadState t, String fieldKey, int siteId, int previousSite,
+                                String previousWriter, int index, String witness) {
+        try {
+            java.util.List<StackTraceElement> stack = sink.wantsStack(fieldKey) ? stacks.capture()
+                    : java.util.List.of();
+            Access current = new Access(t.name(), sites.site(siteId), stack);
+            Access previous = new Access(previousWriter == null ? "?" : previousWriter,
+                    sites.site(previousSite), java.util.List.of());
+            sink.predicted(new RaceReport(fieldKey, kind, current, previous, index), witness);
+        } catch (Throwable e) {
+            synchronized (counterLock) {
+                internalErrors++;
+            }
+        }
+    }
+
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     private void report(RaceKind kind, ThreadState t, String fieldKey, int siteId, int previousSite,
                         String previousWriter, int index) {

@@ -63,6 +63,19 @@ public final class RaceAggregator implements RaceSink {
     @Override
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     public synchronized void race(RaceReport report, int site, int previousSite) {
+        add(report, site, previousSite, null);
+    }
+
+    /**
+     * A predicted race (see {@link RaceSink#predicted}): folded like any other; the field stays {@code predicted}
+     * while no happens-before race was reported on it, and keeps the first witness.
+     */
+    @Override
+    public synchronized void predicted(RaceReport report, String witness) {
+        add(report, NO_SITE, NO_SITE, witness);
+    }
+
+    private void add(RaceReport report, int site, int previousSite, String witness) {
         total++;
         // No lambdas or record hashCodes bootstrapped here: this runs on a program thread, and invokedynamic
         // bootstrapping would call into java.lang.invoke (and j.u.c) from inside the agent.
@@ -73,6 +86,13 @@ public final class RaceAggregator implements RaceSink {
             byField.put(report.fieldKey(), e);
         }
         e.count++;
+        if (witness == null && !e.observed) {
+            e.observed = true; // a happens-before race: the field is no longer only predicted
+            grew |= e.count > 1;
+        } else if (witness != null && e.witness == null) {
+            e.witness = witness;
+            grew = true;
+        }
         Long before = e.byKind.get(report.kind());
         e.byKind.put(report.kind(), before == null ? 1L : before + 1);
         String test = currentTest;
@@ -216,7 +236,7 @@ public final class RaceAggregator implements RaceSink {
             }
         }
         return new FieldRaces(e.first.fieldKey(), e.count, e.byKind, e.first, new ArrayList<>(e.pairs),
-                e.truncated, new ArrayList<>(e.tests), indices, indicesTruncated);
+                e.truncated, new ArrayList<>(e.tests), indices, indicesTruncated, !e.observed, e.witness);
     }
 
     private static final class Entry {
@@ -233,6 +253,10 @@ public final class RaceAggregator implements RaceSink {
         boolean stale;
         /** The count of the line last handed to the report stream. */
         long reportedCount;
+        /** A happens-before race was reported (else every report is a prediction). */
+        boolean observed;
+        /** The first predicted report's witness: which lock order to flip. */
+        String witness;
 
         Entry(RaceReport first) {
             this.first = first;

@@ -61,6 +61,10 @@ public final class RaceReportWriter {
         // a container's contents (pkg.C.map{}: its mutators and accessors, ContainerModel) are their own kind; the
         // site pairs keep which conflict it was (a mutator then an accessor: WR; two mutators: WW)
         j.name("kind").value(r.fieldKey().endsWith("{}") ? "container" : r.first().kind().name());
+        if (r.predicted()) { // predict=true: only another schedule exposes it (WcpAnalysis); the witness says which
+            j.name("predicted").value(true);
+            j.name("witness").value(r.witness());
+        }
         j.name("current");
         access(j, r.first().current());
         j.name("previous");

@@ -34,4 +34,12 @@ public interface RaceSink {
     default boolean absorbed(String fieldKey, RaceKind kind, int site, int previousSite, int index, long tid) {
         return false;
     }
+
+    /**
+     * A race the predictive analysis (predict=true, {@code agent.predict.WcpAnalysis}) found where happens-before
+     * orders the accesses: another schedule exposes it; {@code witness} says which lock order to flip.
+     */
+    default void predicted(RaceReport report, String witness) {
+        race(report);
+    }
 }

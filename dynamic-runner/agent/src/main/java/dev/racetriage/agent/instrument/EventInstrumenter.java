@@ -54,10 +54,14 @@ final class EventInstrumenter extends AdviceAdapter {
   /** Ordinals (among the method's getfield/getstatic) of the reads a loop exit checks instead. */
   private final java.util.BitSet hoistedReads;
   private int fieldReads;
+  /** Ordinals (among the method's monitorenters) of the transparent sections (predict=true; TransparentSections). */
+  private final java.util.BitSet transparentMonitors;
+  private int monitorEnters;
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
-                    boolean checkAccesses, LoopCheckHoister.Hoisted hoisted) {
+                    boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors) {
     super(Opcodes.ASM9, next, access, name, descriptor);
+    this.transparentMonitors = transparentMonitors;
     this.hoisted = hoisted.elements();
     this.hoistedReads = hoisted.fieldReads();
     this.exceptionTable = next;
@@ -445,7 +449,8 @@ final class EventInstrumenter extends AdviceAdapter {
     } else if (opcode == MONITORENTER) {
       mv.visitInsn(DUP);
       super.visitInsn(opcode);
-      guardedCall(HookMethod.MONITOR_ENTER);
+      guardedCall(transparentMonitors.get(monitorEnters++) ? HookMethod.MONITOR_ENTER_TRANSPARENT
+          : HookMethod.MONITOR_ENTER);
       return;
     } else if (opcode == MONITOREXIT) {
       int monitor = newLocal(Type.getType(Object.class));
@@ -485,6 +490,44 @@ final class EventInstrumenter extends AdviceAdapter {
     mv.visitLabel(guard);
     mv.visitInsn(POP);
     mv.visitLabel(after);
+  }
+
+  /** {@code Arrays.fill(T[], T)} or {@code Arrays.fill(T[], int, int, T)} of a primitive array. */
+  private static boolean isPrimitiveFill(String descriptor) {
+    Type[] args = Type.getArgumentTypes(descriptor);
+    return (args.length == 2 || args.length == 4) && args[0].getSort() == Type.ARRAY
+        && args[0].getDimensions() == 1 && args[0].getElementType().getSort() <= Type.DOUBLE;
+  }
+
+  /** Jumble mode: the fill's arguments spilled to locals, the fill, then {@code JumbleHooks.filled(a, from, to)}. */
+  private void jumbledFill(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+    Type[] args = Type.getArgumentTypes(descriptor);
+    int[] locals = new int[args.length];
+    for (int i = args.length - 1; i >= 0; i--) {
+      locals[i] = newLocal(args[i]);
+      mv.visitVarInsn(args[i].getOpcode(ISTORE), locals[i]);
+    }
+    pushFillRange(locals, args.length == 4);
+    JumbleHookMethod.FILLING.call(mv);
+    for (int i = 0; i < args.length; i++) {
+      mv.visitVarInsn(args[i].getOpcode(ILOAD), locals[i]);
+    }
+    super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    pushFillRange(locals, args.length == 4);
+    JumbleHookMethod.FILLED.call(mv);
+  }
+
+  /** [array, from, to] of a spilled fill (the whole array when it has no range). */
+  private void pushFillRange(int[] locals, boolean ranged) {
+    mv.visitVarInsn(ALOAD, locals[0]);
+    if (ranged) {
+      mv.visitVarInsn(ILOAD, locals[1]);
+      mv.visitVarInsn(ILOAD, locals[2]);
+    } else {
+      mv.visitInsn(ICONST_0);
+      mv.visitVarInsn(ALOAD, locals[0]); // not an LDC: the class cache's id placeholders are integer constants
+      mv.visitInsn(ARRAYLENGTH);
+    }
   }
 
   /** Jumble mode: primitive element accesses are hooked only when some array field is under trial. */
@@ -534,6 +577,23 @@ final class EventInstrumenter extends AdviceAdapter {
     if (checkAccesses && opcode == INVOKEVIRTUAL && name.equals("isAlive") && descriptor.equals("()Z")
         && isThread(owner)) {
       HookMethod.IS_ALIVE.call(mv);
+      return;
+    }
+    if (jumble != null && ctx.jumble().hasArrays() && opcode == INVOKESTATIC && owner.equals("java/lang/System")
+        && name.equals("arraycopy") && descriptor.equals("(Ljava/lang/Object;ILjava/lang/Object;II)V")) {
+      JumbleHookMethod.ARRAYCOPY.call(mv); // jumbled elements copied through their write buffers
+      return;
+    }
+    if (jumble != null && ctx.jumble().hasArrays() && opcode == INVOKEVIRTUAL && owner.length() == 2
+        && owner.charAt(0) == '[' && name.equals("clone") && descriptor.equals("()Ljava/lang/Object;")) {
+      mv.visitInsn(DUP);                                                     // [a, a]
+      super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);  // [a, copy]
+      JumbleHookMethod.COPIED.call(mv);                                      // [copy]
+      return;
+    }
+    if (jumble != null && ctx.jumble().hasArrays() && opcode == INVOKESTATIC && owner.equals("java/util/Arrays")
+        && name.equals("fill") && isPrimitiveFill(descriptor)) {
+      jumbledFill(opcode, owner, name, descriptor, isInterface);
       return;
     }
     BulkArrayCalls.Model bulk = bulkArrays != null ? BulkArrayCalls.of(opcode, owner, name, descriptor) : null;

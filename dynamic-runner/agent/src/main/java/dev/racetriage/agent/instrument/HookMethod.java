@@ -25,6 +25,8 @@ public enum HookMethod {
   ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I" + Slot.TS + ")" + Slot.TS),
   MONITOR_ENTER("monitorEnter", "(Ljava/lang/Object;)V"),
   MONITOR_EXIT("monitorExit", "(Ljava/lang/Object;)V"),
+  // predict=true: a synchronized block whose section the agent sees whole (TransparentSections)
+  MONITOR_ENTER_TRANSPARENT("monitorEnterTransparent", "(Ljava/lang/Object;)V"),
   VOLATILE_READ("volatileRead", "(Ljava/lang/Object;I)V"),
   VOLATILE_WRITE("volatileWrite", "(Ljava/lang/Object;I)V"),
   VOLATILE_READ_STATIC("volatileReadStatic", "(I)V"),

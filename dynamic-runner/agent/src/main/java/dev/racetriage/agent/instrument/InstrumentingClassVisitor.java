@@ -54,16 +54,17 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       return new LoopHoistingMethod(access, name, descriptor, signature, exceptions, buffered, ctx);
     }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
-        LoopCheckHoister.Hoisted.NONE);
+        LoopCheckHoister.Hoisted.NONE, new java.util.BitSet());
     // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
     return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
   }
 
   private static MethodVisitor accessesAndEvents(HandlerLastMethodNode buffered, int access, String name,
                                                  String descriptor, ClassContext ctx, boolean checkAccesses,
-                                                 LoopCheckHoister.Hoisted hoisted) {
+                                                 LoopCheckHoister.Hoisted hoisted,
+                                                 java.util.BitSet transparentMonitors) {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
-        hoisted);
+        hoisted, transparentMonitors);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
 
@@ -86,8 +87,10 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     @Override
     public void visitEnd() {
       super.visitEnd();
+      java.util.BitSet transparent = TransparentSections.enabled() ? TransparentSections.find(this) // original code
+          : new java.util.BitSet();
       LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx);
-      accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted));
+      accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent));
     }
   }
 }

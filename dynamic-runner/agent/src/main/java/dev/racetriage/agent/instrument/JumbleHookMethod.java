@@ -29,7 +29,14 @@ enum JumbleHookMethod {
   WRITE_ELEMENT_FLOAT("writeElementFloat", "(Ljava/lang/Object;IFF)V"),
   WRITE_ELEMENT_LONG("writeElementLong", "(Ljava/lang/Object;IJJ)V"),
   WRITE_ELEMENT_DOUBLE("writeElementDouble", "(Ljava/lang/Object;IDD)V"),
-  ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I)V");
+  ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I)V"),
+  // System.arraycopy when arrays are under trial: jumbled elements are read and written through their buffers
+  ARRAYCOPY("arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V"),
+  // after a primitive array's clone(): the original's jumbled elements as their buffers serve them
+  COPIED("copied", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"),
+  // before and after Arrays.fill: the jumbled elements' buffers hold the values before it, then its writes
+  FILLING("filling", "(Ljava/lang/Object;II)V"),
+  FILLED("filled", "(Ljava/lang/Object;II)V");
 
   static final String OWNER = "dev/racetriage/agent/runtime/JumbleHooks";
 

@@ -21,10 +21,12 @@ import java.util.List;
  *                   the program runs (so a JVM killed at a time limit still leaves what it saw); 0: only at exit
  * @param maxArrayElements detect mode: arrays longer than this are not checked element by element (each checked
  *                   element costs 12 bytes of shadow); they are counted and named in the report instead
+ * @param predict    detect mode: also report the races WCP predicts (critical sections with no conflicting access
+ *                   do not order), marked predicted, with the lock whose order to flip
  */
 public record AgentOptions(String mode, String out, List<String> includes, List<String> excludes,
                            int stackDepth, boolean verbose, String dumpDir, JumbleOptions jumble,
-                           String cache, int flushMillis, int maxArrayElements) {
+                           String cache, int flushMillis, int maxArrayElements, boolean predict) {
 
   public static final String MODE_DETECT = "detect";
   public static final String MODE_JUMBLE = "jumble";
@@ -52,6 +54,6 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
 
   public static AgentOptions defaults() {
     return new AgentOptions(MODE_DETECT, DEFAULT_OUT, List.of(), List.of(), DEFAULT_STACK_DEPTH, false, null, null,
-        null, DEFAULT_FLUSH_MILLIS, DEFAULT_MAX_ARRAY_ELEMENTS);
+        null, DEFAULT_FLUSH_MILLIS, DEFAULT_MAX_ARRAY_ELEMENTS, false);
   }
 }

@@ -12,11 +12,11 @@ import java.util.List;
 public final class AgentOptionsParser {
 
   static final List<String> KEYS = List.of("mode", "out", "include", "exclude", "stack", "verbose", "dump", "field",
-      "heuristic", "seed", "bound", "indices", "noise", "cache", "flush", "arrays");
+      "heuristic", "seed", "bound", "indices", "noise", "cache", "flush", "arrays", "predict");
   /** The keys that only mean something in jumble mode. */
   static final List<String> JUMBLE_KEYS = List.of("field", "heuristic", "seed", "bound", "indices", "noise");
   /** The keys that only mean something in detect mode (jumble mode writes its report at exit). */
-  static final List<String> DETECT_KEYS = List.of("flush", "arrays");
+  static final List<String> DETECT_KEYS = List.of("flush", "arrays", "predict");
   static final List<String> HEURISTICS = List.of("sc", "oldest", "oldest-but-different", "random",
       "random-but-different");
 
@@ -41,6 +41,7 @@ public final class AgentOptionsParser {
     String cache = defaults.cache();
     int flush = defaults.flushMillis();
     int arrays = defaults.maxArrayElements();
+    boolean predict = defaults.predict();
     if (argument == null || argument.isBlank()) {
       return defaults;
     }
@@ -87,6 +88,7 @@ public final class AgentOptionsParser {
         case "cache" -> cache = requireNonEmpty(key, value);
         case "flush" -> flush = flushMillis(value);
         case "arrays" -> arrays = maxArrayElements(value);
+        case "predict" -> predict = bool(key, value);
         default -> throw new IllegalStateException("key list and switch disagree on " + key);
       }
     }
@@ -96,7 +98,7 @@ public final class AgentOptionsParser {
           throw new InvalidAgentOptionException(key, "option '" + key + "' only applies with mode=jumble");
         }
       }
-      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache, flush, arrays);
+      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache, flush, arrays, predict);
     }
     for (String key : DETECT_KEYS) {
       if (seen.contains(key)) {
@@ -112,7 +114,7 @@ public final class AgentOptionsParser {
           "mode=jumble needs heuristic=<" + String.join("|", HEURISTICS) + ">");
     }
     return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump,
-        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache, 0, arrays);
+        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache, 0, arrays, false);
   }
 
   private static List<String> fieldKeys(String value) throws InvalidAgentOptionException {

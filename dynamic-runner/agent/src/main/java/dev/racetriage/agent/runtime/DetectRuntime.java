@@ -38,6 +38,8 @@ public final class DetectRuntime {
   private final ShadowMemory shadow;
   private final ThreadRegistry threads = new ThreadRegistry(hb);
   private final int maxArrayElements;
+  /** predict=true: the WCP analysis every event also goes to (see {@link Predictions}); null otherwise. */
+  private Predictions predict;
 
   public DetectRuntime(SiteTable sites, FieldRegistry fields, RunSummary summary, int stackDepth) {
     this(sites, fields, summary, stackDepth, dev.racetriage.agent.options.AgentOptions.DEFAULT_MAX_ARRAY_ELEMENTS);
@@ -53,6 +55,24 @@ public final class DetectRuntime {
     this.detector = new HSummaryDetector(sites, aggregator,
         new StackCapture(stackDepth, StackCapture.AGENT_PREFIXES));
     this.shadow = new ShadowMemory(fields);
+  }
+
+  /** predict=true: every event also goes to the WCP analysis. Called once, before the hooks are installed. */
+  public void enablePredictions() {
+    predict = new Predictions(new dev.racetriage.agent.predict.WcpAnalysis.ThreadNames() {
+      @Override
+      public String nameOf(int tid) {
+        return hb.nameOf(tid);
+      }
+    });
+  }
+
+  /** A prediction of the WCP analysis becomes a report (the access's site, the earlier write's thread and site). */
+  @DontInline
+  private void predicted(dev.racetriage.agent.predict.WcpAnalysis.Prediction p, ThreadState state, String key,
+                         int site, int index) {
+    detector.reportPredicted(p.kind(), state, key, site, p.writerSite(), hb.nameOf(p.writerTid()), index,
+        p.witness());
   }
 
   /** The happens-before engine; jumble mode's write buffers read its clocks. */
@@ -91,6 +111,12 @@ public final class DetectRuntime {
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
+    if (predict != null) {
+      var p = predict.readField(state.tid(), object, fieldId);
+      if (p != null) {
+        predicted(p, state, fields.key(fieldId), site, dev.racetriage.agent.detect.RaceReport.NO_INDEX);
+      }
+    }
     if (!s.allWritesCoveredBy(state)) {
       uncoveredFieldRead(state, s, fieldId, site);
     }
@@ -115,6 +141,12 @@ public final class DetectRuntime {
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
+    if (predict != null) {
+      var p = predict.writeField(state.tid(), object, fieldId, site, state.inClinit());
+      if (p != null) {
+        predicted(p, state, fields.key(fieldId), site, dev.racetriage.agent.detect.RaceReport.NO_INDEX);
+      }
+    }
     long now = state.epoch();
     if (state.inClinit() || !s.compactWrite(now, fieldId, site)) {
       stateWrite(state, s, now, fieldId, site);
@@ -131,11 +163,25 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void readStatic(ThreadShadow t, int fieldId, int site) {
+    if (predict != null) {
+      ThreadState state = t.state(threads);
+      var p = predict.readStatic(state.tid(), fieldId);
+      if (p != null) {
+        predicted(p, state, fields.key(fieldId), site, dev.racetriage.agent.detect.RaceReport.NO_INDEX);
+      }
+    }
     detector.read(t.state(threads), shadow.staticField(fieldId), site);
   }
 
   @ForceInline // see the class comment
   void writeStatic(ThreadShadow t, int fieldId, int site) {
+    if (predict != null) {
+      ThreadState state = t.state(threads);
+      var p = predict.writeStatic(state.tid(), fieldId, site, state.inClinit());
+      if (p != null) {
+        predicted(p, state, fields.key(fieldId), site, dev.racetriage.agent.detect.RaceReport.NO_INDEX);
+      }
+    }
     detector.write(t.state(threads), shadow.staticField(fieldId), site);
   }
 
@@ -150,6 +196,9 @@ public final class DetectRuntime {
   void readElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
+    if (predict != null) {
+      predictElement(s, state, array, index, site, false);
+    }
     if (s.allWritesCoveredBy(state)) {
       return;
     }
@@ -196,6 +245,9 @@ public final class DetectRuntime {
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
+    if (predict != null) {
+      predictElement(s, state, array, index, site, true);
+    }
     long now = state.epoch();
     s.noteWrite(state, now);
     long[] epochs = records(s, array, site);
@@ -256,6 +308,29 @@ public final class DetectRuntime {
     }
   }
 
+  /** predict=true: an element access through the WCP analysis, reported under the array's key. */
+  @DontInline
+  private void predictElement(ObjectShadow s, ThreadState state, Object array, int index, int site, boolean write) {
+    var p = write ? predict.writeElement(state.tid(), array, index, site, state.inClinit())
+        : predict.readElement(state.tid(), array, index);
+    if (p != null) {
+      predicted(p, state, elementKey(s, site), site, index);
+    }
+  }
+
+  /** predict=true: a range's elements through the WCP analysis, one by one. */
+  @DontInline
+  private void predictRange(ObjectShadow s, ThreadState state, Object array, int from, int to, int step, int site,
+                            boolean write) {
+    predict.range(state.tid(), array, firstInBounds(from, step), to, step, site, write, state.inClinit(),
+        new Predictions.Found() { // not a lambda: see the package contract
+          @Override
+          public void at(int index, dev.racetriage.agent.predict.WcpAnalysis.Prediction p) {
+            predicted(p, state, elementKey(s, site), site, index);
+          }
+        });
+  }
+
   /** Takes element {@code index}'s lock (its epoch's top bit) and returns its epoch; see {@code LocationState#lock}. */
   private static long lockElement(long[] epochs, int index) {
     for (int spins = 0; ; spins++) {
@@ -310,6 +385,9 @@ public final class DetectRuntime {
   void readRange(ThreadShadow t, Object array, int from, int to, int step, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
+    if (predict != null) {
+      predictRange(s, state, array, from, to, step, site, false);
+    }
     if (s.allWritesCoveredBy(state)) {
       return;
     }
@@ -340,6 +418,9 @@ public final class DetectRuntime {
   void writeRange(ThreadShadow t, Object array, int from, int to, int step, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
+    if (predict != null) {
+      predictRange(s, state, array, from, to, step, site, true);
+    }
     long now = state.epoch();
     boolean clinit = state.inClinit();
     if (!clinit && step == 1 && s.rangeRepeats(now, from, to, site)) {
@@ -449,6 +530,15 @@ public final class DetectRuntime {
   /** After monitorenter (and after Object.wait returns): ACQUIRE the object's monitor. */
   @ForceInline // see the class comment
   void monitorEnter(ThreadShadow t, Object object) {
+    monitorEnter(t, object, false);
+  }
+
+  /** {@code transparent}: predict=true, a section the agent sees whole (see TransparentSections). */
+  @ForceInline // see the class comment
+  void monitorEnter(ThreadShadow t, Object object, boolean transparent) {
+    if (predict != null) {
+      predict.monitorEnter(t.state(threads).tid(), object, transparent);
+    }
     SyncClock released = t.shadowOf(object, shadow).monitorIfReleased();
     if (released != null) { // a monitor never released has nothing to give
       hb.acquire(t.state(threads), released);
@@ -458,12 +548,18 @@ public final class DetectRuntime {
   /** Before monitorexit (and before Object.wait): RELEASE the object's monitor. */
   @DontInline // see the class comment
   void monitorExit(ThreadShadow t, Object object) {
+    if (predict != null) {
+      predict.monitorExit(t.state(threads).tid(), object);
+    }
     hb.release(t.state(threads), t.shadowOf(object, shadow).monitor());
   }
 
   /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
   @ForceInline // see the class comment
   void volatileRead(ThreadShadow t, Object object, int fieldId) {
+    if (predict != null) {
+      predict.acquire(t.state(threads).tid(), object);
+    }
     ObjectShadow s = t.shadowOf(object, shadow);
     SyncClock field = s.volatileFieldIfReleased(fieldId);
     SyncClock atomic = s.atomicIfReleased();
@@ -478,12 +574,18 @@ public final class DetectRuntime {
   /** Before a volatile write: RELEASE to the field's clock. */
   @DontInline // see the class comment
   void volatileWrite(ThreadShadow t, Object object, int fieldId) {
+    if (predict != null) {
+      predict.release(t.state(threads).tid(), object);
+    }
     hb.release(t.state(threads), t.shadowOf(object, shadow).volatileField(fieldId));
   }
 
   /** After an atomic operation that reads: ACQUIRE the atomic clock and every volatile field clock. */
   @ForceInline // see the class comment
   void atomicAcquire(ThreadShadow t, Object object) {
+    if (predict != null) {
+      predict.acquire(t.state(threads).tid(), object);
+    }
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
     SyncClock atomic = s.atomicIfReleased();
@@ -498,6 +600,9 @@ public final class DetectRuntime {
   /** Before an atomic operation that writes: RELEASE to the atomic clock (volatile readers acquire it too). */
   @DontInline // see the class comment
   void atomicRelease(ThreadShadow t, Object object) {
+    if (predict != null) {
+      predict.release(t.state(threads).tid(), object);
+    }
     hb.release(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
 
@@ -509,12 +614,20 @@ public final class DetectRuntime {
    */
   @DontInline // see the class comment
   void atomicAcquireRelease(ThreadShadow t, Object object) {
+    if (predict != null) {
+      int tid = t.state(threads).tid();
+      predict.acquire(tid, object);
+      predict.release(tid, object);
+    }
     hb.acquireRelease(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
 
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
   @ForceInline // see the class comment
   void trustedReferenceRead(ThreadShadow t, Object holder) {
+    if (predict != null) {
+      predict.peekAcquire(t.state(threads).tid(), holder);
+    }
     ObjectShadow s = t.peekShadow(holder, shadow);
     SyncClock atomic = s == null ? null : s.atomicIfReleased();
     if (atomic != null) {
@@ -524,21 +637,33 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void volatileReadStatic(ThreadShadow t, int fieldId) {
+    if (predict != null) {
+      predict.acquireStatic(t.state(threads).tid(), fieldId);
+    }
     hb.acquire(t.state(threads), shadow.staticSync(fieldId));
   }
 
   @DontInline // see the class comment
   void volatileWriteStatic(ThreadShadow t, int fieldId) {
+    if (predict != null) {
+      predict.releaseStatic(t.state(threads).tid(), fieldId);
+    }
     hb.release(t.state(threads), shadow.staticSync(fieldId));
   }
 
   void fork(ThreadShadow t, Thread child) {
     ThreadState childState = threads.stateOf(child);
     hb.rename(childState, child.getName());
+    if (predict != null) {
+      predict.fork(t.state(threads).tid(), childState.tid());
+    }
     hb.fork(t.state(threads), childState);
   }
 
   void join(ThreadShadow t, Thread joined) {
+    if (predict != null) {
+      predict.join(t.state(threads).tid(), threads.stateOf(joined).tid());
+    }
     hb.join(t.state(threads), threads.stateOf(joined));
   }
 

@@ -349,6 +349,29 @@ public final class Hooks {
     }
   }
 
+  /**
+   * predict=true, after the monitorenter of a synchronized block whose section the agent sees whole (straight-line
+   * accesses only: {@code instrument.TransparentSections}): ACQUIRE, and WCP may relax the section's order.
+   */
+  @DontInline
+  public static void monitorEnterTransparent(Object monitor) {
+    DetectRuntime rt = runtime;
+    if (rt == null || monitor == null) {
+      return;
+    }
+    ThreadShadow t = enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.monitorEnter(t, monitor, true);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
   /** Before monitorexit, at every exit of a synchronized method, before Object.wait: RELEASE the monitor. */
   @DontInline
   public static void monitorExit(Object monitor) {

@@ -405,4 +405,76 @@ public final class JumbleHooks {
       t.busy = false;
     }
   }
+
+  /**
+   * Replaces {@code System.arraycopy} in jumble mode when arrays are under trial: the copy reads the sampled elements
+   * of a jumbled source through their write buffers (a stale value the READ rule allows lands in the destination) and
+   * buffers its writes of a jumbled destination's sampled elements, as element loads and stores do. The copy itself
+   * runs as the original does and throws what it throws (then nothing is buffered).
+   */
+  public static void arraycopy(Object src, int srcPos, Object dest, int destPos, int length) {
+    JumbleRuntime rt = runtime;
+    ThreadShadow t = rt == null ? null : Hooks.enter();
+    if (t == null) {
+      System.arraycopy(src, srcPos, dest, destPos, length);
+      return;
+    }
+    try {
+      rt.arraycopy(t, src, srcPos, dest, destPos, length);
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /**
+   * After a primitive array's {@code clone()} in jumble mode: the sampled elements of a jumbled original are read
+   * through their write buffers, and the values served replace what the clone copied. Returns the clone.
+   */
+  public static Object copied(Object original, Object copy) {
+    JumbleRuntime rt = runtime;
+    ThreadShadow t = rt == null || original == null || copy == null ? null : Hooks.enter();
+    if (t == null) {
+      return copy;
+    }
+    try {
+      rt.copied(t, original, copy);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+    return copy;
+  }
+
+  /** After {@code Arrays.fill} returned: the sampled elements of a jumbled array in {@code [from, to)} are buffered writes. */
+  public static void filled(Object array, int from, int to) {
+    JumbleRuntime rt = runtime;
+    ThreadShadow t = rt == null || array == null ? null : Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.filled(t, array, from, to);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  /** Before {@code Arrays.fill}: buffers for the jumbled elements it will store, holding their values before it. */
+  public static void filling(Object array, int from, int to) {
+    JumbleRuntime rt = runtime;
+    ThreadShadow t = rt == null || array == null ? null : Hooks.enter();
+    if (t == null) {
+      return;
+    }
+    try {
+      rt.filling(array, from, to);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+  }
 }

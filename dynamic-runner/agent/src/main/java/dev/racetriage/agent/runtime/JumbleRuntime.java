@@ -160,6 +160,112 @@ public final class JumbleRuntime {
     }
   }
 
+  /**
+   * {@code System.arraycopy} of primitive arrays (see {@code JumbleHooks.arraycopy}): the sampled source elements in
+   * the copied range are read through their buffers before the copy (so an overlapping copy reads what it would have),
+   * the copy runs, the values served replace what it copied, and the sampled destination elements it wrote are
+   * buffered writes. Reference arrays are not jumbled: copied as they are. An exception of the copy propagates, with
+   * nothing buffered (a primitive copy checks everything before it copies).
+   */
+  void arraycopy(ThreadShadow t, Object src, int srcPos, Object dest, int destPos, int length) {
+    RunState r = run;
+    SampledArray from = src == null ? null : r.arrays.get(src);
+    SampledArray to = dest == null ? null : r.arrays.get(dest);
+    Class<?> type = src == null ? null : src.getClass().getComponentType();
+    if (from == null && to == null || type == null || !type.isPrimitive() || dest.getClass() != src.getClass()
+        || length <= 0 || srcPos < 0 || destPos < 0 || srcPos > java.lang.reflect.Array.getLength(src) - length
+        || destPos > java.lang.reflect.Array.getLength(dest) - length) {
+      System.arraycopy(src, srcPos, dest, destPos, length); // nothing sampled, or the copy throws
+      return;
+    }
+    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
+        : WriteBuffer.Kind.NARROW;
+    long[] served = new long[indices.length];
+    boolean[] read = new boolean[indices.length];
+    for (int k = 0; from != null && k < indices.length; k++) {
+      int i = indices[k];
+      if (i >= srcPos && i < srcPos + length) {
+        served[k] = readElement(t, src, i, ElementBits.get(src, i), kind);
+        read[k] = true;
+      }
+    }
+    long[] old = new long[indices.length];
+    for (int k = 0; to != null && k < indices.length; k++) {
+      int j = indices[k];
+      if (j >= destPos && j < destPos + length) {
+        old[k] = ElementBits.get(dest, j);
+      }
+    }
+    System.arraycopy(src, srcPos, dest, destPos, length);
+    for (int k = 0; k < indices.length; k++) {
+      if (read[k]) {
+        ElementBits.set(dest, destPos + indices[k] - srcPos, served[k]);
+      }
+    }
+    for (int k = 0; to != null && k < indices.length; k++) {
+      int j = indices[k];
+      if (j >= destPos && j < destPos + length) {
+        writeElement(t, dest, j, old[k], ElementBits.get(dest, j), kind);
+      }
+    }
+  }
+
+  /** After a clone of a primitive array: its sampled elements as the original's buffers serve them. */
+  void copied(ThreadShadow t, Object original, Object copy) {
+    RunState r = run;
+    Class<?> type = original.getClass().getComponentType();
+    if (r.arrays.get(original) == null || type == null || !type.isPrimitive() || copy.getClass() != original.getClass()) {
+      return;
+    }
+    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
+        : WriteBuffer.Kind.NARROW;
+    int length = Math.min(java.lang.reflect.Array.getLength(original), java.lang.reflect.Array.getLength(copy));
+    for (int i : indices) {
+      if (i >= 0 && i < length) {
+        ElementBits.set(copy, i, readElement(t, original, i, ElementBits.get(copy, i), kind));
+      }
+    }
+  }
+
+  /**
+   * Before {@code Arrays.fill}: the sampled elements in {@code [from, to)} of a jumbled primitive array get their
+   * buffers now if they have none, seeded with their values before the fill (as an element store's hook seeds one
+   * with the old value), so that the fill's writes do not hide them.
+   */
+  void filling(Object array, int from, int to) {
+    RunState r = run;
+    Class<?> type = array.getClass().getComponentType();
+    if (r.arrays.get(array) == null || type == null || !type.isPrimitive()) {
+      return;
+    }
+    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
+        : WriteBuffer.Kind.NARROW;
+    int end = Math.min(to, java.lang.reflect.Array.getLength(array));
+    for (int i : indices) {
+      if (i >= from && i < end) {
+        element(r, array, i, kind, ElementBits.get(array, i));
+      }
+    }
+  }
+
+  /** After {@code Arrays.fill}: the sampled elements in {@code [from, to)} of a jumbled array are buffered writes. */
+  void filled(ThreadShadow t, Object array, int from, int to) {
+    RunState r = run;
+    Class<?> type = array.getClass().getComponentType();
+    if (r.arrays.get(array) == null || type == null || !type.isPrimitive()) {
+      return;
+    }
+    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
+        : WriteBuffer.Kind.NARROW;
+    int end = Math.min(to, java.lang.reflect.Array.getLength(array));
+    for (int i : indices) {
+      if (i >= from && i < end) {
+        long value = ElementBits.get(array, i);
+        writeElement(t, array, i, value, value, kind);
+      }
+    }
+  }
+
   /** The element's value for this read; {@code current} unless the array and index are sampled. */
   long readElement(ThreadShadow t, Object array, int index, long current, WriteBuffer.Kind kind) {
     RunState r = run;

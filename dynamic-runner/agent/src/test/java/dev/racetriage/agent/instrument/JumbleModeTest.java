@@ -211,6 +211,87 @@ class JumbleModeTest {
     }
   }
 
+  /** System.arraycopy of a jumbled array reads its sampled elements through their buffers: a stale one is copied. */
+  @Test
+  void aBulkCopyOutOfAJumbledArrayCopiesTheStaleValueOfASampledElement() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> {
+        for (int i = 0; i < 4; i++) {
+          call(c, "setSlot", cells, i, 10 + i);
+        }
+      });
+      int[] copy = (int[]) call(c, "copySlots", cells);
+      assertEquals(List.of(10, 0, 12, 13), java.util.Arrays.stream(copy).boxed().toList(),
+          "index 1 is sampled: the copy read its default, still visible");
+      assertEquals(11, ((int[]) heap(cells, "slots"))[1]);
+      FieldStats s = stats(run).get(CELLS + "slots[]");
+      assertEquals(1, s.reads());
+      assertEquals(1, s.staleReads());
+    }
+    try (InstrumentedRun run = run("sc", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "setSlot", cells, 1, 11));
+      int[] copy = (int[]) call(c, "copySlots", cells);
+      assertEquals(11, copy[1], "sc serves the latest write");
+    }
+  }
+
+  /** A bulk copy into a jumbled array is a buffered write: an unordered reader may still get the older value. */
+  @Test
+  void aBulkCopyIntoAJumbledArrayIsABufferedWrite() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "copyIntoSlots", cells, new int[] {20, 21, 22, 23}));
+      assertEquals(0, call(c, "getSlot", cells, 1), "the copied 21 is one visible write; the default is older");
+      assertEquals(22, call(c, "getSlot", cells, 2), "index 2 is not sampled");
+      assertEquals(21, ((int[]) heap(cells, "slots"))[1]);
+      FieldStats s = stats(run).get(CELLS + "slots[]");
+      assertEquals(1, s.writes());
+      assertEquals(1, s.staleReads());
+    }
+  }
+
+  /** A clone of a jumbled array copies its sampled elements as their buffers serve them; a fill is a buffered write. */
+  @Test
+  void aCloneReadsAndAFillWritesTheSampledElementsThroughTheirBuffers() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> {
+        for (int i = 0; i < 4; i++) {
+          call(c, "setSlot", cells, i, 10 + i);
+        }
+      });
+      int[] copy = (int[]) call(c, "cloneSlots", cells);
+      assertEquals(List.of(10, 0, 12, 13), java.util.Arrays.stream(copy).boxed().toList());
+    }
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      call(c, "setSlot", cells, 1, 5);
+      writeUnordered(run, () -> {
+        call(c, "fillSlots", cells, 9);
+        call(c, "fillSlotRange", cells, 2, 4, 7); // index 1 is outside: no write
+      });
+      assertEquals(5, call(c, "getSlot", cells, 1), "the fill's 9 is unordered with this thread: its own 5 is older");
+      assertEquals(9, ((int[]) heap(cells, "slots"))[1]);
+      assertEquals(7, call(c, "getSlot", cells, 2));
+      FieldStats s = stats(run).get(CELLS + "slots[]");
+      assertEquals(2, s.writes());
+    }
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "fillSlots", cells, 9));
+      assertEquals(0, call(c, "getSlot", cells, 1), "the buffer was seeded with the value before the fill");
+      assertEquals(9, ((int[]) heap(cells, "slots"))[1]);
+    }
+  }
+
   @Test
   void anInternalErrorReturnsTheRealValueAndIsCounted() throws Throwable {
     try (InstrumentedRun run = run("oldest", new int[0], CELLS + "count")) {

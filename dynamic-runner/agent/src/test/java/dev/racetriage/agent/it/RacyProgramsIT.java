@@ -65,6 +65,27 @@ class RacyProgramsIT {
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
   }
 
+  /**
+   * Two writes ordered only by two empty synchronized blocks on one lock: happens-before reports nothing; WCP
+   * (predict=true) predicts the race, marked predicted, with the lock whose order to flip.
+   */
+  @Test
+  void emptySynchronizedBlocksHideARaceThatOnlyPredictionFinds() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.EmptySynchronizedBlocksBad";
+    AgentJvm.Result observed = run("empty-sync", List.of(), fixture);
+    assertEquals(Set.of(), observed.report().racyFields(), observed.describe());
+    AgentJvm.Result result = AgentJvm.run("empty-sync-predict", List.of(), "mode=detect;predict=true",
+        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(fixture + ".value"), result.report().racyFields(), result.describe());
+    String line = result.report().lines().stream().filter(l -> l.startsWith("{\"type\":\"race\"")).findFirst()
+        .orElseThrow();
+    assertTrue(line.contains("\"kind\":\"WW\",\"predicted\":true,\"witness\":\"flip the monitor of "
+        + "java.lang.Object@"), line);
+    assertTrue(line.contains("released it before"), line);
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
   /** With container calls modelled, each unsynchronised container shared between two threads races on its field. */
   @Test
   void sharedUnsynchronisedContainersRaceOnTheFieldsThatHoldThem() throws Exception {

@@ -168,7 +168,8 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
     List<Integer> indices = new ArrayList<>(); // absent in an older agent's report: no indices, trials sample 0 and 1
     node.path("indices").forEach(i -> indices.add(i.asInt()));
     return new DetectedRace(node.path("field").asText(), node.path("count").asLong(), node.path("wr").asLong(),
-        node.path("ww").asLong(), access(node.path("current")), access(node.path("previous")), pairs, tests, indices);
+        node.path("ww").asLong(), access(node.path("current")), access(node.path("previous")), pairs, tests, indices,
+        node.path("predicted").asBoolean(false), node.path("witness").asText(null));
   }
 
   private static DetectedRace.Access access(JsonNode a) {

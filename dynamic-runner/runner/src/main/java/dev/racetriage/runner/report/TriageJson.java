@@ -33,6 +33,9 @@ public final class TriageJson {
       if (race.ww() > 0) kinds.add("WW");
       r.put("count", race.count());
       r.put("testCode", sources.inTestCode(race));
+      if (finding.predicted()) { // --predict: only another schedule races it; the witness says which lock order
+        r.put("predicted", true).put("witness", race.witness());
+      }
       ArrayNode accesses = r.putArray("accesses");
       access(accesses.addObject(), race.wr() > 0 ? "read" : "write", race.current(), sources);
       access(accesses.addObject(), "write", race.previous(), sources);

@@ -33,6 +33,14 @@ public record RaceFinding(
     return firstFailure.strip().lines().findFirst().orElse(null);
   }
 
+  /**
+   * Found only by prediction ({@code --predict}) and not exercised yet: no trial served a stale value for it (a trial
+   * that did exercised it, so it is no longer a prediction).
+   */
+  public boolean predicted() {
+    return race.predicted() && trials.stream().allMatch(t -> t.staleReads() == 0);
+  }
+
   public boolean trustedBenign() {
     return trustedBenignNote != null;
   }

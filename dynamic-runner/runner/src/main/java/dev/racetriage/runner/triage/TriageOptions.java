@@ -37,7 +37,8 @@ public record TriageOptions(
     int detectTimeoutFactor,
     boolean keepWork,
     boolean includeLibraries,
-    int maxArrayElements) {
+    int maxArrayElements,
+    boolean predict) {
 
   /** The agent's default bound on the elements of an array it checks one by one (its {@code arrays=} option). */
   public static final int DEFAULT_MAX_ARRAY_ELEMENTS = 1 << 22;
@@ -105,6 +106,26 @@ public record TriageOptions(
     this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, true, true, List.of());
   }
 
+  /** Without predictive detection. */
+  public TriageOptions(Path project, Path database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
+      Duration budget, Duration buildTimeout, Duration baselineTimeout, boolean earlyStop, boolean repeatInJvm,
+      List<String> fields, int detectRuns, String tests, Duration testTimeout, int detectTimeoutFactor,
+      boolean keepWork, boolean includeLibraries, int maxArrayElements) {
+    this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, earlyStop,
+        repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
+        maxArrayElements, false);
+  }
+
+  /**
+   * {@code --predict}: the detection agent also runs WCP (its {@code predict=true}) and reports, marked predicted, the
+   * races that another schedule of the observed runs would expose.
+   */
+  public TriageOptions withPredict(boolean on) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork,
+        includeLibraries, maxArrayElements, on);
+  }
+
   public static TriageOptions defaults(Path project) {
     return new TriageOptions(project, null, false, 20, ALL_HEURISTICS, Runtime.getRuntime().availableProcessors(),
         null, Duration.ofMinutes(10), Duration.ofMinutes(10));
@@ -113,36 +134,36 @@ public record TriageOptions(
   public TriageOptions withDetectOnly(boolean only) {
     return new TriageOptions(project, database, only, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout,
         earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements);
+        maxArrayElements, predict);
   }
 
   public TriageOptions withEarlyStop(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, on, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements);
+        maxArrayElements, predict);
   }
 
   public TriageOptions withFields(List<String> only) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, only, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements);
+        maxArrayElements, predict);
   }
 
   public TriageOptions withRepeatInJvm(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, on, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements);
+        maxArrayElements, predict);
   }
 
   public TriageOptions withBudget(Duration limit) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, limit, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements);
+        maxArrayElements, predict);
   }
 
   public TriageOptions withDetectRuns(int runs) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, fields, runs, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements);
+        maxArrayElements, predict);
   }
 }

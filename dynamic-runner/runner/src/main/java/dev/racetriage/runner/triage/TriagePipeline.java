@@ -449,8 +449,8 @@ public final class TriagePipeline {
 
   /** The detection agent's options beyond mode and report: the arrays bound when it is not the agent's default. */
   static String detectAgentOptions(TriageOptions options) {
-    return options.maxArrayElements() == TriageOptions.DEFAULT_MAX_ARRAY_ELEMENTS ? ""
-        : ";arrays=" + options.maxArrayElements();
+    return (options.maxArrayElements() == TriageOptions.DEFAULT_MAX_ARRAY_ELEMENTS ? ""
+        : ";arrays=" + options.maxArrayElements()) + (options.predict() ? ";predict=true" : "");
   }
 
 
@@ -740,7 +740,8 @@ public final class TriagePipeline {
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
           decisive == null ? null : decisive.replayCommand(),
           decisive == null ? null : FailureText.forField(decisive.failure(), field),
-          withTrialFacts(withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials), fieldTrials)), runId);
+          PredictedRaces.withFacts(withTrialFacts(withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials),
+              fieldTrials), race, fieldTrials)), runId);
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
           .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
       finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null,

@@ -71,6 +71,45 @@ class DetectionReportTest {
     assertEquals(1, race.sitePairs().size());
   }
 
+  /**
+   * A race only the agent's WCP analysis found (predict=true) reads back as predicted with its witness; once any run
+   * observes the field racing, it is no longer a prediction — in one JVM's aggregate and across JVMs.
+   */
+  @Test
+  void predictedRacesReadBackPredictedUntilARunObservesThem() throws Exception {
+    Site first = new Site("demo.Flag", "lambda$run$0", "Flag.java", 10);
+    Site second = new Site("demo.Flag", "lambda$run$1", "Flag.java", 20);
+    String witness = "flip the monitor of java.lang.Object@1f: T1 released it before T2 acquired it, and their"
+        + " critical sections have no conflicting access";
+    RaceAggregator predicted = new RaceAggregator();
+    predicted.predicted(new RaceReport("demo.Flag.value", RaceKind.WW, new Access("T2", second, List.of()),
+        new Access("T1", first, List.of())), witness);
+    RaceAggregator observed = new RaceAggregator();
+    observed.predicted(new RaceReport("demo.Flag.value", RaceKind.WW, new Access("T2", second, List.of()),
+        new Access("T1", first, List.of())), witness);
+    observed.race(new RaceReport("demo.Flag.value", RaceKind.WW, new Access("T1", first, List.of()),
+        new Access("T2", second, List.of())));
+    Path predictedFile = dir.resolve("predicted.jsonl");
+    Path observedFile = dir.resolve("observed.jsonl");
+    for (var pair : List.of(java.util.Map.entry(predictedFile, predicted), java.util.Map.entry(observedFile, observed))) {
+      try (Writer out = Files.newBufferedWriter(pair.getKey())) {
+        RaceReportWriter.write(out, pair.getValue().fields(), pair.getValue().totalReports(), new RunSummary());
+      }
+    }
+
+    DetectedRace race = DetectionReport.read(predictedFile).races().get(0);
+    assertTrue(race.predicted());
+    assertEquals(witness, race.witness());
+    assertTrue(Files.readString(predictedFile).contains("\"predicted\":true,\"witness\":\"flip the monitor"));
+    DetectedRace seen = DetectionReport.read(observedFile).races().get(0);
+    assertFalse(seen.predicted(), "a happens-before report of the same field makes it observed");
+    assertFalse(Files.readString(observedFile).contains("\"predicted\""));
+    DetectedRace merged = DetectionReport.readAll(List.of(predictedFile, observedFile)).races().get(0);
+    assertFalse(merged.predicted(), "another JVM observed it");
+    assertEquals(witness, merged.witness());
+    assertTrue(DetectionReport.readAll(List.of(predictedFile, predictedFile)).races().get(0).predicted());
+  }
+
   @Test
   void aReportWithoutItsSummaryIsIncomplete() throws Exception {
     Path file = dir.resolve("cut.jsonl");

@@ -22,6 +22,9 @@ class UntrackedArraysTest {
   void theAgentGetsTheBoundOnlyWhenItIsNotItsDefault() {
     assertEquals("", TriagePipeline.detectAgentOptions(TriageOptions.defaults(Path.of("p"))));
     assertEquals(";arrays=1000", TriagePipeline.detectAgentOptions(withBound(1000)));
+    assertEquals(";predict=true", TriagePipeline.detectAgentOptions(TriageOptions.defaults(Path.of("p"))
+        .withPredict(true)), "--predict");
+    assertEquals(";arrays=1000;predict=true", TriagePipeline.detectAgentOptions(withBound(1000).withPredict(true)));
     assertEquals("--max-array-elements must be 0 or more, not -1",
         assertThrows(IllegalArgumentException.class, () -> withBound(-1)).getMessage());
   }

@@ -1,0 +1,256 @@
+package dev.racetriage.agent.runtime;
+
+import dev.racetriage.agent.predict.WcpAnalysis;
+
+/**
+ * Detect mode with {@code predict=true}: the shadow state of the WCP analysis ({@link WcpAnalysis}) — its locks,
+ * syncs and locations per program object, in a weak identity table of its own beside the happens-before shadow — and
+ * the calls {@link DetectRuntime} makes into it for every event, on the event's thread. The analysis's monitor is the
+ * trace order, so every event takes it: the option's cost (RESULTS.md). Arrays longer than {@link #MAX_ELEMENTS}
+ * are left to happens-before (a location object per element).
+ */
+final class Predictions {
+  static final int MAX_ELEMENTS = 1 << 16;
+
+  private final WcpAnalysis wcp;
+  private final WeakIdentityTable<Shadow> objects = new WeakIdentityTable<>();
+  private WcpAnalysis.Location[] statics = new WcpAnalysis.Location[64];
+  private WcpAnalysis.Sync[] staticSyncs = new WcpAnalysis.Sync[64];
+
+  /** What the analysis keeps for one object: its monitor, its sync (volatiles, atomics), its fields or elements. */
+  private static final class Shadow {
+    WcpAnalysis.Lock lock;
+    WcpAnalysis.Sync sync;
+    int[] ids = new int[4];
+    WcpAnalysis.Location[] fields = new WcpAnalysis.Location[4];
+    int count;
+    WcpAnalysis.Location[] elements;
+  }
+
+  private static final java.util.function.Function<Object, Shadow> NEW_SHADOW =
+      new java.util.function.Function<>() { // not a lambda: see DetectRuntime's package contract
+        @Override
+        public Shadow apply(Object o) {
+          return new Shadow();
+        }
+      };
+
+  Predictions(WcpAnalysis.ThreadNames names) {
+    this.wcp = new WcpAnalysis(names);
+  }
+
+  private Shadow shadow(Object o) {
+    return objects.getOrCreate(o, NEW_SHADOW);
+  }
+
+  // ---- accesses (each returns the prediction, or null) ----
+
+  WcpAnalysis.Prediction readField(int tid, Object o, int fieldId) {
+    synchronized (wcp) {
+      return wcp.read(tid, field(shadow(o), fieldId));
+    }
+  }
+
+  WcpAnalysis.Prediction writeField(int tid, Object o, int fieldId, int site, boolean clinit) {
+    synchronized (wcp) {
+      return wcp.write(tid, field(shadow(o), fieldId), site, clinit);
+    }
+  }
+
+  WcpAnalysis.Prediction readStatic(int tid, int fieldId) {
+    synchronized (wcp) {
+      return wcp.read(tid, staticField(fieldId));
+    }
+  }
+
+  WcpAnalysis.Prediction writeStatic(int tid, int fieldId, int site, boolean clinit) {
+    synchronized (wcp) {
+      return wcp.write(tid, staticField(fieldId), site, clinit);
+    }
+  }
+
+  /** An element read, or null when the array is too long for the analysis or the index out of bounds. */
+  WcpAnalysis.Prediction readElement(int tid, Object array, int index) {
+    synchronized (wcp) {
+      WcpAnalysis.Location x = element(array, index);
+      return x == null ? null : wcp.read(tid, x);
+    }
+  }
+
+  WcpAnalysis.Prediction writeElement(int tid, Object array, int index, int site, boolean clinit) {
+    synchronized (wcp) {
+      WcpAnalysis.Location x = element(array, index);
+      return x == null ? null : wcp.write(tid, x, site, clinit);
+    }
+  }
+
+  /** Receives the predictions of a range, with the element index each is about. */
+  interface Found {
+    void at(int index, WcpAnalysis.Prediction p);
+  }
+
+  /**
+   * A hoisted loop's or a bulk call's elements {@code from, from + step, …} below {@code to}, read or written: one
+   * monitor and one table lookup for the range (element by element, the hook cost a monitor and a lookup each).
+   */
+  void range(int tid, Object array, int from, int to, int step, int site, boolean write, boolean clinit,
+             Found found) {
+    int length = java.lang.reflect.Array.getLength(array);
+    if (length > MAX_ELEMENTS) {
+      return;
+    }
+    synchronized (wcp) {
+      Shadow s = shadow(array);
+      if (s.elements == null) {
+        s.elements = new WcpAnalysis.Location[length];
+      }
+      WcpAnalysis.Location[] elements = s.elements;
+      int end = Math.min(to, length);
+      for (int i = from; i < end; i += step) {
+        if (i < 0) {
+          continue;
+        }
+        WcpAnalysis.Location x = elements[i];
+        if (x == null) {
+          x = new WcpAnalysis.Location();
+          elements[i] = x;
+        }
+        WcpAnalysis.Prediction p = write ? wcp.write(tid, x, site, clinit) : wcp.read(tid, x);
+        if (p != null) {
+          found.at(i, p);
+        }
+      }
+    }
+  }
+
+  private static WcpAnalysis.Location field(Shadow s, int fieldId) {
+    for (int i = 0; i < s.count; i++) {
+      if (s.ids[i] == fieldId) {
+        return s.fields[i];
+      }
+    }
+    if (s.count == s.ids.length) {
+      s.ids = java.util.Arrays.copyOf(s.ids, s.count * 2);
+      s.fields = java.util.Arrays.copyOf(s.fields, s.count * 2);
+    }
+    WcpAnalysis.Location x = new WcpAnalysis.Location();
+    s.ids[s.count] = fieldId;
+    s.fields[s.count++] = x;
+    return x;
+  }
+
+  private WcpAnalysis.Location staticField(int fieldId) {
+    if (fieldId >= statics.length) {
+      statics = java.util.Arrays.copyOf(statics, Math.max(fieldId + 1, statics.length * 2));
+    }
+    WcpAnalysis.Location x = statics[fieldId];
+    if (x == null) {
+      x = new WcpAnalysis.Location();
+      statics[fieldId] = x;
+    }
+    return x;
+  }
+
+  private WcpAnalysis.Location element(Object array, int index) {
+    int length = java.lang.reflect.Array.getLength(array);
+    if (length > MAX_ELEMENTS || index < 0 || index >= length) {
+      return null;
+    }
+    Shadow s = shadow(array);
+    if (s.elements == null) {
+      s.elements = new WcpAnalysis.Location[length];
+    }
+    WcpAnalysis.Location x = s.elements[index];
+    if (x == null) {
+      x = new WcpAnalysis.Location();
+      s.elements[index] = x;
+    }
+    return x;
+  }
+
+  // ---- synchronisation ----
+
+  void monitorEnter(int tid, Object monitor, boolean transparent) {
+    synchronized (wcp) {
+      wcp.acquire(tid, lock(monitor), transparent);
+    }
+  }
+
+  void monitorExit(int tid, Object monitor) {
+    synchronized (wcp) {
+      wcp.release(tid, lock(monitor));
+    }
+  }
+
+  private WcpAnalysis.Lock lock(Object monitor) {
+    Shadow s = shadow(monitor);
+    if (s.lock == null) {
+      s.lock = new WcpAnalysis.Lock("the monitor of " + monitor.getClass().getName() + "@"
+          + Integer.toHexString(System.identityHashCode(monitor)));
+    }
+    return s.lock;
+  }
+
+  /** A volatile read, an atomic operation's acquire half, a trusted pointer read: a hard acquire of the object. */
+  void acquire(int tid, Object o) {
+    synchronized (wcp) {
+      Shadow s = shadow(o);
+      if (s.sync != null) { // never released: nothing to give
+        wcp.syncAcquire(tid, s.sync);
+      }
+    }
+  }
+
+  /** The same for an object the analysis may not know yet, creating nothing (a trusted pointer read). */
+  void peekAcquire(int tid, Object o) {
+    synchronized (wcp) {
+      Shadow s = objects.get(o);
+      if (s != null && s.sync != null) {
+        wcp.syncAcquire(tid, s.sync);
+      }
+    }
+  }
+
+  /** A volatile write, an atomic operation's release half. */
+  void release(int tid, Object o) {
+    synchronized (wcp) {
+      Shadow s = shadow(o);
+      if (s.sync == null) {
+        s.sync = new WcpAnalysis.Sync();
+      }
+      wcp.syncRelease(tid, s.sync);
+    }
+  }
+
+  void acquireStatic(int tid, int fieldId) {
+    synchronized (wcp) {
+      wcp.syncAcquire(tid, staticSync(fieldId));
+    }
+  }
+
+  void releaseStatic(int tid, int fieldId) {
+    synchronized (wcp) {
+      wcp.syncRelease(tid, staticSync(fieldId));
+    }
+  }
+
+  private WcpAnalysis.Sync staticSync(int fieldId) {
+    if (fieldId >= staticSyncs.length) {
+      staticSyncs = java.util.Arrays.copyOf(staticSyncs, Math.max(fieldId + 1, staticSyncs.length * 2));
+    }
+    WcpAnalysis.Sync s = staticSyncs[fieldId];
+    if (s == null) {
+      s = new WcpAnalysis.Sync();
+      staticSyncs[fieldId] = s;
+    }
+    return s;
+  }
+
+  void fork(int parent, int child) {
+    wcp.fork(parent, child);
+  }
+
+  void join(int joiner, int joined) {
+    wcp.join(joiner, joined);
+  }
+}
