@@ -71,6 +71,17 @@ class ShadowSlotTest {
     assertTrue(jumbledNode == null || !fieldsOf(jumbledNode).contains(ShadowSlot.NAME));
   }
 
+  /** What the transformer asks at a retransformation: does the loaded class itself declare the slot? */
+  @Test
+  void aRetransformationKeepsTheSlotOfTheClassThatDeclaresItAndAddsNoneElsewhere() throws Exception {
+    assertTrue(dev.racetriage.agent.runtime.ShadowSlots.available(), "jdk.internal.misc must be exported to the tests");
+    assertTrue(dev.racetriage.agent.runtime.ShadowSlots.declares(load(ShadowSlots.Base.class)));
+    assertFalse(dev.racetriage.agent.runtime.ShadowSlots.declares(load(ShadowSlots.Derived.class)));
+    // a JDK class loaded before any agent ran
+    assertFalse(dev.racetriage.agent.runtime.ShadowSlots.declares(java.util.concurrent.ConcurrentHashMap.class));
+    assertFalse(dev.racetriage.agent.runtime.ShadowSlots.declares(int[].class));
+  }
+
   @Test
   void aHierarchyRootDeclaresAPrivateTransientSyntheticSlotItsSubclassesInherit() throws Exception {
     Class<?> base = load(ShadowSlots.Base.class);
