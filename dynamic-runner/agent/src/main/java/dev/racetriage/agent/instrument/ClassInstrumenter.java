@@ -70,9 +70,21 @@ public final class ClassInstrumenter {
     this.cache = cache;
   }
 
+  /** As below, for a class that may get a shadow slot if it is a trusted JDK class (its first definition). */
   public Outcome instrument(ClassKind kind, ClassLoader loader, byte[] classFile) {
+    return instrument(kind, loader, classFile, true);
+  }
+
+  /**
+   * @param jdkSlotAllowed for a trusted JDK class in detect mode: whether it may declare the shadow slot — true at its
+   *               first definition, and at a retransformation only if that definition declared it (a
+   *               retransformation cannot add or remove a field); see {@link ShadowSlot#declaredByJdk}
+   */
+  public Outcome instrument(ClassKind kind, ClassLoader loader, byte[] classFile, boolean jdkSlotAllowed) {
+    boolean jdkSlot = kind == ClassKind.TRUSTED_JDK && jumble == null && jdkSlotAllowed;
+    char variant = jdkSlot ? 'S' : kind.name().charAt(0);
     if (cache != null) {
-      CompiledClass cached = cache.lookup(kind, loader, classFile);
+      CompiledClass cached = cache.lookup(variant, loader, classFile);
       if (cached != null) {
         if (cached.info() != null) {
           hierarchy.remember(loader, cached.info());
@@ -80,19 +92,19 @@ public final class ClassInstrumenter {
         return new Outcome(cached.template().bind(sites, fields), null);
       }
     }
-    Object compiled = compile(kind, loader, classFile);
+    Object compiled = compile(kind, loader, classFile, jdkSlot);
     if (!(compiled instanceof CompiledClass c)) {
       return (Outcome) compiled;
     }
     byte[] bytes = c.template().bind(sites, fields);
     if (cache != null) {
-      cache.store(kind, classFile, c);
+      cache.store(variant, classFile, c);
     }
     return new Outcome(bytes, null);
   }
 
   /** Runs ASM: a {@link CompiledClass}, or the {@link Outcome} of a class left as it is. */
-  private Object compile(ClassKind kind, ClassLoader loader, byte[] classFile) {
+  private Object compile(ClassKind kind, ClassLoader loader, byte[] classFile, boolean jdkSlot) {
     int major = classFile.length >= 8 ? ((classFile[6] & 0xFF) << 8) | (classFile[7] & 0xFF) : -1;
     ClassReader reader;
     try {
@@ -125,7 +137,7 @@ public final class ClassInstrumenter {
             frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
         ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble);
         ClassVisitor visitor = new InstrumentingClassVisitor(writer, ctx, kind == ClassKind.APPLICATION,
-            applicationClass);
+            applicationClass, jdkSlot);
         reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);
         instrumented = writer.toByteArray();
       }

@@ -70,8 +70,8 @@ public final class InstrumentedClassCache {
   }
 
   /** The cached instrumentation of {@code classFile}, if an intact entry exists whose dependencies are unchanged. */
-  CompiledClass lookup(ClassKind kind, ClassLoader loader, byte[] classFile) {
-    File file = entryFile(kind, classFile);
+  CompiledClass lookup(char variant, ClassLoader loader, byte[] classFile) {
+    File file = entryFile(variant, classFile);
     byte[] data;
     try (FileInputStream in = new FileInputStream(file)) {
       data = in.readAllBytes();
@@ -103,11 +103,11 @@ public final class InstrumentedClassCache {
   }
 
   /** Keeps the instrumentation of {@code classFile} for later runs (if it is reusable); never throws. */
-  void store(ClassKind kind, byte[] classFile, CompiledClass compiled) {
+  void store(char variant, byte[] classFile, CompiledClass compiled) {
     if (!compiled.reusable()) {
       return;
     }
-    File file = entryFile(kind, classFile);
+    File file = entryFile(variant, classFile);
     // unique across the JVMs sharing the directory: thread ids repeat between JVMs, identity hashes and times rarely
     File temp = new File(dir, file.getName() + ".tmp-" + Integer.toHexString(System.identityHashCode(new Object()))
         + "-" + Thread.currentThread().getId() + "-" + System.nanoTime());
@@ -157,9 +157,10 @@ public final class InstrumentedClassCache {
     }
   }
 
-  File entryFile(ClassKind kind, byte[] classFile) {
+  /** @param variant what the instrumenter made of the class: its kind's initial, or 'S' for a JDK class with a slot */
+  File entryFile(char variant, byte[] classFile) {
     long digest = ClassFileDigests.digest(classFile);
-    return new File(dir, kind.name().charAt(0) + "-" + Long.toHexString(digest) + "-"
+    return new File(dir, variant + "-" + Long.toHexString(digest) + "-"
         + Integer.toHexString(classFile.length) + ".rtc");
   }
 

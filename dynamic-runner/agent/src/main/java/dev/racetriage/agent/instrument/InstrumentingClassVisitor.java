@@ -11,11 +11,14 @@ final class InstrumentingClassVisitor extends ClassVisitor {
   private final boolean checkAccesses;
   /** Which classes are application classes (they have, or inherit, a shadow slot: {@link ShadowSlot}). */
   private final java.util.function.Predicate<String> applicationClass;
+  /** A trusted JDK class that may declare the slot (detect mode, its first definition: {@link ShadowSlot}). */
+  private final boolean jdkSlot;
   private boolean declareSlot;
 
   InstrumentingClassVisitor(ClassVisitor next, ClassContext ctx, boolean checkAccesses,
-                            java.util.function.Predicate<String> applicationClass) {
+                            java.util.function.Predicate<String> applicationClass, boolean jdkSlot) {
     super(Opcodes.ASM9, next);
+    this.jdkSlot = jdkSlot;
     this.ctx = ctx;
     this.checkAccesses = checkAccesses;
     this.applicationClass = applicationClass;
@@ -23,7 +26,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
 
   @Override
   public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-    declareSlot = checkAccesses && ctx.jumble() == null && ShadowSlot.declaredBy(access, superName, applicationClass);
+    declareSlot = checkAccesses && ctx.jumble() == null && ShadowSlot.declaredBy(access, superName, applicationClass)
+        || jdkSlot && ShadowSlot.declaredByJdk(access, superName);
     super.visit(version, access, name, signature, superName, interfaces);
   }
 

@@ -1,5 +1,6 @@
 package dev.racetriage.agent.instrument;
 
+import dev.racetriage.agent.runtime.ShadowSlots;
 import dev.racetriage.agent.runtime.ThreadShadow;
 import java.io.IOException;
 import java.lang.instrument.ClassFileTransformer;
@@ -37,7 +38,10 @@ public final class InstrumentingTransformer implements ClassFileTransformer {
     ThreadShadow thread = ThreadShadow.current();
     boolean previous = thread.enterAgent();
     try {
-      ClassInstrumenter.Outcome outcome = instrumenter.instrument(kind, loader, classfileBuffer);
+      // a JDK class may gain the shadow slot at its first definition only; a retransformation keeps what that did
+      boolean jdkSlotAllowed = kind == ClassKind.TRUSTED_JDK && ShadowSlots.available()
+          && (classBeingRedefined == null || ShadowSlots.declares(classBeingRedefined));
+      ClassInstrumenter.Outcome outcome = instrumenter.instrument(kind, loader, classfileBuffer, jdkSlotAllowed);
       if (outcome.bytes() != null) {
         listener.instrumented(className, kind);
         dump(className, outcome.bytes());

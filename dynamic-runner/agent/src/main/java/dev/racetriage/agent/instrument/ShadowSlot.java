@@ -10,6 +10,14 @@ import org.objectweb.asm.Opcodes;
  * forms and of the default {@code serialVersionUID} (which counts neither private transient fields), and skipped by
  * frameworks that skip synthetic members, as JaCoCo's {@code $jacocoData} is.
  *
+ * <p>Trusted JDK classes (java.util.concurrent and the synchronized containers) defined after the agent started get
+ * it too, in detect mode, if their superclass is {@code Object} ({@link #declaredByJdk}): their objects are what j.u.c
+ * code CASes and publishes through — a {@code ConcurrentSkipListMap} node per entry — and without a slot each one's
+ * clock lived in the weak identity table, one entry and {@code WeakReference} per node, which the collector clears
+ * only when it collects the node's region (an old-generation node: not before a concurrent cycle). A class loaded
+ * before the agent cannot gain a field (a retransformation may not change the schema), so the decision is made at
+ * the class's first definition and repeated at any later retransformation from whether that definition declared it.
+ *
  * <p>Deciding "the superclass will have it" from names only is safe either way: a superclass left uninstrumented
  * (too large, too new) gives neither class a slot and the runtime falls back to its table; a subclass that declares
  * one too hides the other, and the runtime always uses the most derived declaration.
@@ -35,6 +43,16 @@ final class ShadowSlot {
       return false;
     }
     return !applicationClass.test(superName);
+  }
+
+  /**
+   * True if a trusted JDK class, at a definition that may declare the slot, does: a class (not an interface or
+   * module) extending {@code Object} directly — the root of its hierarchy. A subclass of a JDK class inherits the
+   * slot if that class was defined with it and keeps the table otherwise; no JDK class with a JDK superclass declares
+   * one (that superclass may have been loaded before the agent, or be a VM-known class such as {@code Thread}).
+   */
+  static boolean declaredByJdk(int access, String superName) {
+    return (access & (Opcodes.ACC_INTERFACE | Opcodes.ACC_MODULE)) == 0 && "java/lang/Object".equals(superName);
   }
 
   static void declare(ClassVisitor cv) {

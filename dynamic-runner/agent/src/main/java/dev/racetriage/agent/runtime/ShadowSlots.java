@@ -14,7 +14,7 @@ import jdk.internal.vm.annotation.DontInline;
  * would resolve — and load — the types of all the class's fields). The agent's start-up exports that package to the
  * agent; where it could not, or in a JVM without the instrumenter's slots, every offset is -1 and the table serves.
  */
-final class ShadowSlots {
+public final class ShadowSlots {
   /** The field's name; {@code instrument.ShadowSlot.NAME} is the same. */
   static final String NAME = "$racetriage$shadow";
   /** No slot: the object's shadow is in the table. */
@@ -49,7 +49,7 @@ final class ShadowSlots {
   }
 
   /** True when slots can be used in this JVM. */
-  static boolean available() {
+  public static boolean available() {
     return UNSAFE != null;
   }
 
@@ -63,14 +63,30 @@ final class ShadowSlots {
   }
 
   private static long find(Class<?> type) {
-    for (Class<?> c = type; c != null && c.getClassLoader() != null; c = c.getSuperclass()) {
-      try {
-        return UNSAFE.objectFieldOffset(c, NAME);
-      } catch (InternalError noSuchField) {
-        // not declared here: an uninstrumented or hidden class, or the slot is further up
+    // up to Object: a trusted JDK class defined after the agent started may declare it too (instrument.ShadowSlot)
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      long offset = declared(c);
+      if (offset != NONE) {
+        return offset;
       }
     }
     return NONE;
+  }
+
+  private static long declared(Class<?> c) {
+    try {
+      return UNSAFE.objectFieldOffset(c, NAME);
+    } catch (InternalError noSuchField) {
+      return NONE; // not declared here: an uninstrumented or hidden class, or the slot is further up
+    }
+  }
+
+  /**
+   * True if {@code type} itself declares the slot: a retransformation of it must declare it again (and one of a
+   * class defined without it must not), since a retransformation cannot change the class's fields.
+   */
+  public static boolean declares(Class<?> type) {
+    return UNSAFE != null && !type.isArray() && !type.isPrimitive() && declared(type) != NONE;
   }
 
   /** The shadow in {@code object}'s slot at {@code offset}, or null if none belongs to {@code memory}. */

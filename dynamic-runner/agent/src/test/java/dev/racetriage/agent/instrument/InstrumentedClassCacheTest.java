@@ -108,7 +108,7 @@ class InstrumentedClassCacheTest {
     byte[] sub = sub(1);
     InstrumentedClassCache first = cache("agent-1");
     byte[] expected = Run.of(first, 0).instrument(loader, sub);
-    File entry = first.entryFile(ClassKind.APPLICATION, sub);
+    File entry = first.entryFile('A', sub);
     byte[] data = Files.readAllBytes(entry.toPath());
 
     for (byte[] damaged : List.of(flipped(data, data.length / 2), java.util.Arrays.copyOf(data, data.length / 3),

@@ -31,6 +31,57 @@ class ShadowSlotTest {
     return Arrays.stream(type.getDeclaredFields()).anyMatch(f -> f.getName().equals(ShadowSlot.NAME));
   }
 
+  /** The fields the instrumenter gives a JDK class's bytes (a java.* class cannot be defined by a test loader). */
+  private static java.util.List<String> fieldsOf(byte[] classFile) {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    new org.objectweb.asm.ClassReader(classFile).accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
+      @Override
+      public org.objectweb.asm.FieldVisitor visitField(int access, String name, String descriptor, String signature,
+                                                       Object value) {
+        if (name.equals(ShadowSlot.NAME)) {
+          assertEquals(ShadowSlot.ACCESS, access);
+        }
+        names.add(name);
+        return null;
+      }
+    }, 0);
+    return names;
+  }
+
+  private static byte[] jdkClass(String internalName) throws java.io.IOException {
+    try (java.io.InputStream in = ClassLoader.getSystemResourceAsStream(internalName + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void aTrustedJdkRootGetsTheSlotAtItsFirstDefinitionOnlyInDetectMode() throws Exception {
+    ClassInstrumenter detect = new ClassInstrumenter(new SiteTable(), new FieldRegistry());
+    byte[] node = jdkClass("java/util/concurrent/ConcurrentSkipListMap$Node");
+    assertTrue(fieldsOf(detect.instrument(ClassKind.TRUSTED_JDK, null, node, true).bytes()).contains(ShadowSlot.NAME));
+    // a retransformation of a class defined without it (loaded before the agent) must not add a field
+    assertFalse(fieldsOf(detect.instrument(ClassKind.TRUSTED_JDK, null, node, false).bytes())
+        .contains(ShadowSlot.NAME));
+    // a JDK superclass other than Object: AtomicInteger extends Number
+    assertFalse(fieldsOf(detect.instrument(ClassKind.TRUSTED_JDK, null,
+        jdkClass("java/util/concurrent/atomic/AtomicInteger"), true).bytes()).contains(ShadowSlot.NAME));
+    ClassInstrumenter jumbled = new ClassInstrumenter(new SiteTable(), new FieldRegistry(),
+        new dev.racetriage.agent.runtime.JumbleTargets(java.util.List.of("x.Y.z")), null, application);
+    byte[] jumbledNode = jumbled.instrument(ClassKind.TRUSTED_JDK, null, node, true).bytes();
+    assertTrue(jumbledNode == null || !fieldsOf(jumbledNode).contains(ShadowSlot.NAME));
+  }
+
+  /** What the transformer asks at a retransformation: does the loaded class itself declare the slot? */
+  @Test
+  void aRetransformationKeepsTheSlotOfTheClassThatDeclaresItAndAddsNoneElsewhere() throws Exception {
+    assertTrue(dev.racetriage.agent.runtime.ShadowSlots.available(), "jdk.internal.misc must be exported to the tests");
+    assertTrue(dev.racetriage.agent.runtime.ShadowSlots.declares(load(ShadowSlots.Base.class)));
+    assertFalse(dev.racetriage.agent.runtime.ShadowSlots.declares(load(ShadowSlots.Derived.class)));
+    // a JDK class loaded before any agent ran
+    assertFalse(dev.racetriage.agent.runtime.ShadowSlots.declares(java.util.concurrent.ConcurrentHashMap.class));
+    assertFalse(dev.racetriage.agent.runtime.ShadowSlots.declares(int[].class));
+  }
+
   @Test
   void aHierarchyRootDeclaresAPrivateTransientSyntheticSlotItsSubclassesInherit() throws Exception {
     Class<?> base = load(ShadowSlots.Base.class);

@@ -35,6 +35,19 @@ class RacyProgramsIT {
     assertEquals(List.of(), result.report().indices(fixture + ".lastWorker"), result.describe());
   }
 
+  /**
+   * A JDK class defined after the agent started carries the shadow slot (a ConcurrentSkipListMap node): the put's
+   * edge through it still orders the write before it, and the write after it still races with the reader.
+   */
+  @Test
+  void aWriteAfterAConcurrentSkipListMapPutRacesWithTheReaderThatFoundIt() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.SkipListWriteAfterPutBad";
+    AgentJvm.Result result = run("skip-list-put", List.of(), fixture);
+    assertEquals(Set.of(fixture + "$Box.value"), result.report().racyFields(), result.describe());
+    assertTrue(result.stdout().contains("skip list node slot: true"), result.describe());
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
   @Test
   void aCounterIncrementedByPoolTasksWithoutALockIsReported() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.LostUpdateCounterBad";
