@@ -107,7 +107,7 @@ public record TriageOptions(
   }
 
   /** Without predictive detection. */
-  public TriageOptions(Path project, Path database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
+  public TriageOptions(Path project, StoreLocation database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
       Duration budget, Duration buildTimeout, Duration baselineTimeout, boolean earlyStop, boolean repeatInJvm,
       List<String> fields, int detectRuns, String tests, Duration testTimeout, int detectTimeoutFactor,
       boolean keepWork, boolean includeLibraries, int maxArrayElements) {
