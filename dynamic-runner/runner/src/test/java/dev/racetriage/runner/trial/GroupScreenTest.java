@@ -172,9 +172,6 @@ class GroupScreenTest {
         "demo.Init.box", Verdict.DESTRUCTIVE), verdicts);
     assertTrue(scheduler.groupScreens() >= 2, "the mixed group, then a half: " + scheduler.groupScreens());
     assertTrue(scheduler.discardedGroupRuns() > 0, "the run that failed a group is evidence for no one");
-    assertTrue(scheduler.discardedGroupRuns() <= scheduler.groupScreens(),
-        "only the failing run of each split group is discarded, its passes are carried: "
-            + scheduler.discardedGroupRuns() + " discarded in " + scheduler.groupScreens() + " screens");
     assertEquals(byField.get("demo.CacheA.cached").size(),
         byField.get("demo.CacheA.cached").stream().map(o -> o.spec().heuristic() + o.spec().seed()).distinct().count(),
         "carried passes are stored once, and a half's runs get seeds of their own");
