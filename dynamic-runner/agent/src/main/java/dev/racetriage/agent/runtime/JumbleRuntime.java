@@ -178,8 +178,7 @@ public final class JumbleRuntime {
       System.arraycopy(src, srcPos, dest, destPos, length); // nothing sampled, or the copy throws
       return;
     }
-    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
-        : WriteBuffer.Kind.NARROW;
+    WriteBuffer.Kind kind = elementKind(type);
     long[] served = new long[indices.length];
     boolean[] read = new boolean[indices.length];
     for (int k = 0; from != null && k < indices.length; k++) {
@@ -217,8 +216,7 @@ public final class JumbleRuntime {
     if (r.arrays.get(original) == null || type == null || !type.isPrimitive() || copy.getClass() != original.getClass()) {
       return;
     }
-    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
-        : WriteBuffer.Kind.NARROW;
+    WriteBuffer.Kind kind = elementKind(type);
     int length = Math.min(java.lang.reflect.Array.getLength(original), java.lang.reflect.Array.getLength(copy));
     for (int i : indices) {
       if (i >= 0 && i < length) {
@@ -238,8 +236,7 @@ public final class JumbleRuntime {
     if (r.arrays.get(array) == null || type == null || !type.isPrimitive()) {
       return;
     }
-    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
-        : WriteBuffer.Kind.NARROW;
+    WriteBuffer.Kind kind = elementKind(type);
     int end = Math.min(to, java.lang.reflect.Array.getLength(array));
     for (int i : indices) {
       if (i >= from && i < end) {
@@ -255,8 +252,7 @@ public final class JumbleRuntime {
     if (r.arrays.get(array) == null || type == null || !type.isPrimitive()) {
       return;
     }
-    WriteBuffer.Kind kind = type == long.class || type == double.class ? WriteBuffer.Kind.WIDE
-        : WriteBuffer.Kind.NARROW;
+    WriteBuffer.Kind kind = elementKind(type);
     int end = Math.min(to, java.lang.reflect.Array.getLength(array));
     for (int i : indices) {
       if (i >= from && i < end) {
@@ -264,6 +260,11 @@ public final class JumbleRuntime {
         writeElement(t, array, i, value, value, kind);
       }
     }
+  }
+
+  /** How a primitive element of {@code type} is buffered: long and double may tear (WIDE), the others cannot. */
+  private static WriteBuffer.Kind elementKind(Class<?> type) {
+    return type == long.class || type == double.class ? WriteBuffer.Kind.WIDE : WriteBuffer.Kind.NARROW;
   }
 
   /** The element's value for this read; {@code current} unless the array and index are sampled. */

@@ -130,8 +130,9 @@ public final class DistributedTrials {
                 + "JVM (" + spec.testName() + ")");
           }
         }
+        // only this triage plans into its run: every unit it planned is in items once none was added above
         boolean allEnded = items.stream().allMatch(i -> i.state().finished())
-            && followedUp.containsAll(byField.keySet()) && queue.forRun(runId).size() == items.size();
+            && followedUp.containsAll(byField.keySet()) && planned.size() == items.size();
         if (Instant.now().isAfter(lastProgress.plus(PROGRESS_EVERY)) || allEnded) {
           String line = describe(items, queue.trialsByWorker(runId), me);
           if (!line.equals(lastLine)) {
@@ -157,15 +158,12 @@ public final class DistributedTrials {
       }
       store.workers().heartbeat(me, finished ? "STOPPED" : "FAILED", null, "triage run #" + runId + " ended");
     }
-    List<TrialOutcome> outcomes = new ArrayList<>();
     int jvms = 0;
     int runs = 0;
     List<String> warnings = new ArrayList<>();
     for (TrialItem item : items) {
-      UnitSpec spec = planned.get(item.id());
       if (item.state() == TrialItemState.DONE && item.outcomes() != null) {
         UnitResult r = UnitResult.fromJson(item.outcomes());
-        outcomes.addAll(r.outcomes(spec));
         jvms += r.jvms();
         runs += r.runs();
       } else if (item.state() == TrialItemState.FAILED) {
@@ -173,7 +171,7 @@ public final class DistributedTrials {
             + item.attempts() + " attempts): " + item.error());
       }
     }
-    return new Result(outcomes, jvms, runs, warnings, queue.trialsByWorker(runId));
+    return new Result(outcomes(items, planned::get), jvms, runs, warnings, queue.trialsByWorker(runId));
   }
 
   private static List<TrialOutcome> outcomes(List<TrialItem> items, Function<Long, UnitSpec> specs) {
