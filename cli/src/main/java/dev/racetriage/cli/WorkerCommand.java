@@ -9,7 +9,6 @@ import dev.racetriage.runner.triage.TriageException;
 import dev.racetriage.runner.triage.TriagePipeline;
 import dev.racetriage.store.StoreException;
 import dev.racetriage.store.TriageStore;
-import dev.racetriage.store.queue.TrialItem;
 import dev.racetriage.store.runs.RunOwner;
 import dev.racetriage.store.workers.WorkerRepository;
 import java.io.PrintWriter;
@@ -18,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -184,39 +182,14 @@ final class WorkerCommand implements Callable<Integer> {
     AtomicReference<Instant> lastWork = new AtomicReference<>(Instant.now());
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
     java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-    List<Thread> pool = new ArrayList<>();
-    for (int i = 0; i < threads; i++) {
-      Thread t = new Thread(() -> {
-        try {
-          while (!stop.get()) {
-            busy.incrementAndGet();
-            Optional<TrialItem> ran;
-            try {
-              ran = worker.runOne(null);
-            } finally {
-              busy.decrementAndGet();
-            }
-            if (ran.isPresent()) {
-              lastWork.set(Instant.now());
-              synchronized (err) {
-                err.println("racetriage worker: ran " + ran.get().fieldKey() + " with " + ran.get().testName()
-                    + " (unit #" + ran.get().id() + " of run #" + ran.get().runId() + ")");
-                err.flush();
-              }
-            } else {
-              Thread.sleep(IDLE_POLL.toMillis());
-            }
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-          failures.add(e);
-        }
-      }, "racetriage-worker-" + i);
-      t.setDaemon(true);
-      pool.add(t);
-      t.start();
-    }
+    List<Thread> pool = worker.start(threads, null, IDLE_POLL, stop, busy, ran -> {
+      lastWork.set(Instant.now());
+      synchronized (err) {
+        err.println("racetriage worker: ran " + ran.fieldKey() + " with " + ran.testName() + " (unit #" + ran.id()
+            + " of run #" + ran.runId() + ")");
+        err.flush();
+      }
+    }, failures);
     Instant lastCommitCheck = Instant.now();
     String commit = ProjectCommit.of(root);
     try {

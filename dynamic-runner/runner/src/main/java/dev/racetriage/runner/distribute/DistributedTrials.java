@@ -83,25 +83,10 @@ public final class DistributedTrials {
         build.root().toString(), null);
     store.workers().heartbeat(me, "WORKING", build.queueFingerprint(), "triage run #" + runId);
     TrialWorker local = new TrialWorker(store, me, build, workDir, lease);
-    List<Thread> threads = new ArrayList<>();
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
     java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-    for (int i = 0; i < jobs; i++) {
-      Thread t = new Thread(() -> {
-        try {
-          while (!stop.get()) {
-            if (local.runOne(runId).isEmpty()) Thread.sleep(POLL.toMillis());
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-          failures.add(e);
-        }
-      }, "racetriage-distributed-" + i);
-      t.setDaemon(true);
-      threads.add(t);
-      t.start();
-    }
+    List<Thread> threads = local.start(jobs, runId, POLL, stop, new java.util.concurrent.atomic.AtomicInteger(),
+        item -> {}, failures);
     Set<String> followedUp = new HashSet<>();
     List<TrialItem> items;
     Instant lastProgress = Instant.EPOCH;

@@ -102,6 +102,45 @@ public final class TrialWorker {
     return claimed;
   }
 
+  /**
+   * Threads that run units ({@code runId}: of that run only; null: of any) until {@code stop} is set, each waiting
+   * {@code idlePoll} when there was none. {@code busy} counts the threads inside {@link #runOne}; {@code onRan} sees
+   * every unit a thread ran; a thread that fails adds its failure to {@code failures} and ends.
+   */
+  public List<Thread> start(int threads, Long runId, Duration idlePoll, AtomicBoolean stop,
+      java.util.concurrent.atomic.AtomicInteger busy, java.util.function.Consumer<TrialItem> onRan,
+      List<Throwable> failures) {
+    List<Thread> started = new java.util.ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      Thread t = new Thread(() -> {
+        try {
+          while (!stop.get()) {
+            busy.incrementAndGet();
+            Optional<TrialItem> ran;
+            try {
+              ran = runOne(runId);
+            } finally {
+              busy.decrementAndGet();
+            }
+            if (ran.isPresent()) {
+              onRan.accept(ran.get());
+            } else {
+              Thread.sleep(idlePoll.toMillis());
+            }
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+          failures.add(e);
+        }
+      }, "racetriage-trials-" + i);
+      t.setDaemon(true);
+      started.add(t);
+      t.start();
+    }
+    return started;
+  }
+
   private void run(TrialItem item, UnitSpec unit, TestJvm jvm, AtomicBoolean lost) throws InterruptedException {
     JvmTrialExecutor executor = new JvmTrialExecutor(id -> jvm,
         TriagePipeline.trialLimits(id -> unit.baselineMillis()), workDir.resolve("item-" + item.id()),
