@@ -78,7 +78,7 @@ describe('building the racetriage command line', () => {
     const line = racetriageCommand(jars, java, lspArgs(), { platform: 'linux' });
     assert.deepEqual(line, {
       command: '/opt/jdk-17/bin/java',
-      args: [...VM_OUTPUT_TO_STDERR, '-cp', '/ext/server/racetriage-cli.jar:/ext/server/lib/*', MAIN_CLASS, 'lsp'],
+      args: [...VM_OUTPUT_TO_STDERR, '-XX:TieredStopAtLevel=1', '-cp', '/ext/server/racetriage-cli.jar:/ext/server/lib/*', MAIN_CLASS, 'lsp'],
       env: {}, shell: false,
     });
   });
@@ -90,7 +90,7 @@ describe('building the racetriage command line', () => {
     assert.equal(classpath(windowsJars, 'win32'), 'C:\\ext\\server\\racetriage-cli.jar;C:\\ext\\server\\lib\\*');
     const line = racetriageCommand(windowsJars, { executable: 'C:\\jdk\\bin\\java.exe', home: 'C:\\jdk' }, ['lsp'],
       { platform: 'win32' });
-    assert.equal(line.args[VM_OUTPUT_TO_STDERR.length + 1], 'C:\\ext\\server\\racetriage-cli.jar;C:\\ext\\server\\lib\\*');
+    assert.equal(line.args[line.args.indexOf('-cp') + 1], 'C:\\ext\\server\\racetriage-cli.jar;C:\\ext\\server\\lib\\*');
     assert.equal(line.shell, false);
   });
 
@@ -100,6 +100,18 @@ describe('building the racetriage command line', () => {
       ['-XX:+DisplayVMOutputToStderr', '-Xlog:disable', '-Xlog:all=warning:stderr', '-Xmx2g', '-Dx=y', '-cp', '/ext/server/racetriage-cli.jar:/ext/server/lib/*', MAIN_CLASS, 'lsp', '--socket', '5007']);
     assert.deepEqual(lspArgs(0), ['lsp']);
     assert.deepEqual(lspArgs(undefined), ['lsp']);
+  });
+
+  it('starts lsp and scan with the C1 compiler alone unless the user gives JVM options, as the launcher does', () => {
+    assert.deepEqual(racetriageCommand(jars, java, lspArgs(0), { platform: 'linux' }).args,
+      [...VM_OUTPUT_TO_STDERR, '-XX:TieredStopAtLevel=1', '-cp', '/ext/server/racetriage-cli.jar:/ext/server/lib/*', MAIN_CLASS, 'lsp']);
+    assert.ok(racetriageCommand(jars, java, ['scan', '/p'], { platform: 'linux' }).args.includes('-XX:TieredStopAtLevel=1'));
+    assert.ok(!racetriageCommand(jars, java, ['daemon', '/p'], { platform: 'linux' }).args.includes('-XX:TieredStopAtLevel=1'));
+    assert.ok(!racetriageCommand(jars, java, ['lsp'], { platform: 'linux', jvmArgs: ['-Xmx1g'] }).args
+      .includes('-XX:TieredStopAtLevel=1'));
+    // the launcher script applies the same default itself when RACETRIAGE_JAVA_OPTS is unset
+    assert.deepEqual(racetriageCommand({ kind: 'launcher', script: '/src/racetriage/racetriage' }, java, ['lsp'],
+      { platform: 'linux' }).env, { JAVA_HOME: '/opt/jdk-17' });
   });
 
   it('hands Java and JVM options to a launcher script through its environment', () => {
@@ -122,7 +134,7 @@ describe('building the racetriage command line', () => {
     const line = racetriageCommand(jars, { executable: '/opt/my jdk/bin/java', home: undefined }, lspArgs(5007),
       { platform: 'linux' });
     assert.equal(displayCommand(line, 'linux'),
-      `'/opt/my jdk/bin/java' ${VM_OUTPUT_TO_STDERR.join(' ')} -cp '/ext/server/racetriage-cli.jar:/ext/server/lib/*' ${MAIN_CLASS} lsp --socket 5007`);
+      `'/opt/my jdk/bin/java' ${VM_OUTPUT_TO_STDERR.join(' ')} -XX:TieredStopAtLevel=1 -cp '/ext/server/racetriage-cli.jar:/ext/server/lib/*' ${MAIN_CLASS} lsp --socket 5007`);
     const launcher = racetriageCommand({ kind: 'launcher', script: 'C:\\rt\\racetriage.cmd' },
       { executable: 'java', home: 'C:\\Program Files\\jdk' }, ['lsp'], { platform: 'win32' });
     assert.equal(displayCommand(launcher, 'win32'), 'set "JAVA_HOME=C:\\Program Files\\jdk" && C:\\rt\\racetriage.cmd lsp');

@@ -95,18 +95,28 @@ export interface BuildOptions {
 export const VM_OUTPUT_TO_STDERR: readonly string[] =
   ['-XX:+DisplayVMOutputToStderr', '-Xlog:disable', '-Xlog:all=warning:stderr'];
 
+/**
+ * The JVM options the `racetriage` launcher script chooses when the user gives none: `scan` (a short burst of parsing)
+ * and `lsp` run with the C1 compiler alone, which on 2 cores halves the server's time to its first complete
+ * diagnostics (benchmarks/RESULTS.md, "Language server: start"). Long-lived trial work (`daemon`) keeps the defaults.
+ */
+export function defaultJvmArgs(args: readonly string[]): readonly string[] {
+  return args[0] === 'lsp' || args[0] === 'scan' ? ['-XX:TieredStopAtLevel=1'] : [];
+}
+
 /** The command line for `racetriage <args>` with the chosen Java and distribution. */
 export function racetriageCommand(distribution: ServerDistribution, java: JavaChoice, args: readonly string[],
     options: BuildOptions): CommandLine {
-  const jvmArgs = options.jvmArgs ?? [];
+  // as in the launcher script, the user's options replace the defaults rather than adding to them
+  const jvmArgs = options.jvmArgs && options.jvmArgs.length > 0 ? options.jvmArgs : defaultJvmArgs(args);
   if (distribution.kind === 'launcher') {
-    // the launcher picks Java from JAVA_HOME and JVM options from RACETRIAGE_JAVA_OPTS
+    // the launcher picks Java from JAVA_HOME and JVM options from RACETRIAGE_JAVA_OPTS (its own defaults when unset)
     const env: Record<string, string> = {};
     if (java.home) {
       env.JAVA_HOME = java.home;
     }
-    if (jvmArgs.length > 0) {
-      env.RACETRIAGE_JAVA_OPTS = jvmArgs.join(' ');
+    if (options.jvmArgs && options.jvmArgs.length > 0) {
+      env.RACETRIAGE_JAVA_OPTS = options.jvmArgs.join(' ');
     }
     return { command: distribution.script, args: [...args], env,
       shell: options.platform === 'win32' && /\.(cmd|bat)$/i.test(distribution.script) };
