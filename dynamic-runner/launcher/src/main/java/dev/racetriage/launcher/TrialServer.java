@@ -34,12 +34,13 @@ import org.junit.platform.launcher.TestExecutionListener;
  * {"event":"ready","jumble":true}
  * {"event":"run","run":1,"status":"passed","tests":1,"millis":71,"heuristic":"oldest","seed":42,
  *  "fields":[{"field":"pkg.C.f","reads":5,"staleReads":3,"readsWithChoice":5,"writes":1,"locations":1,
- *  "maxBufferCompressed":2,"maxBufferUncompressed":2,"removedOldest":0}],"threadsLeft":[]}
+ *  "maxBufferCompressed":2,"maxBufferUncompressed":2,"removedOldest":0}],"threadsLeft":[],"threadsIdle":[]}
  * {"event":"error","message":"…"}
  * </pre>
  * {@code failure} ({@code type}, {@code message}, {@code stack}) is added when a test failed; {@code threadsLeft}
- * names the non-daemon threads started during the server's life that are still alive after the run (a test that
- * leaves threads behind is not repeatable: its leftovers run into the next run).
+ * names the non-daemon threads started during the server's life that are still running after the run (a test that
+ * leaves threads behind is not repeatable: its leftovers run into the next run); {@code threadsIdle} the ones parked
+ * as idle workers of a pool the test did not shut down, which do not make it unrepeatable ({@link LeftoverThreads}).
  *
  * <p>With the agent in detect mode (no jumble), a plain {@code run} repeats the selection under detection and the answer
  * carries {@code "raced":[…]}, the field keys that raced so far in this JVM (cumulative over runs): the runner repeats
@@ -126,22 +127,14 @@ final class TrialServer {
       }
       json.endArray();
     }
+    LeftoverThreads.Left left = LeftoverThreads.after(threadsAtStart);
     json.name("threadsLeft").beginArray();
-    for (String name : threadsLeft()) {
-      json.value(name);
-    }
+    left.running().forEach(json::value);
+    json.endArray();
+    json.name("threadsIdle").beginArray();
+    left.idle().forEach(json::value);
     json.endArray().endObject();
     return line;
-  }
-
-  private List<String> threadsLeft() {
-    List<String> names = new ArrayList<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (!t.isDaemon() && t.isAlive() && !threadsAtStart.contains(t)) {
-        names.add(t.getName());
-      }
-    }
-    return names;
   }
 
   private void error(String message) {

@@ -133,6 +133,22 @@ class ServedTrialSessionTest {
             }
           }
           """,
+      "src/test/java/demo/IdlePoolTest.java", """
+          package demo;
+          import java.util.concurrent.ExecutorService;
+          import java.util.concurrent.Executors;
+          import org.junit.jupiter.api.Test;
+          import static org.junit.jupiter.api.Assertions.assertEquals;
+          class IdlePoolTest {
+            // an executor per test, never shut down: its worker stays parked waiting for work
+            private final ExecutorService executor = Executors.newFixedThreadPool(1);
+            @Test void leavesAnIdlePool() throws Exception {
+              Cell c = new Cell();
+              executor.submit(() -> { c.value = 3; }).get();
+              assertEquals(3, c.value);
+            }
+          }
+          """,
       "src/test/java/demo/ThreadTest.java", """
           package demo;
           import org.junit.jupiter.api.Test;
@@ -330,5 +346,14 @@ class ServedTrialSessionTest {
     assertTrue(lastFallback.contains("leftover"), lastFallback);
     assertEquals(2, lastJvms);
     assertFalse(outcomes.get(1).warmUp());
+  }
+
+  @Test
+  void aTestThatLeavesOnlyAnIdlePoolIsRepeatedInItsJvm() throws Exception {
+    List<TrialOutcome> outcomes = runs("demo.Cell.value", "IdlePoolTest", "leavesAnIdlePool", "sc", "oldest", "sc");
+
+    assertTrue(outcomes.stream().allMatch(o -> o.result() == TrialOutcome.Result.PASS), outcomes::toString);
+    assertNull(lastFallback, () -> "fell back: " + lastFallback);
+    assertEquals(1, lastJvms);
   }
 }
