@@ -163,6 +163,7 @@ public final class GroupScreen {
     int runsInServer = 0;
     String splitReason = null;
     String splitUnder = null; // the heuristic of the run that failed, timed out or ended the JVM
+    List<String> suspects = List.of(); // the fields a failing run points at (its first part when the group splits)
     String confirming = null; // the heuristic whose suspected slowdown the pairs are confirming
     int pairIndex = 0;
     List<PairedRun> pairs = new ArrayList<>();
@@ -224,6 +225,7 @@ public final class GroupScreen {
             JsonNode f = run.path("failure");
             splitUnder = h;
             splitReason = "a run under " + h + " failed (" + (f.isObject() ? f.path("type").asText() : status) + ")";
+            suspects = suspects(fields, run);
             break;
           }
           long millis = run.path("millis").asLong();
@@ -279,8 +281,7 @@ public final class GroupScreen {
       return new Result(Map.of(), fields, List.of(), runs, splitReason, jvms, runs);
     }
     if (splitReason != null) {
-      int half = fields.size() / 2;
-      List<List<String>> halves = List.of(fields.subList(0, half), fields.subList(half, fields.size()));
+      List<List<String>> halves = halves(fields, suspects);
       if (splitUnder == null) return new Result(Map.of(), List.of(), halves, runs, splitReason, jvms, runs);
       // The run that split the group (a failure, a timeout, the JVM's end) is nobody's evidence, but the passes before
       // it are each served field's, as in a concluded group (the same argument: any failure splits, and they are
@@ -310,6 +311,45 @@ public final class GroupScreen {
       else singles.add(field);
     }
     return new Result(benign, singles, List.of(), 0, null, jvms, runs);
+  }
+
+  /**
+   * How a group splits: the fields a failing run points at ({@link #suspects}) apart from the rest when they are some
+   * but not all of the group, else two halves. Any partition keeps bisection sound — each part is screened again and a
+   * field alone is confirmed alone — so the guess only decides how fast: a destructive field named by its failure is
+   * tried alone at once, and the benign rest stays one group (halves of five fields leave a benign field beside the
+   * destructive one, split off once more and then tried alone: a unit's worth of runs for one benign field).
+   */
+  static List<List<String>> halves(List<String> fields, List<String> suspects) {
+    if (!suspects.isEmpty() && suspects.size() < fields.size()) {
+      return List.of(List.copyOf(suspects), fields.stream().filter(f -> !suspects.contains(f)).toList());
+    }
+    int half = fields.size() / 2;
+    return List.of(fields.subList(0, half), fields.subList(half, fields.size()));
+  }
+
+  /**
+   * The fields a failing group run points at: among those it served stale values (a field served none cannot explain
+   * the failure), those whose declaring class the failure's stack or message names (fields of one class are never
+   * grouped, so a class names one field); if the failure names none of them, those served stale values.
+   */
+  static List<String> suspects(List<String> fields, JsonNode run) {
+    List<String> served = new ArrayList<>();
+    for (JsonNode fc : run.path("fields")) {
+      String field = fc.path("field").asText();
+      if (fields.contains(field) && fc.path("staleReads").asLong() > 0 && !served.contains(field)) served.add(field);
+    }
+    JsonNode failure = run.path("failure");
+    String text = failure.path("message").asText("") + "\n" + failure.path("stack").asText("");
+    List<String> named = served.stream().filter(f -> names(text, declaringClass(f))).toList();
+    return named.isEmpty() ? served : named;
+  }
+
+  /** Whether a failure's text names a class: its qualified name, or its simple name as a word. */
+  private static boolean names(String text, String className) {
+    if (text.contains(className + ".") || text.contains(className + "$")) return true;
+    String simple = className.substring(className.lastIndexOf('.') + 1);
+    return java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(simple) + "\\b").matcher(text).find();
   }
 
   /** {@code o} with its duration left out of timing comparisons (as a warm-up run's). */
