@@ -113,13 +113,16 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   /**
    * The adversarial heuristic whose slowdown the unit must confirm in back-to-back pairs before a qos verdict
    * ({@link PairedSlowdown}), or null: one without failures whose runs pass the classifier's screening rule against a
-   * control without failures, and whose pairs have not decided yet (the slowest such first). Asked when the unit's
+   * control without failures, and whose pairs have not decided yet (the slowest such first; none once one heuristic's
+   * slowdown is confirmed). Asked when the unit's
    * other runs are done, in every mode: the classifier calls nothing qos without the pairs.
    */
   public static String toConfirm(Map<String, Tally> tallies) {
     Tally control = tallies.get(HeuristicTrials.SC);
     if (control == null || control.failures() > 0) return null;
     int comparisons = adversarialHeuristics(tallies);
+    // one confirmed slowdown settles qos: the classifier needs no second one
+    if (tallies.keySet().stream().anyMatch(h -> !HeuristicTrials.SC.equals(h) && confirmed(h, tallies))) return null;
     double base = VerdictClassifier.median(control.timedMillis());
     return tallies.entrySet().stream()
         .filter(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().failures() == 0)

@@ -127,11 +127,12 @@ class TrialSchedulerTest {
     assertTrue(c.facts().entrySet().stream().anyMatch(e -> e.getKey().endsWith(".pairs")
         && e.getValue().contains("back-to-back pair(s) with sc: median 1.00x")), c.facts().toString());
 
-    // the same machine, and a heuristic that really makes the test 3x slower: qos, confirmed by its pairs
-    Classification slow = VerdictClassifier.standard().classify(
-        TrialEvidence.byHeuristic(underLoad(Map.of("oldest", 3L))), false);
+    // the same machine, and heuristics that really make the test 3x slower: qos, confirmed by the pairs of one
+    List<TrialOutcome> slowRuns = underLoad(Map.of("oldest", 3L, "random", 3L));
+    Classification slow = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(slowRuns), false);
     assertEquals(Verdict.QOS, slow.verdict(), slow.summary());
-    assertEquals("oldest", slow.decisiveHeuristic());
+    assertTrue(slow.summary().contains("confirmed in 10 back-to-back pair(s) with sc: median 3.00x"), slow.summary());
+    assertEquals(20, slowRuns.stream().filter(o -> o.pair() != null).count(), "one confirmed slowdown settles qos");
   }
 
   /** A unit of sc and four heuristics on a machine busy for four runs out of five; {@code factor}: real slowdowns. */
