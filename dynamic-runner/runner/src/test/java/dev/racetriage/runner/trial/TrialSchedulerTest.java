@@ -135,6 +135,27 @@ class TrialSchedulerTest {
     assertEquals(20, slowRuns.stream().filter(o -> o.pair() != null).count(), "one confirmed slowdown settles qos");
   }
 
+  /**
+   * Load spikes that kill every seventh run at its limit, whatever its heuristic: under sc they are run again, under
+   * a heuristic they count at their limit — neither makes the benign race flaky, nor qos (no median moves, and the
+   * pairs, if any, would see the spikes on both sides).
+   */
+  @Test
+  void timeoutsFromLoadSpikesMakeABenignRaceNeitherFlakyNorQos() throws Exception {
+    AtomicInteger clock = new AtomicInteger();
+    TrialExecutor spiky = spec -> clock.getAndIncrement() % 7 == 6
+        ? new TrialOutcome(spec, TrialOutcome.Result.TIMEOUT, 10_000, 0, 0, "the test did not finish within 10 s (load 9.1)",
+            "java …")
+        : new TrialOutcome(spec, TrialOutcome.Result.PASS, 100 + clock.get() % 3, 100, spec.heuristic().equals("sc") ? 0 : 5,
+            null, "java …");
+    List<TrialOutcome> outcomes = new TrialScheduler(spiky, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest", "oldest-but-different", "random", "random-but-different"), o -> {});
+    assertTrue(outcomes.stream().filter(TrialOutcome::timedOut).count() >= 10, "spikes under every heuristic");
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.BENIGN, c.verdict(), c.summary());
+    assertTrue(c.facts().containsKey("sc.timeouts") || c.facts().keySet().stream().anyMatch(k -> k.endsWith(".timeouts")));
+  }
+
   /** A unit of sc and four heuristics on a machine busy for four runs out of five; {@code factor}: real slowdowns. */
   private static List<TrialOutcome> underLoad(Map<String, Long> factor) throws InterruptedException {
     AtomicInteger clock = new AtomicInteger();
