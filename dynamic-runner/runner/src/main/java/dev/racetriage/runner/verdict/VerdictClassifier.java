@@ -150,8 +150,8 @@ public final class VerdictClassifier {
     benign.put("failureRateBound", String.format(Locale.ROOT,
         "below %.0f %% with %.0f %% confidence under every heuristic that served stale values (at least %d run(s) each,"
             + " none failed)", 100 * failureRateBound(fewest), 100 * BENIGN_CONFIDENCE, fewest));
-    return new Classification(Verdict.BENIGN, stale + " stale values served, no failure and no slowdown"
-        + (notSlow.isEmpty() ? "" : " (" + notSlow + ")"), null, benign);
+    return new Classification(Verdict.BENIGN, stale + " stale values served, no failure and no "
+        + (notSlow.isEmpty() ? "slowdown" : "confirmed slowdown (" + notSlow + ")"), null, benign);
   }
 
   /**
