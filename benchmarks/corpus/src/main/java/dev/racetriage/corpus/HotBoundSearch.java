@@ -4,9 +4,9 @@ package dev.racetriage.corpus;
  * A branch-and-bound tour search whose shared bound is read at every node (issue 19's hot field, the shape of
  * benchmarks/agent-slowdown/HotBound.java): about 18 million racy reads per run of 13 cities, a test of 0.5–1 s
  * natively on the loaded 2-core machine that takes seconds under the agent there (the issue's 0.35 s search took
- * 1.5–16 s under {@code sc}; at 14 cities, 60 million reads, adversarial runs took 6–17 s at load 17). The bound is lowered under a lock and read
- * without one; each worker keeps the best tour it found itself and the answer is the smallest after the join, so a
- * stale bound prunes less and never loses a tour.
+ * 1.5–16 s under {@code sc}; at 14 cities, 60 million reads, adversarial runs took 6–17 s at load 17). The bound
+ * is lowered under a lock and read without one; each worker keeps the best tour it found itself and the answer is
+ * the smallest after the join, so a stale bound prunes less and never loses a tour.
  *
  * <p>Racy field: {@code bound} (quality of service: stale reads only make the search visit more nodes).
  */
