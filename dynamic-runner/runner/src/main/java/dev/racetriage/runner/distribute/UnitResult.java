@@ -13,7 +13,8 @@ public record UnitResult(int jvms, int runs, List<Run> outcomes) {
 
   /** One outcome; the spec is the unit's cell with this heuristic, seed and indices. */
   public record Run(String heuristic, long seed, List<Integer> indices, String result, long millis, long reads,
-                    long staleReads, String failure, String replayCommand, boolean warmUp, boolean freshJvm) {}
+                    long staleReads, String failure, String replayCommand, boolean warmUp, boolean freshJvm,
+                    String pairHeuristic, int pairIndex) {}
 
   public UnitResult {
     outcomes = List.copyOf(outcomes);
@@ -22,7 +23,8 @@ public record UnitResult(int jvms, int runs, List<Run> outcomes) {
   public static UnitResult of(int jvms, int runs, List<TrialOutcome> outcomes) {
     return new UnitResult(jvms, runs, outcomes.stream().map(o -> new Run(o.spec().heuristic(), o.spec().seed(),
         o.spec().indices(), o.result().name(), o.millis(), o.reads(), o.staleReads(), o.failure(), o.replayCommand(),
-        o.warmUp(), o.freshJvm())).toList());
+        o.warmUp(), o.freshJvm(), o.pair() == null ? null : o.pair().heuristic(),
+        o.pair() == null ? 0 : o.pair().index())).toList());
   }
 
   /** The outcomes as the scheduler gave them to the worker, with the specs of {@code unit}. */
@@ -30,7 +32,8 @@ public record UnitResult(int jvms, int runs, List<Run> outcomes) {
     return outcomes.stream().map(r -> new TrialOutcome(
         new TrialSpec(unit.fieldKey(), unit.testId(), unit.testName(), r.heuristic(), r.seed(), r.indices()),
         TrialOutcome.Result.valueOf(r.result()), r.millis(), r.reads(), r.staleReads(), r.failure(), r.replayCommand(),
-        r.warmUp(), r.freshJvm())).toList();
+        r.warmUp(), r.freshJvm(), r.pairHeuristic() == null ? null
+            : new TrialOutcome.Pair(r.pairHeuristic(), r.pairIndex()))).toList();
   }
 
   public String toJson() {

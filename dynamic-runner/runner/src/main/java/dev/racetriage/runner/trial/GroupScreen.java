@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.racetriage.runner.fork.TestSelection;
 import dev.racetriage.runner.fork.TrialServerProcess;
 import dev.racetriage.runner.verdict.HeuristicTrials;
+import dev.racetriage.runner.verdict.PairedRun;
+import dev.racetriage.runner.verdict.PairedSlowdown;
 import dev.racetriage.runner.verdict.VerdictClassifier;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -161,23 +163,38 @@ public final class GroupScreen {
     int runsInServer = 0;
     String splitReason = null;
     String splitUnder = null; // the heuristic of the run that failed, timed out or ended the JVM
+    List<String> suspects = List.of(); // the fields a failing run points at (its first part when the group splits)
+    String confirming = null; // the heuristic whose suspected slowdown the pairs are confirming
+    int pairIndex = 0;
+    List<PairedRun> pairs = new ArrayList<>();
+    java.util.Set<String> refuted = new java.util.HashSet<>();
+    PairedSlowdown paired = PairedSlowdown.standard();
+    int comparisons = (int) heuristics.stream().filter(h -> !HeuristicTrials.SC.equals(h)).count();
     try {
       while (splitReason == null) {
         if (stop.getAsBoolean()) {
           splitReason = "the --budget ran out"; // nothing concluded: the fields are left to their own trials
           break;
         }
-        List<String> open = heuristics.stream().filter(h -> !HeuristicTrials.SC.equals(h))
-            .filter(h -> fields.stream().anyMatch(f -> !fieldDone(h, tallies.get(f)))).toList();
-        if (open.isEmpty()) break;
         List<String> round = new ArrayList<>();
-        // the control as in a single field's unit: every third round while stable (every field has the same runs)
-        Map<String, StoppingRule.Tally> lead = tallies.get(fields.get(0));
-        boolean controlResting = StoppingRule.controlResting(lead.getOrDefault(HeuristicTrials.SC, StoppingRule.Tally.EMPTY),
-            heuristics.stream().filter(h -> !HeuristicTrials.SC.equals(h))
-                .map(h -> lead.getOrDefault(h, StoppingRule.Tally.EMPTY)).toList());
-        if (heuristics.contains(HeuristicTrials.SC) && !controlResting) round.add(HeuristicTrials.SC);
-        round.addAll(open);
+        TrialOutcome.Pair pair = null;
+        if (confirming != null) {
+          // a suspected slowdown is confirmed in back-to-back pairs of sc and its heuristic, the order alternating
+          pair = new TrialOutcome.Pair(confirming, ++pairIndex);
+          round.addAll(pairIndex % 2 == 1 ? List.of(HeuristicTrials.SC, confirming) : List.of(confirming, HeuristicTrials.SC));
+        } else {
+          List<String> open = heuristics.stream().filter(h -> !HeuristicTrials.SC.equals(h))
+              .filter(h -> fields.stream().anyMatch(f -> !fieldDone(h, tallies.get(f)))).toList();
+          if (open.isEmpty()) break;
+          // the control as in a single field's unit: every third round while stable (every field has the same runs)
+          Map<String, StoppingRule.Tally> lead = tallies.get(fields.get(0));
+          boolean controlResting = StoppingRule.controlResting(lead.getOrDefault(HeuristicTrials.SC, StoppingRule.Tally.EMPTY),
+              heuristics.stream().filter(h -> !HeuristicTrials.SC.equals(h))
+                  .map(h -> lead.getOrDefault(h, StoppingRule.Tally.EMPTY)).toList());
+          if (heuristics.contains(HeuristicTrials.SC) && !controlResting) round.add(HeuristicTrials.SC);
+          round.addAll(open);
+        }
+        Map<String, TrialOutcome> pairRuns = new HashMap<>();
         for (String h : round) {
           if (server == null) {
             dir = executor.newTrialDir();
@@ -208,6 +225,7 @@ public final class GroupScreen {
             JsonNode f = run.path("failure");
             splitUnder = h;
             splitReason = "a run under " + h + " failed (" + (f.isObject() ? f.path("type").asText() : status) + ")";
+            suspects = suspects(fields, run);
             break;
           }
           long millis = run.path("millis").asLong();
@@ -225,15 +243,33 @@ public final class GroupScreen {
               }
             }
             TrialSpec spec = new TrialSpec(field, testId, testName(group, field), h, seed, first.indices());
-            TrialOutcome o = new TrialOutcome(spec, TrialOutcome.Result.PASS, millis, reads, stale, null, replay, warmUp);
+            TrialOutcome o = new TrialOutcome(spec, TrialOutcome.Result.PASS, millis, reads, stale, null, replay, warmUp)
+                .paired(pair);
             byField.get(field).add(o);
             tallies.get(field).merge(h, StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
             if (h.equals(HeuristicTrials.SC) && field.equals(fields.get(0))) executor.limits().record(o);
+            if (field.equals(fields.get(0))) pairRuns.put(h, o);
           }
-          String slow = slowdown(timed);
-          if (slow != null) {
-            splitReason = slow;
-            break;
+          if (confirming == null) {
+            confirming = slowdown(timed, refuted);
+            if (confirming != null) {
+              pairIndex = 0;
+              pairs.clear();
+              break;
+            }
+          }
+        }
+        if (pair != null && splitReason == null) {
+          TrialOutcome sc = pairRuns.get(HeuristicTrials.SC);
+          TrialOutcome adv = pairRuns.get(confirming);
+          if (TrialEvidence.comparable(sc, adv)) pairs.add(new PairedRun(sc.millis(), adv.millis()));
+          if (paired.confirms(pairs, comparisons)) {
+            // a qos field is in the group, and a group cannot say which: split (a slowdown split carries nothing)
+            splitReason = String.format(java.util.Locale.ROOT, "runs under %s were slower than under sc in %s",
+                confirming, paired.describe(pairs));
+          } else if (paired.decided(pairs, comparisons) || pairIndex >= 2 * PairedSlowdown.PAIRS) {
+            refuted.add(confirming); // the machine's load: the screen goes on, and the pairs are in the evidence
+            confirming = null;
           }
         }
       }
@@ -245,8 +281,7 @@ public final class GroupScreen {
       return new Result(Map.of(), fields, List.of(), runs, splitReason, jvms, runs);
     }
     if (splitReason != null) {
-      int half = fields.size() / 2;
-      List<List<String>> halves = List.of(fields.subList(0, half), fields.subList(half, fields.size()));
+      List<List<String>> halves = halves(fields, suspects);
       if (splitUnder == null) return new Result(Map.of(), List.of(), halves, runs, splitReason, jvms, runs);
       // The run that split the group (a failure, a timeout, the JVM's end) is nobody's evidence, but the passes before
       // it are each served field's, as in a concluded group (the same argument: any failure splits, and they are
@@ -278,10 +313,49 @@ public final class GroupScreen {
     return new Result(benign, singles, List.of(), 0, null, jvms, runs);
   }
 
+  /**
+   * How a group splits: the fields a failing run points at ({@link #suspects}) apart from the rest when they are some
+   * but not all of the group, else two halves. Any partition keeps bisection sound — each part is screened again and a
+   * field alone is confirmed alone — so the guess only decides how fast: a destructive field named by its failure is
+   * tried alone at once, and the benign rest stays one group (halves of five fields leave a benign field beside the
+   * destructive one, split off once more and then tried alone: a unit's worth of runs for one benign field).
+   */
+  static List<List<String>> halves(List<String> fields, List<String> suspects) {
+    if (!suspects.isEmpty() && suspects.size() < fields.size()) {
+      return List.of(List.copyOf(suspects), fields.stream().filter(f -> !suspects.contains(f)).toList());
+    }
+    int half = fields.size() / 2;
+    return List.of(fields.subList(0, half), fields.subList(half, fields.size()));
+  }
+
+  /**
+   * The fields a failing group run points at: among those it served stale values (a field served none cannot explain
+   * the failure), those whose declaring class the failure's stack or message names (fields of one class are never
+   * grouped, so a class names one field); if the failure names none of them, those served stale values.
+   */
+  static List<String> suspects(List<String> fields, JsonNode run) {
+    List<String> served = new ArrayList<>();
+    for (JsonNode fc : run.path("fields")) {
+      String field = fc.path("field").asText();
+      if (fields.contains(field) && fc.path("staleReads").asLong() > 0 && !served.contains(field)) served.add(field);
+    }
+    JsonNode failure = run.path("failure");
+    String text = failure.path("message").asText("") + "\n" + failure.path("stack").asText("");
+    List<String> named = served.stream().filter(f -> names(text, declaringClass(f))).toList();
+    return named.isEmpty() ? served : named;
+  }
+
+  /** Whether a failure's text names a class: its qualified name, or its simple name as a word. */
+  private static boolean names(String text, String className) {
+    if (text.contains(className + ".") || text.contains(className + "$")) return true;
+    String simple = className.substring(className.lastIndexOf('.') + 1);
+    return java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(simple) + "\\b").matcher(text).find();
+  }
+
   /** {@code o} with its duration left out of timing comparisons (as a warm-up run's). */
   static TrialOutcome untimed(TrialOutcome o) {
     return new TrialOutcome(o.spec(), o.result(), o.millis(), o.reads(), o.staleReads(), o.failure(), o.replayCommand(),
-        true, o.freshJvm());
+        true, o.freshJvm(), o.pair());
   }
 
   /** Whether a single-field unit would have stopped this heuristic for this field (benign, unexercised, or at most). */
@@ -291,18 +365,19 @@ public final class GroupScreen {
         || (t.runs() >= rule.unexercisedAfter() && t.staleReads() == 0);
   }
 
-  /** A heuristic already 1.5× slower than the control in median (5 timed runs a side): a qos field is in the group. */
-  private static String slowdown(Map<String, List<Long>> timed) {
+  /**
+   * A heuristic already 1.5× slower than the control in median (5 timed runs a side), other than those whose pairs
+   * refuted it: a qos field may be in the group — or the machine got busier while its runs ran. The screen confirms it
+   * in back-to-back pairs before it splits.
+   */
+  private static String slowdown(Map<String, List<Long>> timed, java.util.Set<String> refuted) {
     List<Long> sc = timed.getOrDefault(HeuristicTrials.SC, List.of());
     if (sc.size() < 5) return null;
     double control = VerdictClassifier.median(sc);
     for (Map.Entry<String, List<Long>> e : timed.entrySet()) {
-      if (e.getKey().equals(HeuristicTrials.SC) || e.getValue().size() < 5) continue;
+      if (e.getKey().equals(HeuristicTrials.SC) || refuted.contains(e.getKey()) || e.getValue().size() < 5) continue;
       double median = VerdictClassifier.median(e.getValue());
-      if (median >= 1.5 * control && median - control >= VerdictClassifier.MIN_SLOWDOWN_MILLIS) {
-        return String.format(java.util.Locale.ROOT, "runs under %s were %.1fx slower than under sc", e.getKey(),
-            median / Math.max(1, control));
-      }
+      if (median >= 1.5 * control && median - control >= VerdictClassifier.MIN_SLOWDOWN_MILLIS) return e.getKey();
     }
     return null;
   }

@@ -1,6 +1,8 @@
 package dev.racetriage.runner.trial;
 
 import dev.racetriage.runner.verdict.HeuristicTrials;
+import dev.racetriage.runner.verdict.PairedRun;
+import dev.racetriage.runner.verdict.PairedSlowdown;
 import dev.racetriage.runner.verdict.VerdictClassifier;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +19,10 @@ import java.util.Map;
  *       {@code maxRuns};</li>
  *   <li>it also stops after {@code unexercisedAfter} runs in which no stale value was ever served: the test does not
  *       exercise the race under this heuristic, and more seeds of the same schedule rarely change that;</li>
- *   <li>it stops when its slowdown against {@code sc} already passes the classifier's qos rule (median ratio and
- *       difference, Mann-Whitney corrected for the heuristics compared, which needs 8 timed runs on each side);</li>
+ *   <li>it stops when its slowdown against {@code sc} already passes the classifier's qos screening (median ratio
+ *       and difference, Mann-Whitney corrected for the heuristics compared, which needs 8 timed runs on each side);
+ *       the unit then confirms it in back-to-back pairs ({@link #toConfirm}), and a slowdown they refute is the
+ *       machine's load: the heuristic runs on under the benign rule;</li>
  *   <li>it stops as benign after {@code benignAfter} runs that served stale values without a failure or a timeout
  *       (sequential stopping: the failure rate is then below 15 % with 95 % confidence), unless its median is
  *       already 1.5x the control's and 10 ms above it (a slowdown building up runs on, so qos can become
@@ -93,13 +97,45 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     if (tally.explainedFailures() >= failuresToConvict && !controlFailed) return true;
     // a run killed at its limit reported no stale values, but that does not make it unexercised
     if (tally.runs() - tally.timeouts() >= unexercisedAfter && tally.staleReads() == 0) return true;
+    // a slowdown the back-to-back pairs did not confirm was the machine's load: the benign rule applies as usual
+    boolean refuted = PairedSlowdown.standard().refutes(tally.pairs(), adversarialHeuristics(tallies));
     // benign with stated confidence — unless a slowdown is building up (then qos needs the runs to be significant)
     if (tally.exercisedRuns() >= benignAfter && tally.failures() == 0 && tally.timeouts() == 0 && control != null
-        && !couldBeQos(VerdictClassifier.median(tally.timedMillis()), VerdictClassifier.median(control.timedMillis()))) {
+        && (refuted || !couldBeQos(VerdictClassifier.median(tally.timedMillis()),
+            VerdictClassifier.median(control.timedMillis())))) {
       return true;
     }
-    return tally.failures() == 0 && control != null && !controlFailed
+    // a decisive slowdown stops the heuristic: the unit then confirms it in pairs (toConfirm), unless they refuted it
+    return tally.failures() == 0 && control != null && !controlFailed && !refuted
         && VerdictClassifier.standard().slower(tally.timedMillis(), control.timedMillis(), adversarialHeuristics(tallies));
+  }
+
+  /**
+   * The adversarial heuristic whose slowdown the unit must confirm in back-to-back pairs before a qos verdict
+   * ({@link PairedSlowdown}), or null: one without failures whose runs pass the classifier's screening rule against a
+   * control without failures, and whose pairs have not decided yet (the slowest such first; none once one heuristic's
+   * slowdown is confirmed). Asked when the unit's
+   * other runs are done, in every mode: the classifier calls nothing qos without the pairs.
+   */
+  public static String toConfirm(Map<String, Tally> tallies) {
+    Tally control = tallies.get(HeuristicTrials.SC);
+    if (control == null || control.failures() > 0) return null;
+    int comparisons = adversarialHeuristics(tallies);
+    // one confirmed slowdown settles qos: the classifier needs no second one
+    if (tallies.keySet().stream().anyMatch(h -> !HeuristicTrials.SC.equals(h) && confirmed(h, tallies))) return null;
+    double base = VerdictClassifier.median(control.timedMillis());
+    return tallies.entrySet().stream()
+        .filter(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().failures() == 0)
+        .filter(e -> !PairedSlowdown.standard().decided(e.getValue().pairs(), comparisons))
+        .filter(e -> VerdictClassifier.standard().slower(e.getValue().timedMillis(), control.timedMillis(), comparisons))
+        .max(java.util.Comparator.comparingDouble(e -> VerdictClassifier.median(e.getValue().timedMillis()) / Math.max(1, base)))
+        .map(Map.Entry::getKey).orElse(null);
+  }
+
+  /** Whether the pairs of {@code heuristic} confirm its slowdown (its qos is decided). */
+  public static boolean confirmed(String heuristic, Map<String, Tally> tallies) {
+    return PairedSlowdown.standard().confirms(tallies.getOrDefault(heuristic, Tally.EMPTY).pairs(),
+        adversarialHeuristics(tallies));
   }
 
   /**
@@ -160,7 +196,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   }
 
   /** How many heuristics are compared with {@code sc}: the classifier corrects its significance level for them. */
-  private static int adversarialHeuristics(Map<String, Tally> tallies) {
+  static int adversarialHeuristics(Map<String, Tally> tallies) {
     return (int) tallies.keySet().stream().filter(h -> !HeuristicTrials.SC.equals(h)).count();
   }
 
@@ -188,16 +224,24 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
    * a run whose duration is its limit.
    */
   public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis,
-                      int timeouts, int exercisedRuns) {
-    public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of(), 0, 0);
+                      int timeouts, int exercisedRuns, List<PairedRun> pairs) {
+    public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of(), 0, 0, List.of());
 
     public Tally {
       timedMillis = List.copyOf(timedMillis);
+      pairs = List.copyOf(pairs);
+    }
+
+    /** This tally with one more confirmation pair (its runs are already counted). */
+    public Tally withPair(PairedRun pair) {
+      List<PairedRun> more = new ArrayList<>(pairs);
+      more.add(pair);
+      return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, more);
     }
 
     public Tally plus(TrialOutcome outcome) {
       if (outcome.timedOut() && outcome.isControl()) {
-        return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1, exercisedRuns);
+        return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1, exercisedRuns, pairs);
       }
       boolean explained = outcome.failed() && outcome.staleReads() > 0;
       List<Long> timed = timedMillis;
@@ -207,7 +251,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       }
       return new Tally(runs + 1, failures + (outcome.failed() ? 1 : 0), explainedFailures + (explained ? 1 : 0),
           staleReads + outcome.staleReads(), timed, timeouts + (outcome.timedOut() ? 1 : 0),
-          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0));
+          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0), pairs);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.racetriage.runner.trial;
 
 import dev.racetriage.runner.verdict.HeuristicTrials;
+import dev.racetriage.runner.verdict.PairedRun;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -43,10 +44,36 @@ public final class TrialEvidence {
           else unexplained++;
         }
       }
-      result.add(new HeuristicTrials(heuristic, counted, explained, unexplained, reads, stale, durations, timeouts));
+      result.add(new HeuristicTrials(heuristic, counted, explained, unexplained, reads, stale, durations, timeouts,
+          pairs(outcomes, heuristic)));
     });
     result.sort(Comparator.comparing((HeuristicTrials t) -> !t.isControl()));
     return result;
+  }
+
+  /**
+   * The confirmation pairs of {@code heuristic} ({@link TrialOutcome#pair}), in the order they ran: per (test, pair)
+   * its control run and its own run. A pair whose control timed out, or either of whose runs was a JVM's warm-up, is
+   * left out (no comparable durations); an adversarial run that timed out counts at its limit, as in the screening.
+   */
+  static List<PairedRun> pairs(List<TrialOutcome> outcomes, String heuristic) {
+    if (HeuristicTrials.SC.equals(heuristic)) return List.of();
+    Map<List<Object>, TrialOutcome[]> byPair = new LinkedHashMap<>();
+    for (TrialOutcome o : outcomes) {
+      if (o.pair() == null || !o.pair().heuristic().equals(heuristic)) continue;
+      TrialOutcome[] two = byPair.computeIfAbsent(List.of(o.spec().testId(), o.pair().index()), k -> new TrialOutcome[2]);
+      two[o.isControl() ? 0 : 1] = o;
+    }
+    List<PairedRun> pairs = new ArrayList<>();
+    for (TrialOutcome[] two : byPair.values()) {
+      if (comparable(two[0], two[1])) pairs.add(new PairedRun(two[0].millis(), two[1].millis()));
+    }
+    return pairs;
+  }
+
+  /** Whether a control run and an adversarial run make a pair whose durations can be compared. */
+  public static boolean comparable(TrialOutcome control, TrialOutcome adversarial) {
+    return control != null && adversarial != null && !control.timedOut() && !control.warmUp() && !adversarial.warmUp();
   }
 
   /**

@@ -12,9 +12,26 @@ package dev.racetriage.runner.trial;
  * again; under an adversarial heuristic it is QoS evidence (its duration is the limit it reached).
  */
 public record TrialOutcome(TrialSpec spec, Result result, long millis, long reads, long staleReads, String failure,
-                           String replayCommand, boolean warmUp, boolean freshJvm) {
+                           String replayCommand, boolean warmUp, boolean freshJvm, Pair pair) {
 
   public enum Result { PASS, FAIL, TIMEOUT }
+
+  /**
+   * A run of a confirmation pair ({@link dev.racetriage.runner.verdict.PairedSlowdown}): the {@code index}-th pair of
+   * {@code sc} and {@code heuristic} run back to back in one (field, test) unit; both runs carry the same pair.
+   */
+  public record Pair(String heuristic, int index) {}
+
+  /** An outcome outside any confirmation pair. */
+  public TrialOutcome(TrialSpec spec, Result result, long millis, long reads, long staleReads, String failure,
+                      String replayCommand, boolean warmUp, boolean freshJvm) {
+    this(spec, result, millis, reads, staleReads, failure, replayCommand, warmUp, freshJvm, null);
+  }
+
+  /** This outcome as a run of confirmation pair {@code pair}. */
+  public TrialOutcome paired(Pair pair) {
+    return new TrialOutcome(spec, result, millis, reads, staleReads, failure, replayCommand, warmUp, freshJvm, pair);
+  }
 
   /** A run in a reused JVM (the trial server). */
   public TrialOutcome(TrialSpec spec, Result result, long millis, long reads, long staleReads, String failure,

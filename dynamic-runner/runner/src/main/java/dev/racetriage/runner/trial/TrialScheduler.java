@@ -269,25 +269,39 @@ public final class TrialScheduler {
       }
     }
     Map<String, Integer> runNumbers = new HashMap<>();
+    Set<String> confirming = new java.util.HashSet<>();
     try (TrialSession session = sessions.open(field, unit.get(0).testId())) {
+      Run runOne = (cell, pair) -> {
+        int run = runNumbers.merge(cell.heuristic(), 1, Integer::sum) - 1;
+        TrialOutcome o = session.run(cell.spec(run));
+        if (pair != null) o = o.paired(pair);
+        testRuns.incrementAndGet();
+        TrialOutcome counted = o;
+        tallies.merge(cell.heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(counted));
+        sink.accept(o);
+        if (rule.fieldDecided(tallies) && decidedFields.add(field) && shared != null) shared.decide(field);
+        return o;
+      };
       try {
         while (!decided(decidedFields, field) && beforeDeadline()) {
           List<TrialCell> open = unit.stream().filter(c -> !rule.done(c.heuristic(), tallies)).toList();
           // sc is only the control: once every adversarial heuristic is done, it has nothing left to compare with
-          if (open.isEmpty() || (unit.size() > 1 && open.stream().allMatch(c -> c.heuristic().equals("sc")))) break;
+          if (open.isEmpty() || (unit.size() > 1 && open.stream().allMatch(c -> c.heuristic().equals("sc")))) {
+            // before a qos verdict, the slowdown is confirmed in back-to-back pairs (at most once per heuristic)
+            String slow = StoppingRule.toConfirm(tallies);
+            TrialCell control = cellOf(unit, "sc");
+            TrialCell adversarial = slow == null ? null : cellOf(unit, slow);
+            if (control == null || adversarial == null || !confirming.add(slow)) break;
+            confirm(control, adversarial, runOne, tallies, () -> decided(decidedFields, field) || !beforeDeadline());
+            continue;
+          }
           for (TrialCell cell : open) {
             if (decided(decidedFields, field) || !beforeDeadline()) break;
             // an earlier run of this round can settle this heuristic (a failure focuses the unit on its heuristic)
             if (rule.done(cell.heuristic(), tallies)) continue;
             TrialOutcome outcome;
             do { // a control run that timed out is the machine's noise: it is run again at once
-              int run = runNumbers.merge(cell.heuristic(), 1, Integer::sum) - 1;
-              TrialOutcome o = session.run(cell.spec(run));
-              testRuns.incrementAndGet();
-              outcome = o;
-              tallies.merge(cell.heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
-              sink.accept(o);
-              if (rule.fieldDecided(tallies) && decidedFields.add(field) && shared != null) shared.decide(field);
+              outcome = runOne.run(cell, null);
             } while (outcome.timedOut() && outcome.isControl() && !rule.done(cell.heuristic(), tallies)
                 && !decided(decidedFields, field) && beforeDeadline());
           }
@@ -297,6 +311,44 @@ public final class TrialScheduler {
         if (session.fallbackReason() != null) {
           fallbacks.add(field + " with " + unit.get(0).testName() + ": " + session.fallbackReason());
         }
+      }
+    }
+  }
+
+  /** One run of a unit: counted, tallied, passed to the sink; {@code pair} marks a confirmation pair's run. */
+  @FunctionalInterface
+  private interface Run {
+    TrialOutcome run(TrialCell cell, TrialOutcome.Pair pair) throws InterruptedException;
+  }
+
+  private static TrialCell cellOf(List<TrialCell> unit, String heuristic) {
+    return unit.stream().filter(c -> c.heuristic().equals(heuristic)).findFirst().orElse(null);
+  }
+
+  /**
+   * Confirms {@code adversarial}'s slowdown in back-to-back pairs with the control (the order alternating, so a
+   * steady drift in load favours neither side) until {@link dev.racetriage.runner.verdict.PairedSlowdown} decides,
+   * a run fails or times out under sc (the main rounds take over: the verdict may no longer be about time), or
+   * {@code stop}. Pairs that are not comparable (a warm-up run, a control that timed out) are run again, within twice
+   * the pairs a confirmation needs.
+   */
+  private static void confirm(TrialCell control, TrialCell adversarial, Run runOne,
+      Map<String, StoppingRule.Tally> tallies, java.util.function.BooleanSupplier stop) throws InterruptedException {
+    String h = adversarial.heuristic();
+    int comparisons = StoppingRule.adversarialHeuristics(tallies);
+    dev.racetriage.runner.verdict.PairedSlowdown paired = dev.racetriage.runner.verdict.PairedSlowdown.standard();
+    for (int index = 1; index <= 2 * dev.racetriage.runner.verdict.PairedSlowdown.PAIRS; index++) {
+      if (stop.getAsBoolean() || paired.decided(tallies.get(h).pairs(), comparisons)) return;
+      TrialOutcome.Pair pair = new TrialOutcome.Pair(h, index);
+      boolean controlFirst = index % 2 == 1;
+      TrialOutcome first = runOne.run(controlFirst ? control : adversarial, pair);
+      if (first.failed() || stop.getAsBoolean()) return;
+      TrialOutcome second = runOne.run(controlFirst ? adversarial : control, pair);
+      if (second.failed()) return;
+      TrialOutcome sc = controlFirst ? first : second;
+      TrialOutcome adv = controlFirst ? second : first;
+      if (TrialEvidence.comparable(sc, adv)) {
+        tallies.compute(h, (k, t) -> t.withPair(new dev.racetriage.runner.verdict.PairedRun(sc.millis(), adv.millis())));
       }
     }
   }

@@ -8,7 +8,8 @@ import java.util.List;
  * stale read cannot blame the race ({@code unexplainedFailures}). {@code timeouts}: runs killed at their limit,
  * never failures. Under an adversarial heuristic they are among {@code runs} and their limit among the durations
  * (a slowdown at least that large: QoS evidence); under {@code sc} they are the environment's noise, run again, and
- * left out of {@code runs} and the durations.
+ * left out of {@code runs} and the durations. {@code pairs}: the confirmation pairs of an adversarial heuristic whose
+ * runs looked slower ({@link PairedSlowdown}), each its control and its own duration; their runs are among the others.
  */
 public record HeuristicTrials(
     String heuristic,
@@ -18,18 +19,26 @@ public record HeuristicTrials(
     long reads,
     long staleReads,
     List<Long> durationsMillis,
-    int timeouts) {
+    int timeouts,
+    List<PairedRun> pairs) {
 
   public static final String SC = "sc";
 
   public HeuristicTrials {
     durationsMillis = List.copyOf(durationsMillis);
+    pairs = List.copyOf(pairs);
+  }
+
+  /** Runs without confirmation pairs. */
+  public HeuristicTrials(String heuristic, int runs, int explainedFailures, int unexplainedFailures, long reads,
+      long staleReads, List<Long> durationsMillis, int timeouts) {
+    this(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads, durationsMillis, timeouts, List.of());
   }
 
   /** Runs without a timeout. */
   public HeuristicTrials(String heuristic, int runs, int explainedFailures, int unexplainedFailures, long reads,
       long staleReads, List<Long> durationsMillis) {
-    this(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads, durationsMillis, 0);
+    this(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads, durationsMillis, 0, List.of());
   }
 
   public int failures() {

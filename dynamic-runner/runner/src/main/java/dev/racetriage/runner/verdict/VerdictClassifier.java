@@ -26,7 +26,9 @@ import java.util.Optional;
  *   <li><b>qos</b> — no failure, but an adversarial heuristic's runs were slower than {@code sc}'s by at least
  *       {@code slowdownRatio} and at least {@code minSlowdownMillis} in median, and a one-sided Mann-Whitney test
  *       gives p &lt; {@code alpha} divided by the number of heuristics compared with {@code sc} (Bonferroni: with
- *       four heuristics each tested at {@code alpha}, a benign race would come out qos four times as often);</li>
+ *       four heuristics each tested at {@code alpha}, a benign race would come out qos four times as often) — the
+ *       screening — <i>and</i> the slowdown is confirmed in back-to-back pairs ({@link PairedSlowdown}): a machine
+ *       whose load swings can make the first rule hold for a benign race, never the second;</li>
  *   <li><b>benign</b> — stale values were served, nothing failed, nothing slowed down.</li>
  * </ol>
  */
@@ -136,23 +138,48 @@ public final class VerdictClassifier {
       }
     }
     Map<String, String> benign = new LinkedHashMap<>(facts);
+    String notSlow = control.map(sc -> adversarial.stream().filter(t -> unconfirmedSlowdown(t, sc, adversarial.size()))
+        .map(t -> String.format(Locale.ROOT, "%s looked %.1fx slower than sc in median, but %s", t.heuristic(),
+            medianRatio(t.durationsMillis(), sc.durationsMillis()), t.pairs().isEmpty()
+                ? "no back-to-back pairs confirmed it" : "not in " + paired().describe(t.pairs())))
+        .collect(java.util.stream.Collectors.joining("; "))).orElse("");
+    if (!notSlow.isEmpty()) {
+      benign.put("slowdownNotConfirmed", notSlow + " (the machine's load, not the race)");
+    }
     int fewest = adversarial.stream().filter(t -> t.staleReads() > 0).mapToInt(HeuristicTrials::runs).min().orElse(0);
     benign.put("failureRateBound", String.format(Locale.ROOT,
         "below %.0f %% with %.0f %% confidence under every heuristic that served stale values (at least %d run(s) each,"
             + " none failed)", 100 * failureRateBound(fewest), 100 * BENIGN_CONFIDENCE, fewest));
-    return new Classification(Verdict.BENIGN,
-        stale + " stale values served, no failure and no slowdown", null, benign);
+    return new Classification(Verdict.BENIGN, stale + " stale values served, no failure and no "
+        + (notSlow.isEmpty() ? "slowdown" : "confirmed slowdown (" + notSlow + ")"), null, benign);
   }
 
-  /** qos when {@code t}'s runs are slower than the control's by this classifier's rule (timeouts at their limit). */
+  /**
+   * qos when {@code t}'s runs are slower than the control's by this classifier's rule (timeouts at their limit) and
+   * its confirmation pairs show the slowdown too ({@link PairedSlowdown}).
+   */
   private Optional<Classification> qos(HeuristicTrials t, HeuristicTrials sc, int comparisons, Map<String, String> facts) {
     if (!slower(t.durationsMillis(), sc.durationsMillis(), comparisons)) return Optional.empty();
+    if (!paired().confirms(t.pairs(), comparisons)) return Optional.empty();
     double ratio = medianRatio(t.durationsMillis(), sc.durationsMillis());
     double p = MannWhitney.pValueGreater(t.durationsMillis(), sc.durationsMillis());
     String hung = t.timeouts() == 0 ? "" : String.format(Locale.ROOT, " (%d of %d runs timed out)", t.timeouts(), t.runs());
     return Optional.of(new Classification(Verdict.QOS, String.format(Locale.ROOT,
-        "no failures; %s runs %.1fx slower than sc in median%s (Mann-Whitney p = %.2g)", t.heuristic(), ratio, hung, p),
-        t.heuristic(), facts));
+        "no failures; %s runs %.1fx slower than sc in median%s (Mann-Whitney p = %.2g); confirmed in %s", t.heuristic(),
+        ratio, hung, p, paired().describe(t.pairs())), t.heuristic(), facts));
+  }
+
+  /** The confirmation this classifier's qos rule asks for: the same ratio, floor and significance level, on pairs. */
+  public PairedSlowdown paired() {
+    return new PairedSlowdown(slowdownRatio, minSlowdownMillis, alpha);
+  }
+
+  /**
+   * Whether {@code t} passed the screening (its runs look slower than the control's) without the pairs confirming it:
+   * the evidence says so, since it is what a loaded machine does to a benign race.
+   */
+  private boolean unconfirmedSlowdown(HeuristicTrials t, HeuristicTrials sc, int comparisons) {
+    return slower(t.durationsMillis(), sc.durationsMillis(), comparisons) && !paired().confirms(t.pairs(), comparisons);
   }
 
   /**
@@ -212,6 +239,7 @@ public final class VerdictClassifier {
       facts.put(h + ".staleReads", Long.toString(t.staleReads()));
       facts.put(h + ".medianMillis", String.format(Locale.ROOT, "%.0f", median(t.durationsMillis())));
       if (t.timeouts() > 0) facts.put(h + ".timeouts", Integer.toString(t.timeouts()));
+      if (!t.pairs().isEmpty()) facts.put(h + ".pairs", PairedSlowdown.standard().describe(t.pairs()));
     }
     return facts;
   }

@@ -24,6 +24,13 @@ class VerdictClassifierTest {
     return new HeuristicTrials(h, 20, explained, unexplained, 200, stale, durations);
   }
 
+  /** {@code t} with {@code n} back-to-back confirmation pairs of these durations. */
+  private static HeuristicTrials withPairs(HeuristicTrials t, int n, long control, long adversarial) {
+    return new HeuristicTrials(t.heuristic(), t.runs(), t.explainedFailures(), t.unexplainedFailures(), t.reads(),
+        t.staleReads(), t.durationsMillis(), t.timeouts(),
+        java.util.Collections.nCopies(n, new PairedRun(control, adversarial)));
+  }
+
   @Test
   void failuresWithStaleReadsAndNoneUnderScAreDestructive() {
     Classification c = classifier.classify(List.of(
@@ -100,9 +107,51 @@ class VerdictClassifierTest {
 
   @Test
   void significantlySlowerRunsWithoutFailuresAreQos() {
-    Classification c = classifier.classify(List.of(sc(0), adversarial("oldest", 0, 0, 500, durations(400, 20))), false);
+    Classification c = classifier.classify(List.of(sc(0),
+        withPairs(adversarial("oldest", 0, 0, 500, durations(400, 20)), 10, 100, 400)), false);
     assertEquals(Verdict.QOS, c.verdict());
     assertEquals("oldest", c.decisiveHeuristic());
+    assertTrue(c.summary().endsWith("confirmed in 10 back-to-back pair(s) with sc: median 4.00x, +300 ms, Wilcoxon p ="
+        + " 0.00098"), c.summary());
+  }
+
+  /**
+   * The screening alone is what a loaded machine can fool: a benign race whose adversarial runs happened to run while
+   * the machine was busier is slower by every measure of the runs as a whole, but not in pairs made back to back.
+   */
+  @Test
+  void aSlowdownThatTheBackToBackPairsDoNotShowIsBenignAndTheEvidenceSaysWhy() {
+    HeuristicTrials looksSlow = adversarial("oldest", 0, 0, 500, durations(400, 20));
+    Classification c = classifier.classify(List.of(sc(0), withPairs(looksSlow, 10, 400, 410)), false);
+    assertEquals(Verdict.BENIGN, c.verdict(), c.summary());
+    assertEquals("oldest looked 4.0x slower than sc in median, but not in 10 back-to-back pair(s) with sc: median"
+        + " 1.03x, +10 ms, Wilcoxon p = 0.00098 (the machine's load, not the race)", c.facts().get("slowdownNotConfirmed"));
+    Classification unconfirmed = classifier.classify(List.of(sc(0), looksSlow), false);
+    assertEquals(Verdict.BENIGN, unconfirmed.verdict(), "no qos without pairs: " + unconfirmed.summary());
+    assertTrue(unconfirmed.summary().contains("no back-to-back pairs confirmed it"), unconfirmed.summary());
+    assertEquals(Verdict.QOS, classifier.classify(List.of(sc(0), withPairs(looksSlow, 10, 100, 400)), false).verdict());
+    assertEquals(Verdict.BENIGN, classifier.classify(List.of(sc(0), withPairs(looksSlow, 9, 100, 400)), false).verdict(),
+        "fewer pairs than a confirmation makes confirm nothing");
+  }
+
+  @Test
+  void pairsAreJudgedOnTheirMedianRatioFloorAndAnExactSignedRankTest() {
+    PairedSlowdown paired = classifier.paired();
+    List<PairedRun> oneReversed = new java.util.ArrayList<>(java.util.Collections.nCopies(9, new PairedRun(100, 300)));
+    oneReversed.add(new PairedRun(101, 100)); // the smallest difference the other way
+    assertEquals(2 / 1024.0, WilcoxonSignedRank.pValueGreater(oneReversed.stream()
+        .map(p -> Math.log(p.adversarialMillis() / (double) p.controlMillis())).toList()), 1e-12);
+    assertTrue(paired.confirms(oneReversed, 4), "p = 2/1024 < 0.01 / 4");
+    List<PairedRun> twoReversed = new java.util.ArrayList<>(oneReversed);
+    twoReversed.set(0, new PairedRun(102, 100));
+    assertTrue(!paired.confirms(twoReversed, 4) && paired.confirms(twoReversed, 1), "p = 4/1024: only one comparison");
+    assertEquals(0.75, WilcoxonSignedRank.pValueGreater(List.of(1.0, -1.0)), 1e-12,
+        "tied ranks share mid-rank 1.5: of the four sign patterns, three give a positive sum of at least 1.5");
+    // six pairs not slow out of ten decide already: the median cannot reach 1.5x
+    List<PairedRun> six = java.util.Collections.nCopies(6, new PairedRun(100, 110));
+    assertTrue(paired.refutes(six, 4) && paired.decided(six, 4));
+    assertTrue(!paired.decided(six.subList(0, 5), 4), "five of ten: the other five could still carry the median");
+    assertTrue(paired.refutes(java.util.Collections.nCopies(6, new PairedRun(1, 5)), 4), "5x, but 4 ms: under the floor");
   }
 
   @Test
@@ -136,7 +185,8 @@ class VerdictClassifierTest {
   @Test
   void aHeuristicThatTimesOutWhereScDoesNotIsQosEvenWithoutStaleCounts() {
     Classification c = classifier.classify(List.of(sc(0),
-        new HeuristicTrials("oldest", 10, 0, 0, 0, 0, java.util.Collections.nCopies(10, 10_500L), 10)), false);
+        withPairs(new HeuristicTrials("oldest", 10, 0, 0, 0, 0, java.util.Collections.nCopies(10, 10_500L), 10), 10,
+            100, 10_500)), false);
     assertEquals(Verdict.QOS, c.verdict(), "not unexercised: the killed runs' stale values died with their JVMs");
     assertEquals("oldest", c.decisiveHeuristic());
   }
@@ -162,7 +212,7 @@ class VerdictClassifierTest {
     double p = MannWhitney.pValueGreater(slower, scRuns);
     assertTrue(p > 0.01 / 4 && p < 0.01, "the data sit between the corrected and the uncorrected level: p = " + p);
     HeuristicTrials sc = new HeuristicTrials("sc", 10, 0, 0, 100, 0, scRuns);
-    HeuristicTrials oldest = new HeuristicTrials("oldest", 10, 0, 0, 100, 50, slower);
+    HeuristicTrials oldest = withPairs(new HeuristicTrials("oldest", 10, 0, 0, 100, 50, slower), 10, 100, 200);
     assertEquals(Verdict.QOS, classifier.classify(List.of(sc, oldest), false).verdict(), "one comparison");
     List<HeuristicTrials> four = List.of(sc, oldest,
         new HeuristicTrials("oldest-but-different", 10, 0, 0, 100, 50, scRuns),
