@@ -14,8 +14,8 @@ import java.util.function.Function;
  * test's {@code sc} runs with other fields jumbled taught (the same control experiment); from then on
  * {@value #FACTOR} × the p90 of those runs' durations plus {@link #SLACK} — a loaded machine that makes the control
  * take 29 s gives the adversarial runs two and a half minutes, where a fixed 30 s killed them, and a 50 ms test that
- * hangs is stopped after 10 s. With one or two {@code sc} runs known the limit is at least {@value #FACTOR} × the
- * slowest of them plus the slack. A run in a fresh JVM adds the JVM's start-up allowance to the learned limit (the
+ * hangs is stopped after 10 s. With one or two {@code sc} runs known, one that took more than a fifth of the static
+ * limit raises it to {@value #FACTOR} × the slowest plus the slack. A run in a fresh JVM adds the JVM's start-up allowance to the learned limit (the
  * static one already has it).
  *
  * <p>An {@code sc} run that timed out is the machine's noise until the control keeps doing it, so each of the pair's
@@ -90,7 +90,8 @@ public final class TrialLimits {
       if (control.isEmpty()) return new Limit(fixed, basis);
       long slowest = control.stream().mapToLong(Long::longValue).max().orElse(0);
       Duration floor = Duration.ofMillis(FACTOR * slowest).plus(slack).plus(freshJvm ? jvmStartup : Duration.ZERO);
-      return floor.compareTo(fixed) > 0
+      // only when a known run took more than a fifth of the static limit: a short test keeps its static limit
+      return Duration.ofMillis(FACTOR * slowest).compareTo(fixed) > 0
           ? new Limit(floor, String.format(Locale.ROOT, "%dx the slowest of %d sc run(s) %s, %s, plus %s%s", FACTOR,
               control.size(), whose, seconds(Duration.ofMillis(slowest)), seconds(slack),
               freshJvm ? " and the JVM's start-up" : ""))
