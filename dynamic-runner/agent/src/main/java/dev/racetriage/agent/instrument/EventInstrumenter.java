@@ -493,6 +493,21 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   /** {@code Arrays.fill(T[], T)} or {@code Arrays.fill(T[], int, int, T)} of a primitive array. */
+  /** {@code Arrays.copyOf(a, n)} / {@code copyOfRange(a, from, to)} of a primitive array: its jumble hook, else null. */
+  private static JumbleHookMethod primitiveCopy(String name, String descriptor) {
+    Type[] args = Type.getArgumentTypes(descriptor);
+    boolean primitiveArray = args.length >= 2 && args[0].getSort() == Type.ARRAY && args[0].getDimensions() == 1
+        && args[0].getElementType().getSort() <= Type.DOUBLE;
+    if (!primitiveArray || !args[0].equals(Type.getReturnType(descriptor))) {
+      return null;
+    }
+    if (name.equals("copyOf") && args.length == 2 && args[1] == Type.INT_TYPE) {
+      return JumbleHookMethod.COPY_OF;
+    }
+    return name.equals("copyOfRange") && args.length == 3 && args[1] == Type.INT_TYPE && args[2] == Type.INT_TYPE
+        ? JumbleHookMethod.COPY_OF_RANGE : null;
+  }
+
   private static boolean isPrimitiveFill(String descriptor) {
     Type[] args = Type.getArgumentTypes(descriptor);
     return (args.length == 2 || args.length == 4) && args[0].getSort() == Type.ARRAY
@@ -594,6 +609,13 @@ final class EventInstrumenter extends AdviceAdapter {
     if (jumble != null && ctx.jumble().hasArrays() && opcode == INVOKESTATIC && owner.equals("java/util/Arrays")
         && name.equals("fill") && isPrimitiveFill(descriptor)) {
       jumbledFill(opcode, owner, name, descriptor, isInterface);
+      return;
+    }
+    JumbleHookMethod copy = jumble != null && ctx.jumble().hasArrays() && opcode == INVOKESTATIC
+        && owner.equals("java/util/Arrays") ? primitiveCopy(name, descriptor) : null;
+    if (copy != null) {
+      copy.call(mv); // the copy, with a jumbled original's sampled elements as their buffers serve them
+      mv.visitTypeInsn(CHECKCAST, Type.getReturnType(descriptor).getInternalName());
       return;
     }
     BulkArrayCalls.Model bulk = bulkArrays != null ? BulkArrayCalls.of(opcode, owner, name, descriptor) : null;

@@ -209,18 +209,22 @@ public final class JumbleRuntime {
     }
   }
 
-  /** After a clone of a primitive array: its sampled elements as the original's buffers serve them. */
-  void copied(ThreadShadow t, Object original, Object copy) {
+  /**
+   * After a clone, {@code Arrays.copyOf} ({@code from} 0) or {@code Arrays.copyOfRange} of a primitive array: the
+   * copy's elements that copied sampled elements {@code i} of a jumbled original ({@code copy[i - from]}) as the
+   * original's buffers serve them.
+   */
+  void copied(ThreadShadow t, Object original, int from, Object copy) {
     RunState r = run;
     Class<?> type = original.getClass().getComponentType();
     if (r.arrays.get(original) == null || type == null || !type.isPrimitive() || copy.getClass() != original.getClass()) {
       return;
     }
     WriteBuffer.Kind kind = elementKind(type);
-    int length = Math.min(java.lang.reflect.Array.getLength(original), java.lang.reflect.Array.getLength(copy));
+    int end = Math.min(java.lang.reflect.Array.getLength(original), from + java.lang.reflect.Array.getLength(copy));
     for (int i : indices) {
-      if (i >= 0 && i < length) {
-        ElementBits.set(copy, i, readElement(t, original, i, ElementBits.get(copy, i), kind));
+      if (i >= from && i < end) {
+        ElementBits.set(copy, i - from, readElement(t, original, i, ElementBits.get(copy, i - from), kind));
       }
     }
   }
