@@ -75,7 +75,11 @@ final class EventInstrumenter extends AdviceAdapter {
     this.jumble = checkAccesses && ctx.jumble() != null ? new JumbleAccessEmitter(this, mv) : null;
     this.bulkArrays = checkAccesses && jumble == null ? new BulkArrayEmitter(this, mv) : null;
     this.containers = bulkArrays != null && ContainerModel.enabled();
+    this.containerTrials = jumble != null && ctx.jumble().hasContainers();
   }
+
+  /** Jumble mode with a container key under trial: container calls are bracketed (runtime.ContainerTrials). */
+  private final boolean containerTrials;
 
   /**
    * Detect mode, application code: a local holding the thread's shadow, null at entry and filled by the first
@@ -335,6 +339,18 @@ final class EventInstrumenter extends AdviceAdapter {
     int slot = isFinal ? -1 : ctx.jumble().fieldSlot(declaring, name);
     int arraySlot = isArray ? ctx.jumble().arraySlot(declaring, name) : -1;
     boolean isStatic = opcode == GETSTATIC || opcode == PUTSTATIC;
+    int containerSlot = containerTrials && ContainerModel.mayHold(descriptor)
+        ? ctx.jumble().containerSlot(declaring, name) : -1;
+    if (containerSlot >= 0) {
+      if (opcode == GETFIELD || opcode == GETSTATIC) {
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+        containerHeld(containerSlot);
+      } else {
+        containerHeld(containerSlot);
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+      }
+      return;
+    }
     if (opcode == GETFIELD || opcode == GETSTATIC) {
       if (slot >= 0) {
         jumble.beforeFieldRead(isStatic);
@@ -356,6 +372,15 @@ final class EventInstrumenter extends AdviceAdapter {
       super.visitFieldInsn(opcode, owner, name, descriptor);
     }
   }
+
+  /** [value] → [value]: the container under trial held in this field ({@code ContainerTrials.held}). */
+  private void containerHeld(int slot) {
+    mv.visitInsn(DUP);
+    pushInt(slot);
+    mv.visitMethodInsn(INVOKESTATIC, CONTAINER_TRIALS, "held", "(Ljava/lang/Object;I)V", false);
+  }
+
+  static final String CONTAINER_TRIALS = "dev/racetriage/agent/runtime/ContainerTrials";
 
   private static boolean isReference(String descriptor) {
     char c = descriptor.charAt(0);
@@ -629,6 +654,12 @@ final class EventInstrumenter extends AdviceAdapter {
       containerCall(opcode, owner, name, descriptor, isInterface, container);
       return;
     }
+    int[] tried = containerTrials ? ContainerModel.accesses(opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE,
+        opcode == INVOKESPECIAL && name.equals("<init>"), owner, name, descriptor) : null;
+    if (tried != null) {
+      perturbedContainerCall(opcode, owner, name, descriptor, isInterface, tried);
+      return;
+    }
     int mode = opcode == INVOKEVIRTUAL ? AtomicCall.mode(owner, name) : 0;
     if (mode != 0 && (checkAccesses || !ClassFilter.isQueueBookkeepingAtomic(ctx.internalName(), name))) {
       atomicCall(owner, name, descriptor, mode);
@@ -654,6 +685,32 @@ final class EventInstrumenter extends AdviceAdapter {
     for (int i = 0; i < accesses.length; i++) {
       if (accesses[i] == ContainerModel.READ) {
         containerHook(call, i, ContainerModel.READ);
+      }
+    }
+  }
+
+  /**
+   * Jumble mode, a container key under trial: a modelled call is bracketed by {@code ContainerTrials.enter} (which may
+   * perturb the schedule, and counts overlapping calls) for each container it touches, and {@code exit} after it.
+   */
+  private void perturbedContainerCall(int opcode, String owner, String name, String descriptor, boolean isInterface,
+                                      int[] accesses) {
+    SpilledCall call = SpilledCall.spill(this, opcode, owner, name, descriptor);
+    int unnamed = ctx.jumble().unnamedContainerSlot(ctx.internalName(), methodName);
+    for (int i = 0; i < accesses.length; i++) {
+      if (accesses[i] != ContainerModel.NONE) {
+        call.load(i);
+        pushInt(accesses[i]);
+        pushInt(unnamed);
+        mv.visitMethodInsn(INVOKESTATIC, CONTAINER_TRIALS, "enter", "(Ljava/lang/Object;II)V", false);
+      }
+    }
+    call.reload();
+    mv.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    for (int i = 0; i < accesses.length; i++) {
+      if (accesses[i] != ContainerModel.NONE) {
+        call.load(i);
+        mv.visitMethodInsn(INVOKESTATIC, CONTAINER_TRIALS, "exit", "(Ljava/lang/Object;)V", false);
       }
     }
   }
