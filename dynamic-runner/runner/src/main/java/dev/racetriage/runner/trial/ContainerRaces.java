@@ -1,0 +1,59 @@
+package dev.racetriage.runner.trial;
+
+import dev.racetriage.runner.verdict.Classification;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Container races ({@code pkg.Cls.map{}}: two threads' calls on one of the JDK's unsynchronised containers, the agent's
+ * {@code ContainerModel}) in the trials. Adversarial memory does not apply inside {@code java.*}, so such a race is
+ * tried under {@code sc} (the control: the agent counts the calls and the calls that overlapped, and changes nothing)
+ * and {@code perturb} (the agent's {@code ContainerTrials}: seeded waits for another thread at the container's calls,
+ * so they run side by side). The agent reports calls as reads and overlapping calls as stale reads, so the verdict
+ * rules are the usual ones: <b>destructive</b> when the perturbed runs fail (significantly more often than the control,
+ * where it fails too), <b>unexercised</b> when no perturbed run made two calls overlap, <b>benign</b> when calls
+ * overlapped and no perturbed run failed in N runs — for a container: the program's results did not depend on the
+ * interleaving of those calls in N runs (a cache whose lost entries are recomputed), a statement about a failure rate
+ * as for any benign race, not a proof that the container is safe. Their summaries say so in a container's words.
+ */
+public final class ContainerRaces {
+  /** The heuristic of the perturbed runs. */
+  public static final String PERTURB = "perturb";
+
+  private ContainerRaces() {
+  }
+
+  /** Whether {@code fieldKey} names a container race. */
+  public static boolean isContainer(String fieldKey) {
+    return fieldKey.endsWith("{}");
+  }
+
+  /** The heuristics a race is tried under: for a container, {@code sc} (when asked for) and {@code perturb}. */
+  public static List<String> heuristics(String fieldKey, List<String> asked) {
+    if (!isContainer(fieldKey)) return asked;
+    List<String> heuristics = new ArrayList<>();
+    if (asked.contains("sc")) heuristics.add("sc");
+    heuristics.add(PERTURB);
+    return heuristics;
+  }
+
+  /** The classification of a container race, its summary in a container's words (calls and overlaps, not stale values). */
+  public static Classification described(String fieldKey, Classification c) {
+    if (!isContainer(fieldKey)) return c;
+    String overlaps = c.facts().get(PERTURB + ".staleReads");
+    String summary = switch (c.verdict()) {
+      case UNEXERCISED -> c.summary().startsWith("no stale value") || c.summary().startsWith("the tests never")
+          ? "the perturbed runs never made two calls on the container overlap (one of them a mutator)" : c.summary();
+      case BENIGN -> String.format(Locale.ROOT, "%s overlapping calls on the container under perturbation, no failure"
+          + " and no slowdown: the results did not depend on how the calls interleaved", overlaps);
+      default -> c.summary().replace("the stale values make the test fail", "perturbing the calls makes the test fail");
+    };
+    Map<String, String> facts = new LinkedHashMap<>(c.facts());
+    facts.put("container", "tried by schedule perturbation at the container's calls (sc: none, perturb: seeded waits"
+        + " for another thread); stale reads count calls that overlapped another thread's call");
+    return new Classification(c.verdict(), summary, c.decisiveHeuristic(), facts);
+  }
+}
