@@ -13,11 +13,12 @@ import java.util.concurrent.locks.LockSupport;
  * {@code java.*}, so the schedule is perturbed at the modelled calls on the container under trial instead. A container
  * is under trial once it was seen in its holder field ({@link #held}) or, for a key {@code pkg.Cls.method(){}}, in a
  * modelled call of that method. Every modelled call on it is bracketed by {@link #enter}/{@link #exit}: under the
- * heuristic {@code perturb} a seeded coin makes the caller wait at the call for another thread to reach a call on the
- * same container (RaceFuzzer's postponement, Sen PLDI 2008: both then go at once, so their calls run side by side) or
- * yield; under {@code sc} (the control) nothing waits. In both, a call is counted as a read of the key, and a call
- * that started while another thread's call on the same container was running, one of them a mutator, as an
- * <em>overlap</em> — the report's stale reads: a run without one did not exercise the race.
+ * heuristic {@code perturb} a seeded coin makes the caller wait at the call (up to 1 ms) for another thread to reach a
+ * call on the same container (RaceFuzzer's postponement, Sen PLDI 2008: both then go at once, so their calls run side
+ * by side) or yield; a container whose calls waited alone {@value #LONELY_WAITS} times in a row is not waited at until
+ * another thread calls it. Under {@code sc} (the control) nothing waits. In both, a call is counted as a read of the
+ * key, and a call that started while another thread's call on the same container was running or waiting to run, one
+ * of them a mutator, as an <em>overlap</em> — the report's stale reads: a run without one did not exercise the race.
  */
 public final class ContainerTrials {
   /** The heuristic that perturbs the schedule at container calls. */
@@ -135,6 +136,7 @@ public final class ContainerTrials {
   private static final class Waiter {
     final Thread thread = Thread.currentThread();
     volatile boolean released;
+    volatile boolean going;
   }
 
   private static final class Run {
@@ -154,49 +156,25 @@ public final class ContainerTrials {
       this.seed = seed;
     }
 
+    /**
+     * Registers the call (counting an overlap with another thread's running call), then, under {@code perturb}, may
+     * wait for another thread to reach a call on the container: the call counts as running while it waits, so the
+     * thread that arrives sees it, releases it, waits until it goes, and both run their calls at once.
+     */
     void enter(Object container, boolean write, int unnamedSlot) {
       Thread me = Thread.currentThread();
-      Integer slot;
-      Calls calls;
       Waiter wait = null;
-      boolean yield = false;
+      Waiter release = null;
+      int draw = 64;
       synchronized (this) {
-        slot = slots.get(container);
+        Integer slot = slots.get(container);
         if (slot == null && unnamedSlot >= 0) {
           slot = name(container, unnamedSlot);
         }
         if (slot == null) {
           return;
         }
-        calls = calls(container);
-        if (perturb) {
-          int draw = draw(me);
-          if (calls.waiter != null && calls.waiter.thread != me) {
-            calls.waiter.released = true; // both go now: their calls run side by side
-            calls.waiter = null;
-          } else if (draw < WAIT_IN_64 && calls.waiter == null && calls.running.isEmpty()
-              && (calls.lonelyWaits < LONELY_WAITS || calls.lastCaller != me)) {
-            wait = new Waiter();
-            calls.waiter = wait;
-          } else if (draw < WAIT_IN_64 + YIELD_IN_64) {
-            yield = true;
-          }
-        }
-      }
-      if (yield) {
-        Thread.yield();
-      }
-      if (wait != null) {
-        boolean met = await(wait);
-        synchronized (this) {
-          if (calls.waiter == wait) {
-            calls.waiter = null;
-          }
-          calls.lonelyWaits = met ? 0 : calls.lonelyWaits + 1;
-        }
-      }
-      synchronized (this) {
-        calls = calls(container);
+        Calls calls = calls(container);
         boolean overlap = false;
         for (int i = calls.running.size() - 1; i >= 0; i--) {
           Call c = calls.running.get(i);
@@ -212,6 +190,47 @@ public final class ContainerTrials {
         calls.lastCaller = me;
         calls.running.add(new Call(me, write));
         stats[slot].countContainerCall(overlap);
+        if (perturb) {
+          draw = draw(me);
+          if (calls.waiter != null && calls.waiter.thread != me) {
+            release = calls.waiter; // both go now: their calls run side by side
+            calls.waiter = null;
+          } else if (draw < WAIT_IN_64 && calls.waiter == null && calls.running.size() == 1
+              && calls.lonelyWaits < LONELY_WAITS) {
+            wait = new Waiter();
+            calls.waiter = wait;
+          }
+        }
+      }
+      if (release != null) {
+        release.released = true;
+        long start = System.nanoTime();
+        while (!release.going && System.nanoTime() - start < SPIN_NANOS) {
+          Thread.onSpinWait();
+        }
+        jitter(draw);
+      } else if (wait != null) {
+        if (await(wait)) {
+          wait.going = true;
+          jitter(draw);
+        } else {
+          synchronized (this) {
+            Calls calls = calls(container);
+            if (calls.waiter == wait) {
+              calls.waiter = null;
+            }
+            calls.lonelyWaits++;
+          }
+        }
+      } else if (draw < WAIT_IN_64 + YIELD_IN_64) {
+        Thread.yield();
+      }
+    }
+
+    /** A few seeded spins after a meeting, so the two calls start at varying offsets. */
+    private static void jitter(int draw) {
+      for (int i = 0; i < (draw * 7) % 32; i++) {
+        Thread.onSpinWait();
       }
     }
 
