@@ -1,0 +1,58 @@
+package dev.racetriage.runner.triage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.runner.project.ProjectFixtures;
+import dev.racetriage.store.FieldKey;
+import dev.racetriage.store.TriageStore;
+import dev.racetriage.store.verdicts.Verdict;
+import dev.racetriage.store.verdicts.VerdictRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Container races end to end (Maven build, baseline, detection with the agent's default container model, trials under
+ * sc and perturb in forked JVMs, verdicts in the store): the evaluation corpus's unsafe list appended from two threads
+ * is destructive, its cache whose lost entries are recomputed benign.
+ */
+class ContainerTriageTest {
+  @TempDir Path dir;
+
+  private static final String TAGS = "dev.racetriage.corpus.TagLog.tags{}";
+  private static final String NAMES = "dev.racetriage.corpus.NameCache.names{}";
+
+  @Test
+  void anUnsafeListIsDestructiveAndARecomputedCacheBenign() throws Exception {
+    Path corpus = ProjectFixtures.repositoryRoot().resolve("benchmarks/corpus/src");
+    Map<String, String> files = new TreeMap<>();
+    for (String f : List.of("main/java/dev/racetriage/corpus/TagLog.java",
+        "main/java/dev/racetriage/corpus/NameCache.java", "test/java/dev/racetriage/corpus/ContainersTest.java",
+        "test/java/dev/racetriage/corpus/Concurrently.java")) {
+      files.put("src/" + f, Files.readString(corpus.resolve(f)));
+    }
+    Path root = dir.resolve("containers");
+    ProjectFixtures.writeProject(root, files);
+
+    TriageResult result = new TriagePipeline().run(TriageOptions.defaults(root), TriageProgress.silent());
+
+    Map<String, Verdict> verdicts = new TreeMap<>();
+    result.races().forEach(r -> verdicts.put(r.race().fieldKey(), r.verdict()));
+    assertEquals(Map.of(TAGS, Verdict.DESTRUCTIVE, NAMES, Verdict.BENIGN), verdicts, result.races().toString());
+    try (TriageStore store = TriageStore.openProject(root)) {
+      VerdictRecord tags = store.verdicts().current(FieldKey.parse(TAGS)).orElseThrow();
+      assertTrue(tags.evidence().summary().contains("under perturb"), tags.evidence().summary());
+      assertTrue(tags.evidence().replayCommand().contains("perturb"), tags.evidence().replayCommand());
+      VerdictRecord names = store.verdicts().current(FieldKey.parse(NAMES)).orElseThrow();
+      assertTrue(names.evidence().summary().contains("overlapping calls on the container under perturbation"),
+          names.evidence().summary());
+      assertTrue(names.evidence().facts().containsKey("container"), names.evidence().facts().toString());
+      assertTrue(store.trials().forRace(FieldKey.parse(NAMES)).stream().anyMatch(t -> t.trial().heuristic().equals("perturb")));
+    }
+  }
+}
