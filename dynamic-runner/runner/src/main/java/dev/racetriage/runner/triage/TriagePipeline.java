@@ -734,7 +734,7 @@ public final class TriagePipeline {
           runId);
       finding = new RaceFinding(race, Verdict.UNEXERCISED, summary, null, 0, List.of(), null, null);
     } else if (!fieldTrials.isEmpty() || failsWithoutAgent) {
-      List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
+      List<HeuristicTrials> evidence = ContainerRaces.evidence(race.fieldKey(), TrialEvidence.byHeuristic(fieldTrials));
       Classification c = withBudget(withFreshJvmMode(withIntermittentBaseline(ContainerRaces.described(
           race.fieldKey(), VerdictClassifier.standard().classify(evidence, failsWithoutAgent)), race,
           d.intermittentFailures()), fieldTrials));

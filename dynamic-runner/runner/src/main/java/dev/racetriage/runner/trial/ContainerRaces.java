@@ -1,6 +1,7 @@
 package dev.racetriage.runner.trial;
 
 import dev.racetriage.runner.verdict.Classification;
+import dev.racetriage.runner.verdict.HeuristicTrials;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Map;
  * and {@code perturb} (the agent's {@code ContainerTrials}: seeded waits for another thread at the container's calls,
  * so they run side by side). The agent reports calls as reads and overlapping calls as stale reads, so the verdict
  * rules are the usual ones: <b>destructive</b> when the perturbed runs fail (significantly more often than the control,
- * where it fails too), <b>unexercised</b> when no perturbed run made two calls overlap, <b>benign</b> when calls
+ * where it fails too), never <b>qos</b> (a perturbed run is slower by its own waits), <b>unexercised</b> when no perturbed run made two calls overlap, <b>benign</b> when calls
  * overlapped and no perturbed run failed in N runs — for a container: the program's results did not depend on the
  * interleaving of those calls in N runs (a cache whose lost entries are recomputed), a statement about a failure rate
  * as for any benign race, not a proof that the container is safe. Their summaries say so in a container's words.
@@ -38,6 +39,22 @@ public final class ContainerRaces {
     if (asked.contains("sc")) heuristics.add("sc");
     heuristics.add(PERTURB);
     return heuristics;
+  }
+
+  /**
+   * Whether the durations of runs under {@code heuristic} are evidence for the qos rule: not under {@code perturb},
+   * whose runs are slower by the perturbation's own waits (up to 1 ms per call), whatever the program does.
+   */
+  public static boolean durationsAreEvidence(String heuristic) {
+    return !PERTURB.equals(heuristic);
+  }
+
+  /** A container race's evidence for the verdict rules: the perturbed runs' durations left out (see above). */
+  public static List<HeuristicTrials> evidence(String fieldKey, List<HeuristicTrials> trials) {
+    if (!isContainer(fieldKey)) return trials;
+    return trials.stream().map(t -> durationsAreEvidence(t.heuristic()) ? t
+        : new HeuristicTrials(t.heuristic(), t.runs(), t.explainedFailures(), t.unexplainedFailures(), t.reads(),
+            t.staleReads(), List.of(), t.timeouts())).toList();
   }
 
   /** The classification of a container race, its summary in a container's words (calls and overlaps, not stale values). */

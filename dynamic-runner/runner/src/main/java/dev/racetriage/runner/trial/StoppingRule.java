@@ -94,11 +94,13 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     // a run killed at its limit reported no stale values, but that does not make it unexercised
     if (tally.runs() - tally.timeouts() >= unexercisedAfter && tally.staleReads() == 0) return true;
     // benign with stated confidence — unless a slowdown is building up (then qos needs the runs to be significant)
+    boolean timed = ContainerRaces.durationsAreEvidence(heuristic); // perturbed runs are slow by their own waits
     if (tally.exercisedRuns() >= benignAfter && tally.failures() == 0 && tally.timeouts() == 0 && control != null
-        && !couldBeQos(VerdictClassifier.median(tally.timedMillis()), VerdictClassifier.median(control.timedMillis()))) {
+        && (!timed || !couldBeQos(VerdictClassifier.median(tally.timedMillis()),
+            VerdictClassifier.median(control.timedMillis())))) {
       return true;
     }
-    return tally.failures() == 0 && control != null && !controlFailed
+    return timed && tally.failures() == 0 && control != null && !controlFailed
         && VerdictClassifier.standard().slower(tally.timedMillis(), control.timedMillis(), adversarialHeuristics(tallies));
   }
 

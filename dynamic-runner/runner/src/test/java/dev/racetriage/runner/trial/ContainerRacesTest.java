@@ -53,6 +53,16 @@ class ContainerRacesTest {
   }
 
   @Test
+  void perturbedRunsSlowedByTheirOwnWaitsAreNotQos() {
+    List<HeuristicTrials> trials = ContainerRaces.evidence(MAP, List.of(
+        new HeuristicTrials("sc", 19, 0, 0, 1900, 2, List.of(2L, 2L, 2L, 2L, 2L, 2L, 2L, 2L)),
+        new HeuristicTrials("perturb", 19, 0, 0, 1900, 80, List.of(20L, 20L, 20L, 20L, 20L, 20L, 20L, 20L))));
+    Classification c = ContainerRaces.described(MAP, VerdictClassifier.standard().classify(trials, false));
+    assertEquals(Verdict.BENIGN, c.verdict(), c.summary());
+    assertTrue(ContainerRaces.durationsAreEvidence("sc") && !ContainerRaces.durationsAreEvidence("perturb"));
+  }
+
+  @Test
   void aFieldKeepsItsClassification() {
     Classification c = VerdictClassifier.standard().classify(List.of(
         new HeuristicTrials("sc", 5, 0, 0, 50, 0, List.of(10L)),
