@@ -105,7 +105,7 @@ class RacyProgramsIT {
     String fixture = "dev.racetriage.fixtures.racy.SharedContainersBad";
     AgentJvm.Result result = run("containers", List.of(), fixture);
     assertEquals(Set.of(fixture + ".counts{}", fixture + ".ranks{}", fixture + ".log{}", fixture + ".text{}",
-        fixture + ".FORMAT{}"), result.report().racyFields(), result.describe());
+        fixture + ".tags{}", fixture + ".FORMAT{}"), result.report().racyFields(), result.describe());
     for (String line : result.report().lines()) {
       if (line.startsWith("{\"type\":\"race\"")) {
         assertTrue(line.contains("\"kind\":\"container\"") && line.contains("\"sitePairs\":[{\"kind\":\"W"), line);
