@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** Unsafe JDK containers shared by two threads: a list that loses appends, a cache whose lost entries are recomputed. */
+/**
+ * Unsafe JDK containers shared by two threads: a list that loses appends, a static date format that mixes two dates, a
+ * cache whose lost entries are recomputed.
+ */
 class ContainersTest {
   @Test
   void everyTagIsKept() throws Throwable {
@@ -15,6 +18,32 @@ class ContainersTest {
       for (int i = 0; i < 50; i++) log.tag("b" + i);
     });
     assertEquals(100, log.count());
+  }
+
+  @Test
+  void everyStampShowsItsOwnDate() throws Throwable {
+    java.text.SimpleDateFormat mine = new java.text.SimpleDateFormat("yyyy-MM-dd HH:mm");
+    mine.setTimeZone(java.util.TimeZone.getTimeZone("UTC"));
+    long day = 86_400_000L;
+    Concurrently.Body early = () -> {
+      for (int i = 0; i < 20; i++) {
+        long t = i * day + i * 60_000L;
+        assertEquals(expected(mine, t), DateStamps.stamp(t));
+      }
+    };
+    Concurrently.Body late = () -> {
+      for (int i = 0; i < 20; i++) {
+        long t = 20_000L * day + i * 3_600_000L;
+        assertEquals(expected(mine, t), DateStamps.stamp(t));
+      }
+    };
+    Concurrently.run(early, late);
+  }
+
+  private static String expected(java.text.SimpleDateFormat mine, long t) {
+    synchronized (mine) {
+      return mine.format(new java.util.Date(t));
+    }
   }
 
   @Test

@@ -19,20 +19,21 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Container races end to end (Maven build, baseline, detection with the agent's default container model, trials under
  * sc and perturb in forked JVMs, verdicts in the store): the evaluation corpus's unsafe list appended from two threads
- * is destructive, its cache whose lost entries are recomputed benign.
+ * and its static date format are destructive, its cache whose lost entries are recomputed benign.
  */
 class ContainerTriageTest {
   @TempDir Path dir;
 
   private static final String TAGS = "dev.racetriage.corpus.TagLog.tags{}";
   private static final String NAMES = "dev.racetriage.corpus.NameCache.names{}";
+  private static final String FORMAT = "dev.racetriage.corpus.DateStamps.FORMAT{}";
 
   @Test
   void anUnsafeListIsDestructiveAndARecomputedCacheBenign() throws Exception {
     Path corpus = ProjectFixtures.repositoryRoot().resolve("benchmarks/corpus/src");
     Map<String, String> files = new TreeMap<>();
     for (String f : List.of("main/java/dev/racetriage/corpus/TagLog.java",
-        "main/java/dev/racetriage/corpus/NameCache.java", "test/java/dev/racetriage/corpus/ContainersTest.java",
+        "main/java/dev/racetriage/corpus/NameCache.java", "main/java/dev/racetriage/corpus/DateStamps.java", "test/java/dev/racetriage/corpus/ContainersTest.java",
         "test/java/dev/racetriage/corpus/Concurrently.java")) {
       files.put("src/" + f, Files.readString(corpus.resolve(f)));
     }
@@ -43,7 +44,7 @@ class ContainerTriageTest {
 
     Map<String, Verdict> verdicts = new TreeMap<>();
     result.races().forEach(r -> verdicts.put(r.race().fieldKey(), r.verdict()));
-    assertEquals(Map.of(TAGS, Verdict.DESTRUCTIVE, NAMES, Verdict.BENIGN), verdicts, result.races().toString());
+    assertEquals(Map.of(TAGS, Verdict.DESTRUCTIVE, NAMES, Verdict.BENIGN, FORMAT, Verdict.DESTRUCTIVE), verdicts, result.races().toString());
     try (TriageStore store = TriageStore.openProject(root)) {
       VerdictRecord tags = store.verdicts().current(FieldKey.parse(TAGS)).orElseThrow();
       assertTrue(tags.evidence().summary().contains("under perturb"), tags.evidence().summary());
