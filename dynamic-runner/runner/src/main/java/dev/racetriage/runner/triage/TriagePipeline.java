@@ -736,7 +736,7 @@ public final class TriagePipeline {
     } else if (!fieldTrials.isEmpty() || failsWithoutAgent) {
       List<HeuristicTrials> evidence = ContainerRaces.evidence(race.fieldKey(), TrialEvidence.byHeuristic(fieldTrials));
       Classification c = withBudget(withFreshJvmMode(withIntermittentBaseline(ContainerRaces.described(
-          race.fieldKey(), VerdictClassifier.standard().classify(evidence, failsWithoutAgent)), race,
+          race.fieldKey(), VerdictClassifier.standard().classify(evidence, failsWithoutAgent), evidence), race,
           d.intermittentFailures()), fieldTrials));
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),

@@ -57,16 +57,37 @@ public final class ContainerRaces {
             t.staleReads(), List.of(), t.timeouts())).toList();
   }
 
-  /** The classification of a container race, its summary in a container's words (calls and overlaps, not stale values). */
+  /** {@link #described(String, Classification, List)} without the control's per-run evidence. */
   public static Classification described(String fieldKey, Classification c) {
+    return described(fieldKey, c, List.of());
+  }
+
+  /**
+   * The classification of a container race, its summary in a container's words (calls and overlaps, not stale
+   * values). Unlike {@code sc} for a field, the control can exercise a container race: the threads' calls may overlap
+   * on their own. So a control that failed only in runs whose calls overlapped (no failure without an overlap) does not
+   * make the race flaky: it is destructive, and says that it fails without perturbation too. A control failure in a
+   * run without an overlap is one the race cannot explain: flaky, as for any race.
+   */
+  public static Classification described(String fieldKey, Classification c, List<HeuristicTrials> evidence) {
     if (!isContainer(fieldKey)) return c;
+    HeuristicTrials sc = evidence.stream().filter(HeuristicTrials::isControl).findFirst().orElse(null);
+    if (c.verdict() == dev.racetriage.store.verdicts.Verdict.FLAKY && "sc".equals(c.decisiveHeuristic())
+        && sc != null && sc.failures() > 0 && sc.unexplainedFailures() == 0) {
+      String perturbed = evidence.stream().filter(t -> t.heuristic().equals(PERTURB)).findFirst()
+          .map(t -> ", " + t.failures() + "/" + t.runs() + " under perturb").orElse("");
+      c = new Classification(dev.racetriage.store.verdicts.Verdict.DESTRUCTIVE, String.format(Locale.ROOT,
+          "%d/%d runs failed under sc%s, each with calls on the container that overlapped on their own: the race"
+              + " fails the test without perturbation too", sc.failures(), sc.runs(), perturbed), "sc", c.facts());
+    }
     String overlaps = c.facts().get(PERTURB + ".staleReads");
     String summary = switch (c.verdict()) {
       case UNEXERCISED -> c.summary().startsWith("no stale value") || c.summary().startsWith("the tests never")
           ? "the perturbed runs never made two calls on the container overlap (one of them a mutator)" : c.summary();
       case BENIGN -> String.format(Locale.ROOT, "%s overlapping calls on the container under perturbation, no failure"
           + " and no slowdown: the results did not depend on how the calls interleaved", overlaps);
-      default -> c.summary().replace("the stale values make the test fail", "perturbing the calls makes the test fail");
+      default -> c.summary().replace("the stale values make the test fail", "perturbing the calls makes the test fail")
+          .replace(", where every read returns the latest value", " (no perturbation)");
     };
     Map<String, String> facts = new LinkedHashMap<>(c.facts());
     facts.put("container", "tried by schedule perturbation at the container's calls (sc: none, perturb: seeded waits"

@@ -63,6 +63,22 @@ class ContainerRacesTest {
   }
 
   @Test
+  void aControlThatFailsOnlyWithOverlappingCallsIsTheRaceNotFlakiness() {
+    HeuristicTrials sc = new HeuristicTrials("sc", 20, 2, 0, 800, 40, List.of(2L));
+    HeuristicTrials perturb = new HeuristicTrials("perturb", 20, 4, 0, 800, 595, List.of());
+    Classification c = ContainerRaces.described(MAP,
+        VerdictClassifier.standard().classify(List.of(sc, perturb), false), List.of(sc, perturb));
+    assertEquals(Verdict.DESTRUCTIVE, c.verdict(), c.summary());
+    assertEquals("2/20 runs failed under sc, 4/20 under perturb, each with calls on the container that overlapped on"
+        + " their own: the race fails the test without perturbation too", c.summary());
+    HeuristicTrials unexplained = new HeuristicTrials("sc", 20, 1, 1, 800, 40, List.of(2L));
+    Classification flaky = ContainerRaces.described(MAP,
+        VerdictClassifier.standard().classify(List.of(unexplained, perturb), false), List.of(unexplained, perturb));
+    assertEquals(Verdict.FLAKY, flaky.verdict(), "a control failure without an overlap: the race cannot explain it");
+    assertEquals("2/20 runs failed under sc (no perturbation)", flaky.summary());
+  }
+
+  @Test
   void aFieldKeepsItsClassification() {
     Classification c = VerdictClassifier.standard().classify(List.of(
         new HeuristicTrials("sc", 5, 0, 0, 50, 0, List.of(10L)),
