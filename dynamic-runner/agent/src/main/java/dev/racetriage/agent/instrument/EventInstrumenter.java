@@ -43,7 +43,7 @@ final class EventInstrumenter extends AdviceAdapter {
   private final JumbleAccessEmitter jumble;
   /** Detect mode, application code: the range checks around bulk array calls; null elsewhere. */
   private final BulkArrayEmitter bulkArrays;
-  /** Detect mode, application code, {@code -Dracetriage.agent.containers=true}: container calls are checked. */
+  /** Detect mode, application code, the agent's {@code containers} option (default on): container calls are checked. */
   private final boolean containers;
   /** Set by {@link CompoundUpdateMarker} right before a load whose store follows: skip that load's read check. */
   private boolean skipReadCheck;
