@@ -120,6 +120,12 @@ final class TriageCommand implements Callable<Integer> {
       + "more than detection: see benchmarks/RESULTS.md)")
   boolean predict;
 
+  @Option(names = "--no-containers", description = "Do not report container races: by default the agent models the "
+      + "JDK's unsynchronised containers (HashMap, ArrayList, TreeMap, StringBuilder, SimpleDateFormat, ...) at their "
+      + "call sites and reports two threads' unordered calls on one as a race on the field that holds it "
+      + "(pkg.Cls.map{}), tried by perturbing the schedule at those calls")
+  boolean noContainers;
+
   @Option(names = "--include-libraries", description = "Also triage races on fields of library classes (default: only "
       + "fields of classes the project compiles; the others are named in a warning)")
   boolean includeLibraries;
@@ -147,7 +153,8 @@ final class TriageCommand implements Callable<Integer> {
           Duration.ofMinutes(10), Duration.ofMinutes(10), !noEarlyStop, !jvmPerTrial,
           fields == null ? List.of() : fields, detectRuns, tests,
           testTimeout == null ? TriageOptions.DEFAULT_TEST_TIMEOUT : DurationOption.parse("--test-timeout", testTimeout),
-          detectTimeoutFactor, keepWork, includeLibraries, maxArrayElements).withPredict(predict);
+          detectTimeoutFactor, keepWork, includeLibraries, maxArrayElements).withPredict(predict)
+          .withContainers(!noContainers);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2);
     }

@@ -156,6 +156,32 @@ final class FaultFixtures {
         """);
   }
 
+  /** A {@code TreeMap} two threads put into, nothing ordering them (the peer suite's container miss). */
+  static void sharedTreeMap(Path dir, String artifact) throws IOException {
+    write(dir.resolve("pom.xml"), POM.formatted(artifact));
+    write(dir.resolve("src/main/java/demo/Ranks.java"), """
+        package demo;
+        import java.util.Map;
+        import java.util.TreeMap;
+        public class Ranks {
+          private final Map<Integer, String> ranks = new TreeMap<>();
+          public void rank(int k) { ranks.put(k, "r" + k); }
+        }
+        """);
+    write(dir.resolve("src/test/java/demo/RanksTest.java"), """
+        package demo;
+        import org.junit.jupiter.api.Test;
+        class RanksTest {
+          @Test void bothRank() throws Exception {
+            Ranks r = new Ranks();
+            Thread a = new Thread(() -> r.rank(1));
+            Thread b = new Thread(() -> r.rank(2));
+            a.start(); b.start(); a.join(); b.join();
+          }
+        }
+        """);
+  }
+
   private static void write(Path file, String text) throws IOException {
     Files.createDirectories(file.getParent());
     Files.writeString(file, text);

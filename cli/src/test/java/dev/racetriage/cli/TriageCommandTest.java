@@ -104,6 +104,27 @@ class TriageCommandTest {
     assertTrue(race.path("witness").asText().startsWith("flip the monitor of java.lang.Object@"), race::toString);
   }
 
+  /** Container races are reported by default, kind container, on the field that holds the container; not with --no-containers. */
+  @Test
+  void containerRacesAreReportedUnlessTurnedOff() throws Exception {
+    FaultFixtures.sharedTreeMap(dir, "ranks");
+    Path report = dir.resolve("containers.json");
+    CliRun r = run("triage", dir.toString(), "--detect-only", "--detect-runs", "1", "--format", "json", "--out",
+        report.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+    assertEquals(1, json.path("races").size(), json::toPrettyString);
+    JsonNode race = json.path("races").get(0);
+    assertEquals("demo.Ranks.ranks{}", race.path("field").asText());
+    assertTrue(race.path("kinds").toString().contains("container"), race::toString);
+
+    Path off = dir.resolve("off.json");
+    CliRun none = run("triage", dir.toString(), "--detect-only", "--detect-runs", "1", "--no-containers", "--format",
+        "json", "--out", off.toString());
+    assertEquals(0, none.exitCode(), none.err());
+    assertEquals(0, new ObjectMapper().readTree(Files.readString(off)).path("races").size());
+  }
+
   @Test
   void durationsReadTheWayPeopleTypeThem() {
     assertEquals(java.time.Duration.ofMinutes(90), DurationOption.parse("--budget", "1h30m"));

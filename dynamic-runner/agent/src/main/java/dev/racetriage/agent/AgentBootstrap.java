@@ -89,6 +89,7 @@ public final class AgentBootstrap {
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(sites, fields, summary, options.stackDepth(),
         options.maxArrayElements());
+    dev.racetriage.agent.instrument.ContainerModel.enable(options.jumble() == null && options.containers());
     if (options.predict()) {
       runtime.enablePredictions();
       dev.racetriage.agent.instrument.TransparentSections.enable();
@@ -197,11 +198,12 @@ public final class AgentBootstrap {
   }
 
   private static JumbleRuntime jumbleRuntime(DetectRuntime runtime, JumbleTargets targets, JumbleOptions options) {
-    JumbleConfig config = new JumbleConfig(ReadHeuristics.byName(options.heuristic()), options.seed(),
-        options.bound(), JumbleConfig.DEFAULT_FAIRNESS_LIMIT, true);
+    JumbleConfig config = new JumbleConfig(
+        ReadHeuristics.byName(dev.racetriage.agent.runtime.ContainerTrials.memoryHeuristic(options.heuristic())),
+        options.seed(), options.bound(), JumbleConfig.DEFAULT_FAIRNESS_LIMIT, true);
     int[] indices = options.indices().stream().mapToInt(Integer::intValue).toArray();
     return new JumbleRuntime(runtime, targets, config, indices,
-        options.noise() ? new ScheduleNoise(options.seed()) : null);
+        options.noise() ? new ScheduleNoise(options.seed()) : null).startedAs(options.heuristic());
   }
 
   /** Runs every jumble hook once on agent-private objects (slot 0), like {@link #warmUp(DetectRuntime)}. */

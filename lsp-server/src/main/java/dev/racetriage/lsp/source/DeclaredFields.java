@@ -65,7 +65,7 @@ public final class DeclaredFields {
   }
 
   public Optional<DeclaredField> get(String fieldKey) {
-    String key = fieldKey.endsWith("[]") ? fieldKey.substring(0, fieldKey.length() - 2) : fieldKey;
+    String key = fieldKey.endsWith("[]") || fieldKey.endsWith("{}") ? fieldKey.substring(0, fieldKey.length() - 2) : fieldKey;
     return Optional.ofNullable(byKey.get(key));
   }
 

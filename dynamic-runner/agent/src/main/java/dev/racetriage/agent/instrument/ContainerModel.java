@@ -4,8 +4,8 @@ import java.util.Set;
 
 /**
  * The thread-safety contract of the JDK's non-thread-safe containers, modelled at their call sites in application
- * code (issue 22, item 2; detect mode, and only with {@code -Dracetriage.agent.containers=true} while the runner
- * cannot triage container keys): a mutator call is a write and an accessor call a read of a pseudo-location of the
+ * code (issue 22, item 2; detect mode unless the agent's {@code containers=false}; trials of a container key
+ * perturb the schedule at the same calls, {@code runtime.ContainerTrials}): a mutator call is a write and an accessor call a read of a pseudo-location of the
  * receiver, keyed after the field that holds the container ({@code pkg.Cls.cache{}}, as {@code slots[]} names an
  * array's elements). This one file is the model: which receiver classes are modelled ({@link #isModelled}: the
  * exact classes, so a {@code ConcurrentHashMap} or a {@code Collections.synchronizedMap} wrapper reached through
@@ -15,7 +15,8 @@ import java.util.Set;
  * calls are not seen).
  */
 public final class ContainerModel {
-  private static boolean enabled = Boolean.getBoolean("racetriage.agent.containers");
+  /** Set at start-up from the agent's {@code containers} option (detect mode; default on). */
+  private static boolean enabled;
 
   /** The modelled runtime classes (binary names): the JDK's containers that document "not synchronized". */
   private static final Set<String> CLASSES = Set.of("java.util.HashMap", "java.util.LinkedHashMap",
@@ -68,15 +69,15 @@ public final class ContainerModel {
   }
 
   /**
-   * Whether container calls are instrumented in this JVM ({@code -Dracetriage.agent.containers=true}; part of the
-   * class cache's identity).
+   * Whether container calls are checked in this JVM (detect mode, the agent's {@code containers} option, on by
+   * default; part of the class cache's identity).
    */
   public static boolean enabled() {
     return enabled;
   }
 
-  /** For tests that instrument in their own JVM. */
-  static void enable(boolean on) {
+  /** Set by the agent's start-up from its options, and by tests that instrument in their own JVM. */
+  public static void enable(boolean on) {
     enabled = on;
   }
 

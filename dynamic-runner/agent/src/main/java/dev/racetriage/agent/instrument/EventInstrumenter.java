@@ -43,7 +43,7 @@ final class EventInstrumenter extends AdviceAdapter {
   private final JumbleAccessEmitter jumble;
   /** Detect mode, application code: the range checks around bulk array calls; null elsewhere. */
   private final BulkArrayEmitter bulkArrays;
-  /** Detect mode, application code, {@code -Dracetriage.agent.containers=true}: container calls are checked. */
+  /** Detect mode, application code, the agent's {@code containers} option (default on): container calls are checked. */
   private final boolean containers;
   /** Set by {@link CompoundUpdateMarker} right before a load whose store follows: skip that load's read check. */
   private boolean skipReadCheck;
@@ -75,7 +75,11 @@ final class EventInstrumenter extends AdviceAdapter {
     this.jumble = checkAccesses && ctx.jumble() != null ? new JumbleAccessEmitter(this, mv) : null;
     this.bulkArrays = checkAccesses && jumble == null ? new BulkArrayEmitter(this, mv) : null;
     this.containers = bulkArrays != null && ContainerModel.enabled();
+    this.containerTrials = jumble != null && ctx.jumble().hasContainers();
   }
+
+  /** Jumble mode with a container key under trial: container calls are bracketed (runtime.ContainerTrials). */
+  private final boolean containerTrials;
 
   /**
    * Detect mode, application code: a local holding the thread's shadow, null at entry and filled by the first
@@ -335,6 +339,18 @@ final class EventInstrumenter extends AdviceAdapter {
     int slot = isFinal ? -1 : ctx.jumble().fieldSlot(declaring, name);
     int arraySlot = isArray ? ctx.jumble().arraySlot(declaring, name) : -1;
     boolean isStatic = opcode == GETSTATIC || opcode == PUTSTATIC;
+    int containerSlot = containerTrials && ContainerModel.mayHold(descriptor)
+        ? ctx.jumble().containerSlot(declaring, name) : -1;
+    if (containerSlot >= 0) {
+      if (opcode == GETFIELD || opcode == GETSTATIC) {
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+        containerHeld(containerSlot);
+      } else {
+        containerHeld(containerSlot);
+        super.visitFieldInsn(opcode, owner, name, descriptor);
+      }
+      return;
+    }
     if (opcode == GETFIELD || opcode == GETSTATIC) {
       if (slot >= 0) {
         jumble.beforeFieldRead(isStatic);
@@ -356,6 +372,15 @@ final class EventInstrumenter extends AdviceAdapter {
       super.visitFieldInsn(opcode, owner, name, descriptor);
     }
   }
+
+  /** [value] → [value]: the container under trial held in this field ({@code ContainerTrials.held}). */
+  private void containerHeld(int slot) {
+    mv.visitInsn(DUP);
+    pushInt(slot);
+    mv.visitMethodInsn(INVOKESTATIC, CONTAINER_TRIALS, "held", "(Ljava/lang/Object;I)V", false);
+  }
+
+  static final String CONTAINER_TRIALS = "dev/racetriage/agent/runtime/ContainerTrials";
 
   private static boolean isReference(String descriptor) {
     char c = descriptor.charAt(0);
@@ -493,6 +518,21 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   /** {@code Arrays.fill(T[], T)} or {@code Arrays.fill(T[], int, int, T)} of a primitive array. */
+  /** {@code Arrays.copyOf(a, n)} / {@code copyOfRange(a, from, to)} of a primitive array: its jumble hook, else null. */
+  private static JumbleHookMethod primitiveCopy(String name, String descriptor) {
+    Type[] args = Type.getArgumentTypes(descriptor);
+    boolean primitiveArray = args.length >= 2 && args[0].getSort() == Type.ARRAY && args[0].getDimensions() == 1
+        && args[0].getElementType().getSort() <= Type.DOUBLE;
+    if (!primitiveArray || !args[0].equals(Type.getReturnType(descriptor))) {
+      return null;
+    }
+    if (name.equals("copyOf") && args.length == 2 && args[1] == Type.INT_TYPE) {
+      return JumbleHookMethod.COPY_OF;
+    }
+    return name.equals("copyOfRange") && args.length == 3 && args[1] == Type.INT_TYPE && args[2] == Type.INT_TYPE
+        ? JumbleHookMethod.COPY_OF_RANGE : null;
+  }
+
   private static boolean isPrimitiveFill(String descriptor) {
     Type[] args = Type.getArgumentTypes(descriptor);
     return (args.length == 2 || args.length == 4) && args[0].getSort() == Type.ARRAY
@@ -596,6 +636,13 @@ final class EventInstrumenter extends AdviceAdapter {
       jumbledFill(opcode, owner, name, descriptor, isInterface);
       return;
     }
+    JumbleHookMethod copy = jumble != null && ctx.jumble().hasArrays() && opcode == INVOKESTATIC
+        && owner.equals("java/util/Arrays") ? primitiveCopy(name, descriptor) : null;
+    if (copy != null) {
+      copy.call(mv); // the copy, with a jumbled original's sampled elements as their buffers serve them
+      mv.visitTypeInsn(CHECKCAST, Type.getReturnType(descriptor).getInternalName());
+      return;
+    }
     BulkArrayCalls.Model bulk = bulkArrays != null ? BulkArrayCalls.of(opcode, owner, name, descriptor) : null;
     if (bulk != null) {
       bulkArrays.call(bulk, opcode, owner, name, descriptor, isInterface, site());
@@ -605,6 +652,12 @@ final class EventInstrumenter extends AdviceAdapter {
         opcode == INVOKESPECIAL && name.equals("<init>"), owner, name, descriptor) : null;
     if (container != null) {
       containerCall(opcode, owner, name, descriptor, isInterface, container);
+      return;
+    }
+    int[] tried = containerTrials ? ContainerModel.accesses(opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE,
+        opcode == INVOKESPECIAL && name.equals("<init>"), owner, name, descriptor) : null;
+    if (tried != null) {
+      perturbedContainerCall(opcode, owner, name, descriptor, isInterface, tried);
       return;
     }
     int mode = opcode == INVOKEVIRTUAL ? AtomicCall.mode(owner, name) : 0;
@@ -632,6 +685,32 @@ final class EventInstrumenter extends AdviceAdapter {
     for (int i = 0; i < accesses.length; i++) {
       if (accesses[i] == ContainerModel.READ) {
         containerHook(call, i, ContainerModel.READ);
+      }
+    }
+  }
+
+  /**
+   * Jumble mode, a container key under trial: a modelled call is bracketed by {@code ContainerTrials.enter} (which may
+   * perturb the schedule, and counts overlapping calls) for each container it touches, and {@code exit} after it.
+   */
+  private void perturbedContainerCall(int opcode, String owner, String name, String descriptor, boolean isInterface,
+                                      int[] accesses) {
+    SpilledCall call = SpilledCall.spill(this, opcode, owner, name, descriptor);
+    int unnamed = ctx.jumble().unnamedContainerSlot(ctx.internalName(), methodName);
+    for (int i = 0; i < accesses.length; i++) {
+      if (accesses[i] != ContainerModel.NONE) {
+        call.load(i);
+        pushInt(accesses[i]);
+        pushInt(unnamed);
+        mv.visitMethodInsn(INVOKESTATIC, CONTAINER_TRIALS, "enter", "(Ljava/lang/Object;II)V", false);
+      }
+    }
+    call.reload();
+    mv.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    for (int i = 0; i < accesses.length; i++) {
+      if (accesses[i] != ContainerModel.NONE) {
+        call.load(i);
+        mv.visitMethodInsn(INVOKESTATIC, CONTAINER_TRIALS, "exit", "(Ljava/lang/Object;)V", false);
       }
     }
   }

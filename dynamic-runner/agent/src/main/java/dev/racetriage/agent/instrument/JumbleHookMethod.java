@@ -34,6 +34,9 @@ enum JumbleHookMethod {
   ARRAYCOPY("arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V"),
   // after a primitive array's clone(): the original's jumbled elements as their buffers serve them
   COPIED("copied", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"),
+  // Arrays.copyOf/copyOfRange of a primitive array: the copy, with the original's jumbled elements as served
+  COPY_OF("copyOf", "(Ljava/lang/Object;I)Ljava/lang/Object;"),
+  COPY_OF_RANGE("copyOfRange", "(Ljava/lang/Object;II)Ljava/lang/Object;"),
   // before and after Arrays.fill: the jumbled elements' buffers hold the values before it, then its writes
   FILLING("filling", "(Ljava/lang/Object;II)V"),
   FILLED("filled", "(Ljava/lang/Object;II)V");

@@ -56,6 +56,14 @@ public final class FieldStats {
         }
     }
 
+    /**
+     * A modelled call on a container under trial (a key {@code pkg.Cls.map{}}): counted as a read, and as a stale
+     * read when it {@code overlapped} another thread's call on the same container (the race was exercised).
+     */
+    public synchronized void countContainerCall(boolean overlapped) {
+        countRead(false, overlapped);
+    }
+
     /** A location of this field got its buffer (one entry: the value it held). */
     synchronized void countLocation() {
         locations++;

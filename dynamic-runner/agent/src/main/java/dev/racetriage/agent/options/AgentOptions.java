@@ -23,10 +23,13 @@ import java.util.List;
  *                   element costs 12 bytes of shadow); they are counted and named in the report instead
  * @param predict    detect mode: also report the races WCP predicts (critical sections with no conflicting access
  *                   do not order), marked predicted, with the lock whose order to flip
+ * @param containers detect mode: model the JDK's unsynchronised containers at their call sites (container races,
+ *                   keys {@code pkg.Cls.map{}}); on by default
  */
 public record AgentOptions(String mode, String out, List<String> includes, List<String> excludes,
                            int stackDepth, boolean verbose, String dumpDir, JumbleOptions jumble,
-                           String cache, int flushMillis, int maxArrayElements, boolean predict) {
+                           String cache, int flushMillis, int maxArrayElements, boolean predict,
+                           boolean containers) {
 
   public static final String MODE_DETECT = "detect";
   public static final String MODE_JUMBLE = "jumble";
@@ -54,6 +57,6 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
 
   public static AgentOptions defaults() {
     return new AgentOptions(MODE_DETECT, DEFAULT_OUT, List.of(), List.of(), DEFAULT_STACK_DEPTH, false, null, null,
-        null, DEFAULT_FLUSH_MILLIS, DEFAULT_MAX_ARRAY_ELEMENTS, false);
+        null, DEFAULT_FLUSH_MILLIS, DEFAULT_MAX_ARRAY_ELEMENTS, false, true);
   }
 }

@@ -12,13 +12,13 @@ import java.util.List;
 public final class AgentOptionsParser {
 
   static final List<String> KEYS = List.of("mode", "out", "include", "exclude", "stack", "verbose", "dump", "field",
-      "heuristic", "seed", "bound", "indices", "noise", "cache", "flush", "arrays", "predict");
+      "heuristic", "seed", "bound", "indices", "noise", "cache", "flush", "arrays", "predict", "containers");
   /** The keys that only mean something in jumble mode. */
   static final List<String> JUMBLE_KEYS = List.of("field", "heuristic", "seed", "bound", "indices", "noise");
   /** The keys that only mean something in detect mode (jumble mode writes its report at exit). */
-  static final List<String> DETECT_KEYS = List.of("flush", "arrays", "predict");
+  static final List<String> DETECT_KEYS = List.of("flush", "arrays", "predict", "containers");
   static final List<String> HEURISTICS = List.of("sc", "oldest", "oldest-but-different", "random",
-      "random-but-different");
+      "random-but-different", "perturb");
 
   private AgentOptionsParser() {
   }
@@ -42,6 +42,7 @@ public final class AgentOptionsParser {
     int flush = defaults.flushMillis();
     int arrays = defaults.maxArrayElements();
     boolean predict = defaults.predict();
+    boolean containers = defaults.containers();
     if (argument == null || argument.isBlank()) {
       return defaults;
     }
@@ -89,6 +90,7 @@ public final class AgentOptionsParser {
         case "flush" -> flush = flushMillis(value);
         case "arrays" -> arrays = maxArrayElements(value);
         case "predict" -> predict = bool(key, value);
+        case "containers" -> containers = bool(key, value);
         default -> throw new IllegalStateException("key list and switch disagree on " + key);
       }
     }
@@ -98,7 +100,8 @@ public final class AgentOptionsParser {
           throw new InvalidAgentOptionException(key, "option '" + key + "' only applies with mode=jumble");
         }
       }
-      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache, flush, arrays, predict);
+      return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache, flush, arrays, predict,
+          containers);
     }
     for (String key : DETECT_KEYS) {
       if (seen.contains(key)) {
@@ -113,8 +116,17 @@ public final class AgentOptionsParser {
       throw new InvalidAgentOptionException("heuristic",
           "mode=jumble needs heuristic=<" + String.join("|", HEURISTICS) + ">");
     }
+    boolean containerKeys = true;
+    for (String f : fields) {
+      containerKeys &= f.endsWith("{}");
+    }
+    if (heuristic.equals("perturb") != containerKeys && !(heuristic.equals("sc") && containerKeys)) {
+      throw new InvalidAgentOptionException("heuristic", containerKeys
+          ? "container keys (pkg.Cls.map{}) are tried under heuristic=sc or heuristic=perturb, not '" + heuristic + "'"
+          : "heuristic=perturb tries container keys only (pkg.Cls.map{}); field= names " + fields);
+    }
     return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump,
-        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache, 0, arrays, false);
+        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache, 0, arrays, false, false);
   }
 
   private static List<String> fieldKeys(String value) throws InvalidAgentOptionException {
@@ -124,12 +136,16 @@ public final class AgentOptionsParser {
       if (key.isEmpty()) {
         continue;
       }
-      String bare = key.endsWith("[]") ? key.substring(0, key.length() - 2) : key;
+      String bare = key.endsWith("[]") || key.endsWith("{}") ? key.substring(0, key.length() - 2) : key;
+      if (key.endsWith("{}") && bare.endsWith("()")) {
+        bare = bare.substring(0, bare.length() - 2); // a container no field held: pkg.Cls.method(){}
+      }
       int dot = bare.lastIndexOf('.');
       if (dot <= 0 || dot == bare.length() - 1 || bare.contains("/") || bare.contains("[") || bare.contains("(")) {
         throw new InvalidAgentOptionException("field", "option 'field' has entry '" + key
             + "'; expected a field key pkg.Cls.field (binary class name, e.g. com.acme.Outer$Inner.count) or"
-            + " pkg.Cls.field[] for the elements of the arrays held in that field");
+            + " pkg.Cls.field[] for the elements of the arrays held in that field, pkg.Cls.field{} for the container"
+            + " it holds");
       }
       if (!result.contains(key)) {
         result.add(key);

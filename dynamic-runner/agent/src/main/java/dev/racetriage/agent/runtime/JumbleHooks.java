@@ -437,7 +437,37 @@ public final class JumbleHooks {
       return copy;
     }
     try {
-      rt.copied(t, original, copy);
+      rt.copied(t, original, 0, copy);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+    return copy;
+  }
+
+  /**
+   * Replaces {@code Arrays.copyOf(a, newLength)} of a primitive array in jumble mode: the copy is made as the original
+   * call makes it (and throws what it throws), then its elements that copy sampled elements of a jumbled original are
+   * what their write buffers serve, as after {@link #copied}.
+   */
+  public static Object copyOf(Object original, int newLength) {
+    return copiedFrom(original, 0, PrimitiveCopies.copyOf(original, newLength));
+  }
+
+  /** Replaces {@code Arrays.copyOfRange(a, from, to)} of a primitive array in jumble mode (see {@link #copyOf}). */
+  public static Object copyOfRange(Object original, int from, int to) {
+    return copiedFrom(original, from, PrimitiveCopies.copyOfRange(original, from, to));
+  }
+
+  private static Object copiedFrom(Object original, int from, Object copy) {
+    JumbleRuntime rt = runtime;
+    ThreadShadow t = rt == null || original == null || copy == null ? null : Hooks.enter();
+    if (t == null) {
+      return copy;
+    }
+    try {
+      rt.copied(t, original, from, copy);
     } catch (Throwable e) {
       rt.internalError();
     } finally {

@@ -41,6 +41,7 @@ public final class JumbleRuntime {
     this.indices = indices.clone();
     this.newSlots = new SlotsFactory(targets.keys().size());
     this.run = new RunState(new AdversarialMemory(detect.engine(), config), noise, targets.keys().size());
+    this.heuristic = config.heuristic().name();
     // constant cost per repeated run: joined threads' ids are handed out again, so clocks do not widen run by run
     detect.engine().recycleJoinedThreads();
   }
@@ -61,15 +62,30 @@ public final class JumbleRuntime {
    */
   public void beginRun(String heuristic, long seed, boolean withNoise) {
     JumbleConfig now = run.memory.config();
-    JumbleConfig config = new JumbleConfig(ReadHeuristics.byName(heuristic), seed, now.bound(), now.fairnessLimit(),
-        now.splitWide());
+    JumbleConfig config = new JumbleConfig(ReadHeuristics.byName(ContainerTrials.memoryHeuristic(heuristic)), seed,
+        now.bound(), now.fairnessLimit(), now.splitWide());
     run = new RunState(new AdversarialMemory(detect.engine(), config), withNoise ? new ScheduleNoise(seed) : null,
         targets.keys().size());
+    this.heuristic = heuristic;
+    ContainerTrials.begin(targets, heuristic, seed);
   }
 
-  /** The heuristic serving reads in the current run. */
+  /** The heuristic of the current run: a read heuristic, or {@code perturb} for container keys. */
+  private volatile String heuristic;
+
+  /** The heuristic of the current run (a read heuristic, or {@code perturb}: see {@link ContainerTrials}). */
   public String heuristic() {
-    return run.memory.config().heuristic().name();
+    return heuristic;
+  }
+
+  /**
+   * This runtime, for a run under {@code heuristic} (which may be {@code perturb}, the container keys' heuristic:
+   * adversarial memory then serves as {@code sc} does).
+   */
+  public JumbleRuntime startedAs(String heuristic) {
+    this.heuristic = heuristic;
+    ContainerTrials.begin(targets, heuristic, run.memory.config().seed());
+    return this;
   }
 
   /** The seed of the current run. */
@@ -98,6 +114,10 @@ public final class JumbleRuntime {
         if (s.fieldKey().equals(key)) {
           out[slot] = s;
         }
+      }
+      FieldStats container = ContainerTrials.stats(slot);
+      if (container != null) {
+        out[slot] = container; // a container key: its calls and overlaps
       }
       if (out[slot] == null) {
         out[slot] = new FieldStats(key);
@@ -209,18 +229,22 @@ public final class JumbleRuntime {
     }
   }
 
-  /** After a clone of a primitive array: its sampled elements as the original's buffers serve them. */
-  void copied(ThreadShadow t, Object original, Object copy) {
+  /**
+   * After a clone, {@code Arrays.copyOf} ({@code from} 0) or {@code Arrays.copyOfRange} of a primitive array: the
+   * copy's elements that copied sampled elements {@code i} of a jumbled original ({@code copy[i - from]}) as the
+   * original's buffers serve them.
+   */
+  void copied(ThreadShadow t, Object original, int from, Object copy) {
     RunState r = run;
     Class<?> type = original.getClass().getComponentType();
     if (r.arrays.get(original) == null || type == null || !type.isPrimitive() || copy.getClass() != original.getClass()) {
       return;
     }
     WriteBuffer.Kind kind = elementKind(type);
-    int length = Math.min(java.lang.reflect.Array.getLength(original), java.lang.reflect.Array.getLength(copy));
+    int end = Math.min(java.lang.reflect.Array.getLength(original), from + java.lang.reflect.Array.getLength(copy));
     for (int i : indices) {
-      if (i >= 0 && i < length) {
-        ElementBits.set(copy, i, readElement(t, original, i, ElementBits.get(copy, i), kind));
+      if (i >= from && i < end) {
+        ElementBits.set(copy, i - from, readElement(t, original, i, ElementBits.get(copy, i - from), kind));
       }
     }
   }

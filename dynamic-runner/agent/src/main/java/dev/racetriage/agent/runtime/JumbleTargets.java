@@ -44,6 +44,26 @@ public final class JumbleTargets {
     return keys.indexOf(keyOf(declaringInternal, name) + "[]");
   }
 
+  /** The slot of the container held in that field ({@code pkg.Cls.map{}}, a container race), or -1. */
+  public int containerSlot(String declaringInternal, String name) {
+    return keys.indexOf(keyOf(declaringInternal, name) + "{}");
+  }
+
+  /** The slot of {@code pkg.Cls.method(){}}: a container no field held, named after a method of its calls; or -1. */
+  public int unnamedContainerSlot(String classInternal, String method) {
+    return keys.indexOf(keyOf(classInternal, method + "()") + "{}");
+  }
+
+  /** True iff some key names a container: only then are container calls bracketed ({@link ContainerTrials}). */
+  public boolean hasContainers() {
+    for (String key : keys) {
+      if (key.endsWith("{}")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** True iff some key names array elements: only then are array loads and stores instrumented. */
   public boolean hasArrays() {
     for (String key : keys) {

@@ -292,6 +292,37 @@ class JumbleModeTest {
     }
   }
 
+  /** Arrays.copyOf and copyOfRange of a jumbled array copy its sampled elements as their buffers serve them. */
+  @Test
+  void copyOfAndCopyOfRangeReadTheSampledElementsThroughTheirBuffers() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[] {1, 3}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> {
+        for (int i = 0; i < 4; i++) {
+          call(c, "setSlot", cells, i, 10 + i);
+        }
+      });
+      assertEquals(List.of(10, 0, 12, 0, 0, 0), java.util.Arrays.stream((int[]) call(c, "copyOfSlots", cells, 6))
+          .boxed().toList(), "indices 1 and 3 are sampled: their defaults are still visible; 4 and 5 are padding");
+      assertEquals(List.of(10, 0), java.util.Arrays.stream((int[]) call(c, "copyOfSlots", cells, 2)).boxed().toList(),
+          "a shorter copy reads only the sampled element it copies");
+      assertEquals(List.of(0, 12, 0), java.util.Arrays.stream((int[]) call(c, "copyOfSlotRange", cells, 1, 4))
+          .boxed().toList(), "copy[i - from] holds what element i's buffer served");
+      assertEquals(11, ((int[]) heap(cells, "slots"))[1]);
+      FieldStats s = stats(run).get(CELLS + "slots[]");
+      assertEquals(5, s.reads(), "2 + 1 + 2 sampled elements copied (index 3 is past the short copy)");
+    }
+    try (InstrumentedRun run = run("sc", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "setSlot", cells, 1, 11));
+      assertEquals(11, ((int[]) call(c, "copyOfSlotRange", cells, 1, 2))[0], "sc serves the latest write");
+      assertThrows(IllegalArgumentException.class, () -> call(c, "copyOfSlotRange", cells, 3, 1),
+          "from > to: the original call's IllegalArgumentException");
+    }
+  }
+
   @Test
   void anInternalErrorReturnsTheRealValueAndIsCounted() throws Throwable {
     try (InstrumentedRun run = run("oldest", new int[0], CELLS + "count")) {

@@ -99,19 +99,29 @@ class RacyProgramsIT {
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
   }
 
-  /** With container calls modelled, each unsynchronised container shared between two threads races on its field. */
+  /** With container calls modelled (the default), each unsynchronised container shared by two threads races on its field. */
   @Test
   void sharedUnsynchronisedContainersRaceOnTheFieldsThatHoldThem() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.SharedContainersBad";
-    AgentJvm.Result result = run("containers", List.of("-Dracetriage.agent.containers=true"), fixture);
+    AgentJvm.Result result = run("containers", List.of(), fixture);
     assertEquals(Set.of(fixture + ".counts{}", fixture + ".ranks{}", fixture + ".log{}", fixture + ".text{}",
-        fixture + ".FORMAT{}"), result.report().racyFields(), result.describe());
+        fixture + ".tags{}", fixture + ".FORMAT{}"), result.report().racyFields(), result.describe());
     for (String line : result.report().lines()) {
       if (line.startsWith("{\"type\":\"race\"")) {
         assertTrue(line.contains("\"kind\":\"container\"") && line.contains("\"sitePairs\":[{\"kind\":\"W"), line);
       }
     }
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
+  /** {@code containers=false} turns the container model off: the same program reports no container race. */
+  @Test
+  void withContainersOffSharedContainersReportNothing() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.SharedContainersBad";
+    AgentJvm.Result result = AgentJvm.run("containers-off", List.of(), "mode=detect;containers=false",
+        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertTrue(result.stdout().contains("ok " + fixture), result.describe());
+    assertTrue(result.report().racyFields().stream().noneMatch(f -> f.endsWith("{}")), result.describe());
   }
 
   /** The benchmarks' empty tool runs the instrumented program with every event ignored: the same race goes unseen. */

@@ -155,4 +155,22 @@ class AgentOptionsParserTest {
     assertTrue(assertThrows(InvalidAgentOptionException.class,
         () -> AgentOptionsParser.parse("mode=detect;field=a.B.x")).getMessage().contains("only applies with mode=jumble"));
   }
+
+  @Test
+  void containersAreModelledByDefaultInDetectModeAndContainerKeysAreTriedUnderScOrPerturb() throws Exception {
+    assertTrue(AgentOptionsParser.parse("mode=detect").containers());
+    assertFalse(AgentOptionsParser.parse("mode=detect;containers=false").containers());
+    assertEquals("containers", assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.c;heuristic=sc;containers=false")).option());
+    assertEquals(List.of("a.B.map{}", "a.B.run(){}"), AgentOptionsParser.parse(
+        "mode=jumble;field=a.B.map{},a.B.run(){};heuristic=perturb").jumble().fields());
+    assertEquals("sc", AgentOptionsParser.parse("mode=jumble;field=a.B.map{};heuristic=sc").jumble().heuristic());
+    InvalidAgentOptionException notForFields = assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.c;heuristic=perturb"));
+    assertTrue(notForFields.getMessage().contains("heuristic=perturb tries container keys only"),
+        notForFields.getMessage());
+    InvalidAgentOptionException notStale = assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.map{};heuristic=oldest"));
+    assertTrue(notStale.getMessage().contains("tried under heuristic=sc or heuristic=perturb"), notStale.getMessage());
+  }
 }

@@ -12,7 +12,7 @@ import dev.racetriage.runner.triage.TriageStats;
 
 /**
  * The JSON report of {@code racetriage triage --format json}:
- * {@code {"races":[{"field","verdict","kinds","testCode","accesses","tests","trials":[{"heuristic","runs","failures","staleReads",
+ * {@code {"races":[{"field","verdict","kinds" (WR, WW, container),"testCode","accesses","tests","trials":[{"heuristic","runs","failures","staleReads",
  * "medianMillis"}],"evidence","trustedBenign"}],"candidates":[],"stats":{...},"hungTests":[{"test","phase","limitMillis","threads"}],"warnings":[...]}}.
  */
 public final class TriageJson {
@@ -31,6 +31,8 @@ public final class TriageJson {
       ArrayNode kinds = r.putArray("kinds");
       if (race.wr() > 0) kinds.add("WR");
       if (race.ww() > 0) kinds.add("WW");
+      // two threads' calls on an unsynchronised JDK container (pkg.Cls.map{}), as the agent's race line says
+      if (dev.racetriage.runner.trial.ContainerRaces.isContainer(race.fieldKey())) kinds.add("container");
       r.put("count", race.count());
       r.put("testCode", sources.inTestCode(race));
       if (finding.predicted()) { // --predict: only another schedule races it; the witness says which lock order

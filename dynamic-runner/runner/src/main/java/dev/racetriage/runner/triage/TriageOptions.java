@@ -38,7 +38,8 @@ public record TriageOptions(
     boolean keepWork,
     boolean includeLibraries,
     int maxArrayElements,
-    boolean predict) {
+    boolean predict,
+    boolean containers) {
 
   /** The agent's default bound on the elements of an array it checks one by one (its {@code arrays=} option). */
   public static final int DEFAULT_MAX_ARRAY_ELEMENTS = 1 << 22;
@@ -113,7 +114,7 @@ public record TriageOptions(
       boolean keepWork, boolean includeLibraries, int maxArrayElements) {
     this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, earlyStop,
         repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements, false);
+        maxArrayElements, false, true);
   }
 
   /**
@@ -123,7 +124,17 @@ public record TriageOptions(
   public TriageOptions withPredict(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork,
-        includeLibraries, maxArrayElements, on);
+        includeLibraries, maxArrayElements, on, containers);
+  }
+
+  /**
+   * {@code --no-containers} (false): the detection agent does not model the JDK's unsynchronised containers at their
+   * call sites (its {@code containers=false}), so no container race ({@code pkg.Cls.map{}}) is reported or tried.
+   */
+  public TriageOptions withContainers(boolean on) {
+    return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
+        baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork,
+        includeLibraries, maxArrayElements, predict, on);
   }
 
   public static TriageOptions defaults(Path project) {
@@ -134,36 +145,36 @@ public record TriageOptions(
   public TriageOptions withDetectOnly(boolean only) {
     return new TriageOptions(project, database, only, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout,
         earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements, predict);
+        maxArrayElements, predict, containers);
   }
 
   public TriageOptions withEarlyStop(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, on, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements, predict);
+        maxArrayElements, predict, containers);
   }
 
   public TriageOptions withFields(List<String> only) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, only, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements, predict);
+        maxArrayElements, predict, containers);
   }
 
   public TriageOptions withRepeatInJvm(boolean on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, on, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements, predict);
+        maxArrayElements, predict, containers);
   }
 
   public TriageOptions withBudget(Duration limit) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, limit, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements, predict);
+        maxArrayElements, predict, containers);
   }
 
   public TriageOptions withDetectRuns(int runs) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, fields, runs, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements, predict);
+        maxArrayElements, predict, containers);
   }
 }

@@ -31,6 +31,7 @@ import dev.racetriage.store.runs.RunStatus;
 import dev.racetriage.runner.distribute.DistributedTrials;
 import dev.racetriage.runner.distribute.UnitSpec;
 import dev.racetriage.runner.distribute.WorkerBuild;
+import dev.racetriage.runner.trial.ContainerRaces;
 import dev.racetriage.runner.trial.FreshJvmRetry;
 import dev.racetriage.runner.trial.GroupScreen;
 import dev.racetriage.runner.trial.JvmTrialExecutor;
@@ -450,7 +451,8 @@ public final class TriagePipeline {
   /** The detection agent's options beyond mode and report: the arrays bound when it is not the agent's default. */
   static String detectAgentOptions(TriageOptions options) {
     return (options.maxArrayElements() == TriageOptions.DEFAULT_MAX_ARRAY_ELEMENTS ? ""
-        : ";arrays=" + options.maxArrayElements()) + (options.predict() ? ";predict=true" : "");
+        : ";arrays=" + options.maxArrayElements()) + (options.predict() ? ";predict=true" : "")
+        + (options.containers() ? "" : ";containers=false");
   }
 
 
@@ -601,7 +603,7 @@ public final class TriagePipeline {
         TestRef ref = d.testsByName().get(test);
         if (ref == null) continue; // failed its baseline: flaky, nothing to learn from trials
         byId.put(ref.id(), ref);
-        for (String heuristic : options.heuristics()) {
+        for (String heuristic : ContainerRaces.heuristics(race.fieldKey(), options.heuristics())) {
           cells.add(new TrialCell(race.fieldKey(), ref.id(), test, heuristic,
               JumbledIndices.choose(race.fieldKey(), race.indices())));
         }
@@ -732,10 +734,10 @@ public final class TriagePipeline {
           runId);
       finding = new RaceFinding(race, Verdict.UNEXERCISED, summary, null, 0, List.of(), null, null);
     } else if (!fieldTrials.isEmpty() || failsWithoutAgent) {
-      List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(fieldTrials);
-      Classification c = withBudget(withFreshJvmMode(withIntermittentBaseline(
-          VerdictClassifier.standard().classify(evidence, failsWithoutAgent), race, d.intermittentFailures()),
-          fieldTrials));
+      List<HeuristicTrials> evidence = ContainerRaces.evidence(race.fieldKey(), TrialEvidence.byHeuristic(fieldTrials));
+      Classification c = withBudget(withFreshJvmMode(withIntermittentBaseline(ContainerRaces.described(
+          race.fieldKey(), VerdictClassifier.standard().classify(evidence, failsWithoutAgent), evidence), race,
+          d.intermittentFailures()), fieldTrials));
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
           decisive == null ? null : decisive.replayCommand(),
@@ -769,7 +771,8 @@ public final class TriagePipeline {
       // "only with stale values" holds when neither the baseline nor the sc control ever failed
       boolean controlClean = "0".equals(c.facts().get(HeuristicTrials.SC + ".failures"));
       return destructive && controlClean ? new Classification(c.verdict(),
-          c.summary() + "; fails only with stale values the JMM allows", c.decisiveHeuristic(), c.facts()) : c;
+          c.summary() + (ContainerRaces.isContainer(race.fieldKey()) ? "; fails only when the calls are perturbed"
+              : "; fails only with stale values the JMM allows"), c.decisiveHeuristic(), c.facts()) : c;
     }
     Map<String, String> facts = new LinkedHashMap<>(c.facts());
     facts.put("failsWithoutAgent", String.join("; ",

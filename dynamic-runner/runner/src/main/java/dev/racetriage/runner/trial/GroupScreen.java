@@ -87,7 +87,9 @@ public final class GroupScreen {
     Map<String, List<List<TrialCell>>> byTest = new LinkedHashMap<>();
     Map<String, List<TrialCell>> cellsByField = new LinkedHashMap<>();
     for (TrialCell c : cells) {
-      if (c.fieldKey().endsWith("[]") || testsByField.get(c.fieldKey()).size() != 1) continue;
+      // arrays and containers (tried by schedule perturbation, ContainerRaces) are tried on their own
+      if (c.fieldKey().endsWith("[]") || ContainerRaces.isContainer(c.fieldKey())
+          || testsByField.get(c.fieldKey()).size() != 1) continue;
       cellsByField.computeIfAbsent(c.fieldKey(), f -> new ArrayList<>()).add(c);
     }
     for (List<TrialCell> fieldCells : cellsByField.values()) {

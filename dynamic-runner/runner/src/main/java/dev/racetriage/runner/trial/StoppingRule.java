@@ -100,13 +100,14 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     // a slowdown the back-to-back pairs did not confirm was the machine's load: the benign rule applies as usual
     boolean refuted = PairedSlowdown.standard().refutes(tally.pairs(), adversarialHeuristics(tallies));
     // benign with stated confidence — unless a slowdown is building up (then qos needs the runs to be significant)
+    boolean timed = ContainerRaces.durationsAreEvidence(heuristic); // perturbed runs are slow by their own waits
     if (tally.exercisedRuns() >= benignAfter && tally.failures() == 0 && tally.timeouts() == 0 && control != null
-        && (refuted || !couldBeQos(VerdictClassifier.median(tally.timedMillis()),
+        && (!timed || refuted || !couldBeQos(VerdictClassifier.median(tally.timedMillis()),
             VerdictClassifier.median(control.timedMillis())))) {
       return true;
     }
     // a decisive slowdown stops the heuristic: the unit then confirms it in pairs (toConfirm), unless they refuted it
-    return tally.failures() == 0 && control != null && !controlFailed && !refuted
+    return timed && tally.failures() == 0 && control != null && !controlFailed && !refuted
         && VerdictClassifier.standard().slower(tally.timedMillis(), control.timedMillis(), adversarialHeuristics(tallies));
   }
 
@@ -126,6 +127,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     double base = VerdictClassifier.median(control.timedMillis());
     return tallies.entrySet().stream()
         .filter(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().failures() == 0)
+        .filter(e -> ContainerRaces.durationsAreEvidence(e.getKey())) // perturbed runs are slow by their own waits
         .filter(e -> !PairedSlowdown.standard().decided(e.getValue().pairs(), comparisons))
         .filter(e -> VerdictClassifier.standard().slower(e.getValue().timedMillis(), control.timedMillis(), comparisons))
         .max(java.util.Comparator.comparingDouble(e -> VerdictClassifier.median(e.getValue().timedMillis()) / Math.max(1, base)))

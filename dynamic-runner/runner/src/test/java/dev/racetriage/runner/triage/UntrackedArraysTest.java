@@ -25,6 +25,8 @@ class UntrackedArraysTest {
     assertEquals(";predict=true", TriagePipeline.detectAgentOptions(TriageOptions.defaults(Path.of("p"))
         .withPredict(true)), "--predict");
     assertEquals(";arrays=1000;predict=true", TriagePipeline.detectAgentOptions(withBound(1000).withPredict(true)));
+    assertEquals(";containers=false", TriagePipeline.detectAgentOptions(TriageOptions.defaults(Path.of("p"))
+        .withContainers(false)), "--no-containers");
     assertEquals("--max-array-elements must be 0 or more, not -1",
         assertThrows(IllegalArgumentException.class, () -> withBound(-1)).getMessage());
   }

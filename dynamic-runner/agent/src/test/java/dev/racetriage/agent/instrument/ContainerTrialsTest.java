@@ -1,0 +1,124 @@
+package dev.racetriage.agent.instrument;
+
+import static dev.racetriage.agent.instrument.InstrumentedRun.call;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.racetriage.agent.instrument.fixtures.SharedContainers;
+import dev.racetriage.agent.jumble.FieldStats;
+import dev.racetriage.agent.jumble.JumbleConfig;
+import dev.racetriage.agent.runtime.ContainerTrials;
+import java.lang.reflect.Field;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Trials of container keys on instrumented code (jumble mode, {@code pkg.Cls.log{}}): the container held in the
+ * field is under trial, every modelled call on it is counted, and a call that starts while another thread's call on
+ * it runs (one of them a mutator) is an overlap — the trial's "stale read". Overlaps are made deterministic here by
+ * entering a call from a second thread by hand and holding it open.
+ */
+class ContainerTrialsTest {
+  private static final String CONTAINERS = InstrumentedRun.FIXTURES + "SharedContainers.";
+
+  private static InstrumentedRun run(String heuristic, String key) {
+    InstrumentedRun run = new InstrumentedRun(List.of(key), JumbleConfig.of("sc", 42), new int[0]);
+    run.jumble().startedAs(heuristic);
+    return run;
+  }
+
+  private static FieldStats stats(InstrumentedRun run) {
+    return run.jumble().stats().get(0);
+  }
+
+  private static Object heap(Object o, String field) throws Exception {
+    Field f = o.getClass().getDeclaredField(field);
+    f.setAccessible(true);
+    return f.get(o);
+  }
+
+  @Test
+  void callsOnTheContainerHeldInTheFieldAreCountedAndAnOverlappingCallIsAnOverlap() throws Throwable {
+    try (InstrumentedRun run = run("sc", CONTAINERS + "log{}")) {
+      Class<?> c = run.load(SharedContainers.class);
+      Object shared = call(c, "create");
+      call(c, "add", shared, "a");
+      call(c, "add", shared, "b");
+      assertEquals(2, call(c, "size", shared));
+      call(c, "put", shared, "k"); // another container: not under trial
+      FieldStats s = stats(run);
+      assertEquals(CONTAINERS + "log{}", s.fieldKey());
+      assertEquals(3, s.reads(), "two adds and a size on the log");
+      assertEquals(0, s.staleReads(), "one thread: no call overlapped another");
+
+      Object log = heap(shared, "log");
+      CountDownLatch inside = new CountDownLatch(1);
+      CountDownLatch done = new CountDownLatch(1);
+      Thread other = new Thread(() -> {
+        ContainerTrials.enter(log, 1, -1); // another thread's add, still running
+        inside.countDown();
+        try {
+          done.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        ContainerTrials.exit(log);
+      });
+      other.start();
+      inside.await();
+      assertEquals(2, call(c, "size", shared));
+      assertEquals(1, stats(run).staleReads(), "the size ran while the other thread's add did: an overlap");
+      done.countDown();
+      other.join();
+      assertEquals(2, call(c, "size", shared));
+      assertEquals(1, stats(run).staleReads(), "the add has ended: no overlap");
+      assertEquals(6, stats(run).reads(), "3 + the hand-made add + two sizes");
+    }
+  }
+
+  @Test
+  void twoReadersDoNotOverlapAndANewRunStartsWithFreshCounters() throws Throwable {
+    try (InstrumentedRun run = run("sc", CONTAINERS + "log{}")) {
+      Class<?> c = run.load(SharedContainers.class);
+      Object shared = call(c, "create");
+      call(c, "add", shared, "a");
+      Object log = heap(shared, "log");
+      ContainerTrials.enter(log, 0, -1);
+      Thread reader = new Thread(() -> ContainerTrials.enter(log, 0, -1)); // never exits: its thread ends
+      reader.start();
+      reader.join();
+      assertEquals(0, stats(run).staleReads(), "two readers of a container do not conflict");
+      ContainerTrials.exit(log);
+      run.jumble().beginRun("sc", 7, false);
+      assertEquals(0, stats(run).reads(), "a new run: fresh counters, the container is named again when seen");
+      call(c, "add", shared, "b");
+      assertEquals(1, stats(run).reads());
+    }
+  }
+
+  @Test
+  void aContainerNoFieldHeldIsTriedAfterTheMethodOfItsCalls() throws Throwable {
+    try (InstrumentedRun run = run("sc", CONTAINERS + "addTo(){}")) {
+      Class<?> c = run.load(SharedContainers.class);
+      Object set = call(c, "newSet");
+      call(c, "addTo", set, "x");
+      call(c, "addTo", set, "y");
+      assertEquals(2, stats(run).reads());
+    }
+  }
+
+  @Test
+  void perturbedCallsOfOneThreadStillRunAndAreCounted() throws Throwable {
+    try (InstrumentedRun run = run(ContainerTrials.PERTURB, CONTAINERS + "log{}")) {
+      Class<?> c = run.load(SharedContainers.class);
+      Object shared = call(c, "create");
+      for (int i = 0; i < 20; i++) {
+        call(c, "add", shared, "line" + i);
+      }
+      assertEquals(20, call(c, "size", shared));
+      assertEquals("perturb", run.jumble().heuristic());
+      assertEquals(21, stats(run).reads());
+      assertEquals(0, stats(run).staleReads());
+    }
+  }
+}
