@@ -151,7 +151,10 @@ row() { # name, args...
     run_once "$WORK/t-agent" "$AGENT_OPT" "$@"
     cp "$WORK/report.jsonl" "$WORK/report-agent.jsonl"
     if [[ -n "$BASELINE_JAR" ]]; then
-      run_once "$WORK/t-base" "$BASELINE_OPT" "$@"
+      # a suite row's class path holds the agent jar (the launcher's glue links against it), and the JVM loads the
+      # -javaagent's premain class from the class path first: the baseline run must name its own jar there, or it
+      # runs the new agent's classes under the baseline's name
+      run_once "$WORK/t-base" "$BASELINE_OPT" "${@//"$WORK/agent.jar"/$WORK/baseline.jar}"
     fi
     if [[ "$EMPTY_TOOL" == 1 ]]; then
       run_once "$WORK/t-empty" -Dracetriage.agent.emptyTool=true "$EMPTY_OPT" "$@"

@@ -109,7 +109,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
-    ObjectShadow s = t.shadowOf(object, shadow);
+    ObjectShadow s = t.shadowOfField(object, fieldId, shadow);
     ThreadState state = t.state(threads);
     if (predict != null) {
       var p = predict.readField(state.tid(), object, fieldId);
@@ -139,7 +139,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
-    ObjectShadow s = t.shadowOf(object, shadow);
+    ObjectShadow s = t.shadowOfField(object, fieldId, shadow);
     ThreadState state = t.state(threads);
     if (predict != null) {
       var p = predict.writeField(state.tid(), object, fieldId, site, state.inClinit());
