@@ -109,11 +109,22 @@ public final class SyncClock {
 
     /**
      * L(s) := C(t) for thread {@code owner} (the caller has checked L(s) ⊑ C(t)), in the shared form: the cover the
-     * caller then stores must be {@code owner}'s current epoch. Holds the lock.
+     * caller then stores must be {@code owner}'s current epoch (the full form needs none; it is stored all the same).
+     * Holds the lock.
      */
     void copyShared(VectorClock mine, int owner) {
-        base = mine.frozenExcept(owner);
-        clock = null;
+        if (mine.hasFrozen(owner) || (clock == null && base == null)) {
+            base = mine.frozenExcept(owner); // shares an array frozen already, or a never-released clock's first one
+            clock = null;
+        } else {
+            // a lock handed back and forth between threads: each acquire drops the releaser's frozen array, and
+            // freezing a new one per release would allocate where a copy into this clock's own array does not
+            if (clock == null) {
+                clock = new VectorClock();
+            }
+            clock.copyFrom(mine);
+            base = null;
+        }
     }
 
     /** L(s) := L(s) ⊔ C(t), in full. Holds the lock, {@code current} the cover it returned. */

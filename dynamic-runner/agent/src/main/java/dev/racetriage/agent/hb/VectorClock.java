@@ -107,6 +107,11 @@ public final class VectorClock {
         Arrays.fill(c, o.length, c.length, 0);
     }
 
+    /** Whether {@link #frozenExcept}{@code (owner)} would return an existing array (allocate nothing). */
+    boolean hasFrozen(int owner) {
+        return frozen != null && frozenOwner == owner;
+    }
+
     /**
      * An immutable array equal to this clock in every component but {@code owner}'s (which may be lower): the same
      * array for every call while only {@code owner}'s component changes — a thread releasing many fresh objects
