@@ -243,7 +243,7 @@ public final class HappensBefore {
     private static void joinClock(ThreadState t, SyncClock s) {
         long cover = s.lock();
         try {
-            t.clock().join(s.clock);
+            s.joinInto(t.clock(), cover);
             if (cover == SyncClock.UNKNOWN) {
                 cover = t.epoch();
             }
@@ -267,10 +267,10 @@ public final class HappensBefore {
         long cover = s.lock();
         try {
             if (mine.covers(cover)) {
-                s.clock.copyFrom(mine);
+                s.copyShared(mine, t.tid());
                 cover = t.epoch();
             } else {
-                s.clock.join(mine);
+                s.joinFrom(mine, cover);
                 cover = SyncClock.UNKNOWN;
             }
         } finally {
@@ -290,9 +290,9 @@ public final class HappensBefore {
         long cover = s.lock();
         try {
             if (!mine.covers(cover)) {
-                mine.join(s.clock);
+                s.joinInto(mine, cover);
             }
-            s.clock.copyFrom(mine); // L(s) ⊑ C(t) after the join, so L(s) ⊔ C(t) = C(t)
+            s.copyShared(mine, t.tid()); // L(s) ⊑ C(t) after the join, so L(s) ⊔ C(t) = C(t)
             cover = t.epoch();
         } finally {
             s.cover = cover; // releases the lock: a store, never a call (SyncClock#lock)

@@ -33,8 +33,21 @@ public final class SyncClock {
         }
     }
 
-    /** Guarded by the lock (see the class comment). */
-    final VectorClock clock = new VectorClock();
+    /**
+     * L(s) in full: null while the clock is ⊥ or in its shared form ({@link #base}). Guarded by the lock (see the
+     * class comment), as is {@link #base}.
+     */
+    private VectorClock clock;
+    /**
+     * The shared form: L(s) = base ⊔ {tid(cover) ↦ clock(cover)}, where base is a releasing thread's frozen clock
+     * ({@link VectorClock#frozenExcept}), shared with every other clock that thread released while only its own
+     * component moved; never mutated. Set only by a release that copies (the releaser covered the old cover, so
+     * L(s) ⊑ C(t) and L(s) := C(t)); the cover is then the releaser's epoch, which no later acquire replaces (only
+     * {@link #UNKNOWN} is replaced, and the shared form never has it). A release that joins turns it back into
+     * {@link #clock} first. A single-threaded CAS sequence over fresh nodes (a skip list's inserts) then costs this
+     * object per node, not this object, a {@code VectorClock} and an {@code int[]} as wide as the threads seen.
+     */
+    private int[] base;
     /**
      * The cover epoch, see the class comment; its top bit is the lock that guards {@link #clock}. Read it without
      * the lock through {@link #cover()}.
@@ -70,10 +83,57 @@ public final class SyncClock {
     public VectorClock snapshot() {
         long current = lock();
         try {
-            return new VectorClock(clock);
+            return copyLocked(current);
         } finally {
             cover = current;
         }
+    }
+
+    /** L(s) as a fresh clock; holds the lock, {@code current} the cover it returned. */
+    private VectorClock copyLocked(long current) {
+        if (base != null) {
+            return VectorClock.of(base, current);
+        }
+        return clock != null ? new VectorClock(clock) : new VectorClock();
+    }
+
+    /** C(t) := C(t) ⊔ L(s). Holds the lock, {@code current} the cover it returned. */
+    void joinInto(VectorClock mine, long current) {
+        if (base != null) {
+            mine.joinArray(base);
+            mine.joinEpoch(current);
+        } else if (clock != null) {
+            mine.join(clock);
+        }
+    }
+
+    /**
+     * L(s) := C(t) for thread {@code owner} (the caller has checked L(s) ⊑ C(t)), in the shared form: the cover the
+     * caller then stores must be {@code owner}'s current epoch (the full form needs none; it is stored all the same).
+     * Holds the lock.
+     */
+    void copyShared(VectorClock mine, int owner) {
+        if (mine.hasFrozen(owner) || (clock == null && base == null)) {
+            base = mine.frozenExcept(owner); // shares an array frozen already, or a never-released clock's first one
+            clock = null;
+        } else {
+            // a lock handed back and forth between threads: each acquire drops the releaser's frozen array, and
+            // freezing a new one per release would allocate where a copy into this clock's own array does not
+            if (clock == null) {
+                clock = new VectorClock();
+            }
+            clock.copyFrom(mine);
+            base = null;
+        }
+    }
+
+    /** L(s) := L(s) ⊔ C(t), in full. Holds the lock, {@code current} the cover it returned. */
+    void joinFrom(VectorClock mine, long current) {
+        if (clock == null) {
+            clock = copyLocked(current);
+            base = null;
+        }
+        clock.join(mine);
     }
 
     /** The current cover epoch (tests). */

@@ -14,6 +14,13 @@ public final class VectorClock {
     private static final int[] EMPTY = new int[0];
 
     private int[] c;
+    /**
+     * A frozen copy of {@link #c} that {@link SyncClock}s share ({@link #frozenExcept}), or null. Valid while no
+     * component other than {@link #frozenOwner}'s changed since it was taken: the owner's own ticks leave it valid
+     * (a sharer adds the owner's component from its cover epoch), every other change drops it. Never mutated.
+     */
+    private int[] frozen;
+    private int frozenOwner = -1;
 
     /** ⊥: every component 0. */
     public VectorClock() {
@@ -34,6 +41,9 @@ public final class VectorClock {
     /** K := K[tid := value]. */
     public void set(int tid, int value) {
         ensure(tid + 1);
+        if (c[tid] != value && tid != frozenOwner) {
+            frozen = null;
+        }
         c[tid] = value;
     }
 
@@ -45,32 +55,83 @@ public final class VectorClock {
     public int tick(int tid) {
         ensure(tid + 1);
         int v = c[tid];
-        return v == Integer.MAX_VALUE ? v : (c[tid] = v + 1);
+        if (v == Integer.MAX_VALUE) {
+            return v;
+        }
+        if (tid != frozenOwner) {
+            frozen = null;
+        }
+        return c[tid] = v + 1;
     }
 
     /** K := K ⊔ other (point-wise max). Out of line: C2 unrolls the loop, once rather than into every caller. */
     @DontInline
     public void join(VectorClock other) {
-        int[] o = other.c;
+        joinArray(other.c);
+    }
+
+    /** K := K ⊔ o, for a frozen array ({@link SyncClock}'s shared base). */
+    @DontInline
+    void joinArray(int[] o) {
         ensure(o.length);
         int[] a = c;
+        boolean changed = false;
         for (int i = 0; i < o.length; i++) {
             if (o[i] > a[i]) {
                 a[i] = o[i];
+                changed = true;
             }
+        }
+        if (changed) {
+            frozen = null;
         }
     }
 
-    /** K := other (copy, no sharing). Out of line, as {@link #join}. */
-    @DontInline
-    public void copyFrom(VectorClock other) {
-        int[] o = other.c;
+    /** K := K ⊔ {tid(e) ↦ clock(e)}: the component an epoch stands for. */
+    void joinEpoch(long epoch) {
+        int tid = Epoch.tid(epoch);
+        int value = Epoch.clock(epoch);
+        if (value > get(tid)) {
+            set(tid, value);
+        }
+    }
+
+    /** K := o (a frozen array), see {@link #copyFrom}. */
+    void copyFromArray(int[] o) {
+        frozen = null;
         if (c.length < o.length) {
             c = o.clone();
             return;
         }
         System.arraycopy(o, 0, c, 0, o.length);
         Arrays.fill(c, o.length, c.length, 0);
+    }
+
+    /** Whether {@link #frozenExcept}{@code (owner)} would return an existing array (allocate nothing). */
+    boolean hasFrozen(int owner) {
+        return frozen != null && frozenOwner == owner;
+    }
+
+    /**
+     * An immutable array equal to this clock in every component but {@code owner}'s (which may be lower): the same
+     * array for every call while only {@code owner}'s component changes — a thread releasing many fresh objects
+     * without acquiring anything new in between (a single-threaded CAS sequence) shares one array among all their
+     * clocks instead of copying its clock into each. The caller joins the owner's component (its epoch) itself.
+     */
+    int[] frozenExcept(int owner) {
+        int[] f = frozen;
+        if (f == null || frozenOwner != owner) {
+            f = c.length == 0 ? EMPTY : c.clone();
+            frozen = f;
+            frozenOwner = owner;
+        }
+        return f;
+    }
+
+    /** K := other (copy, no sharing). Out of line, as {@link #join}. */
+    @DontInline
+    public void copyFrom(VectorClock other) {
+        copyFromArray(other.c);
     }
 
     /** K ⊑ other: every component of this is ≤ the matching one of other. */
@@ -144,6 +205,14 @@ public final class VectorClock {
         if (components.length > 0) {
             v.c = components.clone();
         }
+        return v;
+    }
+
+    /** The clock {@code base} ⊔ {tid(e) ↦ clock(e)} (a {@link SyncClock}'s shared form, made explicit). */
+    static VectorClock of(int[] base, long epoch) {
+        VectorClock v = new VectorClock();
+        v.copyFromArray(base);
+        v.joinEpoch(epoch);
         return v;
     }
 }

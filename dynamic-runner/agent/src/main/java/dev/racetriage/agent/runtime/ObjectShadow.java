@@ -24,7 +24,7 @@ import dev.racetriage.agent.hb.SyncClock;
  * <p>Lookups are lock-free: slots and element records are published with volatile writes of freshly built arrays;
  * creation takes this object's monitor.
  */
-final class ObjectShadow {
+class ObjectShadow {
   private static final int[] NO_IDS = new int[0];
   private static final LocationState[] NO_STATES = new LocationState[0];
   private static final SyncClock[] NO_CLOCKS = new SyncClock[0];
@@ -59,28 +59,9 @@ final class ObjectShadow {
    * cover the summary) turns them into states under the monitor ({@link #materialize}) for good.
    */
   private volatile boolean compact = true;
-  private int[] ownIds = NO_IDS;
-  private int[] ownSites = NO_IDS;
+  /** The compact records: field id at {@code 2i}, its site at {@code 2i + 1} (one array: 4 bytes less a shadow). */
+  private int[] own = NO_IDS;
   private volatile int ownCount;
-  /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
-  private volatile String arrayKey;
-
-  /**
-   * An array's element states, flat: each element's last write epoch ({@link Epoch#BOTTOM}: never written, or written
-   * in a class initialiser) here, its site in {@link #elementSites}. Allocated at the first element write. While the
-   * write summary is a thread's epoch (the writes are totally ordered so far, see {@link #noteWrite}) only that thread
-   * (the owner) writes them, with plain stores: no other write can be unordered with its write, so there is nothing to
-   * check, and a hoisted loop's range write is two {@code Arrays.fill}s. Once the summary is {@link #SHARED_WRITES} the
-   * same records are each element's h-summary state, written under a per-element lock — the epoch's top bit, as in
-   * {@code LocationState} — by {@code DetectRuntime}. 12 bytes an element, no object per element.
-   */
-  private volatile long[] elementEpochs;
-  /** The site of each element's last write; set before {@link #elementEpochs} is published. */
-  private int[] elementSites;
-  /** An array too long to shadow: its elements go unchecked (and counted). */
-  private volatile boolean untracked;
-  /** The key of an unnamed array: named after the method of its first element write (see {@link #elementKey}). */
-  private volatile String firstKey;
   /**
    * The shadow memory this shadow belongs to: a shadow found in an object's slot ({@link ShadowSlots}) is this run's
    * only if it is the current memory's (tests install several runtimes in one JVM).
@@ -109,45 +90,7 @@ final class ObjectShadow {
     return writeSummary == now;
   }
 
-  /** The element epochs, or null if no element was written yet (or the array is untracked). */
-  long[] elementEpochs() {
-    return elementEpochs;
-  }
 
-  /** The element sites (read after {@link #elementEpochs()}). */
-  int[] elementSites() {
-    return elementSites;
-  }
-
-  /**
-   * The element records, allocated on first use; null for an array too long to shadow (then {@link #untrackedArray}).
-   * {@code unnamedKey}: the key an array no field was seen to hold is reported under (the first writer's method).
-   */
-  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  synchronized long[] records(Object array, String unnamedKey, int maxElements) {
-    if (elementEpochs == null && !untracked) {
-      if (firstKey == null) {
-        firstKey = unnamedKey;
-      }
-      int length = java.lang.reflect.Array.getLength(array);
-      if (length > maxElements) { // the agent's arrays= bound: 12 bytes of records per element
-        untracked = true;
-        return null;
-      }
-      elementSites = new int[length];
-      elementEpochs = new long[length];
-    }
-    return elementEpochs;
-  }
-
-  /** The key element races are reported under: the array's field, or the method of its first write, or this. */
-  String elementKey(String unnamedKey) {
-    String key = arrayKey;
-    if (key == null) {
-      key = firstKey;
-    }
-    return key != null ? key : unnamedKey;
-  }
 
   /** True if every write to this object so far happens-before {@code reader}'s current clock. */
   boolean allWritesCoveredBy(ThreadState reader) {
@@ -210,46 +153,6 @@ final class ObjectShadow {
     }
   }
 
-  /**
-   * The elements {@code [from, to)} a hoisted loop's range write left at {@code epoch} and {@code site} (each one's
-   * last write). Immutable, replaced as a whole.
-   */
-  private static final class WrittenRange {
-    final long epoch;
-    final int from;
-    final int to;
-    final int site;
-
-    WrittenRange(long epoch, int from, int to, int site) {
-      this.epoch = epoch;
-      this.from = from;
-      this.to = to;
-      this.site = site;
-    }
-  }
-
-  private volatile WrittenRange lastRange;
-
-  /**
-   * True if a range write of {@code [from, to)} at {@code now} from {@code site} would change nothing: the last range
-   * write covered it with the same epoch and site, and every write to this array since was the same thread's at the
-   * same epoch (the write summary is still {@code now}; a write by another thread makes it shared before the write
-   * happens). Each element then still holds that write — unless the thread wrote it again in this epoch from another
-   * site, which a report would then name instead (a write of that element in the same epoch all the same). Turns a
-   * loop that rewrites one row per outer iteration (a matrix multiply) into one check per row.
-   */
-  boolean rangeRepeats(long now, int from, int to, int site) {
-    WrittenRange r = lastRange;
-    return r != null && r.epoch == now && r.site == site && from >= r.from && to <= r.to && writeSummary == now;
-  }
-
-  /** Every element of {@code [from, to)} was just written at {@code now} from {@code site} by the calling thread. */
-  void noteRange(long now, int from, int to, int site) {
-    WrittenRange r = lastRange;
-    if (r == null || r.epoch != now || r.site != site || r.from != from || r.to != to) {
-      lastRange = new WrittenRange(now, from, to, site);
-    }
-  }
 
   SyncClock monitor() {
     SyncClock clock = monitor;
@@ -352,25 +255,21 @@ final class ObjectShadow {
       }
     }
     int n = ownCount;
-    int[] ids = ownIds;
+    int[] pairs = own;
     for (int i = 0; i < n; i++) {
-      if (ids[i] == fieldId) {
-        if (ownSites[i] != site) {
-          ownSites[i] = site;
+      if (pairs[2 * i] == fieldId) {
+        if (pairs[2 * i + 1] != site) {
+          pairs[2 * i + 1] = site;
         }
         return compact; // turned into states meanwhile: write it there too
       }
     }
-    int[] sites = ownSites;
-    if (n == ids.length) {
-      int capacity = Math.max(4, n * 2);
-      ids = java.util.Arrays.copyOf(ids, capacity);
-      sites = java.util.Arrays.copyOf(sites, capacity);
+    if (2 * n == pairs.length) {
+      pairs = java.util.Arrays.copyOf(pairs, Math.max(8, pairs.length * 2));
     }
-    ids[n] = fieldId;
-    sites[n] = site;
-    ownIds = ids;
-    ownSites = sites;
+    pairs[2 * n] = fieldId;
+    pairs[2 * n + 1] = site;
+    own = pairs;
     ownCount = n + 1;
     return compact;
   }
@@ -392,11 +291,11 @@ final class ObjectShadow {
     compact = false; // the owner's next write takes the states' path
     long epoch = writeSummary;
     int n = ownCount;
-    int[] ids = ownIds;
-    int[] sites = ownSites;
+    int[] pairs = own;
     for (int i = 0; i < n; i++) {
-      if (fieldIndex(ids[i]) < 0) {
-        appendField(ids[i], new LocationState(registry.key(ids[i]), epoch, sites[i], writerName));
+      int id = pairs[2 * i];
+      if (fieldIndex(id) < 0) {
+        appendField(id, new LocationState(registry.key(id), epoch, pairs[2 * i + 1], writerName));
       }
     }
   }
@@ -450,27 +349,169 @@ final class ObjectShadow {
     return state;
   }
 
-  private boolean counted;
 
-  /** True the first time it is called (under the monitor): the untracked array is counted once. */
-  synchronized boolean markCounted() {
-    boolean first = !counted;
-    counted = true;
-    return first;
+  // ---- arrays: the element records live in ArrayShadow, the shadow every array gets ----
+
+  /** The element epochs, or null if no element was written yet (or the array is untracked, or this is no array). */
+  long[] elementEpochs() {
+    return this instanceof ArrayShadow a ? a.elementEpochs : null;
+  }
+
+  /** The element sites (read after {@link #elementEpochs()}). */
+  int[] elementSites() {
+    return this instanceof ArrayShadow a ? a.elementSites : null;
+  }
+
+  /**
+   * The element records, allocated on first use; null for an array too long to shadow (then {@link #untrackedArray}).
+   * {@code unnamedKey}: the key an array no field was seen to hold is reported under (the first writer's method).
+   */
+  long[] records(Object array, String unnamedKey, int maxElements) {
+    return this instanceof ArrayShadow a ? a.allocate(array, unnamedKey, maxElements) : null;
+  }
+
+  /** The key element races are reported under: the array's field, or the method of its first write, or this. */
+  String elementKey(String unnamedKey) {
+    return this instanceof ArrayShadow a ? a.key(unnamedKey) : unnamedKey;
+  }
+
+  /** See {@link ArrayShadow#repeats}; false for an object that is no array. */
+  boolean rangeRepeats(long now, int from, int to, int site) {
+    return this instanceof ArrayShadow a && a.repeats(now, from, to, site) && writeSummary == now;
+  }
+
+  /** Every element of {@code [from, to)} was just written at {@code now} from {@code site} by the calling thread. */
+  void noteRange(long now, int from, int to, int site) {
+    if (this instanceof ArrayShadow a) {
+      a.range(now, from, to, site);
+    }
+  }
+
+  /** True the first time it is called for an untracked array: it is counted once. */
+  boolean markCounted() {
+    return this instanceof ArrayShadow a && a.firstCount();
   }
 
   /** True if this is an array too long to shadow element by element. */
   boolean untrackedArray() {
-    return untracked;
+    return this instanceof ArrayShadow a && a.untracked;
   }
 
   void noteArrayKey(String key) {
-    if (arrayKey == null) {
-      arrayKey = key; // the first field an array is seen in names it; a benign race between two namers
+    if (this instanceof ArrayShadow a && a.arrayKey == null) {
+      a.arrayKey = key; // the first field an array is seen in names it; a benign race between two namers
     }
   }
 
   String arrayKey() {
-    return arrayKey;
+    return this instanceof ArrayShadow a ? a.arrayKey : null;
+  }
+
+  /** A new shadow for {@code object}: an {@link ArrayShadow} for an array (arrays have no slot, see ShadowSlots). */
+  static ObjectShadow of(Object object, ShadowMemory memory) {
+    return object.getClass().isArray() ? new ArrayShadow(memory) : new ObjectShadow(memory);
+  }
+
+  /**
+   * The shadow of an array: the base's state (its monitor, its summary) plus the element records. Objects, the
+   * most numerous, then carry none of these fields: a skip list's node or a small value object's shadow is 24 bytes
+   * smaller.
+   */
+  static final class ArrayShadow extends ObjectShadow {
+    /** For an array: the key of the field it was last loaded from or stored to, e.g. {@code pkg.Cls.slots[]}. */
+    private volatile String arrayKey;
+
+    /**
+     * An array's element states, flat: each element's last write epoch ({@link Epoch#BOTTOM}: never written, or written
+     * in a class initialiser) here, its site in {@link #elementSites}. Allocated at the first element write. While the
+     * write summary is a thread's epoch (the writes are totally ordered so far, see {@link #noteWrite}) only that thread
+     * (the owner) writes them, with plain stores: no other write can be unordered with its write, so there is nothing to
+     * check, and a hoisted loop's range write is two {@code Arrays.fill}s. Once the summary is {@link #SHARED_WRITES} the
+     * same records are each element's h-summary state, written under a per-element lock — the epoch's top bit, as in
+     * {@code LocationState} — by {@code DetectRuntime}. 12 bytes an element, no object per element.
+     */
+    private volatile long[] elementEpochs;
+    /** The site of each element's last write; set before {@link #elementEpochs} is published. */
+    private int[] elementSites;
+    /** An array too long to shadow: its elements go unchecked (and counted). */
+    private volatile boolean untracked;
+    /** The key of an unnamed array: named after the method of its first element write (see {@link #elementKey}). */
+    private volatile String firstKey;
+    private boolean counted;
+    private volatile WrittenRange lastRange;
+
+    ArrayShadow(ShadowMemory memory) {
+      super(memory);
+    }
+
+    @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+    synchronized long[] allocate(Object array, String unnamedKey, int maxElements) {
+      if (elementEpochs == null && !untracked) {
+        if (firstKey == null) {
+          firstKey = unnamedKey;
+        }
+        int length = java.lang.reflect.Array.getLength(array);
+        if (length > maxElements) { // the agent's arrays= bound: 12 bytes of records per element
+          untracked = true;
+          return null;
+        }
+        elementSites = new int[length];
+        elementEpochs = new long[length];
+      }
+      return elementEpochs;
+    }
+
+    String key(String unnamedKey) {
+      String key = arrayKey;
+      if (key == null) {
+        key = firstKey;
+      }
+      return key != null ? key : unnamedKey;
+    }
+
+    /**
+     * True if a range write of {@code [from, to)} at {@code now} from {@code site} would change nothing: the last
+     * range write covered it with the same epoch and site, and every write to this array since was the same thread's
+     * at the same epoch (the write summary is still {@code now}, checked by the caller; a write by another thread
+     * makes it shared before the write happens). Each element then still holds that write — unless the thread wrote
+     * it again in this epoch from another site, which a report would then name instead (a write of that element in
+     * the same epoch all the same). Turns a loop that rewrites one row per outer iteration (a matrix multiply) into
+     * one check per row.
+     */
+    boolean repeats(long now, int from, int to, int site) {
+      WrittenRange r = lastRange;
+      return r != null && r.epoch == now && r.site == site && from >= r.from && to <= r.to;
+    }
+
+    void range(long now, int from, int to, int site) {
+      WrittenRange r = lastRange;
+      if (r == null || r.epoch != now || r.site != site || r.from != from || r.to != to) {
+        lastRange = new WrittenRange(now, from, to, site);
+      }
+    }
+
+    synchronized boolean firstCount() {
+      boolean first = !counted;
+      counted = true;
+      return first;
+    }
+  }
+
+  /**
+   * The elements {@code [from, to)} a hoisted loop's range write left at {@code epoch} and {@code site} (each one's
+   * last write). Immutable, replaced as a whole.
+   */
+  private static final class WrittenRange {
+    final long epoch;
+    final int from;
+    final int to;
+    final int site;
+
+    WrittenRange(long epoch, int from, int to, int site) {
+      this.epoch = epoch;
+      this.from = from;
+      this.to = to;
+      this.site = site;
+    }
   }
 }

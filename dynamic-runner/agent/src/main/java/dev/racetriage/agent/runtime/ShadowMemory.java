@@ -44,8 +44,8 @@ final class ShadowMemory {
   private final java.util.function.Function<Object, ObjectShadow> newShadow =
       new java.util.function.Function<>() {
         @Override
-        public ObjectShadow apply(Object ignored) {
-          return new ObjectShadow(ShadowMemory.this);
+        public ObjectShadow apply(Object object) {
+          return ObjectShadow.of(object, ShadowMemory.this);
         }
       };
 

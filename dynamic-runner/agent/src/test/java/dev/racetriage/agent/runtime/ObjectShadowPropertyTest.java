@@ -70,6 +70,44 @@ class ObjectShadowPropertyTest {
     assertEquals(true, racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
   }
 
+  /**
+   * The shapes of a reader that finds a fresh object and the owner that writes it again (RacyProgramsIT's skip-list
+   * fixture, by hand): the reader's first read ordered after the owner's first write through a lock (covered by the
+   * write summary: nothing is recorded) or racy (uncovered: the compact records become states), then the owner's second
+   * write in a later epoch, then the reader's second read. h-summary tracks no RW pair (a read followed by an
+   * unordered write is not a race until a read sees that write, JRF Theorem 2), so what must never be lost is the WR of
+   * the second read — in every placement of the owner's releases — and the first read must never be reported when the
+   * lock ordered it.
+   */
+  @Test
+  void aReaderOfAFreshObjectThenTheOwnersSecondWrite() throws Exception {
+    List<List<Step>> shapes = List.of(
+        // published through lock 0, read (covered), written again after a release, read again: WR on the second read
+        List.of(new Step(0, 'w', 0, 0), new Step(0, 'a', 0, 0), new Step(0, 'l', 0, 0), new Step(1, 'a', 0, 0),
+            new Step(1, 'r', 0, 0), new Step(1, 'l', 0, 0), new Step(0, 'w', 0, 0), new Step(1, 'r', 0, 0)),
+        // the same, the owner's second write in the same epoch as its first (no release between them)
+        List.of(new Step(0, 'w', 0, 0), new Step(0, 'w', 0, 1), new Step(1, 'r', 0, 0), new Step(0, 'w', 0, 0),
+            new Step(1, 'r', 0, 0)),
+        // racy publication: the first read already races (WR), the second write and read stay reported
+        List.of(new Step(0, 'w', 0, 0), new Step(0, 'l', 1, 0), new Step(1, 'r', 0, 0), new Step(0, 'w', 0, 0),
+            new Step(0, 'l', 1, 0), new Step(1, 'r', 0, 0)),
+        // ordered first read, owner's second write, no further read: nothing to report (RW is not tracked)
+        List.of(new Step(0, 'w', 0, 0), new Step(0, 'l', 0, 0), new Step(1, 'a', 0, 0), new Step(1, 'r', 0, 0),
+            new Step(0, 'w', 0, 0)),
+        // ordered first read, then the reader's own write races with the owner's second write (WW)
+        List.of(new Step(0, 'w', 0, 0), new Step(0, 'l', 0, 0), new Step(1, 'a', 0, 0), new Step(1, 'r', 0, 0),
+            new Step(0, 'w', 0, 0), new Step(1, 'w', 0, 0)),
+        // the second read by a third thread that acquired the first publication only
+        List.of(new Step(0, 'w', 0, 0), new Step(0, 'l', 0, 0), new Step(2, 'a', 0, 0), new Step(2, 'r', 0, 0),
+            new Step(0, 'w', 0, 0), new Step(0, 'l', 1, 0), new Step(2, 'r', 0, 0)));
+    for (int n = 0; n < shapes.size(); n++) {
+      List<Step> trace = shapes.get(n);
+      assertEquals(oracle(trace), run(trace), "shape " + n + ": " + trace);
+    }
+    assertEquals(Set.of(key(0, 0)), oracle(shapes.get(0)));
+    assertEquals(Set.of(), oracle(shapes.get(3)));
+  }
+
   private static String key(int object, int field) {
     return "pkg.O" + object + ".f" + field;
   }
