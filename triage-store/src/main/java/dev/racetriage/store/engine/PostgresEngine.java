@@ -73,7 +73,18 @@ public final class PostgresEngine implements Engine {
             + "store in (the search path names none that exists): create it (CREATE SCHEMA name) or fix the URL's "
             + "currentSchema.");
       }
-      if (queryString(connection, "SELECT to_regclass('" + VERSION_TABLE + "')::text") != null) {
+      // one statement, one snapshot: a second process creating the store at this moment (one transaction: its
+      // tables and the version table appear together) is either wholly seen or not at all — checking the version
+      // table first and the other tables after could see its tables without the version table in between
+      List<String> tables = new ArrayList<>();
+      try (Statement statement = connection.createStatement();
+          ResultSet rows = statement.executeQuery("SELECT table_name FROM information_schema.tables"
+              + " WHERE table_schema = current_schema() ORDER BY table_name")) {
+        while (rows.next()) {
+          tables.add(rows.getString(1));
+        }
+      }
+      if (tables.contains(VERSION_TABLE)) {
         long applicationId;
         int version;
         try (Statement statement = connection.createStatement();
@@ -94,14 +105,6 @@ public final class PostgresEngine implements Engine {
               null);
         }
         return FileState.racetriage(version);
-      }
-      List<String> tables = new ArrayList<>();
-      try (Statement statement = connection.createStatement();
-          ResultSet rows = statement.executeQuery("SELECT table_name FROM information_schema.tables"
-              + " WHERE table_schema = current_schema() ORDER BY table_name")) {
-        while (rows.next()) {
-          tables.add(rows.getString(1));
-        }
       }
       if (!tables.isEmpty()) {
         throw foreign(schema, tables);
