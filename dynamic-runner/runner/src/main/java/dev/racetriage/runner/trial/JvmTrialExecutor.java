@@ -121,7 +121,9 @@ public final class JvmTrialExecutor implements TrialExecutor {
     long[] reads = readCounts(report, spec.fieldKey());
     TestOutcome test = run.outcomes().stream().filter(o -> spec.testId().equals(o.id())).findFirst().orElse(null);
     if (run.timedOut() || (test != null && test.status() == TestOutcome.Status.TIMED_OUT)) {
-      return new Counted(timedOut(spec, limit, replay, true), reads[2]);
+      TrialOutcome timeout = timedOut(spec, limit, replay, true);
+      limits.record(timeout); // an sc timeout raises the pair's next limits
+      return new Counted(timeout, reads[2]);
     }
     TrialOutcome.Result result;
     String failure = null;

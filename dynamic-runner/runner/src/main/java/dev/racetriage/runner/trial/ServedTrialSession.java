@@ -124,7 +124,9 @@ final class ServedTrialSession implements TrialSession {
     if (reply instanceof TrialServerProcess.Reply.TimedOut) {
       server = null; // killed with its children; the next run starts a new server (this one's log is kept)
       serverDir = null;
-      return new Served(JvmTrialExecutor.timedOut(spec, limit, replay, false), 0, Suspicion.NONE);
+      TrialOutcome timeout = JvmTrialExecutor.timedOut(spec, limit, replay, false);
+      executor.limits().record(timeout); // an sc timeout raises the pair's next limits
+      return new Served(timeout, 0, Suspicion.NONE);
     }
     if (reply instanceof TrialServerProcess.Reply.Ended ended) {
       Path log = server.log();

@@ -356,4 +356,16 @@ class ServedTrialSessionTest {
     assertNull(lastFallback, () -> "fell back: " + lastFallback);
     assertEquals(1, lastJvms);
   }
+
+  /** An sc run killed at its limit is the machine's noise until it repeats: the pair's next limit is doubled. */
+  @Test
+  void aTimeoutUnderScDoublesThePairsNextLimit() throws Exception {
+    String field = "demo.Cell.shared"; // a pair of its own: the other tests' limits stay as they are
+    List<TrialOutcome> outcomes = runs(field, "HangTest", "hangsOnItsSecondRunInAJvm", "sc", "sc");
+
+    assertEquals(TrialOutcome.Result.TIMEOUT, outcomes.get(1).result());
+    TrialLimits.Limit next = executor.limits().limit(field, id("HangTest", "hangsOnItsSecondRunInAJvm"), false);
+    assertEquals(Duration.ofSeconds(20), next.duration(), next::basis);
+    assertTrue(next.basis().endsWith("doubled once after 1 sc run(s) of this test timed out"), next.basis());
+  }
 }
