@@ -66,9 +66,9 @@ public final class TrialLimits {
   /** The limit of the next run of {@code testId} with {@code field} jumbled; {@code freshJvm}: it starts a JVM. */
   public Limit limit(String field, String testId, boolean freshJvm) {
     Limit base = baseLimit(field, testId, freshJvm);
-    int doublings = Math.min(MAX_DOUBLINGS, controlTimeouts.getOrDefault(List.of(field, testId), 0));
+    int timeouts = controlTimeouts.getOrDefault(List.of(field, testId), 0);
+    int doublings = Math.min(MAX_DOUBLINGS, timeouts);
     if (doublings == 0) return base;
-    int timeouts = controlTimeouts.get(List.of(field, testId));
     return new Limit(base.duration().multipliedBy(1L << doublings), base.basis() + String.format(Locale.ROOT,
         ", doubled %s after %d sc run(s) of this test timed out", doublings == 1 ? "once" : doublings + " times",
         timeouts));
