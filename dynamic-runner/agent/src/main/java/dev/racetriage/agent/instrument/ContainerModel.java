@@ -149,6 +149,11 @@ public final class ContainerModel {
     return descriptor.startsWith("L") && OWNERS.contains(descriptor.substring(1, descriptor.length() - 1));
   }
 
+  /** Whether {@code internalName} (e.g. {@code java/util/HashMap}) is one of the modelled classes, exactly. */
+  static boolean isModelledClass(String internalName) {
+    return CLASSES.contains(internalName.replace('/', '.'));
+  }
+
   /** Whether instances of this runtime class are modelled (not its subclasses: they may synchronise). */
   public static boolean isModelled(Class<?> c) {
     return c.getClassLoader() == null && CLASSES.contains(c.getName());

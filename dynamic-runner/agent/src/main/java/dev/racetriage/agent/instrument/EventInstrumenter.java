@@ -54,13 +54,18 @@ final class EventInstrumenter extends AdviceAdapter {
   /** Ordinals (among the method's getfield/getstatic) of the reads a loop exit checks instead. */
   private final java.util.BitSet hoistedReads;
   private int fieldReads;
+  /** Per container call (ordinal among the method's modelled calls), the positions whose container is confined. */
+  private final int[] confinedContainers;
+  private int containerCalls;
   /** Ordinals (among the method's monitorenters) of the transparent sections (predict=true; TransparentSections). */
   private final java.util.BitSet transparentMonitors;
   private int monitorEnters;
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
-                    boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors) {
+                    boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors,
+                    int[] confinedContainers) {
     super(Opcodes.ASM9, next, access, name, descriptor);
+    this.confinedContainers = confinedContainers;
     this.transparentMonitors = transparentMonitors;
     this.hoisted = hoisted.elements();
     this.hoistedReads = hoisted.fieldReads();
@@ -674,6 +679,20 @@ final class EventInstrumenter extends AdviceAdapter {
    */
   private void containerCall(int opcode, String owner, String name, String descriptor, boolean isInterface,
                              int[] accesses) {
+    int ordinal = containerCalls++;
+    int confined = ordinal < confinedContainers.length ? confinedContainers[ordinal] : 0;
+    if (confined != 0) {
+      accesses = accesses.clone();
+      for (int i = 0; i < accesses.length; i++) {
+        if ((confined & (1 << Math.min(i, 31))) != 0) {
+          accesses[i] = ContainerModel.NONE; // a container that never leaves this frame (ConfinedContainers)
+        }
+      }
+      if (java.util.Arrays.stream(accesses).allMatch(a -> a == ContainerModel.NONE)) {
+        mv.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+        return;
+      }
+    }
     SpilledCall call = SpilledCall.spill(this, opcode, owner, name, descriptor);
     for (int i = 0; i < accesses.length; i++) {
       if (accesses[i] == ContainerModel.WRITE) {

@@ -58,7 +58,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       return new LoopHoistingMethod(access, name, descriptor, signature, exceptions, buffered, ctx);
     }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
-        LoopCheckHoister.Hoisted.NONE, new java.util.BitSet());
+        LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE);
     // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
     return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
   }
@@ -66,9 +66,9 @@ final class InstrumentingClassVisitor extends ClassVisitor {
   private static MethodVisitor accessesAndEvents(HandlerLastMethodNode buffered, int access, String name,
                                                  String descriptor, ClassContext ctx, boolean checkAccesses,
                                                  LoopCheckHoister.Hoisted hoisted,
-                                                 java.util.BitSet transparentMonitors) {
+                                                 java.util.BitSet transparentMonitors, int[] confinedContainers) {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
-        hoisted, transparentMonitors);
+        hoisted, transparentMonitors, confinedContainers);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
 
@@ -93,8 +93,10 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       super.visitEnd();
       java.util.BitSet transparent = TransparentSections.enabled() ? TransparentSections.find(this) // original code
           : new java.util.BitSet();
+      int[] confined = ContainerModel.enabled() ? ConfinedContainers.find(ctx.internalName(), this) // original code
+          : ConfinedContainers.NONE;
       LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx);
-      accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent));
+      accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined));
     }
   }
 }

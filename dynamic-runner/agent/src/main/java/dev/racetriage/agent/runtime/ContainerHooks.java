@@ -96,8 +96,30 @@ public final class ContainerHooks {
     if (site < 0 || site >= rt.sites().size()) {
       return -1;
     }
+    return unnamedIdOf(rt, site);
+  }
+
+  /** Per site, 1 + the pseudo-field id of the unnamed containers first seen there (0: not yet asked). */
+  private static int[] unnamedIds = new int[256];
+  private static FieldRegistry unnamedIdsOf;
+
+  /** The pseudo-field id of a site's method, looked up once per site (a new container per call is common). */
+  private static synchronized int unnamedIdOf(DetectRuntime rt, int site) {
+    if (unnamedIdsOf != rt.fields()) {
+      unnamedIds = new int[256];
+      unnamedIdsOf = rt.fields();
+    }
+    if (site >= unnamedIds.length) {
+      unnamedIds = java.util.Arrays.copyOf(unnamedIds, Math.max(site + 1, unnamedIds.length * 2));
+    }
+    int known = unnamedIds[site];
+    if (known != 0) {
+      return known - 1;
+    }
     dev.racetriage.agent.detect.Site where = rt.sites().site(site);
-    return rt.fields().id(where.className().replace('.', '/'), where.methodName() + "(){}");
+    int id = rt.fields().id(where.className().replace('.', '/'), where.methodName() + "(){}");
+    unnamedIds[site] = id + 1;
+    return id;
   }
 
   private static synchronized int pseudoIdOf(FieldRegistry fields, int holder) {
