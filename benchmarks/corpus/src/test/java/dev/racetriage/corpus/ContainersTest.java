@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 /**
- * Unsafe JDK containers shared by two threads: a list that loses appends, a static date format that mixes two dates, a
- * cache whose lost entries are recomputed.
+ * Unsafe JDK containers shared by two threads: a list that loses appends, a tree map that loses scores, a builder
+ * that loses or cuts lines, a static date format that mixes two dates, a cache whose lost entries are recomputed.
  */
 class ContainersTest {
   @Test
@@ -18,6 +18,32 @@ class ContainersTest {
       for (int i = 0; i < 50; i++) log.tag("b" + i);
     });
     assertEquals(100, log.count());
+  }
+
+  @Test
+  void everyScoreIsRanked() throws Throwable {
+    RankBoard board = new RankBoard();
+    Concurrently.run(() -> {
+      for (int i = 0; i < 50; i++) board.rank(2 * i, "a" + i);
+    }, () -> {
+      for (int i = 0; i < 50; i++) board.rank(2 * i + 1, "b" + i);
+    });
+    assertEquals(100, board.ranked());
+  }
+
+  @Test
+  void everyAuditLineIsKept() throws Throwable {
+    AuditTrail trail = new AuditTrail();
+    Concurrently.run(() -> {
+      for (int i = 0; i < 50; i++) trail.log("a" + i);
+    }, () -> {
+      for (int i = 0; i < 50; i++) trail.log("b" + i);
+    });
+    String[] lines = trail.text().split("\n");
+    assertEquals(100, lines.length, trail.text());
+    for (String line : lines) {
+      assertEquals(true, line.matches("[ab][0-9]{1,2}"), "a cut line: " + line);
+    }
   }
 
   @Test
