@@ -774,11 +774,23 @@ public final class AccessCollector extends ASTVisitor {
   }
 
   private Optional<LockCall> lockCallOf(Statement statement) {
+    String enclosing = types.enclosingTypeOf(statement);
     if (statement instanceof ExpressionStatement expression
         && expression.getExpression() instanceof MethodInvocation call) {
-      return lockExpressions.lockCall(call, types.enclosingTypeOf(statement));
+      return lockExpressions.lockCall(call, enclosing)
+          .or(() -> lockExpressions.stampedLockCall(call, enclosing));
     }
-    return Optional.empty();
+    // a StampedLock's stamp: long stamp = lock.writeLock(); or stamp = lock.readLock();
+    Expression value = null;
+    if (statement instanceof org.eclipse.jdt.core.dom.VariableDeclarationStatement declaration
+        && declaration.fragments().size() == 1) {
+      value = ((VariableDeclarationFragment) declaration.fragments().get(0)).getInitializer();
+    } else if (statement instanceof ExpressionStatement expression
+        && expression.getExpression() instanceof Assignment assignment) {
+      value = assignment.getRightHandSide();
+    }
+    return value != null && Expressions.strip(value) instanceof MethodInvocation call
+        ? lockExpressions.stampedLockCall(call, enclosing) : Optional.empty();
   }
 
   private void markSynchronizes(String owner) {
