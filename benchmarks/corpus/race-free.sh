@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Precision of detection on race-free code: the agent's RaceFreeIdiomsIT (31 race-free programs, one per
+# Precision of detection on race-free code: the agent's RaceFreeIdiomsIT (33 race-free programs, one per
 # java.util.concurrent / monitor / volatile / final-field / confinement idiom, each run 3 times under the agent in
 # detect mode, in forked JVMs) must report zero races. Prints a markdown table from the failsafe report.
 #

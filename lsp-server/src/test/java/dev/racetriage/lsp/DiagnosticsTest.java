@@ -56,6 +56,46 @@ class DiagnosticsTest {
     }
   }
 
+  private static final String TAGS = """
+      package demo;
+
+      import java.util.ArrayList;
+      import java.util.List;
+
+      public class TagsBad {
+        private final List<String> tags = new ArrayList<>();
+
+        public void start() {
+          for (int i = 0; i < 2; i++) {
+            new Thread(() -> tags.add("t")).start();
+          }
+        }
+
+        public int count() {
+          return tags.size();
+        }
+      }
+      """;
+
+  /** A container race candidate ({@code pkg.Cls.tags{}}, the agent's name) is anchored at the field that holds it. */
+  @Test
+  void aContainerCandidateIsAnchoredAtTheFieldThatHoldsTheContainer() throws Exception {
+    try (LspSession session = LspSession.start()) {
+      Path dir = Fixtures.mavenProject(project);
+      Path source = Fixtures.source(dir, "demo/TagsBad.java");
+      java.nio.file.Files.writeString(source, TAGS);
+      session.initialize(dir);
+      String uri = session.open(source);
+      PublishDiagnosticsParams published =
+          session.client.awaitDiagnostics(uri, p -> forField(p, "demo.TagsBad.tags{}").isPresent());
+      Diagnostic diagnostic = forField(published, "demo.TagsBad.tags{}").orElseThrow();
+      int line = 6;
+      int column = TAGS.lines().toList().get(line).indexOf("tags");
+      assertEquals(new Range(new Position(line, column), new Position(line, column + 4)), diagnostic.getRange());
+      assertTrue(diagnostic.getMessage().contains("tags"), diagnostic.getMessage());
+    }
+  }
+
   @Test
   void anOpenedFileIsAnalysedWithoutWaitingForTheTypingPause() throws Exception {
     try (LspSession session = LspSession.start()) {

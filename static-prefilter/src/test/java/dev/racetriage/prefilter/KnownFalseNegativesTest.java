@@ -35,15 +35,6 @@ class KnownFalseNegativesTest {
   }
 
   @Test
-  void theContentsOfAFinalMapAreNotTracked() {
-    FileFacts facts = Fixtures.facts(dir.resolve("facts"), "FN_ContainerContents");
-    assertTrue(facts.accesses().stream().noneMatch(Access::isWrite), "only reads of the map reference: "
-        + facts.accesses());
-    Expect.noCandidate(Fixtures.scan(dir.resolve("scan"), "FN_ContainerContents"),
-        "fixtures.FN_ContainerContents.counts");
-  }
-
-  @Test
   void aFieldOfAnotherInstanceUnderThisMonitorLooksLocked() {
     missed("FN_LockOfAnotherInstance", "fixtures.FN_LockOfAnotherInstance.balance");
   }

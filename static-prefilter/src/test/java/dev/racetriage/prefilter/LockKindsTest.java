@@ -74,6 +74,23 @@ class LockKindsTest {
   }
 
   @Test
+  void aStampedLocksWriteAndReadStampsAreHeldUntilTheirUnlock() {
+    Analysis analysis = Fixtures.scan(dir, "StampedLockOk");
+    Expect.noCandidate(analysis, "fixtures.StampedLockOk.version");
+    Expect.noCandidate(analysis, "fixtures.StampedLockOk.prices{}");
+  }
+
+  @Test
+  void writingUnderAStampedLocksReadStampIsNotExclusive() {
+    Candidate lookups = Expect.candidate(Fixtures.scan(dir, "StampedReadLockWriteBad"),
+        "fixtures.StampedReadLockWriteBad.lookups");
+    List<HeldLock> locks = lookups.accesses().get(0).locks();
+    assertEquals(1, locks.size());
+    assertEquals(LockMode.SHARED, locks.get(0).mode());
+    assertEquals("fixtures.StampedReadLockWriteBad.lock", locks.get(0).id());
+  }
+
+  @Test
   void aWriteAfterTheFinallyThatUnlockedHoldsNoLock() {
     Candidate state = Expect.candidate(Fixtures.scan(dir, "UnlockedAfterUnlockBad"),
         "fixtures.UnlockedAfterUnlockBad.state");

@@ -1,7 +1,7 @@
 package dev.racetriage.corpus;
 
 /**
- * {@link SampleBuffer} with its copies under the buffer's monitor: race-free (no row in {@code expected.tsv}; a
+ * {@link SampleBuffer} with its copies (and a reset by {@code Arrays.fill}) under the buffer's monitor: race-free (no row in {@code expected.tsv}; a
  * race reported here is a false one).
  */
 public final class LockedSampleBuffer {
@@ -13,6 +13,10 @@ public final class LockedSampleBuffer {
 
   public synchronized void record(int[] values) {
     System.arraycopy(values, 0, samples, 0, Math.min(values.length, samples.length));
+  }
+
+  public synchronized void reset() {
+    java.util.Arrays.fill(samples, 0);
   }
 
   public synchronized int[] snapshot() {

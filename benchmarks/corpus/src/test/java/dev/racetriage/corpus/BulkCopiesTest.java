@@ -22,7 +22,10 @@ class BulkCopiesTest {
   @Test
   void lockedSnapshotSeesTheRecordedSamples() throws Throwable {
     LockedSampleBuffer buffer = new LockedSampleBuffer(SAMPLES.length);
-    Concurrently.run(() -> buffer.record(SAMPLES),
+    Concurrently.run(() -> {
+      buffer.reset();
+      buffer.record(SAMPLES);
+    },
         Concurrently.settled(() -> {
           int[] seen = buffer.snapshot();
           if (seen[0] != 0) { // the lock orders either way: all or nothing of the record

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Unsafe JDK containers shared by two threads: a list that loses appends, a static date format that mixes two dates, a
- * cache whose lost entries are recomputed.
+ * cache whose lost entries are recomputed (more in {@link TreeMapAndBuilderTest}).
  */
 class ContainersTest {
   @Test

@@ -37,4 +37,17 @@ class HashedKeysTest {
     assertEquals(KEYS, counts.size());
     for (int i = 0; i < KEYS; i++) assertEquals(2, counts.get(new RereadCacheKey("key-" + i)));
   }
+
+  @Test
+  void volatileHashKeysCountIntoOneEntryEach() throws Throwable {
+    VolatileCacheKey[] keys = new VolatileCacheKey[KEYS];
+    for (int i = 0; i < KEYS; i++) keys[i] = new VolatileCacheKey("key-" + i, i);
+    ConcurrentHashMap<VolatileCacheKey, Integer> counts = new ConcurrentHashMap<>();
+    Concurrently.Body countAll = () -> {
+      for (VolatileCacheKey key : keys) counts.merge(key, 1, Integer::sum);
+    };
+    Concurrently.run(countAll, Concurrently.settled(countAll));
+    assertEquals(KEYS, counts.size());
+    for (int i = 0; i < KEYS; i++) assertEquals(2, counts.get(new VolatileCacheKey("key-" + i, i)));
+  }
 }

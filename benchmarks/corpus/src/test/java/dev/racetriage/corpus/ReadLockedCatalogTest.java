@@ -14,4 +14,13 @@ class ReadLockedCatalogTest {
     Concurrently.run(lookUp, Concurrently.settled(lookUp));
     assertEquals(2, catalog.lookups());
   }
+
+  @Test
+  void everyStampedLookupIsCounted() throws Throwable {
+    StampedCatalog catalog = new StampedCatalog();
+    catalog.put("tea", 3);
+    Concurrently.Body lookUp = () -> assertEquals(3, catalog.price("tea"));
+    Concurrently.run(lookUp, Concurrently.settled(lookUp));
+    assertEquals(2, catalog.lookups());
+  }
 }

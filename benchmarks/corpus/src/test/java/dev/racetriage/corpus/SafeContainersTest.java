@@ -9,8 +9,9 @@ class SafeContainersTest {
   @Test
   void guardedConfinedAndReadOnlyContainersKeepEveryEntry() throws Throwable {
     SafeContainers shared = new SafeContainers();
-    Concurrently.run(() -> assertEquals("20:40:1970-01-01", shared.work(0, 20)),
-        () -> assertEquals("20:40:1970-01-01", shared.work(1, 20)));
-    assertEquals(80, shared.ranked());
+    String expected = "20:40:5:20:day:1970-01-01:1970-01-01";
+    Concurrently.run(() -> assertEquals(expected, shared.work(0, 20)),
+        () -> assertEquals(expected, shared.work(1, 20)));
+    assertEquals(160, shared.ranked());
   }
 }

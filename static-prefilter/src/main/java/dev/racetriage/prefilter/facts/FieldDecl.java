@@ -16,6 +16,9 @@ import java.util.Optional;
  * @param threadConfined annotated {@code @ThreadConfined}
  * @param valueType the binary name of the field's type when it is a class of the project, else empty (a racy
  *     reference to such an object publishes it unsafely, and with it the fields its constructor wrote)
+ * @param unsynchronisedContainer whether the field holds one of the JDK's unsynchronised containers (the shared
+ *     {@code ContainerContract}): declared as one, or only ever assigned {@code new} ones; its contents are then judged
+ *     as the pseudo-field {@code key + "{}"}, written by mutator calls and read by accessor calls
  */
 public record FieldDecl(
     String key,
@@ -27,7 +30,8 @@ public record FieldDecl(
     String typeName,
     Optional<HeldLock> guardedBy,
     boolean threadConfined,
-    String valueType) {
+    String valueType,
+    boolean unsynchronisedContainer) {
 
   /** The binary name of the declaring class. */
   public String owner() {

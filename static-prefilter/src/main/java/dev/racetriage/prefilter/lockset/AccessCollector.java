@@ -110,6 +110,8 @@ public final class AccessCollector extends ASTVisitor {
   private final LockExpressions lockExpressions;
 
   private final List<FieldDecl> fieldDecls = new ArrayList<>();
+  /** What each field declared here is seen to hold: its declared type, initialiser and assignments in the file. */
+  private final Map<String, ContainerCalls.Held> containersHeld = new HashMap<>();
   private final Map<String, TypeState> typeStates = new LinkedHashMap<>();
   private final Map<String, MethodFacts> methods = new LinkedHashMap<>();
   private final List<CallEdge> calls = new ArrayList<>();
@@ -248,7 +250,9 @@ public final class AccessCollector extends ASTVisitor {
   }
 
   public List<FieldDecl> fieldDecls() {
-    return fieldDecls;
+    return fieldDecls.stream().map(f -> containersHeld.get(f.key()) != ContainerCalls.Held.UNSYNCHRONISED ? f
+        : new FieldDecl(f.key(), f.file(), f.line(), f.isStatic(), f.isFinal(), f.isVolatile(), f.typeName(),
+            f.guardedBy(), f.threadConfined(), f.valueType(), true)).toList();
   }
 
   public List<TypeFacts> types() {
@@ -306,8 +310,11 @@ public final class AccessCollector extends ASTVisitor {
       fieldDecls.add(new FieldDecl(key, file, Expressions.lineOf(fragment), isStatic,
           Modifier.isFinal(modifiers) || inInterface, Modifier.isVolatile(modifiers), typeName, guard,
           ConcurrencyAnnotations.has(node.modifiers(), ConcurrencyAnnotations.THREAD_CONFINED),
-          projectTypeOf(fragment)));
+          projectTypeOf(fragment), false));
       Expression initializer = fragment.getInitializer();
+      org.eclipse.jdt.core.dom.IVariableBinding binding = fragment.resolveBinding();
+      ContainerCalls.Held held = ContainerCalls.declared(binding == null ? null : binding.getType());
+      containersHeld.put(key, initializer == null ? held : held.and(ContainerCalls.assigned(initializer)));
       if (initializer != null) {
         lockExpressions.aliasOf(key, initializer, owner).ifPresent(aliases::add);
         String bodyKey = owner + (isStatic ? "#<clinit>" : "#<init>");
@@ -767,11 +774,23 @@ public final class AccessCollector extends ASTVisitor {
   }
 
   private Optional<LockCall> lockCallOf(Statement statement) {
+    String enclosing = types.enclosingTypeOf(statement);
     if (statement instanceof ExpressionStatement expression
         && expression.getExpression() instanceof MethodInvocation call) {
-      return lockExpressions.lockCall(call, types.enclosingTypeOf(statement));
+      return lockExpressions.lockCall(call, enclosing)
+          .or(() -> lockExpressions.stampedLockCall(call, enclosing));
     }
-    return Optional.empty();
+    // a StampedLock's stamp: long stamp = lock.writeLock(); or stamp = lock.readLock();
+    Expression value = null;
+    if (statement instanceof org.eclipse.jdt.core.dom.VariableDeclarationStatement declaration
+        && declaration.fragments().size() == 1) {
+      value = ((VariableDeclarationFragment) declaration.fragments().get(0)).getInitializer();
+    } else if (statement instanceof ExpressionStatement expression
+        && expression.getExpression() instanceof Assignment assignment) {
+      value = assignment.getRightHandSide();
+    }
+    return value != null && Expressions.strip(value) instanceof MethodInvocation call
+        ? lockExpressions.stampedLockCall(call, enclosing) : Optional.empty();
   }
 
   private void markSynchronizes(String owner) {
@@ -835,6 +854,16 @@ public final class AccessCollector extends ASTVisitor {
     }
     if (context instanceof ArrayAccess element && element.getArray() == access) {
       recordElementAccess(node, field, element, initialisation, body);
+    }
+    Expression assignedValue = ContainerCalls.assignedValue(access);
+    if (assignedValue != null) {
+      containersHeld.computeIfPresent(field.key(), (k, held) -> held.and(ContainerCalls.assigned(assignedValue)));
+    }
+    AccessKind container = ContainerCalls.mayHold(node.resolveTypeBinding()) ? ContainerCalls.kindOf(access) : null;
+    if (container != null) { // cache.put(k, v), tags.add(t), for (T t : tags): a call on the container it holds
+      accesses.add(new Access(field.key() + "{}", file, Expressions.lineOf(node), node.getStartPosition() + 1,
+          container, false, held.locks(), initialisation, body.key(), body.label(), field.viaBinding(), List.of(),
+          List.of()));
     }
     AccessKind bulk = BulkArrayAccesses.kindOf(access);
     if (bulk != null) { // System.arraycopy(slots, …), Arrays.fill(slots, …), slots.clone(): its elements

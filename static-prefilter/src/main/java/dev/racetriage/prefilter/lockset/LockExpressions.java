@@ -106,6 +106,33 @@ public final class LockExpressions {
     return Optional.of(new LockCall(action, monitorOf(receiver, enclosingType)));
   }
 
+  private static final Set<String> STAMPED_READ = Set.of("readLock", "readLockInterruptibly");
+  private static final Set<String> STAMPED_WRITE = Set.of("writeLock", "writeLockInterruptibly");
+  private static final Set<String> STAMPED_RELEASE = Set.of("unlockRead", "unlockWrite", "unlock");
+
+  /**
+   * A {@code StampedLock}'s stamp calls: {@code long s = sl.readLock()} holds {@code sl} shared and
+   * {@code sl.writeLock()} exclusive until {@code sl.unlockRead(s)}, {@code unlockWrite(s)} or {@code unlock(s)} (the
+   * lock's id is its field's, as for a read/write lock's halves). Optimistic reads hold nothing.
+   */
+  public Optional<LockCall> stampedLockCall(MethodInvocation call, String enclosingType) {
+    Expression receiver = call.getExpression();
+    ITypeBinding type = receiver == null ? null : receiver.resolveTypeBinding();
+    if (type == null || !"java.util.concurrent.locks.StampedLock".equals(type.getErasure().getQualifiedName())) {
+      return Optional.empty();
+    }
+    String name = call.getName().getIdentifier();
+    HeldLock owner = monitorOf(receiver, enclosingType);
+    if (call.arguments().isEmpty() && (STAMPED_READ.contains(name) || STAMPED_WRITE.contains(name))) {
+      LockMode mode = STAMPED_READ.contains(name) ? LockMode.SHARED : LockMode.EXCLUSIVE;
+      return Optional.of(new LockCall(Action.ACQUIRE, new HeldLock(owner.id(), call.toString(), mode)));
+    }
+    if (call.arguments().size() == 1 && STAMPED_RELEASE.contains(name)) {
+      return Optional.of(new LockCall(Action.RELEASE, owner));
+    }
+    return Optional.empty();
+  }
+
   /** {@code final Lock r = rw.readLock();}: holding {@code r} is holding {@code rw} shared. */
   public Optional<LockAlias> aliasOf(String fieldKey, Expression initializer, String enclosingType) {
     Expression e = Expressions.strip(initializer);

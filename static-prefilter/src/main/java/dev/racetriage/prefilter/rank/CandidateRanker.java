@@ -74,6 +74,7 @@ public final class CandidateRanker {
       }
     }
     addArrayElements();
+    addContainerContents();
     methods = handedToThreads(methods, handoffs);
     methods.forEach(m -> methodsByKey.put(m.key(), m));
     contexts = ThreadContexts.compute(methods, calls,
@@ -108,7 +109,10 @@ public final class CandidateRanker {
     }
     Set<String> arrays = new java.util.HashSet<>();
     touched.forEach(key -> arrays.add(key.endsWith("[]") ? key : key + "[]"));
+    Set<String> containers = new java.util.HashSet<>();
+    touched.forEach(key -> containers.add(key.endsWith("{}") ? key : key + "{}"));
     touched.addAll(arrays);
+    touched.addAll(containers);
     before.fields().forEach(f -> fields.remove(f.key(), f));
     after.fields().forEach(f -> fields.put(f.key(), f));
     Comparator<Access> inFileOrder = Comparator.comparingInt(a -> fileOrder.get(a.file()));
@@ -122,7 +126,9 @@ public final class CandidateRanker {
       syntaxErrors.remove(file);
     }
     arrays.forEach(fields::remove); // element entries are derived from the array's declaration: derive them anew
+    containers.forEach(fields::remove); // so are container contents
     addArrayElements();
+    addContainerContents();
     for (String key : touched) {
       judged.remove(key);
       FieldDecl field = fields.get(key);
@@ -161,7 +167,23 @@ public final class CandidateRanker {
         String elementType = array.typeName().endsWith("[]")
             ? array.typeName().substring(0, array.typeName().length() - 2) : array.typeName();
         fields.put(key, new FieldDecl(key, array.file(), array.line(), array.isStatic(), false, false, elementType,
-            array.guardedBy(), array.threadConfined(), ""));
+            array.guardedBy(), array.threadConfined(), "", false));
+      }
+    }
+  }
+
+  /**
+   * {@code pkg.Cls.cache{}}: the contents of a field holding one of the JDK's unsynchronised containers (the agent's
+   * name for a container race), judged like a field that is never final or volatile — written by mutator calls, read
+   * by accessor calls ({@code lockset.ContainerCalls}). Calls in a constructor or initialiser of the holder fill it
+   * before publication, so a container only read after that is not a candidate.
+   */
+  private void addContainerContents() {
+    for (String key : accessesByField.keySet()) {
+      FieldDecl holder = key.endsWith("{}") ? fields.get(key.substring(0, key.length() - 2)) : null;
+      if (holder != null && holder.unsynchronisedContainer() && !fields.containsKey(key)) {
+        fields.put(key, new FieldDecl(key, holder.file(), holder.line(), holder.isStatic(), false, false,
+            holder.typeName(), holder.guardedBy(), holder.threadConfined(), "", false));
       }
     }
   }
@@ -263,6 +285,10 @@ public final class CandidateRanker {
 
     Confidence confidence = new Confidence();
     explainAccesses(field, shared, unprotected, unguarded, confidence);
+    if (field.key().endsWith("{}")) {
+      confidence.add("the contents of " + article(field.typeName()) + field.typeName()
+          + ", a JDK container that is not thread-safe: mutator calls write it, accessor calls read it", 0);
+    }
     explainThreads(owner, unprotected, concurrency, confidence);
     explainPatterns(field, patterns, confidence);
     explainHandoffs(field, confidence);
@@ -520,7 +546,8 @@ public final class CandidateRanker {
   }
 
   private static String describe(Access access) {
-    String verb = access.isWrite() ? "written" : "read";
+    String verb = access.fieldKey().endsWith("{}") ? (access.isWrite() ? "changed by a call" : "read by a call")
+        : access.isWrite() ? "written" : "read";
     String locks = access.locks().isEmpty() ? "without lock"
         : "under " + access.locks().stream().map(HeldLock::toString).collect(Collectors.joining(" and "));
     return verb + " in " + access.methodLabel() + " " + locks + " (line " + access.line() + ")";

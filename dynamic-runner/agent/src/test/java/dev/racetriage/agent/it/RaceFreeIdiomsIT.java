@@ -21,10 +21,10 @@ class RaceFreeIdiomsIT {
       "CyclicBarrierOk", "PhaserAndExchangerOk", "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk",
       "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk", "VolatileFlagPublicationOk", "StaticInitialisationOk",
       "FinalFieldPublicationOk", "ThreadConfinementOk", "BulkArrayCopiesOk",
-      "ReadLockReadersOk", "SynchronizedWritesOk");
+      "ReadLockReadersOk", "SynchronizedWritesOk", "LazyHashKeysOk");
   static final List<String> EXECUTORS = List.of(
       "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "TimerTaskOk", "CompletableFutureChainOk",
-      "ForkJoinRecursiveSumOk", "ParallelStreamOk");
+      "ForkJoinRecursiveSumOk", "ParallelStreamOk", "HandedOffCountersOk");
 
   @Test
   void locksQueuesLatchesBarriersCollectionsMonitorsAndVolatilesReportNoRace() throws Exception {

@@ -68,6 +68,26 @@ class RacyProgramsIT {
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
   }
 
+  /**
+   * A value class's lazily cached hash, filled by the JDK's calls of {@code hashCode} on two threads before the
+   * concurrent map orders anything: each class's cache races (issue 22's held-out misses).
+   */
+  @Test
+  void aLazilyCachedHashHashedOnTwoThreadsRaces() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.LazyHashKeysBad";
+    AgentJvm.Result result = run("lazy-hash", List.of(), fixture);
+    assertEquals(Set.of(fixture + "$Key.hash", fixture + "$RereadKey.hash"), result.report().racyFields(),
+        result.describe());
+  }
+
+  /** A counter updated after its job was put in a queue races with the consumer's update; before the put it does not. */
+  @Test
+  void aCounterUpdatedAfterTheHandoffRaces() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.CounterAfterHandoffBad";
+    AgentJvm.Result result = run("counter-after-handoff", List.of(), fixture);
+    assertEquals(Set.of(fixture + "$Job.attempts"), result.report().racyFields(), result.describe());
+  }
+
   /** Readers of a ReentrantReadWriteLock or a StampedLock are not ordered by each other's unlocks: their writes race. */
   @Test
   void writesUnderAReadLockRaceEvenWhenTheReadSectionsDoNotOverlap() throws Exception {
