@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 /**
- * Unsafe JDK containers shared by two threads: a list that loses appends, a static date format that mixes two dates, a
- * cache whose lost entries are recomputed (more in {@link TreeMapAndBuilderTest}).
+ * Unsafe JDK containers shared by two threads: a list that loses appends and a static date format that mixes two
+ * dates. Both races are real and destructive, but their windows are a few nanoseconds inside the JDK's code, so even
+ * perturbed runs fail only in about one run of eight to ten — at or below the benign rule's 15 % bound, so a triage
+ * may also say benign ("failure rate below 15 %"), which is then a true statement about the test. More, with
+ * verdicts a triage reaches every time, in {@link UnsafeContainersTest}.
  */
 class ContainersTest {
   @Test
@@ -44,16 +47,5 @@ class ContainersTest {
     synchronized (mine) {
       return mine.format(new java.util.Date(t));
     }
-  }
-
-  @Test
-  void cachedNamesAreTheComputedOnes() throws Throwable {
-    NameCache cache = new NameCache();
-    Concurrently.Body lookUps = () -> {
-      for (int round = 0; round < 3; round++) {
-        for (int id = 0; id < 10; id++) assertEquals("item-" + id, cache.nameOf(id));
-      }
-    };
-    Concurrently.run(lookUps, lookUps);
   }
 }
