@@ -80,6 +80,11 @@ public final class DetectRuntime {
     return hb;
   }
 
+  /** The shadow memory (tests look at an object's shadow). */
+  ShadowMemory shadowMemory() {
+    return shadow;
+  }
+
   /** The calling thread's happens-before state (t is the calling thread's shadow). */
   ThreadState threadState(ThreadShadow t) {
     return t.state(threads);
