@@ -224,18 +224,19 @@ public final class DetectRuntime {
   }
 
   /** {@link #readElement} of a long array: its element's chunk, or the chunk's uniform record. */
+  @ForceInline // see the class comment
   private void readChunked(ObjectShadow s, ThreadState state, ElementChunks chunks, int index, int site) {
     if (index < 0 || index >= chunks.length) {
       return;
     }
     int c = index >>> ElementChunks.SHIFT;
-    long[] epochs = chunks.epochs(c);
-    if (epochs == null) {
+    ElementChunks.Chunk k = chunks.chunk(c);
+    if (k == null) {
       if (!state.clock().covers(chunks.uniformEpoch(c))) {
         uncoveredUniformRead(s, state, chunks, c, index, site);
       }
-    } else if (!state.clock().covers(epochs[index & ElementChunks.MASK] & ~LOCKED)) {
-      uncoveredRead(s, state, epochs, chunks.sites(c), index & ElementChunks.MASK, index, site);
+    } else if (!state.clock().covers(k.epochs[index & ElementChunks.MASK] & ~LOCKED)) {
+      uncoveredRead(s, state, k.epochs, k.sites, index & ElementChunks.MASK, index, site);
     }
   }
 
@@ -247,11 +248,11 @@ public final class DetectRuntime {
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private void uncoveredUniformRead(ObjectShadow s, ThreadState state, ElementChunks chunks, int c, int index,
                                     int site) {
-    long[] epochs = chunks.epochs(c);
-    if (epochs != null) { // allocated meanwhile: the element's own record
+    ElementChunks.Chunk k = chunks.chunk(c);
+    if (k != null) { // allocated meanwhile: the element's own record
       int at = index & ElementChunks.MASK;
-      if (!state.clock().covers(epochs[at] & ~LOCKED)) {
-        uncoveredRead(s, state, epochs, chunks.sites(c), at, index, site);
+      if (!state.clock().covers(k.epochs[at] & ~LOCKED)) {
+        uncoveredRead(s, state, k.epochs, k.sites, at, index, site);
       }
       return;
     }
@@ -321,13 +322,14 @@ public final class DetectRuntime {
   }
 
   /** {@link #writeElement} of a long array: into its element's chunk, allocated if it was uniform. */
+  @ForceInline // see the class comment
   private void writeChunked(ThreadState state, ObjectShadow s, ElementChunks chunks, int index, int site, long now) {
     if (index < 0 || index >= chunks.length) {
       return; // the program gets its ArrayIndexOutOfBoundsException
     }
     int c = index >>> ElementChunks.SHIFT;
-    long[] epochs = chunks.chunk(c);
-    writeRecord(state, s, epochs, chunks.sites(c), index & ElementChunks.MASK, index, site, now);
+    ElementChunks.Chunk k = chunks.allocated(c);
+    writeRecord(state, s, k.epochs, k.sites, index & ElementChunks.MASK, index, site, now);
   }
 
   /** An element write into its record: {@code at} in the records {@code epochs}/{@code sites}, {@code index} in the array. */
@@ -482,6 +484,7 @@ public final class DetectRuntime {
   }
 
   /** {@link #readRange} of a long array, chunk by chunk: a uniform chunk's record is checked once. */
+  @DontInline // out of the hooks: compiled once, a call per access of a long array (see the class comment)
   private void readChunkedRange(ObjectShadow s, ThreadState state, ElementChunks chunks, int from, int to, int step,
                                 int site) {
     VectorClock clock = state.clock();
@@ -490,8 +493,8 @@ public final class DetectRuntime {
     while (i < end) {
       int c = i >>> ElementChunks.SHIFT;
       int chunkEnd = Math.min(end, chunks.end(c));
-      long[] epochs = chunks.epochs(c);
-      if (epochs == null) {
+      ElementChunks.Chunk k = chunks.chunk(c);
+      if (k == null) {
         if (clock.covers(chunks.uniformEpoch(c))) {
           i += (int) (((long) chunkEnd - i + step - 1) / step) * step; // the chunk's first index past it
         }
@@ -500,9 +503,10 @@ public final class DetectRuntime {
         }
       } else {
         int base = ElementChunks.start(c);
+        long[] epochs = k.epochs;
         for (; i < chunkEnd; i += step) {
           if (!clock.covers(epochs[i - base] & ~LOCKED)) {
-            uncoveredRead(s, state, epochs, chunks.sites(c), i - base, i, site);
+            uncoveredRead(s, state, epochs, k.sites, i - base, i, site);
           }
         }
       }
@@ -603,16 +607,17 @@ public final class DetectRuntime {
         int c = i >>> ElementChunks.SHIFT;
         int base = ElementChunks.start(c);
         int chunkEnd = Math.min(end, chunks.end(c));
-        long[] epochs = chunks.epochs(c);
-        if (epochs == null && step == 1 && i == base && chunkEnd == chunks.end(c)) {
+        ElementChunks.Chunk k = chunks.chunk(c);
+        if (k == null && step == 1 && i == base && chunkEnd == chunks.end(c)) {
           chunks.setUniform(c, epoch, site);
           i = chunkEnd;
           continue;
         }
-        if (epochs == null) {
-          epochs = chunks.chunk(c);
+        if (k == null) {
+          k = chunks.allocated(c);
         }
-        int[] sites = chunks.sites(c);
+        long[] epochs = k.epochs;
+        int[] sites = k.sites;
         if (step == 1) {
           java.util.Arrays.fill(sites, i - base, chunkEnd - base, site);
           java.util.Arrays.fill(epochs, i - base, chunkEnd - base, epoch);
@@ -632,13 +637,18 @@ public final class DetectRuntime {
         return;
       }
     }
-    for (int i = start; i < end; i += step) {
+    int i = start;
+    while (i < end) {
       int c = i >>> ElementChunks.SHIFT;
-      int at = i & ElementChunks.MASK;
-      long[] epochs = chunks.chunk(c);
-      int[] sites = chunks.sites(c);
-      if (clinit || epochs[at] != now || sites[at] != site) {
-        sharedWrite(state, s, epochs, sites, at, i, site, now);
+      int base = ElementChunks.start(c);
+      int chunkEnd = Math.min(end, chunks.end(c));
+      ElementChunks.Chunk k = chunks.allocated(c);
+      long[] epochs = k.epochs;
+      int[] sites = k.sites;
+      for (; i < chunkEnd; i += step) {
+        if (clinit || epochs[i - base] != now || sites[i - base] != site) {
+          sharedWrite(state, s, epochs, sites, i - base, i, site, now);
+        }
       }
     }
     if (!clinit && step == 1) {

@@ -16,7 +16,7 @@ import dev.racetriage.agent.hb.Epoch;
  *
  * <p>Concurrency. A chunk, once allocated, stays: its records are the elements' state for good (a writer that locked
  * an element in it must find its write there). Chunks are allocated under this object's monitor, filled from the
- * uniform record, the sites published before the epochs (a release store; readers load the epochs with acquire). The
+ * uniform record, and published as a {@link Chunk} whose fields are final (a plain load that sees it sees its records). The
  * uniform record of an unallocated chunk is written only by the owner, in its owner mode (the array's write summary
  * is its epoch), with plain stores, the site first — as the flat records' owner writes are. An unordered writer makes
  * the summary shared (a compare-and-set) before it allocates a chunk, and the owner's range write ends with a fence and
@@ -30,21 +30,20 @@ final class ElementChunks {
   static final int SIZE = 1 << SHIFT;
   static final int MASK = SIZE - 1;
 
-  private static final java.lang.invoke.VarHandle CHUNKS =
-      java.lang.invoke.MethodHandles.arrayElementVarHandle(long[][].class);
-
   /** The array's length. */
   final int length;
-  private final long[][] epochs;
-  private final int[][] sites;
+  /**
+   * The allocated chunks. Read plainly: a {@link Chunk}'s fields are final, so a thread that sees one sees its records
+   * (a VarHandle's acquire load costs a call in interpreted and C1 code, where short runs spend much of their time).
+   */
+  private final Chunk[] chunks;
   private final long[] uniformEpochs;
   private final int[] uniformSites;
 
   ElementChunks(int length) {
     this.length = length;
     int chunks = (int) (((long) length + MASK) >>> SHIFT);
-    epochs = new long[chunks][];
-    sites = new int[chunks][];
+    this.chunks = new Chunk[chunks];
     uniformEpochs = new long[chunks];
     uniformSites = new int[chunks];
     if (Epoch.BOTTOM != 0L) {
@@ -52,14 +51,20 @@ final class ElementChunks {
     }
   }
 
-  /** Chunk {@code c}'s epochs, or null while the chunk is uniform ({@link #uniformEpoch}). */
-  long[] epochs(int c) {
-    return (long[]) CHUNKS.getAcquire(epochs, c);
+  /** The records of one allocated chunk: its elements' epochs and sites (see {@code ArrayShadow}'s flat records). */
+  static final class Chunk {
+    final long[] epochs;
+    final int[] sites;
+
+    Chunk(long[] epochs, int[] sites) {
+      this.epochs = epochs;
+      this.sites = sites;
+    }
   }
 
-  /** Chunk {@code c}'s sites: call after {@link #epochs} returned the chunk. */
-  int[] sites(int c) {
-    return sites[c];
+  /** Chunk {@code c}, or null while it is uniform ({@link #uniformEpoch}). */
+  Chunk chunk(int c) {
+    return chunks[c];
   }
 
   /** The record every element of uniform chunk {@code c} holds: its epoch (read before {@link #uniformSite}). */
@@ -87,38 +92,38 @@ final class ElementChunks {
     return (int) Math.min(length, ((long) c + 1) << SHIFT);
   }
 
-  /** Chunk {@code c}'s epochs, allocated (from its uniform record) if the chunk is still uniform. */
-  long[] chunk(int c) {
-    long[] e = epochs(c);
-    return e != null ? e : allocate(c);
+  /** Chunk {@code c}, allocated (from its uniform record) if it is still uniform. */
+  Chunk allocated(int c) {
+    Chunk k = chunks[c];
+    return k != null ? k : allocate(c);
   }
 
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private synchronized long[] allocate(int c) {
-    long[] e = epochs[c];
-    if (e == null) {
+  private synchronized Chunk allocate(int c) {
+    Chunk k = chunks[c];
+    if (k == null) {
       int n = end(c) - start(c);
       int site = uniformSites[c];
       long epoch = uniformEpochs[c];
       int[] s = new int[n];
-      e = new long[n];
+      long[] e = new long[n];
       if (site != 0) {
         java.util.Arrays.fill(s, site);
       }
       if (epoch != 0L) {
         java.util.Arrays.fill(e, epoch);
       }
-      sites[c] = s;
-      CHUNKS.setRelease(epochs, c, e);
+      k = new Chunk(e, s);
+      chunks[c] = k;
     }
-    return e;
+    return k;
   }
 
   /** Chunks allocated so far (tests). */
   synchronized int allocatedChunks() {
     int n = 0;
-    for (long[] e : epochs) {
-      if (e != null) {
+    for (Chunk k : chunks) {
+      if (k != null) {
         n++;
       }
     }
