@@ -199,7 +199,11 @@ row() { # name, args...
     fi
   fi
   if [[ -n "${RESULTS_OF:-}" ]]; then # peak RSS and the worst test class
-    extra="$extra $(median "$WORK/t-plain.rss") MB | $(median "$WORK/t-agent.rss") MB | $(worst_class) |"
+    extra="$extra $(median "$WORK/t-plain.rss") MB | $(median "$WORK/t-agent.rss") MB |"
+    if [[ -n "$BASELINE_JAR" ]]; then
+      extra="$extra $(median "$WORK/t-base.rss") MB |"
+    fi
+    extra="$extra $(worst_class) |"
   fi
   printf '| %s | %s | %s | %s | %s ms | %s ms | %s | %s, %s |%s\n' "$(date -u +%F)" "$(nproc)" "$name" "$RUNS" \
     "$plain" "$agent" "$(ratio "$agent" "$plain")" "$status" "$races" "$extra"
@@ -267,8 +271,14 @@ if [[ "$CPU_TIME" == 1 ]]; then
   fi
 fi
 if [[ -n "$SUITES" ]]; then
-  header="$header no agent peak RSS | detect peak RSS | slowest test class (median) |"
-  rule="$rule --- | --- | --- |"
+  header="$header no agent peak RSS | detect peak RSS |"
+  rule="$rule --- | --- |"
+  if [[ -n "$BASELINE_JAR" ]]; then
+    header="$header baseline peak RSS |"
+    rule="$rule --- |"
+  fi
+  header="$header slowest test class (median) |"
+  rule="$rule --- |"
 fi
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "$header"

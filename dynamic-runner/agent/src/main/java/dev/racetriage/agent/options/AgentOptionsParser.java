@@ -275,7 +275,7 @@ public final class AgentOptionsParser {
     }
     throw new InvalidAgentOptionException("arrays", "option 'arrays' has value '" + value + "'; expected the largest"
         + " number of elements of an array checked element by element (0.." + Integer.MAX_VALUE + "; default "
-        + AgentOptions.DEFAULT_MAX_ARRAY_ELEMENTS + ", 12 bytes of shadow per element)");
+        + AgentOptions.DEFAULT_MAX_ARRAY_ELEMENTS + ", up to 12 bytes of shadow per element written)");
   }
 
   private static boolean bool(String key, String value) throws InvalidAgentOptionException {

@@ -80,6 +80,11 @@ public final class DetectRuntime {
     return hb;
   }
 
+  /** The shadow memory (tests look at an object's shadow). */
+  ShadowMemory shadowMemory() {
+    return shadow;
+  }
+
   /** The calling thread's happens-before state (t is the calling thread's shadow). */
   ThreadState threadState(ThreadShadow t) {
     return t.state(threads);
@@ -204,12 +209,57 @@ public final class DetectRuntime {
     }
     long[] epochs = s.elementEpochs();
     if (epochs == null) {
-      untracked(s, array, site); // no element written yet (a write in flight is linearised after this read), or too long
+      ElementChunks chunks = s.elementChunks();
+      if (chunks != null) {
+        readChunked(s, state, chunks, index, site);
+      } else {
+        untracked(s, array, site); // no element written yet (a write in flight is linearised after this read), or too long
+      }
       return;
     }
     // a plain long read: HotSpot's 64-bit loads do not tear; the lock bit (a write in progress) is not its epoch
     if (index >= 0 && index < epochs.length && !state.clock().covers(epochs[index] & ~LOCKED)) {
-      uncoveredRead(s, state, epochs, index, site);
+      uncoveredRead(s, state, epochs, s.elementSites(), index, index, site);
+    }
+  }
+
+  /** {@link #readElement} of a long array: its element's chunk, or the chunk's uniform record. */
+  @ForceInline // see the class comment
+  private void readChunked(ObjectShadow s, ThreadState state, ElementChunks chunks, int index, int site) {
+    if (index < 0 || index >= chunks.length) {
+      return;
+    }
+    int c = index >>> ElementChunks.SHIFT;
+    ElementChunks.Chunk k = chunks.chunk(c);
+    if (k == null) {
+      if (!state.clock().covers(chunks.uniformEpoch(c))) {
+        uncoveredUniformRead(s, state, chunks, c, index, site);
+      }
+    } else if (!state.clock().covers(k.epochs[index & ElementChunks.MASK] & ~LOCKED)) {
+      uncoveredRead(s, state, k.epochs, k.sites, index & ElementChunks.MASK, index, site);
+    }
+  }
+
+  /**
+   * A read of an element of a uniform chunk that does not cover the chunk's record. Only the owner changes that record
+   * (in its owner mode); any other writer allocates the chunk first (see {@link ElementChunks}), so if the chunk is
+   * still uniform the record is the element's last write.
+   */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private void uncoveredUniformRead(ObjectShadow s, ThreadState state, ElementChunks chunks, int c, int index,
+                                    int site) {
+    ElementChunks.Chunk k = chunks.chunk(c);
+    if (k != null) { // allocated meanwhile: the element's own record
+      int at = index & ElementChunks.MASK;
+      if (!state.clock().covers(k.epochs[at] & ~LOCKED)) {
+        uncoveredRead(s, state, k.epochs, k.sites, at, index, site);
+      }
+      return;
+    }
+    long last = chunks.uniformEpoch(c);
+    int previousSite = chunks.uniformSite(c);
+    if (!state.clock().covers(last)) {
+      detector.reportRead(state, elementKey(s, site), site, previousSite, hb.nameOf(Epoch.tid(last)), index);
     }
   }
 
@@ -220,21 +270,21 @@ public final class DetectRuntime {
    * its epoch).
    */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private void uncoveredRead(ObjectShadow s, ThreadState state, long[] epochs, int index, int site) {
+  private void uncoveredRead(ObjectShadow s, ThreadState state, long[] epochs, int[] sites, int at, int index,
+                             int site) {
     long last;
     int previousSite;
-    int[] sites = s.elementSites();
     if (s.sharedWrites()) {
-      last = lockElement(epochs, index);
-      previousSite = sites[index]; // no call while the lock is held (see the note after lockElement)
+      last = lockElement(epochs, at);
+      previousSite = sites[at]; // no call while the lock is held (see the note after lockElement)
       try {
-        EPOCHS.setRelease(epochs, index, last);
+        EPOCHS.setRelease(epochs, at, last);
       } catch (Throwable e) {
-        epochs[index] = last; // see the note after lockElement
+        epochs[at] = last; // see the note after lockElement
       }
     } else {
-      last = epochs[index] & ~LOCKED;
-      previousSite = sites[index];
+      last = epochs[at] & ~LOCKED;
+      previousSite = sites[at];
     }
     if (!state.clock().covers(last)) {
       detector.reportRead(state, elementKey(s, site), site, previousSite, hb.nameOf(Epoch.tid(last)), index);
@@ -250,18 +300,46 @@ public final class DetectRuntime {
     }
     long now = state.epoch();
     s.noteWrite(state, now);
-    long[] epochs = records(s, array, site);
+    long[] epochs = s.elementEpochs();
     if (epochs == null) {
-      return;
+      ElementChunks chunks = s.elementChunks();
+      if (chunks == null) {
+        if (!allocateRecords(s, array, site)) {
+          return;
+        }
+        epochs = s.elementEpochs();
+        chunks = s.elementChunks();
+      }
+      if (chunks != null) {
+        writeChunked(state, s, chunks, index, site, now);
+        return;
+      }
     }
     if (index < 0 || index >= epochs.length) {
       return; // the program gets its ArrayIndexOutOfBoundsException
     }
-    int[] sites = s.elementSites();
+    writeRecord(state, s, epochs, s.elementSites(), index, index, site, now);
+  }
+
+  /** {@link #writeElement} of a long array: into its element's chunk, allocated if it was uniform. */
+  @ForceInline // see the class comment
+  private void writeChunked(ThreadState state, ObjectShadow s, ElementChunks chunks, int index, int site, long now) {
+    if (index < 0 || index >= chunks.length) {
+      return; // the program gets its ArrayIndexOutOfBoundsException
+    }
+    int c = index >>> ElementChunks.SHIFT;
+    ElementChunks.Chunk k = chunks.allocated(c);
+    writeRecord(state, s, k.epochs, k.sites, index & ElementChunks.MASK, index, site, now);
+  }
+
+  /** An element write into its record: {@code at} in the records {@code epochs}/{@code sites}, {@code index} in the array. */
+  @ForceInline // see the class comment
+  private void writeRecord(ThreadState state, ObjectShadow s, long[] epochs, int[] sites, int at, int index, int site,
+                           long now) {
     if (s.writtenOnlyAt(now)) {
-      ownedWrite(state, epochs, sites, index, site, now);
-    } else if (epochs[index] != now || sites[index] != site || state.inClinit()) {
-      sharedWrite(state, s, epochs, sites, index, site, now); // unless the thread's same write again
+      ownedWrite(state, epochs, sites, at, site, now);
+    } else if (epochs[at] != now || sites[at] != site || state.inClinit()) {
+      sharedWrite(state, s, epochs, sites, at, index, site, now); // unless the thread's same write again
     }
   }
 
@@ -286,22 +364,22 @@ public final class DetectRuntime {
    * Inside a class initialiser the write is recorded at ⊥, unchecked.
    */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private void sharedWrite(ThreadState state, ObjectShadow s, long[] epochs, int[] sites, int index, int site,
+  private void sharedWrite(ThreadState state, ObjectShadow s, long[] epochs, int[] sites, int at, int index, int site,
                            long now) {
     boolean clinit = state.inClinit();
-    long seen = epochs[index];
-    if (!clinit && seen >= 0 && Epoch.tid(seen) == state.tid() && sites[index] == site
-        && EPOCHS.compareAndSet(epochs, index, seen, now)) {
+    long seen = epochs[at];
+    if (!clinit && seen >= 0 && Epoch.tid(seen) == state.tid() && sites[at] == site
+        && EPOCHS.compareAndSet(epochs, at, seen, now)) {
       return;
     }
     long recorded = clinit ? Epoch.BOTTOM : now;
-    long last = lockElement(epochs, index);
-    int previousSite = sites[index];
-    sites[index] = site;
+    long last = lockElement(epochs, at);
+    int previousSite = sites[at];
+    sites[at] = site;
     try { // the unlock is spelled out here, not called: see the note after lockElement
-      EPOCHS.setRelease(epochs, index, recorded);
+      EPOCHS.setRelease(epochs, at, recorded);
     } catch (Throwable e) {
-      epochs[index] = recorded;
+      epochs[at] = recorded;
     }
     if (!clinit && !state.clock().covers(last)) {
       detector.reportWrite(state, elementKey(s, site), site, previousSite, hb.nameOf(Epoch.tid(last)), index);
@@ -348,22 +426,17 @@ public final class DetectRuntime {
   // would hang every thread that touches the element. setRelease is such a call; if it throws, its handler's plain
   // store (a bytecode that cannot fail so) gives the lock back all the same (DeepStacksIT).
 
-  /** The array's element records for a write; null (and counted) for an array too long to shadow. */
-  private long[] records(ObjectShadow s, Object array, int site) {
-    long[] epochs = s.elementEpochs();
-    return epochs != null ? epochs : allocateRecords(s, array, site);
-  }
-
+  /** Allocates the array's element records for its first write; false (and counted) for an array too long to shadow. */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private long[] allocateRecords(ObjectShadow s, Object array, int site) {
+  private boolean allocateRecords(ObjectShadow s, Object array, int site) {
     if (s.untrackedArray()) {
-      return null; // counted already: no monitor on every write of a huge array
+      return false; // counted already: no monitor on every write of a huge array
     }
-    long[] epochs = s.records(array, unnamedKey(s, site), maxArrayElements);
-    if (epochs == null) {
+    boolean tracked = s.records(array, unnamedKey(s, site), maxArrayElements);
+    if (!tracked) {
       untracked(s, array, site);
     }
-    return epochs;
+    return tracked;
   }
 
   /** The key an element race of this array is reported under (its field's, or its first writer's method's). */
@@ -393,14 +466,49 @@ public final class DetectRuntime {
     }
     long[] epochs = s.elementEpochs();
     if (epochs == null) {
-      untracked(s, array, site);
+      ElementChunks chunks = s.elementChunks();
+      if (chunks != null) {
+        readChunkedRange(s, state, chunks, from, to, step, site);
+      } else {
+        untracked(s, array, site);
+      }
       return;
     }
     VectorClock clock = state.clock();
     int end = Math.min(to, epochs.length);
     for (int i = firstInBounds(from, step); i < end; i += step) {
       if (!clock.covers(epochs[i] & ~LOCKED)) {
-        uncoveredRead(s, state, epochs, i, site);
+        uncoveredRead(s, state, epochs, s.elementSites(), i, i, site);
+      }
+    }
+  }
+
+  /** {@link #readRange} of a long array, chunk by chunk: a uniform chunk's record is checked once. */
+  @DontInline // out of the hooks: compiled once, a call per access of a long array (see the class comment)
+  private void readChunkedRange(ObjectShadow s, ThreadState state, ElementChunks chunks, int from, int to, int step,
+                                int site) {
+    VectorClock clock = state.clock();
+    int end = Math.min(to, chunks.length);
+    int i = firstInBounds(from, step);
+    while (i < end) {
+      int c = i >>> ElementChunks.SHIFT;
+      int chunkEnd = Math.min(end, chunks.end(c));
+      ElementChunks.Chunk k = chunks.chunk(c);
+      if (k == null) {
+        if (clock.covers(chunks.uniformEpoch(c))) {
+          i += (int) (((long) chunkEnd - i + step - 1) / step) * step; // the chunk's first index past it
+        }
+        for (; i < chunkEnd; i += step) {
+          uncoveredUniformRead(s, state, chunks, c, i, site);
+        }
+      } else {
+        int base = ElementChunks.start(c);
+        long[] epochs = k.epochs;
+        for (; i < chunkEnd; i += step) {
+          if (!clock.covers(epochs[i - base] & ~LOCKED)) {
+            uncoveredRead(s, state, epochs, k.sites, i - base, i, site);
+          }
+        }
       }
     }
   }
@@ -427,9 +535,20 @@ public final class DetectRuntime {
       return; // every element already holds this write (see ObjectShadow#rangeRepeats)
     }
     s.noteWrite(state, now);
-    long[] epochs = records(s, array, site);
+    long[] epochs = s.elementEpochs();
     if (epochs == null) {
-      return;
+      ElementChunks chunks = s.elementChunks();
+      if (chunks == null) {
+        if (!allocateRecords(s, array, site)) {
+          return;
+        }
+        epochs = s.elementEpochs();
+        chunks = s.elementChunks();
+      }
+      if (chunks != null) {
+        writeChunkedRange(state, s, chunks, from, to, step, site, now);
+        return;
+      }
     }
     int[] sites = s.elementSites();
     int start = firstInBounds(from, step);
@@ -458,10 +577,81 @@ public final class DetectRuntime {
     }
     for (int i = start; i < end; i += step) {
       if (clinit || epochs[i] != now || sites[i] != site) {
-        sharedWrite(state, s, epochs, sites, i, site, now);
+        sharedWrite(state, s, epochs, sites, i, i, site, now);
       }
     }
     if (!clinit && step == 1 && start < end) {
+      s.noteRange(now, start, end, site);
+    }
+  }
+
+  /**
+   * {@link #writeRange} of a long array. In the owner's mode a chunk the range covers whole and that is still uniform
+   * takes the write as its uniform record (12 bytes for 64 elements: filling an array allocates no chunk); any other
+   * chunk is allocated and written as the flat records are. The same fence and re-read of the summary as there closes
+   * the owner's mode (see {@link ElementChunks} for why a concurrent allocation cannot lose a write either way).
+   */
+  @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
+  private void writeChunkedRange(ThreadState state, ObjectShadow s, ElementChunks chunks, int from, int to, int step,
+                                 int site, long now) {
+    boolean clinit = state.inClinit();
+    int start = firstInBounds(from, step);
+    int end = Math.min(to, chunks.length);
+    if (start >= end) {
+      return;
+    }
+    if (s.writtenOnlyAt(now)) {
+      long epoch = clinit ? Epoch.BOTTOM : now;
+      int i = start;
+      while (i < end) {
+        int c = i >>> ElementChunks.SHIFT;
+        int base = ElementChunks.start(c);
+        int chunkEnd = Math.min(end, chunks.end(c));
+        ElementChunks.Chunk k = chunks.chunk(c);
+        if (k == null && step == 1 && i == base && chunkEnd == chunks.end(c)) {
+          chunks.setUniform(c, epoch, site);
+          i = chunkEnd;
+          continue;
+        }
+        if (k == null) {
+          k = chunks.allocated(c);
+        }
+        long[] epochs = k.epochs;
+        int[] sites = k.sites;
+        if (step == 1) {
+          java.util.Arrays.fill(sites, i - base, chunkEnd - base, site);
+          java.util.Arrays.fill(epochs, i - base, chunkEnd - base, epoch);
+          i = chunkEnd;
+        } else {
+          for (; i < chunkEnd; i += step) {
+            sites[i - base] = site;
+            epochs[i - base] = epoch;
+          }
+        }
+      }
+      java.lang.invoke.VarHandle.fullFence(); // Dekker with an unordered writer: see writeRange
+      if (s.writtenOnlyAt(now)) {
+        if (!clinit && step == 1) {
+          s.noteRange(now, start, end, site);
+        }
+        return;
+      }
+    }
+    int i = start;
+    while (i < end) {
+      int c = i >>> ElementChunks.SHIFT;
+      int base = ElementChunks.start(c);
+      int chunkEnd = Math.min(end, chunks.end(c));
+      ElementChunks.Chunk k = chunks.allocated(c);
+      long[] epochs = k.epochs;
+      int[] sites = k.sites;
+      for (; i < chunkEnd; i += step) {
+        if (clinit || epochs[i - base] != now || sites[i - base] != site) {
+          sharedWrite(state, s, epochs, sites, i - base, i, site, now);
+        }
+      }
+    }
+    if (!clinit && step == 1) {
       s.noteRange(now, start, end, site);
     }
   }

@@ -352,7 +352,10 @@ class ObjectShadow {
 
   // ---- arrays: the element records live in ArrayShadow, the shadow every array gets ----
 
-  /** The element epochs, or null if no element was written yet (or the array is untracked, or this is no array). */
+  /**
+   * The flat element epochs of a short array, or null if no element was written yet, or the array's records are
+   * chunked ({@link #elementChunks()}), or it is untracked, or this is no array.
+   */
   long[] elementEpochs() {
     return this instanceof ArrayShadow a ? a.elementEpochs : null;
   }
@@ -362,12 +365,18 @@ class ObjectShadow {
     return this instanceof ArrayShadow a ? a.elementSites : null;
   }
 
+  /** The chunked element records of a long array, or null (not written yet, short, untracked, or no array). */
+  ElementChunks elementChunks() {
+    return this instanceof ArrayShadow a ? a.chunks : null;
+  }
+
   /**
-   * The element records, allocated on first use; null for an array too long to shadow (then {@link #untrackedArray}).
-   * {@code unnamedKey}: the key an array no field was seen to hold is reported under (the first writer's method).
+   * Allocates the element records on first use (flat or chunked by the array's length); false for an array too long
+   * to shadow (then {@link #untrackedArray}). {@code unnamedKey}: the key an array no field was seen to hold is
+   * reported under (the first writer's method).
    */
-  long[] records(Object array, String unnamedKey, int maxElements) {
-    return this instanceof ArrayShadow a ? a.allocate(array, unnamedKey, maxElements) : null;
+  boolean records(Object array, String unnamedKey, int maxElements) {
+    return this instanceof ArrayShadow a && a.allocate(array, unnamedKey, maxElements);
   }
 
   /** The key element races are reported under: the array's field, or the method of its first write, or this. */
@@ -428,11 +437,14 @@ class ObjectShadow {
      * (the owner) writes them, with plain stores: no other write can be unordered with its write, so there is nothing to
      * check, and a hoisted loop's range write is two {@code Arrays.fill}s. Once the summary is {@link #SHARED_WRITES} the
      * same records are each element's h-summary state, written under a per-element lock — the epoch's top bit, as in
-     * {@code LocationState} — by {@code DetectRuntime}. 12 bytes an element, no object per element.
+     * {@code LocationState} — by {@code DetectRuntime}. 12 bytes an element, no object per element. Only arrays of
+     * at most {@link #FLAT_MAX} elements have flat records; a longer one's are kept per chunk ({@link #chunks}).
      */
     private volatile long[] elementEpochs;
     /** The site of each element's last write; set before {@link #elementEpochs} is published. */
     private int[] elementSites;
+    /** A long array's element records, per chunk of 64 elements allocated at its first element write. */
+    private volatile ElementChunks chunks;
     /** An array too long to shadow: its elements go unchecked (and counted). */
     private volatile boolean untracked;
     /** The key of an unnamed array: named after the method of its first element write (see {@link #elementKey}). */
@@ -444,21 +456,28 @@ class ObjectShadow {
       super(memory);
     }
 
+    /** Arrays up to this long get flat records (a chunk directory would cost more than it saves). */
+    static final int FLAT_MAX = 2 * ElementChunks.SIZE;
+
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-    synchronized long[] allocate(Object array, String unnamedKey, int maxElements) {
-      if (elementEpochs == null && !untracked) {
+    synchronized boolean allocate(Object array, String unnamedKey, int maxElements) {
+      if (elementEpochs == null && chunks == null && !untracked) {
         if (firstKey == null) {
           firstKey = unnamedKey;
         }
         int length = java.lang.reflect.Array.getLength(array);
-        if (length > maxElements) { // the agent's arrays= bound: 12 bytes of records per element
+        if (length > maxElements) { // the agent's arrays= bound
           untracked = true;
-          return null;
+          return false;
         }
-        elementSites = new int[length];
-        elementEpochs = new long[length];
+        if (length > FLAT_MAX) {
+          chunks = new ElementChunks(length);
+        } else {
+          elementSites = new int[length];
+          elementEpochs = new long[length];
+        }
       }
-      return elementEpochs;
+      return !untracked;
     }
 
     String key(String unnamedKey) {

@@ -217,6 +217,67 @@ class BulkArrayCallsTest {
     }
   }
 
+  /**
+   * A long array's records are kept per chunk of 64 elements, a chunk a range covers whole as one record: bulk ranges
+   * that start, end and cross chunk boundaries are checked element by element all the same.
+   */
+  @Test
+  void bulkRangesAcrossChunkBoundariesOfALongArray() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) { // a fill over chunks 0 to 2, read around its ends
+      Object b = shared(run);
+      Class<?> c = b.getClass();
+      unordered(run, () -> InstrumentedRun.call(c, "fillBig", b, 60, 140, 1),
+          () -> {
+            for (int i : new int[] {59, 60, 63, 64, 127, 128, 139, 140}) {
+              InstrumentedRun.call(c, "readBig", b, i);
+            }
+          });
+      assertEquals(List.of(60, 63, 64, 127, 128, 139), sorted(run.races(KEY + "big[]").indices()));
+    }
+    try (InstrumentedRun run = new InstrumentedRun()) { // an element written, then copied from by another thread
+      Object b = shared(run);
+      Class<?> c = b.getClass();
+      unordered(run, () -> InstrumentedRun.call(c, "writeBig", b, 130, 7),
+          () -> InstrumentedRun.call(c, "copyBig", b, 100, 200, 64));
+      assertEquals(List.of(130), run.races(KEY + "big[]").indices());
+    }
+    try (InstrumentedRun run = new InstrumentedRun()) { // a copy's destination range, read at and past its end
+      Object b = shared(run);
+      Class<?> c = b.getClass();
+      unordered(run, () -> InstrumentedRun.call(c, "copyBig", b, 0, 120, 100),
+          () -> {
+            InstrumentedRun.call(c, "readBig", b, 119);
+            InstrumentedRun.call(c, "readBig", b, 219);
+            InstrumentedRun.call(c, "readBig", b, 220);
+          });
+      assertEquals(List.of(219), run.races(KEY + "big[]").indices());
+    }
+    try (InstrumentedRun run = new InstrumentedRun()) { // a whole fill, then one element, then a clone elsewhere
+      Object b = shared(run);
+      Class<?> c = b.getClass();
+      unordered(run, () -> {
+            InstrumentedRun.call(c, "fillAllBig", b, 3);
+            InstrumentedRun.call(c, "writeBig", b, 250, 4);
+          },
+          () -> InstrumentedRun.call(c, "cloneBig", b));
+      FieldRaces races = run.races(KEY + "big[]");
+      assertEquals(300, races.count(), "every element of the clone races with the fill (or the write after it)");
+      assertEquals(0, run.internalErrors());
+    }
+    try (InstrumentedRun run = new InstrumentedRun()) { // ordered through the thread's end: no race
+      Object b = shared(run);
+      Class<?> c = b.getClass();
+      run.join(run.start(() -> InstrumentedRun.call(c, "fillAllBig", b, 3)));
+      run.join(run.start(() -> InstrumentedRun.call(c, "copyBig", b, 10, 70, 150)));
+      run.join(run.start(() -> InstrumentedRun.call(c, "cloneBig", b)));
+      assertEquals(Set.of(), run.racyFields());
+    }
+  }
+
+  private static List<Integer> sorted(List<Integer> indices) {
+    return indices.stream().sorted().toList();
+  }
+
   @Test
   void orderedBulkOperationsAreNoRace() throws Throwable {
     try (InstrumentedRun run = new InstrumentedRun()) {

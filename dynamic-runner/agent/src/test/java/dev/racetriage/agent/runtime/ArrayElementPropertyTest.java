@@ -1,0 +1,299 @@
+package dev.racetriage.agent.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.agent.detect.FieldRaces;
+import dev.racetriage.agent.detect.RaceKind;
+import dev.racetriage.agent.detect.RunSummary;
+import dev.racetriage.agent.detect.SiteTable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Semaphore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runtime's array element records against a vector-clock oracle, on random traces run by real threads through the
+ * hooks: the flat records of a short array and the chunked ones of long arrays (chunks of 64 allocated at their first
+ * element write, a chunk a range covers whole kept as one uniform record while the array has one owner), through
+ * element reads and writes, hoisted-loop ranges (strided too) and bulk calls ({@code Arrays.fill}, {@code
+ * System.arraycopy}) whose ranges start, end and cross chunk boundaries, in the owner's mode and after the array became
+ * shared. Three threads, forked before the trace, take turns on the steps; two locks give hand-offs and publication.
+ * Per array and race kind, the runtime must report exactly the accesses the oracle's h-summary reports (a read or write
+ * of an element whose last write is not ordered before it), at the same element indices.
+ */
+class ArrayElementPropertyTest {
+  private static final int TRACES = 300;
+  private static final int STEPS = 25;
+  private static final int THREADS = 3;
+  private static final int LOCKS = 2;
+  /** A short array (flat records) and two long ones (chunked: 4 chunks, the last partial; 16 chunks). */
+  private static final int[] LENGTHS = {100, 200, 1000};
+
+  /**
+   * One step: {@code w}/{@code r} an element, {@code W}/{@code R} a range {@code [from, to)} by {@code step}, {@code
+   * F} a fill, {@code C} an arraycopy from array {@code target} to array {@code other}, {@code a}/{@code l} a lock.
+   */
+  private record Step(int thread, char op, int target, int from, int to, int step, int other) {
+    @Override
+    public String toString() {
+      return "t" + thread + op + target + (op == 'a' || op == 'l' ? "" : "[" + from + "," + to + ")/" + step
+          + (op == 'C' ? "->" + other : ""));
+    }
+  }
+
+  @AfterEach
+  void uninstall() {
+    Hooks.install(null);
+  }
+
+  @Test
+  void reportedElementRacesAreExactlyTheOraclesOnRandomTraces() throws Exception {
+    Random random = new Random(0xC4A7L);
+    int racyTraces = 0;
+    for (int n = 0; n < TRACES; n++) {
+      List<Step> trace = randomTrace(random);
+      Map<String, Long> expected = new TreeMap<>();
+      Map<String, TreeSet<Integer>> expectedIndices = new TreeMap<>();
+      oracle(trace, expected, expectedIndices);
+      Map<String, Long> reported = new TreeMap<>();
+      Map<String, TreeSet<Integer>> reportedIndices = new TreeMap<>();
+      run(trace, reported, reportedIndices);
+      assertEquals(expected, reported, "trace " + n + ": " + trace);
+      for (var e : expectedIndices.entrySet()) {
+        if (e.getValue().size() <= 16) { // the aggregator keeps 32 indices per array
+          assertEquals(e.getValue(), reportedIndices.get(e.getKey()), "trace " + n + " indices: " + trace);
+        }
+      }
+      racyTraces += expected.isEmpty() ? 0 : 1;
+    }
+    assertTrue(racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
+  }
+
+  /** An index near a chunk boundary more often than not: where chunked and flat records differ. */
+  private static int index(Random random, int length) {
+    if (random.nextBoolean()) {
+      int boundary = ElementChunks.SIZE * random.nextInt(length / ElementChunks.SIZE + 1);
+      return Math.max(0, Math.min(length - 1, boundary + random.nextInt(5) - 2));
+    }
+    return random.nextInt(length);
+  }
+
+  private static List<Step> randomTrace(Random random) {
+    List<Step> trace = new ArrayList<>();
+    for (int i = 0; i < STEPS; i++) {
+      int kind = random.nextInt(14);
+      int array = random.nextInt(LENGTHS.length);
+      int length = LENGTHS[array];
+      // mostly the array's home thread (an owner filling and reading its array), sometimes another
+      int thread = kind < 10 && random.nextInt(12) != 0 ? array % THREADS : random.nextInt(THREADS);
+      switch (kind) {
+        case 0, 1, 2 -> trace.add(new Step(thread, 'w', array, index(random, length), 0, 1, 0));
+        case 3, 4 -> trace.add(new Step(thread, 'r', array, index(random, length), 0, 1, 0));
+        case 5, 6, 7 -> {
+          int from = random.nextInt(4) == 0 ? -random.nextInt(3) : index(random, length);
+          int to = random.nextInt(4) == 0 ? length + random.nextInt(3) : from + 1 + random.nextInt(length);
+          int step = random.nextInt(3) == 0 ? 1 + random.nextInt(70) : 1;
+          char op = kind == 7 ? 'R' : random.nextInt(5) == 0 ? 'F' : 'W';
+          trace.add(op == 'F' ? new Step(thread, 'F', array, 0, length, 1, 0)
+              : new Step(thread, op, array, from, to, step, 0));
+        }
+        case 8 -> {
+          int other = random.nextInt(3) != 0 ? array : random.nextInt(LENGTHS.length); // mostly within the array
+          int shortest = Math.min(length, LENGTHS[other]);
+          int count = 1 + random.nextInt(shortest);
+          int from = random.nextInt(length - count + 1);
+          int to = random.nextInt(LENGTHS[other] - count + 1);
+          trace.add(new Step(thread, 'C', array, from, to, count, other));
+        }
+        case 9 -> trace.add(new Step(thread, 'R', array, 0, length, 1, 0));
+        case 10 -> trace.add(new Step(thread, 'l', random.nextInt(LOCKS), 0, 0, 0, 0));
+        case 11 -> { // a hand-off: the array's owner releases, another thread acquires
+          int lock = random.nextInt(LOCKS);
+          trace.add(new Step(array % THREADS, 'l', lock, 0, 0, 0, 0));
+          trace.add(new Step(random.nextInt(THREADS), 'a', lock, 0, 0, 0, 0));
+        }
+        default -> trace.add(new Step(thread, 'a', random.nextInt(LOCKS), 0, 0, 0, 0));
+      }
+    }
+    return trace;
+  }
+
+  private static String key(int array) {
+    return "pkg.Arrays.a" + array + "[]";
+  }
+
+  /** The h-summary on vector clocks, element by element; counts per "key kind" and racy indices per key. */
+  private static void oracle(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices) {
+    int[][] clocks = new int[THREADS][THREADS];
+    for (int t = 0; t < THREADS; t++) {
+      clocks[t][t] = 1;
+    }
+    int[][] locks = new int[LOCKS][THREADS];
+    int[][] lastThread = new int[LENGTHS.length][];
+    int[][] lastClock = new int[LENGTHS.length][];
+    for (int a = 0; a < LENGTHS.length; a++) {
+      lastThread[a] = new int[LENGTHS[a]];
+      lastClock[a] = new int[LENGTHS[a]];
+      Arrays.fill(lastThread[a], -1);
+    }
+    for (Step s : trace) {
+      int[] c = clocks[s.thread()];
+      switch (s.op()) {
+        case 'a' -> {
+          for (int u = 0; u < THREADS; u++) {
+            c[u] = Math.max(c[u], locks[s.target()][u]);
+          }
+        }
+        case 'l' -> {
+          for (int u = 0; u < THREADS; u++) {
+            locks[s.target()][u] = Math.max(locks[s.target()][u], c[u]);
+          }
+          c[s.thread()]++;
+        }
+        case 'C' -> { // the destination range is written (checked first), then the source range read
+          for (int i = 0; i < s.step(); i++) {
+            access(s.thread(), c, s.other(), s.to() + i, true, lastThread, lastClock, counts, indices);
+          }
+          for (int i = 0; i < s.step(); i++) {
+            access(s.thread(), c, s.target(), s.from() + i, false, lastThread, lastClock, counts, indices);
+          }
+        }
+        default -> {
+          boolean write = s.op() == 'w' || s.op() == 'W' || s.op() == 'F';
+          if (s.op() == 'w' || s.op() == 'r') {
+            access(s.thread(), c, s.target(), s.from(), write, lastThread, lastClock, counts, indices);
+          } else {
+            for (int i = s.from(); i < s.to(); i += s.step()) {
+              if (i >= 0 && i < LENGTHS[s.target()]) {
+                access(s.thread(), c, s.target(), i, write, lastThread, lastClock, counts, indices);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static void access(int thread, int[] c, int array, int i, boolean write, int[][] lastThread,
+                             int[][] lastClock, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices) {
+    int w = lastThread[array][i];
+    if (w >= 0 && lastClock[array][i] > c[w]) {
+      counts.merge(key(array) + " " + (write ? RaceKind.WW : RaceKind.WR), 1L, Long::sum);
+      indices.computeIfAbsent(key(array), k -> new TreeSet<>()).add(i);
+    }
+    if (write) {
+      lastThread[array][i] = thread;
+      lastClock[array][i] = c[thread];
+    }
+  }
+
+  /** Runs the trace through the hooks, each step on its thread, one step at a time. */
+  private static void run(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices)
+      throws InterruptedException {
+    FieldRegistry fields = new FieldRegistry();
+    DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
+    Hooks.install(runtime);
+    long[][] arrays = new long[LENGTHS.length][];
+    for (int a = 0; a < LENGTHS.length; a++) {
+      arrays[a] = new long[LENGTHS[a]];
+      Hooks.arrayInField(arrays[a], fields.id("pkg/Arrays", "a" + a));
+    }
+    Object[] locks = new Object[LOCKS];
+    for (int l = 0; l < LOCKS; l++) {
+      locks[l] = new Object();
+    }
+    Semaphore[] go = new Semaphore[THREADS];
+    Semaphore done = new Semaphore(0);
+    Step[] current = new Step[1];
+    Thread[] threads = new Thread[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+      go[t] = new Semaphore(0);
+      int self = t;
+      threads[t] = new Thread(() -> {
+        for (;;) {
+          go[self].acquireUninterruptibly();
+          Step s = current[0];
+          if (s == null) {
+            return;
+          }
+          long[] array = arrays[s.target()];
+          switch (s.op()) {
+            case 'w' -> Hooks.writeElement(array, s.from(), 1);
+            case 'r' -> Hooks.readElement(array, s.from(), 2);
+            case 'W' -> Hooks.writeRange(array, s.from(), s.to(), s.step(), 3);
+            case 'R' -> Hooks.readRange(array, s.from(), s.to(), s.step(), 4);
+            case 'F' -> BulkHooks.writeAll(array, 5);
+            case 'C' -> BulkHooks.arraycopy(array, s.from(), arrays[s.other()], s.to(), s.step(), 6);
+            case 'a' -> Hooks.monitorEnter(locks[s.target()]);
+            default -> Hooks.monitorExit(locks[s.target()]);
+          }
+          done.release();
+        }
+      }, "t" + t);
+      Hooks.threadStarting(threads[t]);
+      threads[t].start();
+    }
+    for (Step s : trace) {
+      current[0] = s;
+      go[s.thread()].release();
+      done.acquireUninterruptibly();
+    }
+    current[0] = null;
+    for (int t = 0; t < THREADS; t++) {
+      go[t].release();
+      threads[t].join();
+    }
+    for (FieldRaces f : runtime.aggregator().fields()) {
+      f.countByKind().forEach((kind, n) -> counts.merge(f.fieldKey() + " " + kind, n, Long::sum));
+      indices.computeIfAbsent(f.fieldKey(), k -> new TreeSet<>()).addAll(f.indices());
+    }
+  }
+
+  /**
+   * The memory side: a long array's records are allocated per touched chunk; a fill by its owner allocates none (one
+   * uniform record per chunk), and the first element write after it allocates only its chunk, filled with the fill's
+   * record — a later unordered reader still races with the fill on the other elements of that chunk.
+   */
+  @Test
+  void aLongArrayAllocatesOnlyTheChunksItsElementWritesTouch() throws Exception {
+    FieldRegistry fields = new FieldRegistry();
+    DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
+    Hooks.install(runtime);
+    long[] array = new long[10_000];
+    Hooks.arrayInField(array, fields.id("pkg/Arrays", "big"));
+    Thread owner = new Thread(() -> {
+      BulkHooks.writeAll(array, 5);
+      Hooks.writeElement(array, 130, 1);
+      Hooks.writeElement(array, 9_999, 1);
+    }, "owner");
+    Hooks.threadStarting(owner);
+    owner.start();
+    owner.join();
+    ObjectShadow s = runtime.shadowMemory().peek(array);
+    assertNull(s.elementEpochs(), "a long array has no flat records");
+    ElementChunks chunks = s.elementChunks();
+    assertNotNull(chunks);
+    assertEquals(2, chunks.allocatedChunks(), "the chunks of elements 130 and 9999 only");
+    Thread reader = new Thread(() -> {
+      Hooks.readElement(array, 129, 2); // in the allocated chunk, last written by the fill
+      Hooks.readElement(array, 5_000, 2); // in a uniform chunk
+      Hooks.readRange(array, 0, 64, 1, 4); // a whole uniform chunk
+    }, "reader");
+    Hooks.threadStarting(reader);
+    reader.start();
+    reader.join();
+    FieldRaces races = runtime.aggregator().fields().get(0);
+    assertEquals(Map.of(RaceKind.WR, 66L), races.countByKind());
+    assertEquals("owner", races.first().previous().threadName());
+    assertEquals(2, chunks.allocatedChunks(), "reads allocate nothing");
+  }
+}
