@@ -26,6 +26,8 @@ public final class RunSummary {
     private long classesInstrumented;
     private final Map<String, String> skipped = new LinkedHashMap<>();
     private long internalErrors;
+    private long predictionEvents;
+    private long predictionStoppedAfterEvents;
 
     public synchronized void classInstrumented() {
         classesInstrumented++;
@@ -64,6 +66,29 @@ public final class RunSummary {
 
     public synchronized List<UntrackedArray> untrackedArrays() {
         return new ArrayList<>(untracked.values());
+    }
+
+    /** The predictive analysis (predict=true) spent its budget: it took {@code events} events and stopped. */
+    public synchronized void predictionStopped(long events) {
+        predictionEvents = events;
+        predictionStoppedAfterEvents = events;
+    }
+
+    /** At exit, the events the predictive analysis took, when it did not stop. */
+    public synchronized void predictionEvents(long events) {
+        if (predictionStoppedAfterEvents == 0) {
+            predictionEvents = events;
+        }
+    }
+
+    /** Events the predictive analysis took (0: predict=false, or none recorded yet). */
+    public synchronized long predictionEvents() {
+        return predictionEvents;
+    }
+
+    /** After how many events the predictive analysis stopped (its budget); 0 if it did not stop. */
+    public synchronized long predictionStoppedAfterEvents() {
+        return predictionStoppedAfterEvents;
     }
 
     public synchronized long internalErrors() {

@@ -38,7 +38,10 @@ public final class DetectRuntime {
   private final ShadowMemory shadow;
   private final ThreadRegistry threads = new ThreadRegistry(hb);
   private final int maxArrayElements;
-  /** predict=true: the WCP analysis every event also goes to (see {@link Predictions}); null otherwise. */
+  /**
+   * predict=true: the WCP analysis every event also goes to (see {@link Predictions}); null otherwise, and from the
+   * moment its budget is spent (then an event costs one read of this field). Read it once per event into a local.
+   */
   private Predictions predict;
 
   public DetectRuntime(SiteTable sites, FieldRegistry fields, RunSummary summary, int stackDepth) {
@@ -57,14 +60,32 @@ public final class DetectRuntime {
     this.shadow = new ShadowMemory(fields);
   }
 
-  /** predict=true: every event also goes to the WCP analysis. Called once, before the hooks are installed. */
-  public void enablePredictions() {
+  /**
+   * predict=true: every event also goes to the WCP analysis, until it has taken {@code budget} events (0: no limit;
+   * the {@code predictEvents} option); then it stops, the summary says after how many, and detection goes on
+   * without it. Called once, before the hooks are installed.
+   */
+  public void enablePredictions(long budget) {
     predict = new Predictions(new dev.racetriage.agent.predict.WcpAnalysis.ThreadNames() {
       @Override
       public String nameOf(int tid) {
         return hb.nameOf(tid);
       }
+    }, budget, new Predictions.Stop() { // not a lambda: see the package contract
+      @Override
+      public void stopped(long events) {
+        predict = null;
+        summary.predictionStopped(events);
+      }
     });
+  }
+
+  /** Events the predictive analysis took (all of them if it stopped: the summary has the count then); 0 if off. */
+  public void recordPredictionEvents() {
+    Predictions p = predict;
+    if (p != null) {
+      summary.predictionEvents(p.events());
+    }
   }
 
   /** A prediction of the WCP analysis becomes a report (the access's site, the earlier write's thread and site). */
@@ -111,6 +132,7 @@ public final class DetectRuntime {
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOfField(object, fieldId, shadow);
     ThreadState state = t.state(threads);
+    Predictions predict = this.predict;
     if (predict != null) {
       var p = predict.readField(state.tid(), object, fieldId);
       if (p != null) {
@@ -141,6 +163,7 @@ public final class DetectRuntime {
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOfField(object, fieldId, shadow);
     ThreadState state = t.state(threads);
+    Predictions predict = this.predict;
     if (predict != null) {
       var p = predict.writeField(state.tid(), object, fieldId, site, state.inClinit());
       if (p != null) {
@@ -163,6 +186,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void readStatic(ThreadShadow t, int fieldId, int site) {
+    Predictions predict = this.predict;
     if (predict != null) {
       ThreadState state = t.state(threads);
       var p = predict.readStatic(state.tid(), fieldId);
@@ -175,6 +199,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void writeStatic(ThreadShadow t, int fieldId, int site) {
+    Predictions predict = this.predict;
     if (predict != null) {
       ThreadState state = t.state(threads);
       var p = predict.writeStatic(state.tid(), fieldId, site, state.inClinit());
@@ -311,6 +336,10 @@ public final class DetectRuntime {
   /** predict=true: an element access through the WCP analysis, reported under the array's key. */
   @DontInline
   private void predictElement(ObjectShadow s, ThreadState state, Object array, int index, int site, boolean write) {
+    Predictions predict = this.predict;
+    if (predict == null) {
+      return;
+    }
     var p = write ? predict.writeElement(state.tid(), array, index, site, state.inClinit())
         : predict.readElement(state.tid(), array, index);
     if (p != null) {
@@ -322,6 +351,10 @@ public final class DetectRuntime {
   @DontInline
   private void predictRange(ObjectShadow s, ThreadState state, Object array, int from, int to, int step, int site,
                             boolean write) {
+    Predictions predict = this.predict;
+    if (predict == null) {
+      return;
+    }
     predict.range(state.tid(), array, firstInBounds(from, step), to, step, site, write, state.inClinit(),
         new Predictions.Found() { // not a lambda: see the package contract
           @Override
@@ -536,6 +569,7 @@ public final class DetectRuntime {
   /** {@code transparent}: predict=true, a section the agent sees whole (see TransparentSections). */
   @ForceInline // see the class comment
   void monitorEnter(ThreadShadow t, Object object, boolean transparent) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.monitorEnter(t.state(threads).tid(), object, transparent);
     }
@@ -548,6 +582,7 @@ public final class DetectRuntime {
   /** Before monitorexit (and before Object.wait): RELEASE the object's monitor. */
   @DontInline // see the class comment
   void monitorExit(ThreadShadow t, Object object) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.monitorExit(t.state(threads).tid(), object);
     }
@@ -557,6 +592,7 @@ public final class DetectRuntime {
   /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
   @ForceInline // see the class comment
   void volatileRead(ThreadShadow t, Object object, int fieldId) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.acquire(t.state(threads).tid(), object);
     }
@@ -574,6 +610,7 @@ public final class DetectRuntime {
   /** Before a volatile write: RELEASE to the field's clock. */
   @DontInline // see the class comment
   void volatileWrite(ThreadShadow t, Object object, int fieldId) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.release(t.state(threads).tid(), object);
     }
@@ -583,6 +620,7 @@ public final class DetectRuntime {
   /** After an atomic operation that reads: ACQUIRE the atomic clock and every volatile field clock. */
   @ForceInline // see the class comment
   void atomicAcquire(ThreadShadow t, Object object) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.acquire(t.state(threads).tid(), object);
     }
@@ -600,6 +638,7 @@ public final class DetectRuntime {
   /** Before an atomic operation that writes: RELEASE to the atomic clock (volatile readers acquire it too). */
   @DontInline // see the class comment
   void atomicRelease(ThreadShadow t, Object object) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.release(t.state(threads).tid(), object);
     }
@@ -614,6 +653,7 @@ public final class DetectRuntime {
    */
   @DontInline // see the class comment
   void atomicAcquireRelease(ThreadShadow t, Object object) {
+    Predictions predict = this.predict;
     if (predict != null) {
       int tid = t.state(threads).tid();
       predict.acquire(tid, object);
@@ -625,6 +665,7 @@ public final class DetectRuntime {
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
   @ForceInline // see the class comment
   void trustedReferenceRead(ThreadShadow t, Object holder) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.peekAcquire(t.state(threads).tid(), holder);
     }
@@ -637,6 +678,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void volatileReadStatic(ThreadShadow t, int fieldId) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.acquireStatic(t.state(threads).tid(), fieldId);
     }
@@ -645,6 +687,7 @@ public final class DetectRuntime {
 
   @DontInline // see the class comment
   void volatileWriteStatic(ThreadShadow t, int fieldId) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.releaseStatic(t.state(threads).tid(), fieldId);
     }
@@ -654,6 +697,7 @@ public final class DetectRuntime {
   void fork(ThreadShadow t, Thread child) {
     ThreadState childState = threads.stateOf(child);
     hb.rename(childState, child.getName());
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.fork(t.state(threads).tid(), childState.tid());
     }
@@ -661,6 +705,7 @@ public final class DetectRuntime {
   }
 
   void join(ThreadShadow t, Thread joined) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.join(t.state(threads).tid(), threads.stateOf(joined).tid());
     }
