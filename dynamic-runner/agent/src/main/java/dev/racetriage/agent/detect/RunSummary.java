@@ -28,6 +28,7 @@ public final class RunSummary {
     private long internalErrors;
     private long predictionEvents;
     private long predictionStoppedAfterEvents;
+    private long predictionStops;
 
     public synchronized void classInstrumented() {
         classesInstrumented++;
@@ -68,17 +69,20 @@ public final class RunSummary {
         return new ArrayList<>(untracked.values());
     }
 
-    /** The predictive analysis (predict=true) spent its budget: it took {@code events} events and stopped. */
+    /** A predictive analysis (predict=true; one per test) spent its budget: it took {@code events} events and stopped. */
     public synchronized void predictionStopped(long events) {
-        predictionEvents = events;
-        predictionStoppedAfterEvents = events;
+        predictionStoppedAfterEvents = Math.max(predictionStoppedAfterEvents, events);
+        predictionStops++;
     }
 
-    /** At exit, the events the predictive analysis took, when it did not stop. */
+    /** At exit, the events every predictive analysis of the run took. */
     public synchronized void predictionEvents(long events) {
-        if (predictionStoppedAfterEvents == 0) {
-            predictionEvents = events;
-        }
+        predictionEvents = events;
+    }
+
+    /** How many predictive analyses (one per test, or one for the run) spent their budget and stopped. */
+    public synchronized long predictionStops() {
+        return predictionStops;
     }
 
     /** Events the predictive analysis took (0: predict=false, or none recorded yet). */

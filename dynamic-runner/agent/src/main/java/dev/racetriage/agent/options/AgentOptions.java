@@ -23,8 +23,9 @@ import java.util.List;
  *                   element costs 12 bytes of shadow); they are counted and named in the report instead
  * @param predict    detect mode: also report the races WCP predicts (critical sections with no conflicting access
  *                   do not order), marked predicted, with the lock whose order to flip; on by default
- * @param predictEvents detect mode, with predict: the events the predictive analysis takes before it stops for good
- *                   (detection goes on without it, the summary says so); 0: no limit
+ * @param predictEvents detect mode, with predict: the events the predictive analysis takes (per test under the
+ *                   launcher) before it stops (detection goes on without it, the summary says so); 0: one analysis
+ *                   for the whole run, no limit
  * @param containers detect mode: model the JDK's unsynchronised containers at their call sites (container races,
  *                   keys {@code pkg.Cls.map{}}); on by default
  */
@@ -48,10 +49,12 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
   /** 2^22 elements: 48 MiB of element records at most for one array. */
   public static final int DEFAULT_MAX_ARRAY_ELEMENTS = 1 << 22;
   /**
-   * The predictive analysis's default budget, in events: all of a small test program's and of a small project's
-   * unit-test JVM, a fraction of a CPU-heavy run's (measured: RESULTS.md, "Agent: predictive detection").
+   * The predictive analysis's default budget, in events, per test (the launcher starts a fresh analysis at each test)
+   * or for a program run without tests: all of a small test's (the corpus's racy tests), the first part of a
+   * CPU-heavy one's; below where the analysis's own JIT warm-up starts to show on the Grande kernels (RESULTS.md,
+   * "Agent: predictive detection").
    */
-  public static final long DEFAULT_PREDICT_EVENTS = 1_000_000;
+  public static final long DEFAULT_PREDICT_EVENTS = 100_000;
 
   public AgentOptions {
     includes = List.copyOf(includes);

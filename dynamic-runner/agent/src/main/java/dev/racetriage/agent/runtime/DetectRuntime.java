@@ -60,31 +60,75 @@ public final class DetectRuntime {
     this.shadow = new ShadowMemory(fields);
   }
 
+  /** predict=true: each analysis's budget in events (0: one analysis, no limit); -1: predict=false. */
+  private long predictBudget = -1;
+  /** Guards the switch from one analysis to the next and the counts below (taken after an analysis's monitor). */
+  private final Object predictSwitch = new Object();
+  private long predictEventsRetired;
+
   /**
    * predict=true: every event also goes to the WCP analysis, until it has taken {@code budget} events (0: no limit;
    * the {@code predictEvents} option); then it stops, the summary says after how many, and detection goes on
-   * without it. Called once, before the hooks are installed.
+   * without it. Each test the launcher starts gets a fresh analysis with a fresh budget ({@link #testStarted}).
+   * Called once, before the hooks are installed.
    */
   public void enablePredictions(long budget) {
-    predict = new Predictions(new dev.racetriage.agent.predict.WcpAnalysis.ThreadNames() {
+    predictBudget = budget;
+    predict = newPredictions();
+  }
+
+  private Predictions newPredictions() {
+    return new Predictions(new dev.racetriage.agent.predict.WcpAnalysis.ThreadNames() {
       @Override
       public String nameOf(int tid) {
         return hb.nameOf(tid);
       }
-    }, budget, new Predictions.Stop() { // not a lambda: see the package contract
+    }, predictBudget, new Predictions.Stop() { // not a lambda: see the package contract
       @Override
-      public void stopped(long events) {
-        predict = null;
-        summary.predictionStopped(events);
+      public void stopped(Predictions which, long events) {
+        synchronized (predictSwitch) {
+          if (predict == which) {
+            predict = null;
+          }
+          predictEventsRetired += events;
+          summary.predictionStopped(events);
+        }
       }
     });
   }
 
-  /** Events the predictive analysis took (all of them if it stopped: the summary has the count then); 0 if off. */
+  /**
+   * The launcher starts a test: races name it from now on, and with a bounded budget the predictive analysis starts
+   * afresh (the last test's state dropped, a new budget), so a long suite's later tests are predicted too and each
+   * test's prediction costs at most its budget. A fresh analysis sees the rest of the trace from here: a critical
+   * section begun before counts as a hard edge at its release (WcpAnalysis), and earlier writes are forgotten, so it
+   * predicts no race the whole trace's analysis would not (it may miss races with the earlier tests' accesses).
+   */
+  public void testStarted(String testId) {
+    aggregator.testStarted(testId);
+    if (predictBudget <= 0) {
+      return; // off, or one analysis for the whole run
+    }
+    Predictions old;
+    synchronized (predictSwitch) {
+      old = predict;
+      predict = newPredictions();
+    }
+    long events = old == null ? 0 : old.retire();
+    synchronized (predictSwitch) {
+      predictEventsRetired += events;
+    }
+  }
+
+  /** At exit: the events every predictive analysis of the run took, into the summary; nothing if prediction is off. */
   public void recordPredictionEvents() {
+    if (predictBudget < 0) {
+      return;
+    }
     Predictions p = predict;
-    if (p != null) {
-      summary.predictionEvents(p.events());
+    long current = p == null ? 0 : p.events();
+    synchronized (predictSwitch) {
+      summary.predictionEvents(predictEventsRetired + current);
     }
   }
 

@@ -21,7 +21,7 @@ final class Predictions {
 
   /** Told once, under the analysis's monitor, when the budget is spent. */
   interface Stop {
-    void stopped(long events);
+    void stopped(Predictions which, long events);
   }
 
   private final WcpAnalysis wcp;
@@ -69,7 +69,7 @@ final class Predictions {
     }
     if (budget > 0 && events + n > budget) {
       stopped = true;
-      stop.stopped(events);
+      stop.stopped(this, events);
       return false;
     }
     events += n;
@@ -79,6 +79,20 @@ final class Predictions {
   /** Events analysed so far. */
   long events() {
     synchronized (wcp) {
+      return events;
+    }
+  }
+
+  /**
+   * Replaced by a fresh analysis (a test started): takes no event from now on. Returns the events it took, or 0 if it
+   * had stopped already (its {@link Stop} counted them).
+   */
+  long retire() {
+    synchronized (wcp) {
+      if (stopped) {
+        return 0;
+      }
+      stopped = true;
       return events;
     }
   }
