@@ -3,14 +3,14 @@ package dev.racetriage.agent.runtime;
 import dev.racetriage.agent.predict.WcpAnalysis;
 
 /**
- * Detect mode with {@code predict=true}: the shadow state of the WCP analysis ({@link WcpAnalysis}) — its locks,
+ * Detect mode with {@code predict=true} (the default): the shadow state of the WCP analysis ({@link WcpAnalysis}) — its locks,
  * syncs and locations per program object, in a weak identity table of its own beside the happens-before shadow — and
  * the calls {@link DetectRuntime} makes into it for every event, on the event's thread. The analysis's monitor is the
  * trace order, so every event takes it: the option's cost (RESULTS.md). Arrays longer than {@link #MAX_ELEMENTS}
  * are left to happens-before (a location object per element).
  *
- * <p><b>Budget</b> ({@code predictEvents}): the analysis takes at most that many events (an element of a range counts
- * as one), then stops for good: it calls {@link Stop#stopped} once, under its monitor, and every later call returns
+ * <p><b>Budget</b> ({@code predictEvents}; one analysis per test, see {@link DetectRuntime#testStarted}): the analysis
+ * takes at most that many events (an element of a range counts as one), then stops for good: it calls {@link Stop#stopped} once, under its monitor, and every later call returns
  * at once. The analysis of a prefix of the trace is the analysis of a trace (WCP is online), so what it predicted
  * until then stands; happens-before detection goes on whole. {@link DetectRuntime} drops its reference in
  * {@code stopped}, so from then on an event costs it one read of a null field; a thread that read the reference just
