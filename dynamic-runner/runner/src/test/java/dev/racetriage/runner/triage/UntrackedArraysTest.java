@@ -45,4 +45,11 @@ class UntrackedArraysTest {
         + " elements, 3 arrays)"), warning);
     assertTrue(warning.contains("--max-array-elements"), warning);
   }
+
+  @Test
+  void thePredictionStopWarningNamesTheModuleTheBudgetAndHowToCoverTheWholeRun() {
+    String warning = TriagePipeline.predictionStoppedWarning("core", 100_000);
+    assertTrue(warning.startsWith("Module core: the predictive analysis stopped after 100000 events"), warning);
+    assertTrue(warning.contains("happens-before only") && warning.contains("--predict"), warning);
+  }
 }
