@@ -325,8 +325,9 @@ public final class AgentBootstrap {
         }
         if (summary.predictionStoppedAfterEvents() > 0) {
           ERR.println("racetriage agent: the predictive analysis stopped after " + summary.predictionStoppedAfterEvents()
-              + " events (its budget, predictEvents=): races another schedule would expose are predicted in that"
-              + " part of the run only; happens-before detection covered all of it");
+              + " events (its budget, predictEvents=) " + summary.predictionStops() + " time(s): races another"
+              + " schedule would expose are predicted in the part of the test (or run) before only; happens-before"
+              + " detection covered all of it");
         }
         if (!status.ok()) {
           ERR.println("racetriage agent: ERROR: " + status.message() + " (report: " + out.toAbsolutePath() + ")");

@@ -65,6 +65,10 @@ public final class DetectRuntime {
   /** Guards the switch from one analysis to the next and the counts below (taken after an analysis's monitor). */
   private final Object predictSwitch = new Object();
   private long predictEventsRetired;
+  /** The launcher started a test in this JVM (guarded by {@link #predictSwitch}). */
+  private boolean testsStarted;
+  /** Events after which the first analysis stopped before any test started; 0 if it did not. */
+  private long stoppedBeforeTests;
 
   /**
    * predict=true: every event also goes to the WCP analysis, until it has taken {@code budget} events (0: no limit;
@@ -91,7 +95,13 @@ public final class DetectRuntime {
             predict = null;
           }
           predictEventsRetired += events;
-          summary.predictionStopped(events);
+          // a gap in a test, or in a program run without tests; not in the test framework's own code before and
+          // between tests (discovery, reporting), which is no test's and would make every triage warn
+          if (!testsStarted) {
+            stoppedBeforeTests = events; // counted at exit if no test ever started: a plain program
+          } else if (aggregator.currentTest() != null) {
+            summary.predictionStopped(events);
+          }
         }
       }
     });
@@ -111,6 +121,7 @@ public final class DetectRuntime {
     }
     Predictions old;
     synchronized (predictSwitch) {
+      testsStarted = true;
       old = predict;
       predict = newPredictions();
     }
@@ -129,6 +140,9 @@ public final class DetectRuntime {
     long current = p == null ? 0 : p.events();
     synchronized (predictSwitch) {
       summary.predictionEvents(predictEventsRetired + current);
+      if (!testsStarted && stoppedBeforeTests > 0) {
+        summary.predictionStopped(stoppedBeforeTests);
+      }
     }
   }
 
