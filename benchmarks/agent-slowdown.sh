@@ -38,6 +38,8 @@
 #                            give peak RSS too, and the test class with the highest slowdown
 #        SUITE_TESTS='A*Test,B' only these test classes of each suite (Surefire's -Dtest syntax, the launcher's --tests)
 #        BUILTIN=0           skip the examples, CpuWorkload and GrandeKernels rows (only GRANDE and SUITES)
+#        BASELINE_EXTRA=';predict=false'  appended to the baseline agent's options (e.g. the same jar, BASELINE_JAR=
+#                            AGENT_JAR, with prediction off: the cost of the default bounded prediction)
 #        AGENT_EXTRA=';cache=off'  appended to the new agent's options (e.g. to measure it without its class cache;
 #                            by default the agent keeps instrumented classes in ~/.cache/racetriage/agent-classes,
 #                            so the first run of a new agent jar instruments and later runs reuse)
@@ -102,7 +104,7 @@ fi
 
 EXAMPLES_CP="${EXAMPLES_CP:-}"
 AGENT_OPT="-javaagent:$WORK/agent.jar=mode=detect;out=$WORK/report.jsonl${AGENT_EXTRA:-}"
-BASELINE_OPT="-javaagent:$WORK/baseline.jar=mode=detect;out=$WORK/report-baseline.jsonl"
+BASELINE_OPT="-javaagent:$WORK/baseline.jar=mode=detect;out=$WORK/report-baseline.jsonl${BASELINE_EXTRA:-}"
 EMPTY_OPT="-javaagent:$WORK/agent.jar=mode=detect;out=$WORK/report-empty.jsonl${AGENT_EXTRA:-}"
 EXAMPLES_CMD=(-jar "$WORK/junit-platform-console-standalone.jar" execute --disable-banner --details=none
   -cp "$WORK/examples:$EXAMPLES_CP" --select-package dev.racetriage.examples)

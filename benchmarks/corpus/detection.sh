@@ -7,7 +7,8 @@
 #
 #   benchmarks/corpus/detection.sh                               # examples/racy-shapes and benchmarks/corpus
 #   benchmarks/corpus/detection.sh examples/racy-shapes
-#   PREDICT=1 benchmarks/corpus/detection.sh                     # with triage --predict (WCP predictions too)
+#   PREDICT=1 benchmarks/corpus/detection.sh                     # with triage --predict (WCP over the whole run; by
+#                                                                # default it is on with a budget per test)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 OUT="${OUT:-$(mktemp -d /tmp/corpus-detection.XXXXXX)}"

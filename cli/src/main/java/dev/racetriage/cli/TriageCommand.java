@@ -114,11 +114,16 @@ final class TriageCommand implements Callable<Integer> {
       + "(default: ${DEFAULT-VALUE}).")
   int maxArrayElements = TriageOptions.DEFAULT_MAX_ARRAY_ELEMENTS;
 
-  @Option(names = "--predict", description = "Also report the races another schedule would expose: the agent runs "
-      + "WCP beside happens-before, so two synchronized blocks on one lock that touch nothing in common no longer hide "
-      + "the race between accesses around them; such races are marked predicted, with the lock order to flip (costs "
-      + "more than detection: see benchmarks/RESULTS.md)")
+  @Option(names = "--predict", description = "Predict over the whole of every detection run, at any cost. By default "
+      + "the agent runs WCP beside happens-before, so two synchronized blocks on one lock that touch nothing in common "
+      + "do not hide the race between accesses around them (such races are marked predicted, with the lock order to "
+      + "flip), for each JVM's first events only (its budget: it then stops, and the triage says so); on CPU-heavy "
+      + "tests the whole run costs up to 10x detection (benchmarks/RESULTS.md)")
   boolean predict;
+
+  @Option(names = "--no-predict", description = "Do not predict: report only the races of the observed schedules "
+      + "(happens-before)")
+  boolean noPredict;
 
   @Option(names = "--no-containers", description = "Do not report container races: by default the agent models the "
       + "JDK's unsynchronised containers (HashMap, ArrayList, TreeMap, StringBuilder, SimpleDateFormat, ...) at their "
@@ -153,7 +158,7 @@ final class TriageCommand implements Callable<Integer> {
           Duration.ofMinutes(10), Duration.ofMinutes(10), !noEarlyStop, !jvmPerTrial,
           fields == null ? List.of() : fields, detectRuns, tests,
           testTimeout == null ? TriageOptions.DEFAULT_TEST_TIMEOUT : DurationOption.parse("--test-timeout", testTimeout),
-          detectTimeoutFactor, keepWork, includeLibraries, maxArrayElements).withPredict(predict)
+          detectTimeoutFactor, keepWork, includeLibraries, maxArrayElements).withPredict(prediction())
           .withContainers(!noContainers);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), 2);
@@ -210,6 +215,15 @@ final class TriageCommand implements Callable<Integer> {
    * Fails now, not after an hour of trials, when the report cannot be written: creates the directories and opens the
    * file for appending (which changes nothing in an existing file; a file created here is removed again).
    */
+  /** --predict and --no-predict; neither: the agent's bounded default. */
+  private TriageOptions.Prediction prediction() {
+    if (predict && noPredict) {
+      throw new IllegalArgumentException("--predict and --no-predict contradict each other: give one");
+    }
+    return predict ? TriageOptions.Prediction.ALL
+        : noPredict ? TriageOptions.Prediction.OFF : TriageOptions.Prediction.BOUNDED;
+  }
+
   static void checkWritable(Path out) {
     if (out == null) return;
     try {

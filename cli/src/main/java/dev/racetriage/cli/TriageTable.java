@@ -62,6 +62,11 @@ final class TriageTable {
       out.append("Arrays too long to check element by element (races on their elements cannot be seen):\n");
       s.untrackedArrays().forEach(a -> out.append("  ").append(a.describe()).append('\n'));
     }
+    if (s.predictionStoppedAfterEvents() > 0) {
+      out.append("Prediction stopped after ").append(s.predictionStoppedAfterEvents()).append(" events (its budget): "
+          + "races only another schedule would expose were predicted in the first part of the run only; --predict "
+          + "covers all of it\n");
+    }
     if (!s.uninstrumentedClasses().isEmpty()) {
       out.append("Not instrumented (races in these classes cannot be seen):\n");
       s.uninstrumentedClasses().forEach(c -> out.append("  ").append(c.className()).append(": ").append(c.reason()).append('\n'));

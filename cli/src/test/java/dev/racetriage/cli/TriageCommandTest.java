@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,26 +84,39 @@ class TriageCommandTest {
     assertTrue(json.path("candidates").isArray());
   }
 
-  /** Only --predict reports a race hidden by the order of two empty synchronized blocks, marked predicted. */
+  /**
+   * By default (bounded prediction) a race hidden by the order of two empty synchronized blocks is reported, marked
+   * predicted, in a small test that the budget covers whole; --no-predict reports nothing; --predict the same race.
+   */
   @Test
-  void predictReportsTheRaceTheLockOrderHid() throws Exception {
+  void predictionIsOnByDefaultAndReportsTheRaceTheLockOrderHid() throws Exception {
     FaultFixtures.emptySynchronizedBlocks(dir, "flag");
     Path plain = dir.resolve("plain.json");
-    CliRun observed = run("triage", dir.toString(), "--detect-only", "--detect-runs", "1", "--format", "json", "--out",
-        plain.toString());
+    CliRun observed = run("triage", dir.toString(), "--detect-only", "--detect-runs", "1", "--no-predict",
+        "--format", "json", "--out", plain.toString());
     assertEquals(0, observed.exitCode(), observed.err());
     assertEquals(0, new ObjectMapper().readTree(Files.readString(plain)).path("races").size());
 
-    Path report = dir.resolve("predicted.json");
-    CliRun r = run("triage", dir.toString(), "--detect-only", "--detect-runs", "1", "--predict", "--format", "json",
-        "--out", report.toString());
-    assertEquals(0, r.exitCode(), r.err());
-    JsonNode json = new ObjectMapper().readTree(Files.readString(report));
-    assertEquals(1, json.path("races").size(), json::toPrettyString);
-    JsonNode race = json.path("races").get(0);
-    assertEquals("demo.Flag.value", race.path("field").asText());
-    assertTrue(race.path("predicted").asBoolean(), race::toPrettyString);
-    assertTrue(race.path("witness").asText().startsWith("flip the monitor of java.lang.Object@"), race::toString);
+    for (String flag : List.of("", "--predict")) { // the default, then the whole run
+      Path report = dir.resolve("predicted" + flag + ".json");
+      List<String> args = new ArrayList<>(List.of("triage", dir.toString(), "--detect-only", "--detect-runs", "1",
+          "--format", "json", "--out", report.toString()));
+      if (!flag.isEmpty()) {
+        args.add(flag);
+      }
+      CliRun r = run(args.toArray(new String[0]));
+      assertEquals(0, r.exitCode(), r.err());
+      JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+      assertEquals(1, json.path("races").size(), json::toPrettyString);
+      JsonNode race = json.path("races").get(0);
+      assertEquals("demo.Flag.value", race.path("field").asText());
+      assertTrue(race.path("predicted").asBoolean(), race::toPrettyString);
+      assertTrue(race.path("witness").asText().startsWith("flip the monitor of java.lang.Object@"), race::toString);
+      assertEquals(0, json.path("stats").path("predictionStoppedAfterEvents").asLong(-1), "covered whole: " + flag);
+    }
+    CliRun both = run("triage", dir.toString(), "--detect-only", "--predict", "--no-predict");
+    assertEquals(2, both.exitCode(), both.err());
+    assertTrue(both.err().contains("--predict and --no-predict contradict each other"), both.err());
   }
 
   /** Container races are reported by default, kind container, on the field that holds the container; not with --no-containers. */

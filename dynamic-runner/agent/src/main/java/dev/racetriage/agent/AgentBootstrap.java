@@ -91,7 +91,7 @@ public final class AgentBootstrap {
         options.maxArrayElements());
     dev.racetriage.agent.instrument.ContainerModel.enable(options.jumble() == null && options.containers());
     if (options.predict()) {
-      runtime.enablePredictions();
+      runtime.enablePredictions(options.predictEvents());
       dev.racetriage.agent.instrument.TransparentSections.enable();
     }
     TransformTally tally = new TransformTally(summary, ERR);
@@ -313,12 +313,21 @@ public final class AgentBootstrap {
                 jumble != null ? jumble.stats() : new JumbleTargets(jumbleOptions.fields()).emptyStats(), summary);
           } else {
             long untracked = runtime == null ? 0 : runtime.untrackedArrays();
+            if (runtime != null) {
+              runtime.recordPredictionEvents();
+            }
             if (stream == null || !stream.close(status, tally.trustedJdkClasses(), untracked)) {
               RunReport.write(out, status, tally.trustedJdkClasses(), untracked, races, summary);
             }
           }
         } catch (Throwable e) {
           ERR.println("racetriage agent: ERROR: could not write the report " + out.toAbsolutePath() + ": " + e);
+        }
+        if (summary.predictionStoppedAfterEvents() > 0) {
+          ERR.println("racetriage agent: the predictive analysis stopped after " + summary.predictionStoppedAfterEvents()
+              + " events (its budget, predictEvents=) " + summary.predictionStops() + " time(s): races another"
+              + " schedule would expose are predicted in the part of the test (or run) before only; happens-before"
+              + " detection covered all of it");
         }
         if (!status.ok()) {
           ERR.println("racetriage agent: ERROR: " + status.message() + " (report: " + out.toAbsolutePath() + ")");

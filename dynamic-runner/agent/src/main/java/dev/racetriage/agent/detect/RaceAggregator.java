@@ -47,6 +47,11 @@ public final class RaceAggregator implements RaceSink {
         currentTest = testId;
     }
 
+    /** The test running now; null between tests (or in a program the launcher does not run). */
+    public String currentTest() {
+        return currentTest;
+    }
+
     /** The test finished: races until the next {@link #testStarted} belong to no test. */
     public void testFinished() {
         currentTest = null;

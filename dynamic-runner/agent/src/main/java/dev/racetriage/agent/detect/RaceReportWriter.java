@@ -28,7 +28,7 @@ import java.util.List;
  * {"type":"race","field":"pkg.C.f","count":5,…}
  * {"type":"summary","classesInstrumented":12,"classesSkipped":[{"class":"pkg.Big","reason":"method too large"}],
  *  "untrackedArrays":[{"array":"pkg.Grid.cells[]","type":"double","length":5000000,"count":1}],
- *  "races":3,"raceReports":17,"internalErrors":0}
+ *  "predictionEvents":250000,"predictionStoppedAfterEvents":100000,"predictionStops":1,"races":3,"raceReports":17,"internalErrors":0}
  * </pre>
  *
  * {@code indices} lists, for an array key, the distinct element indices that raced — those of WR races first, then
@@ -127,6 +127,11 @@ public final class RaceReportWriter {
                 .name("count").value(a.count()).endObject();
         }
         j.endArray();
+        // predict=true: the events the predictive analyses (one per test) took, after how many one stopped (its
+        // budget; 0: none did) and how many stopped: races they would have predicted later are not reported
+        j.name("predictionEvents").value(s.predictionEvents());
+        j.name("predictionStoppedAfterEvents").value(s.predictionStoppedAfterEvents());
+        j.name("predictionStops").value(s.predictionStops());
         j.name("races").value(races);
         j.name("raceReports").value(raceReports);
         j.name("internalErrors").value(s.internalErrors());

@@ -26,6 +26,9 @@ public final class RunSummary {
     private long classesInstrumented;
     private final Map<String, String> skipped = new LinkedHashMap<>();
     private long internalErrors;
+    private long predictionEvents;
+    private long predictionStoppedAfterEvents;
+    private long predictionStops;
 
     public synchronized void classInstrumented() {
         classesInstrumented++;
@@ -64,6 +67,32 @@ public final class RunSummary {
 
     public synchronized List<UntrackedArray> untrackedArrays() {
         return new ArrayList<>(untracked.values());
+    }
+
+    /** A predictive analysis (predict=true; one per test) spent its budget: it took {@code events} events and stopped. */
+    public synchronized void predictionStopped(long events) {
+        predictionStoppedAfterEvents = Math.max(predictionStoppedAfterEvents, events);
+        predictionStops++;
+    }
+
+    /** At exit, the events every predictive analysis of the run took. */
+    public synchronized void predictionEvents(long events) {
+        predictionEvents = events;
+    }
+
+    /** How many predictive analyses (one per test, or one for the run) spent their budget and stopped. */
+    public synchronized long predictionStops() {
+        return predictionStops;
+    }
+
+    /** Events the predictive analysis took (0: predict=false, or none recorded yet). */
+    public synchronized long predictionEvents() {
+        return predictionEvents;
+    }
+
+    /** After how many events the predictive analysis stopped (its budget); 0 if it did not stop. */
+    public synchronized long predictionStoppedAfterEvents() {
+        return predictionStoppedAfterEvents;
     }
 
     public synchronized long internalErrors() {

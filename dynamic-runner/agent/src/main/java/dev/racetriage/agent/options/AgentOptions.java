@@ -22,14 +22,17 @@ import java.util.List;
  * @param maxArrayElements detect mode: arrays longer than this are not checked element by element (each checked
  *                   element costs 12 bytes of shadow); they are counted and named in the report instead
  * @param predict    detect mode: also report the races WCP predicts (critical sections with no conflicting access
- *                   do not order), marked predicted, with the lock whose order to flip
+ *                   do not order), marked predicted, with the lock whose order to flip; on by default
+ * @param predictEvents detect mode, with predict: the events the predictive analysis takes (per test under the
+ *                   launcher) before it stops (detection goes on without it, the summary says so); 0: one analysis
+ *                   for the whole run, no limit
  * @param containers detect mode: model the JDK's unsynchronised containers at their call sites (container races,
  *                   keys {@code pkg.Cls.map{}}); on by default
  */
 public record AgentOptions(String mode, String out, List<String> includes, List<String> excludes,
                            int stackDepth, boolean verbose, String dumpDir, JumbleOptions jumble,
                            String cache, int flushMillis, int maxArrayElements, boolean predict,
-                           boolean containers) {
+                           long predictEvents, boolean containers) {
 
   public static final String MODE_DETECT = "detect";
   public static final String MODE_JUMBLE = "jumble";
@@ -45,6 +48,13 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
   public static final int MAX_FLUSH_MILLIS = 3_600_000;
   /** 2^22 elements: 48 MiB of element records at most for one array. */
   public static final int DEFAULT_MAX_ARRAY_ELEMENTS = 1 << 22;
+  /**
+   * The predictive analysis's default budget, in events, per test (the launcher starts a fresh analysis at each test)
+   * or for a program run without tests: all of a small test's (the corpus's racy tests), the first part of a
+   * CPU-heavy one's; below where the analysis's own JIT warm-up starts to show on the Grande kernels (RESULTS.md,
+   * "Agent: predictive detection").
+   */
+  public static final long DEFAULT_PREDICT_EVENTS = 100_000;
 
   public AgentOptions {
     includes = List.copyOf(includes);
@@ -57,6 +67,6 @@ public record AgentOptions(String mode, String out, List<String> includes, List<
 
   public static AgentOptions defaults() {
     return new AgentOptions(MODE_DETECT, DEFAULT_OUT, List.of(), List.of(), DEFAULT_STACK_DEPTH, false, null, null,
-        null, DEFAULT_FLUSH_MILLIS, DEFAULT_MAX_ARRAY_ELEMENTS, false, true);
+        null, DEFAULT_FLUSH_MILLIS, DEFAULT_MAX_ARRAY_ELEMENTS, true, DEFAULT_PREDICT_EVENTS, true);
   }
 }

@@ -12,11 +12,11 @@ import java.util.List;
 public final class AgentOptionsParser {
 
   static final List<String> KEYS = List.of("mode", "out", "include", "exclude", "stack", "verbose", "dump", "field",
-      "heuristic", "seed", "bound", "indices", "noise", "cache", "flush", "arrays", "predict", "containers");
+      "heuristic", "seed", "bound", "indices", "noise", "cache", "flush", "arrays", "predict", "predictEvents", "containers");
   /** The keys that only mean something in jumble mode. */
   static final List<String> JUMBLE_KEYS = List.of("field", "heuristic", "seed", "bound", "indices", "noise");
   /** The keys that only mean something in detect mode (jumble mode writes its report at exit). */
-  static final List<String> DETECT_KEYS = List.of("flush", "arrays", "predict", "containers");
+  static final List<String> DETECT_KEYS = List.of("flush", "arrays", "predict", "predictEvents", "containers");
   static final List<String> HEURISTICS = List.of("sc", "oldest", "oldest-but-different", "random",
       "random-but-different", "perturb");
 
@@ -42,6 +42,7 @@ public final class AgentOptionsParser {
     int flush = defaults.flushMillis();
     int arrays = defaults.maxArrayElements();
     boolean predict = defaults.predict();
+    long predictEvents = defaults.predictEvents();
     boolean containers = defaults.containers();
     if (argument == null || argument.isBlank()) {
       return defaults;
@@ -90,6 +91,7 @@ public final class AgentOptionsParser {
         case "flush" -> flush = flushMillis(value);
         case "arrays" -> arrays = maxArrayElements(value);
         case "predict" -> predict = bool(key, value);
+        case "predictEvents" -> predictEvents = predictEvents(value);
         case "containers" -> containers = bool(key, value);
         default -> throw new IllegalStateException("key list and switch disagree on " + key);
       }
@@ -101,7 +103,7 @@ public final class AgentOptionsParser {
         }
       }
       return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump, null, cache, flush, arrays, predict,
-          containers);
+          predictEvents, containers);
     }
     for (String key : DETECT_KEYS) {
       if (seen.contains(key)) {
@@ -126,7 +128,7 @@ public final class AgentOptionsParser {
           : "heuristic=perturb tries container keys only (pkg.Cls.map{}); field= names " + fields);
     }
     return new AgentOptions(mode, out, includes, excludes, stack, verbose, dump,
-        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache, 0, arrays, false, false);
+        new JumbleOptions(fields, heuristic, seed, bound, indices, noise), cache, 0, arrays, false, 0, false);
   }
 
   private static List<String> fieldKeys(String value) throws InvalidAgentOptionException {
@@ -276,6 +278,20 @@ public final class AgentOptionsParser {
     throw new InvalidAgentOptionException("arrays", "option 'arrays' has value '" + value + "'; expected the largest"
         + " number of elements of an array checked element by element (0.." + Integer.MAX_VALUE + "; default "
         + AgentOptions.DEFAULT_MAX_ARRAY_ELEMENTS + ", up to 12 bytes of shadow per element written)");
+  }
+
+  private static long predictEvents(String value) throws InvalidAgentOptionException {
+    try {
+      long n = Long.parseLong(value);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message below
+    }
+    throw new InvalidAgentOptionException("predictEvents", "option 'predictEvents' has value '" + value
+        + "'; expected how many events the predictive analysis takes before it stops (default "
+        + AgentOptions.DEFAULT_PREDICT_EVENTS + "), or 0 for no limit");
   }
 
   private static boolean bool(String key, String value) throws InvalidAgentOptionException {

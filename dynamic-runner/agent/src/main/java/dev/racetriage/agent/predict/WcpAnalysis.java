@@ -219,7 +219,14 @@ public final class WcpAnalysis {
       }
     }
     if (at < 0) {
-      return; // an acquire the analysis did not see (the agent started inside it)
+      // an acquire the analysis did not see (the agent, or this analysis, started inside the section): a hard edge,
+      // as happens-before's, since the accesses of the section's part before are not known
+      l.opaque.join(t.h);
+      l.h.join(t.h);
+      l.p.join(t.p);
+      l.lastReleaser = tid;
+      t.h.tick(tid);
+      return;
     }
     Held s = t.held.get(at);
     if (--s.depth > 0) {

@@ -38,7 +38,10 @@ public final class DetectRuntime {
   private final ShadowMemory shadow;
   private final ThreadRegistry threads = new ThreadRegistry(hb);
   private final int maxArrayElements;
-  /** predict=true: the WCP analysis every event also goes to (see {@link Predictions}); null otherwise. */
+  /**
+   * predict=true: the WCP analysis every event also goes to (see {@link Predictions}); null otherwise, and from the
+   * moment its budget is spent (then an event costs one read of this field). Read it once per event into a local.
+   */
   private Predictions predict;
 
   public DetectRuntime(SiteTable sites, FieldRegistry fields, RunSummary summary, int stackDepth) {
@@ -57,14 +60,90 @@ public final class DetectRuntime {
     this.shadow = new ShadowMemory(fields);
   }
 
-  /** predict=true: every event also goes to the WCP analysis. Called once, before the hooks are installed. */
-  public void enablePredictions() {
-    predict = new Predictions(new dev.racetriage.agent.predict.WcpAnalysis.ThreadNames() {
+  /** predict=true: each analysis's budget in events (0: one analysis, no limit); -1: predict=false. */
+  private long predictBudget = -1;
+  /** Guards the switch from one analysis to the next and the counts below (taken after an analysis's monitor). */
+  private final Object predictSwitch = new Object();
+  private long predictEventsRetired;
+  /** The launcher started a test in this JVM (guarded by {@link #predictSwitch}). */
+  private boolean testsStarted;
+  /** Events after which the first analysis stopped before any test started; 0 if it did not. */
+  private long stoppedBeforeTests;
+
+  /**
+   * predict=true: every event also goes to the WCP analysis, until it has taken {@code budget} events (0: no limit;
+   * the {@code predictEvents} option); then it stops, the summary says after how many, and detection goes on
+   * without it. Each test the launcher starts gets a fresh analysis with a fresh budget ({@link #testStarted}).
+   * Called once, before the hooks are installed.
+   */
+  public void enablePredictions(long budget) {
+    predictBudget = budget;
+    predict = newPredictions();
+  }
+
+  private Predictions newPredictions() {
+    return new Predictions(new dev.racetriage.agent.predict.WcpAnalysis.ThreadNames() {
       @Override
       public String nameOf(int tid) {
         return hb.nameOf(tid);
       }
+    }, predictBudget, new Predictions.Stop() { // not a lambda: see the package contract
+      @Override
+      public void stopped(Predictions which, long events) {
+        synchronized (predictSwitch) {
+          if (predict == which) {
+            predict = null;
+          }
+          predictEventsRetired += events;
+          // a gap in a test, or in a program run without tests; not in the test framework's own code before and
+          // between tests (discovery, reporting), which is no test's and would make every triage warn
+          if (!testsStarted) {
+            stoppedBeforeTests = events; // counted at exit if no test ever started: a plain program
+          } else if (aggregator.currentTest() != null) {
+            summary.predictionStopped(events);
+          }
+        }
+      }
     });
+  }
+
+  /**
+   * The launcher starts a test: races name it from now on, and with a bounded budget the predictive analysis starts
+   * afresh (the last test's state dropped, a new budget), so a long suite's later tests are predicted too and each
+   * test's prediction costs at most its budget. A fresh analysis sees the rest of the trace from here: a critical
+   * section begun before counts as a hard edge at its release (WcpAnalysis), and earlier writes are forgotten, so it
+   * predicts no race the whole trace's analysis would not (it may miss races with the earlier tests' accesses).
+   */
+  public void testStarted(String testId) {
+    aggregator.testStarted(testId);
+    if (predictBudget <= 0) {
+      return; // off, or one analysis for the whole run
+    }
+    Predictions old;
+    synchronized (predictSwitch) {
+      testsStarted = true;
+      old = predict;
+      predict = newPredictions();
+    }
+    long events = old == null ? 0 : old.retire();
+    synchronized (predictSwitch) {
+      predictEventsRetired += events;
+    }
+  }
+
+  /** At exit: the events every predictive analysis of the run took, into the summary; nothing if prediction is off. */
+  public void recordPredictionEvents() {
+    if (predictBudget < 0) {
+      return;
+    }
+    Predictions p = predict;
+    long current = p == null ? 0 : p.events();
+    synchronized (predictSwitch) {
+      summary.predictionEvents(predictEventsRetired + current);
+      if (!testsStarted && stoppedBeforeTests > 0) {
+        summary.predictionStopped(stoppedBeforeTests);
+      }
+    }
   }
 
   /** A prediction of the WCP analysis becomes a report (the access's site, the earlier write's thread and site). */
@@ -116,6 +195,7 @@ public final class DetectRuntime {
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOfField(object, fieldId, shadow);
     ThreadState state = t.state(threads);
+    Predictions predict = this.predict;
     if (predict != null) {
       var p = predict.readField(state.tid(), object, fieldId);
       if (p != null) {
@@ -146,6 +226,7 @@ public final class DetectRuntime {
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOfField(object, fieldId, shadow);
     ThreadState state = t.state(threads);
+    Predictions predict = this.predict;
     if (predict != null) {
       var p = predict.writeField(state.tid(), object, fieldId, site, state.inClinit());
       if (p != null) {
@@ -168,6 +249,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void readStatic(ThreadShadow t, int fieldId, int site) {
+    Predictions predict = this.predict;
     if (predict != null) {
       ThreadState state = t.state(threads);
       var p = predict.readStatic(state.tid(), fieldId);
@@ -180,6 +262,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void writeStatic(ThreadShadow t, int fieldId, int site) {
+    Predictions predict = this.predict;
     if (predict != null) {
       ThreadState state = t.state(threads);
       var p = predict.writeStatic(state.tid(), fieldId, site, state.inClinit());
@@ -389,6 +472,10 @@ public final class DetectRuntime {
   /** predict=true: an element access through the WCP analysis, reported under the array's key. */
   @DontInline
   private void predictElement(ObjectShadow s, ThreadState state, Object array, int index, int site, boolean write) {
+    Predictions predict = this.predict;
+    if (predict == null) {
+      return;
+    }
     var p = write ? predict.writeElement(state.tid(), array, index, site, state.inClinit())
         : predict.readElement(state.tid(), array, index);
     if (p != null) {
@@ -400,6 +487,10 @@ public final class DetectRuntime {
   @DontInline
   private void predictRange(ObjectShadow s, ThreadState state, Object array, int from, int to, int step, int site,
                             boolean write) {
+    Predictions predict = this.predict;
+    if (predict == null) {
+      return;
+    }
     predict.range(state.tid(), array, firstInBounds(from, step), to, step, site, write, state.inClinit(),
         new Predictions.Found() { // not a lambda: see the package contract
           @Override
@@ -726,6 +817,7 @@ public final class DetectRuntime {
   /** {@code transparent}: predict=true, a section the agent sees whole (see TransparentSections). */
   @ForceInline // see the class comment
   void monitorEnter(ThreadShadow t, Object object, boolean transparent) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.monitorEnter(t.state(threads).tid(), object, transparent);
     }
@@ -738,6 +830,7 @@ public final class DetectRuntime {
   /** Before monitorexit (and before Object.wait): RELEASE the object's monitor. */
   @DontInline // see the class comment
   void monitorExit(ThreadShadow t, Object object) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.monitorExit(t.state(threads).tid(), object);
     }
@@ -747,6 +840,7 @@ public final class DetectRuntime {
   /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
   @ForceInline // see the class comment
   void volatileRead(ThreadShadow t, Object object, int fieldId) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.acquire(t.state(threads).tid(), object);
     }
@@ -764,6 +858,7 @@ public final class DetectRuntime {
   /** Before a volatile write: RELEASE to the field's clock. */
   @DontInline // see the class comment
   void volatileWrite(ThreadShadow t, Object object, int fieldId) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.release(t.state(threads).tid(), object);
     }
@@ -773,6 +868,7 @@ public final class DetectRuntime {
   /** After an atomic operation that reads: ACQUIRE the atomic clock and every volatile field clock. */
   @ForceInline // see the class comment
   void atomicAcquire(ThreadShadow t, Object object) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.acquire(t.state(threads).tid(), object);
     }
@@ -790,6 +886,7 @@ public final class DetectRuntime {
   /** Before an atomic operation that writes: RELEASE to the atomic clock (volatile readers acquire it too). */
   @DontInline // see the class comment
   void atomicRelease(ThreadShadow t, Object object) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.release(t.state(threads).tid(), object);
     }
@@ -804,6 +901,7 @@ public final class DetectRuntime {
    */
   @DontInline // see the class comment
   void atomicAcquireRelease(ThreadShadow t, Object object) {
+    Predictions predict = this.predict;
     if (predict != null) {
       int tid = t.state(threads).tid();
       predict.acquire(tid, object);
@@ -815,6 +913,7 @@ public final class DetectRuntime {
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
   @ForceInline // see the class comment
   void trustedReferenceRead(ThreadShadow t, Object holder) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.peekAcquire(t.state(threads).tid(), holder);
     }
@@ -827,6 +926,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void volatileReadStatic(ThreadShadow t, int fieldId) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.acquireStatic(t.state(threads).tid(), fieldId);
     }
@@ -835,6 +935,7 @@ public final class DetectRuntime {
 
   @DontInline // see the class comment
   void volatileWriteStatic(ThreadShadow t, int fieldId) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.releaseStatic(t.state(threads).tid(), fieldId);
     }
@@ -844,6 +945,7 @@ public final class DetectRuntime {
   void fork(ThreadShadow t, Thread child) {
     ThreadState childState = threads.stateOf(child);
     hb.rename(childState, child.getName());
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.fork(t.state(threads).tid(), childState.tid());
     }
@@ -851,6 +953,7 @@ public final class DetectRuntime {
   }
 
   void join(ThreadShadow t, Thread joined) {
+    Predictions predict = this.predict;
     if (predict != null) {
       predict.join(t.state(threads).tid(), threads.stateOf(joined).tid());
     }

@@ -3,16 +3,34 @@ package dev.racetriage.agent.runtime;
 import dev.racetriage.agent.predict.WcpAnalysis;
 
 /**
- * Detect mode with {@code predict=true}: the shadow state of the WCP analysis ({@link WcpAnalysis}) — its locks,
+ * Detect mode with {@code predict=true} (the default): the shadow state of the WCP analysis ({@link WcpAnalysis}) — its locks,
  * syncs and locations per program object, in a weak identity table of its own beside the happens-before shadow — and
  * the calls {@link DetectRuntime} makes into it for every event, on the event's thread. The analysis's monitor is the
  * trace order, so every event takes it: the option's cost (RESULTS.md). Arrays longer than {@link #MAX_ELEMENTS}
  * are left to happens-before (a location object per element).
+ *
+ * <p><b>Budget</b> ({@code predictEvents}; one analysis per test, see {@link DetectRuntime#testStarted}): the analysis
+ * takes at most that many events (an element of a range counts as one), then stops for good: it calls {@link Stop#stopped} once, under its monitor, and every later call returns
+ * at once. The analysis of a prefix of the trace is the analysis of a trace (WCP is online), so what it predicted
+ * until then stands; happens-before detection goes on whole. {@link DetectRuntime} drops its reference in
+ * {@code stopped}, so from then on an event costs it one read of a null field; a thread that read the reference just
+ * before takes this monitor once more, sees the stop, and reads the null afterwards (the monitor orders it).
  */
 final class Predictions {
   static final int MAX_ELEMENTS = 1 << 16;
 
+  /** Told once, under the analysis's monitor, when the budget is spent. */
+  interface Stop {
+    void stopped(Predictions which, long events);
+  }
+
   private final WcpAnalysis wcp;
+  /** Events the analysis takes at most; 0: no limit. */
+  private final long budget;
+  private final Stop stop;
+  /** Events taken so far (guarded by the monitor of {@link #wcp}). */
+  private long events;
+  private boolean stopped;
   private final WeakIdentityTable<Shadow> objects = new WeakIdentityTable<>();
   private WcpAnalysis.Location[] statics = new WcpAnalysis.Location[64];
   private WcpAnalysis.Sync[] staticSyncs = new WcpAnalysis.Sync[64];
@@ -35,8 +53,48 @@ final class Predictions {
         }
       };
 
-  Predictions(WcpAnalysis.ThreadNames names) {
+  Predictions(WcpAnalysis.ThreadNames names, long budget, Stop stop) {
     this.wcp = new WcpAnalysis(names);
+    this.budget = budget;
+    this.stop = stop;
+  }
+
+  /**
+   * Counts {@code n} events against the budget; false when the analysis has stopped or stops now (the caller then
+   * drops the event). Called under the monitor of {@link #wcp}.
+   */
+  private boolean take(long n) {
+    if (stopped) {
+      return false;
+    }
+    if (budget > 0 && events + n > budget) {
+      stopped = true;
+      stop.stopped(this, events);
+      return false;
+    }
+    events += n;
+    return true;
+  }
+
+  /** Events analysed so far. */
+  long events() {
+    synchronized (wcp) {
+      return events;
+    }
+  }
+
+  /**
+   * Replaced by a fresh analysis (a test started): takes no event from now on. Returns the events it took, or 0 if it
+   * had stopped already (its {@link Stop} counted them).
+   */
+  long retire() {
+    synchronized (wcp) {
+      if (stopped) {
+        return 0;
+      }
+      stopped = true;
+      return events;
+    }
   }
 
   private Shadow shadow(Object o) {
@@ -47,39 +105,39 @@ final class Predictions {
 
   WcpAnalysis.Prediction readField(int tid, Object o, int fieldId) {
     synchronized (wcp) {
-      return wcp.read(tid, field(shadow(o), fieldId));
+      return take(1) ? wcp.read(tid, field(shadow(o), fieldId)) : null;
     }
   }
 
   WcpAnalysis.Prediction writeField(int tid, Object o, int fieldId, int site, boolean clinit) {
     synchronized (wcp) {
-      return wcp.write(tid, field(shadow(o), fieldId), site, clinit);
+      return take(1) ? wcp.write(tid, field(shadow(o), fieldId), site, clinit) : null;
     }
   }
 
   WcpAnalysis.Prediction readStatic(int tid, int fieldId) {
     synchronized (wcp) {
-      return wcp.read(tid, staticField(fieldId));
+      return take(1) ? wcp.read(tid, staticField(fieldId)) : null;
     }
   }
 
   WcpAnalysis.Prediction writeStatic(int tid, int fieldId, int site, boolean clinit) {
     synchronized (wcp) {
-      return wcp.write(tid, staticField(fieldId), site, clinit);
+      return take(1) ? wcp.write(tid, staticField(fieldId), site, clinit) : null;
     }
   }
 
   /** An element read, or null when the array is too long for the analysis or the index out of bounds. */
   WcpAnalysis.Prediction readElement(int tid, Object array, int index) {
     synchronized (wcp) {
-      WcpAnalysis.Location x = element(array, index);
+      WcpAnalysis.Location x = take(1) ? element(array, index) : null;
       return x == null ? null : wcp.read(tid, x);
     }
   }
 
   WcpAnalysis.Prediction writeElement(int tid, Object array, int index, int site, boolean clinit) {
     synchronized (wcp) {
-      WcpAnalysis.Location x = element(array, index);
+      WcpAnalysis.Location x = take(1) ? element(array, index) : null;
       return x == null ? null : wcp.write(tid, x, site, clinit);
     }
   }
@@ -99,13 +157,16 @@ final class Predictions {
     if (length > MAX_ELEMENTS) {
       return;
     }
+    int end = Math.min(to, length);
     synchronized (wcp) {
+      if (!take(end > from ? (end - 1 - from) / step + 1 : 0)) {
+        return;
+      }
       Shadow s = shadow(array);
       if (s.elements == null) {
         s.elements = new WcpAnalysis.Location[length];
       }
       WcpAnalysis.Location[] elements = s.elements;
-      int end = Math.min(to, length);
       for (int i = from; i < end; i += step) {
         if (i < 0) {
           continue;
@@ -172,13 +233,17 @@ final class Predictions {
 
   void monitorEnter(int tid, Object monitor, boolean transparent) {
     synchronized (wcp) {
-      wcp.acquire(tid, lock(monitor), transparent);
+      if (take(1)) {
+        wcp.acquire(tid, lock(monitor), transparent);
+      }
     }
   }
 
   void monitorExit(int tid, Object monitor) {
     synchronized (wcp) {
-      wcp.release(tid, lock(monitor));
+      if (take(1)) {
+        wcp.release(tid, lock(monitor));
+      }
     }
   }
 
@@ -194,8 +259,8 @@ final class Predictions {
   /** A volatile read, an atomic operation's acquire half, a trusted pointer read: a hard acquire of the object. */
   void acquire(int tid, Object o) {
     synchronized (wcp) {
-      Shadow s = shadow(o);
-      if (s.sync != null) { // never released: nothing to give
+      Shadow s = take(1) ? shadow(o) : null;
+      if (s != null && s.sync != null) { // never released: nothing to give
         wcp.syncAcquire(tid, s.sync);
       }
     }
@@ -204,7 +269,7 @@ final class Predictions {
   /** The same for an object the analysis may not know yet, creating nothing (a trusted pointer read). */
   void peekAcquire(int tid, Object o) {
     synchronized (wcp) {
-      Shadow s = objects.get(o);
+      Shadow s = take(1) ? objects.get(o) : null;
       if (s != null && s.sync != null) {
         wcp.syncAcquire(tid, s.sync);
       }
@@ -214,6 +279,9 @@ final class Predictions {
   /** A volatile write, an atomic operation's release half. */
   void release(int tid, Object o) {
     synchronized (wcp) {
+      if (!take(1)) {
+        return;
+      }
       Shadow s = shadow(o);
       if (s.sync == null) {
         s.sync = new WcpAnalysis.Sync();
@@ -224,13 +292,17 @@ final class Predictions {
 
   void acquireStatic(int tid, int fieldId) {
     synchronized (wcp) {
-      wcp.syncAcquire(tid, staticSync(fieldId));
+      if (take(1)) {
+        wcp.syncAcquire(tid, staticSync(fieldId));
+      }
     }
   }
 
   void releaseStatic(int tid, int fieldId) {
     synchronized (wcp) {
-      wcp.syncRelease(tid, staticSync(fieldId));
+      if (take(1)) {
+        wcp.syncRelease(tid, staticSync(fieldId));
+      }
     }
   }
 
@@ -247,10 +319,18 @@ final class Predictions {
   }
 
   void fork(int parent, int child) {
-    wcp.fork(parent, child);
+    synchronized (wcp) {
+      if (take(1)) {
+        wcp.fork(parent, child);
+      }
+    }
   }
 
   void join(int joiner, int joined) {
-    wcp.join(joiner, joined);
+    synchronized (wcp) {
+      if (take(1)) {
+        wcp.join(joiner, joined);
+      }
+    }
   }
 }

@@ -99,17 +99,18 @@ class RacyProgramsIT {
   }
 
   /**
-   * Two writes ordered only by two empty synchronized blocks on one lock: happens-before reports nothing; WCP
-   * (predict=true) predicts the race, marked predicted, with the lock whose order to flip.
+   * Two writes ordered only by two empty synchronized blocks on one lock: happens-before reports nothing
+   * (predict=false); WCP, on by default, predicts the race, marked predicted, with the lock whose order to flip.
    */
   @Test
   void emptySynchronizedBlocksHideARaceThatOnlyPredictionFinds() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.EmptySynchronizedBlocksBad";
-    AgentJvm.Result observed = run("empty-sync", List.of(), fixture);
-    assertEquals(Set.of(), observed.report().racyFields(), observed.describe());
-    AgentJvm.Result result = AgentJvm.run("empty-sync-predict", List.of(), "mode=detect;predict=true",
+    AgentJvm.Result observed = AgentJvm.run("empty-sync-hb", List.of(), "mode=detect;predict=false",
         AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
-    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(0, observed.exitCode(), observed.describe());
+    assertEquals(Set.of(), observed.report().racyFields(), observed.describe());
+    assertEquals(0, observed.report().summaryNumber("predictionEvents"), observed.report().summary());
+    AgentJvm.Result result = run("empty-sync", List.of(), fixture);
     assertEquals(Set.of(fixture + ".value"), result.report().racyFields(), result.describe());
     String line = result.report().lines().stream().filter(l -> l.startsWith("{\"type\":\"race\"")).findFirst()
         .orElseThrow();
@@ -117,6 +118,43 @@ class RacyProgramsIT {
         + "java.lang.Object@"), line);
     assertTrue(line.contains("released it before"), line);
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+    assertEquals(0, result.report().summaryNumber("predictionStoppedAfterEvents"), "a small program is covered whole: "
+        + result.report().summary());
+  }
+
+  /**
+   * Past its budget the predictive analysis stops and says so; what it predicted before stays reported, and
+   * happens-before goes on finding every race after the stop. Without a budget the late race is predicted too.
+   */
+  @Test
+  void pastItsBudgetPredictionStopsSaysSoAndHappensBeforeGoesOn() throws Exception {
+    String early = "dev.racetriage.fixtures.racy.EmptySynchronizedBlocksBad";
+    String fixture = "dev.racetriage.fixtures.racy.PredictionPastBudgetBad";
+    int budget = 50_000; // above the first fixture's events, below the second's busy loop (200000)
+    AgentJvm.Result result = AgentJvm.run("prediction-budget", List.of(), "mode=detect;predictEvents=" + budget,
+        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", "--repeat", "1", early, fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(early + ".value", fixture + ".observed"), result.report().racyFields(), result.describe());
+    long stoppedAfter = result.report().summaryNumber("predictionStoppedAfterEvents");
+    assertTrue(stoppedAfter > 0 && stoppedAfter <= budget, result.report().summary());
+    assertEquals(stoppedAfter, result.report().summaryNumber("predictionEvents"), result.report().summary());
+    assertTrue(result.stderr().contains("the predictive analysis stopped after " + stoppedAfter + " events"),
+        result.describe());
+    for (String line : result.report().lines()) {
+      if (line.contains("\"field\":\"" + early + ".value\"")) {
+        assertTrue(line.contains("\"predicted\":true"), line); // found before the stop: kept
+      } else if (line.contains("\"field\":\"" + fixture + ".observed\"")) {
+        assertTrue(!line.contains("\"predicted\""), line); // happens-before's, after the stop
+      }
+    }
+    AgentJvm.Result whole = AgentJvm.run("prediction-unbounded", List.of(), "mode=detect;predictEvents=0",
+        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", "--repeat", "1", early, fixture);
+    assertEquals(0, whole.exitCode(), whole.describe());
+    assertEquals(Set.of(early + ".value", fixture + ".late", fixture + ".observed"), whole.report().racyFields(),
+        whole.describe());
+    assertEquals(0, whole.report().summaryNumber("predictionStoppedAfterEvents"), whole.report().summary());
+    assertTrue(whole.report().summaryNumber("predictionEvents") > dev.racetriage.fixtures.racy.PredictionPastBudgetBad.BUSY_EVENTS,
+        whole.report().summary());
   }
 
   /** With container calls modelled (the default), each unsynchronised container shared by two threads races on its field. */

@@ -157,6 +157,22 @@ class AgentOptionsParserTest {
   }
 
   @Test
+  void predictionIsOnByDefaultWithABudgetInDetectModeAndOffInJumbleMode() throws Exception {
+    AgentOptions detect = AgentOptionsParser.parse("mode=detect");
+    assertTrue(detect.predict());
+    assertEquals(AgentOptions.DEFAULT_PREDICT_EVENTS, detect.predictEvents());
+    assertFalse(AgentOptionsParser.parse("mode=detect;predict=false").predict());
+    assertEquals(0, AgentOptionsParser.parse("mode=detect;predictEvents=0").predictEvents(), "no limit");
+    assertEquals(5000, AgentOptionsParser.parse("mode=detect;predictEvents=5000").predictEvents());
+    InvalidAgentOptionException negative = assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=detect;predictEvents=-1"));
+    assertTrue(negative.getMessage().contains("or 0 for no limit"), negative.getMessage());
+    assertFalse(AgentOptionsParser.parse("mode=jumble;field=a.B.c;heuristic=sc").predict());
+    assertEquals("predictEvents", assertThrows(InvalidAgentOptionException.class,
+        () -> AgentOptionsParser.parse("mode=jumble;field=a.B.c;heuristic=sc;predictEvents=10")).option());
+  }
+
+  @Test
   void containersAreModelledByDefaultInDetectModeAndContainerKeysAreTriedUnderScOrPerturb() throws Exception {
     assertTrue(AgentOptionsParser.parse("mode=detect").containers());
     assertFalse(AgentOptionsParser.parse("mode=detect;containers=false").containers());

@@ -25,9 +25,13 @@ import java.util.Map;
  * @param internalErrors      the same, for the agent's internal errors
  * @param started             the agent wrote its status line (it started, and the file is its report)
  * @param tornLastLine        the last line was cut short (the JVM was killed while writing it) and was skipped
+ * @param predictionStoppedAfterEvents the agent's predictive analysis spent its budget after this many events and
+ *                            stopped (0: it did not, or prediction was off): races only another schedule of the rest
+ *                            of the run would expose were not looked for
  */
 public record DetectionReport(List<DetectedRace> races, long classesInstrumented, List<SkippedClass> skipped,
-    long internalErrors, boolean complete, boolean started, boolean tornLastLine, List<UntrackedArray> untrackedArrays) {
+    long internalErrors, boolean complete, boolean started, boolean tornLastLine, List<UntrackedArray> untrackedArrays,
+    long predictionStoppedAfterEvents) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -40,7 +44,7 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
   /** A report as read before streaming: a complete file is one the agent started. */
   public DetectionReport(List<DetectedRace> races, long classesInstrumented, List<SkippedClass> skipped,
       long internalErrors, boolean complete) {
-    this(races, classesInstrumented, skipped, internalErrors, complete, complete, false, List.of());
+    this(races, classesInstrumented, skipped, internalErrors, complete, complete, false, List.of(), 0);
   }
 
   /**
@@ -71,6 +75,7 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
     Map<String, UntrackedArray> untracked = new LinkedHashMap<>();
     long instrumented = 0;
     long errors = 0;
+    long predictionStopped = 0;
     boolean started = false;
     boolean torn = false;
     DetectionReport last = null;
@@ -81,11 +86,12 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
       last.untrackedArrays().forEach(a -> untracked.merge(a.array(), a, DetectionReport::larger));
       instrumented = Math.max(instrumented, last.classesInstrumented());
       errors += last.internalErrors();
+      predictionStopped = Math.max(predictionStopped, last.predictionStoppedAfterEvents());
       started |= last.started();
       torn |= last.tornLastLine();
     }
     return new DetectionReport(new ArrayList<>(races.values()), instrumented, skipped, errors,
-        last != null && last.complete(), started, torn, new ArrayList<>(untracked.values()));
+        last != null && last.complete(), started, torn, new ArrayList<>(untracked.values()), predictionStopped);
   }
 
   /** The same key in two JVMs' reports (the JVMs ran different tests): the longer array, the larger count. */
@@ -107,11 +113,12 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
     List<UntrackedArray> untracked = new ArrayList<>();
     long instrumented = 0;
     long internalErrors = 0;
+    long predictionStopped = 0;
     boolean complete = false;
     boolean started = false;
     boolean torn = false;
     if (!Files.isRegularFile(file)) {
-      return new DetectionReport(List.of(), 0, skipped, 0, false, false, false, List.of());
+      return new DetectionReport(List.of(), 0, skipped, 0, false, false, false, List.of(), 0);
     }
     // decoded leniently: a JVM killed mid-write may have cut a character in two
     List<String> lines = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines()
@@ -146,6 +153,7 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
           for (JsonNode c : node.path("classesSkipped")) {
             skipped.add(new SkippedClass(c.path("class").asText(), c.path("reason").asText()));
           }
+          predictionStopped = node.path("predictionStoppedAfterEvents").asLong(0); // absent in an older agent's
           for (JsonNode a : node.path("untrackedArrays")) { // absent in an older agent's report
             untracked.add(new UntrackedArray(a.path("array").asText(), a.path("type").asText(),
                 a.path("length").asLong(), a.path("count").asLong(1)));
@@ -155,7 +163,7 @@ public record DetectionReport(List<DetectedRace> races, long classesInstrumented
       }
     }
     return new DetectionReport(new ArrayList<>(races.values()), instrumented, skipped, internalErrors, complete,
-        started || complete, torn, untracked);
+        started || complete, torn, untracked, predictionStopped);
   }
 
   private static DetectedRace race(JsonNode node) {

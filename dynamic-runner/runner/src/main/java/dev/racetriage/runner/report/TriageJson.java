@@ -76,7 +76,8 @@ public final class TriageJson {
     ObjectNode stats = root.putObject("stats");
     stats.put("buildMillis", s.buildMillis()).put("baselineMillis", s.baselineMillis()).put("detectMillis", s.detectMillis())
         .put("trials", s.trials()).put("trialJvms", s.trialJvms()).put("trialMillis", s.trialMillis()).put("elapsedMillis", s.elapsedMillis())
-        .put("tests", s.tests()).put("detectRuns", s.detectRuns());
+        .put("tests", s.tests()).put("detectRuns", s.detectRuns())
+        .put("predictionStoppedAfterEvents", s.predictionStoppedAfterEvents());
     ArrayNode late = stats.putArray("lateRaces");
     s.lateRaces().forEach(late::add);
     ArrayNode skipped = stats.putArray("uninstrumentedClasses");

@@ -24,7 +24,8 @@ import java.util.Set;
  * stopped at their limit in the baseline or under the agent; {@code complete}: every module's detection ran its
  * tests to the end (a run cut short cannot tell that a race is gone); {@code leftOutRaces}: raced fields of library
  * classes that were left out (not triaged, and not gone either); {@code untrackedArrays}: arrays the agent left
- * unchecked (longer than its bound).
+ * unchecked (longer than its bound); {@code predictionStoppedAfterEvents}: the predictive analysis spent its budget
+ * after this many events in some module's JVM (the largest; 0: nowhere).
  */
 public record Detection(
     Path root,
@@ -48,7 +49,8 @@ public record Detection(
     List<HungTest> hungTests,
     boolean complete,
     Set<String> leftOutRaces,
-    List<DetectionReport.UntrackedArray> untrackedArrays) {
+    List<DetectionReport.UntrackedArray> untrackedArrays,
+    long predictionStoppedAfterEvents) {
 
   public Detection {
     leftOutRaces = Set.copyOf(leftOutRaces);

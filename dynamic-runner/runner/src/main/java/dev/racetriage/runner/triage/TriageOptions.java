@@ -38,8 +38,16 @@ public record TriageOptions(
     boolean keepWork,
     boolean includeLibraries,
     int maxArrayElements,
-    boolean predict,
+    Prediction predict,
     boolean containers) {
+
+  /**
+   * How much of each detection JVM's run the agent's predictive analysis (WCP) covers: {@code BOUNDED} (the default)
+   * its first events up to the agent's budget ({@code predictEvents}; past it detection goes on without prediction
+   * and the triage says so), {@code ALL} ({@code --predict}) the whole run at whatever it costs, {@code OFF}
+   * ({@code --no-predict}) none.
+   */
+  public enum Prediction { OFF, BOUNDED, ALL }
 
   /** The agent's default bound on the elements of an array it checks one by one (its {@code arrays=} option). */
   public static final int DEFAULT_MAX_ARRAY_ELEMENTS = 1 << 22;
@@ -107,21 +115,21 @@ public record TriageOptions(
     this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, true, true, List.of());
   }
 
-  /** Without predictive detection. */
+  /** With the default, bounded predictive detection. */
   public TriageOptions(Path project, StoreLocation database, boolean detectOnly, int trials, List<String> heuristics, int jobs,
       Duration budget, Duration buildTimeout, Duration baselineTimeout, boolean earlyStop, boolean repeatInJvm,
       List<String> fields, int detectRuns, String tests, Duration testTimeout, int detectTimeoutFactor,
       boolean keepWork, boolean includeLibraries, int maxArrayElements) {
     this(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout, baselineTimeout, earlyStop,
         repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork, includeLibraries,
-        maxArrayElements, false, true);
+        maxArrayElements, Prediction.BOUNDED, true);
   }
 
   /**
-   * {@code --predict}: the detection agent also runs WCP (its {@code predict=true}) and reports, marked predicted, the
-   * races that another schedule of the observed runs would expose.
+   * {@code --predict} ({@link Prediction#ALL}), {@code --no-predict} ({@link Prediction#OFF}): how far the detection
+   * agent's WCP reports, marked predicted, the races another schedule of the observed runs would expose.
    */
-  public TriageOptions withPredict(boolean on) {
+  public TriageOptions withPredict(Prediction on) {
     return new TriageOptions(project, database, detectOnly, trials, heuristics, jobs, budget, buildTimeout,
         baselineTimeout, earlyStop, repeatInJvm, fields, detectRuns, tests, testTimeout, detectTimeoutFactor, keepWork,
         includeLibraries, maxArrayElements, on, containers);

@@ -185,17 +185,20 @@ public final class TriagePipeline {
     // test runs, not outcomes: a group run is one run for all its fields, a split group's runs cost all the same
     TriageStats stats = new TriageStats(d.buildMillis(), d.baselineMillis(), d.detectMillis(),
         lastTestRuns, trials.isEmpty() ? 0 : lastTrialJvms, trialMillis,
-        millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces(), d.untrackedArrays());
+        millisSince(start), d.tests(), d.skipped(), d.detectRuns(), d.lateRaces(), d.untrackedArrays(),
+        d.predictionStoppedAfterEvents());
     return new TriageResult(findings, d.candidates(), warnings, stats, classified, d.hungTests());
   }
 
   /** The run's message names the arrays left unchecked, so the dashboard's runs list shows the gap too. */
   private static String untrackedNote(Detection d) {
+    String stopped = d.predictionStoppedAfterEvents() == 0 ? ""
+        : "; prediction stopped after " + d.predictionStoppedAfterEvents() + " events";
     if (d.untrackedArrays().isEmpty()) {
-      return "";
+      return stopped;
     }
     return "; " + d.untrackedArrays().size() + " array(s) not checked (too long): "
-        + DetectionReport.UntrackedArray.describeAll(d.untrackedArrays());
+        + DetectionReport.UntrackedArray.describeAll(d.untrackedArrays()) + stopped;
   }
 
   /**
@@ -354,6 +357,7 @@ public final class TriagePipeline {
     Map<String, DetectedRace> races = new LinkedHashMap<>();
     List<DetectionReport.SkippedClass> skipped = new ArrayList<>();
     List<DetectionReport.UntrackedArray> untracked = new ArrayList<>();
+    long predictionStopped = 0;
     int done = 0;
     int detectRuns = 0;
     boolean complete = true;
@@ -403,6 +407,10 @@ public final class TriagePipeline {
       if (!detection.untrackedArrays().isEmpty()) {
         warnings.add(untrackedWarning(module.name(root), detection.untrackedArrays(), options.maxArrayElements()));
       }
+      if (detection.predictionStoppedAfterEvents() > 0) {
+        predictionStopped = Math.max(predictionStopped, detection.predictionStoppedAfterEvents());
+        warnings.add(predictionStoppedWarning(module.name(root), detection.predictionStoppedAfterEvents()));
+      }
       for (DetectedRace race : detection.races()) {
         races.merge(race.fieldKey(), race, TriagePipeline::merge);
       }
@@ -434,7 +442,8 @@ public final class TriagePipeline {
     }));
     return new Detection(root, candidates, jvms, testsByName, baselineFailures, intermittentFailures, races, skipped,
         tests, buildMillis, baselineMillis, detectMillis, work, AgentJar.modes(agentJar).contains("jumble"), detectRuns,
-        lateRaces, fingerprint, agentVersion, hung, complete, new LinkedHashSet<>(library), untracked);
+        lateRaces, fingerprint, agentVersion, hung, complete, new LinkedHashSet<>(library), untracked,
+        predictionStopped);
   }
 
   /**
@@ -448,13 +457,34 @@ public final class TriagePipeline {
         + " (12 bytes of shadow per element) to check them.";
   }
 
+  /**
+   * The predictive analysis spent its budget in a module's detection JVM: a coverage gap like an unchecked array,
+   * said out loud — happens-before still checked the whole run, but a race only another schedule would expose is
+   * predicted in the first part of the run only.
+   */
+  static String predictionStoppedWarning(String module, long events) {
+    return "Module " + module + ": the predictive analysis stopped after " + events + " events (its budget; the rest of"
+        + " the run was checked by happens-before only), so races that only another schedule would expose are"
+        + " predicted in the part of the tests before that point. --predict runs it over the whole run (it costs up to"
+        + " 10x detection on CPU-heavy tests); --tests narrows the run to the tests that matter.";
+  }
+
   /** The detection agent's options beyond mode and report: the arrays bound when it is not the agent's default. */
   static String detectAgentOptions(TriageOptions options) {
     return (options.maxArrayElements() == TriageOptions.DEFAULT_MAX_ARRAY_ELEMENTS ? ""
-        : ";arrays=" + options.maxArrayElements()) + (options.predict() ? ";predict=true" : "")
+        : ";arrays=" + options.maxArrayElements()) + predictOption(options.predict())
         + (options.containers() ? "" : ";containers=false");
   }
 
+
+  /** The agent predicts within its budget by default: only off and unbounded are options. */
+  private static String predictOption(TriageOptions.Prediction predict) {
+    return switch (predict) {
+      case OFF -> ";predict=false";
+      case BOUNDED -> "";
+      case ALL -> ";predictEvents=0";
+    };
+  }
 
   /** What detection saw of one module: how its runs went, the agent's reports read as one, the tests that hung. */
   private record ModuleDetection(DetectionRuns runs, DetectionReport report, List<HungTest> hung) {}

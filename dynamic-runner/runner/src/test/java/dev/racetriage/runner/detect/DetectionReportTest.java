@@ -185,6 +185,24 @@ class DetectionReportTest {
     assertEquals(4, report.classesInstrumented(), "the summary, not the progress line");
   }
 
+  /** The predictive analysis's stop reads back from the summary, the largest over a module's JVMs; absent: 0. */
+  @Test
+  void aPredictionStopReadsBackFromTheSummary() throws Exception {
+    Path stopped = dir.resolve("stopped.jsonl");
+    Files.writeString(stopped, """
+        {"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":1,"untrackedArrays":0}
+        {"type":"summary","classesInstrumented":4,"classesSkipped":[],"untrackedArrays":[],"predictionEvents":250000,"predictionStoppedAfterEvents":100000,"predictionStops":2,"races":0,"raceReports":0,"internalErrors":0}
+        """);
+    Path older = dir.resolve("older.jsonl");
+    Files.writeString(older, """
+        {"type":"status","status":"ok","mode":"detect","message":null,"jdkClassesTrusted":1,"untrackedArrays":0}
+        {"type":"summary","classesInstrumented":4,"classesSkipped":[],"races":0,"raceReports":0,"internalErrors":0}
+        """);
+    assertEquals(100000, DetectionReport.read(stopped).predictionStoppedAfterEvents());
+    assertEquals(0, DetectionReport.read(older).predictionStoppedAfterEvents(), "an older agent's report");
+    assertEquals(100000, DetectionReport.readAll(List.of(older, stopped)).predictionStoppedAfterEvents());
+  }
+
   @Test
   void anUnreadableLineBeforeTheEndIsAnErrorThatNamesTheFile() throws Exception {
     Path file = dir.resolve("damaged.jsonl");

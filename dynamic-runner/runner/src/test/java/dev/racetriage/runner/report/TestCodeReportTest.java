@@ -50,7 +50,7 @@ class TestCodeReportTest {
     var finding = new dev.racetriage.runner.triage.RaceFinding(race,
         dev.racetriage.store.verdicts.Verdict.BENIGN, "no failure", null, 0, List.of(), null, null);
     var stats = new dev.racetriage.runner.triage.TriageStats(0, 0, 0, 0, 0, 0, 0, 1, List.of(), 1, List.of(),
-        List.of());
+        List.of(), 0);
     var result = new dev.racetriage.runner.triage.TriageResult(List.of(finding), List.of(), List.of(), stats, true);
     JsonNode json = new ObjectMapper().readTree(TriageJson.render(result, sources));
     assertTrue(json.at("/races/0/testCode").asBoolean(), json.toString());

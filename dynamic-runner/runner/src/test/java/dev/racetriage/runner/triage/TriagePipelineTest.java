@@ -50,7 +50,10 @@ class TriagePipelineTest {
     assertEquals(List.of("dev.racetriage.examples.PointTest#bothThreadsSeeSlopeOne"), pointX.race().tests(),
         "each race names the tests during which it happened");
     assertFalse(result.hasDestructive(), "nothing is classified in detect-only mode");
-    assertTrue(result.warnings().isEmpty(), result.warnings()::toString);
+    // the examples' CPU-bound tests (the tour searches, the busy waits) run past the prediction budget: said, once
+    assertEquals(List.of(TriagePipeline.predictionStoppedWarning(".", result.stats().predictionStoppedAfterEvents())),
+        result.warnings());
+    assertTrue(result.stats().predictionStoppedAfterEvents() > 0, result.warnings()::toString);
 
     try (TriageStore store = TriageStore.openProject(root)) {
       Optional<RaceSummary> point = store.races().find(FieldKey.parse("dev.racetriage.examples.Point.x"));
@@ -101,7 +104,8 @@ class TriagePipelineTest {
         "dev.racetriage.examples.Point.x", Verdict.DESTRUCTIVE, "dev.racetriage.examples.Point.p", Verdict.BENIGN), verdicts);
     assertEquals(3, result.stats().trialJvms(), "one JVM per (field, test): PointTest resets its singleton, so it repeats");
     assertTrue(result.stats().trials() > 3 * 5, "several runs per JVM");
-    assertTrue(result.warnings().isEmpty(), result.warnings()::toString);
+    assertTrue(result.warnings().stream().allMatch(w -> w.contains("the predictive analysis stopped after")),
+        result.warnings()::toString); // the examples' CPU-bound tests run past the prediction budget
     assertTrue(result.races().stream().filter(r -> !fields.contains(r.race().fieldKey()))
         .allMatch(r -> r.verdict() == Verdict.PENDING), "the other races had no trials and keep their (absent) verdicts");
   }

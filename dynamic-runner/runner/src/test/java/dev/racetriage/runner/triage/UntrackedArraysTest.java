@@ -22,9 +22,12 @@ class UntrackedArraysTest {
   void theAgentGetsTheBoundOnlyWhenItIsNotItsDefault() {
     assertEquals("", TriagePipeline.detectAgentOptions(TriageOptions.defaults(Path.of("p"))));
     assertEquals(";arrays=1000", TriagePipeline.detectAgentOptions(withBound(1000)));
-    assertEquals(";predict=true", TriagePipeline.detectAgentOptions(TriageOptions.defaults(Path.of("p"))
-        .withPredict(true)), "--predict");
-    assertEquals(";arrays=1000;predict=true", TriagePipeline.detectAgentOptions(withBound(1000).withPredict(true)));
+    assertEquals(";predictEvents=0", TriagePipeline.detectAgentOptions(TriageOptions.defaults(Path.of("p"))
+        .withPredict(TriageOptions.Prediction.ALL)), "--predict: the whole run");
+    assertEquals(";predict=false", TriagePipeline.detectAgentOptions(TriageOptions.defaults(Path.of("p"))
+        .withPredict(TriageOptions.Prediction.OFF)), "--no-predict");
+    assertEquals(";arrays=1000;predict=false",
+        TriagePipeline.detectAgentOptions(withBound(1000).withPredict(TriageOptions.Prediction.OFF)));
     assertEquals(";containers=false", TriagePipeline.detectAgentOptions(TriageOptions.defaults(Path.of("p"))
         .withContainers(false)), "--no-containers");
     assertEquals("--max-array-elements must be 0 or more, not -1",
@@ -41,5 +44,12 @@ class UntrackedArraysTest {
     assertTrue(warning.contains("pkg.Grid.cells[] (double, 5000000 elements), pkg.Buf.data[] (long, 9000000"
         + " elements, 3 arrays)"), warning);
     assertTrue(warning.contains("--max-array-elements"), warning);
+  }
+
+  @Test
+  void thePredictionStopWarningNamesTheModuleTheBudgetAndHowToCoverTheWholeRun() {
+    String warning = TriagePipeline.predictionStoppedWarning("core", 100_000);
+    assertTrue(warning.startsWith("Module core: the predictive analysis stopped after 100000 events"), warning);
+    assertTrue(warning.contains("happens-before only") && warning.contains("--predict"), warning);
   }
 }
