@@ -8,11 +8,11 @@ package dev.racetriage.corpus;
  * orders the two updates and happens-before sees no race; in the schedule where the refresh comes first, the
  * updates race and one can be lost.
  *
- * <p>Racy field: {@code visits} — found only with {@code triage --predict} (WCP: the blocks have no conflicting
+ * <p>Racy field: {@code visits} — found only by predictive detection (on by default; WCP: the blocks have no conflicting
  * access, so their order is not forced), destructive in the other schedule (a lost update), unexercised by
  * adversarial memory in this one (happens-before orders the accesses it could serve). {@code lockedVisits} is updated
  * inside its blocks: race-free in every schedule (no row in {@code expected.tsv}; a race reported on it is a false
- * one, with {@code --predict} too).
+ * one, with prediction too).
  */
 public final class VisitCounter {
   private final Object lock = new Object();
