@@ -107,6 +107,16 @@ public final class DetectRuntime {
 
   // ---- accesses ----
 
+  /**
+   * The read hook's fast path (inlined into the instrumented caller, see {@code Hooks.readField}): true if a read of
+   * {@code object}'s field by {@code t} needs no check — every write to the object was t's own, so the read covers
+   * it, exactly the case in which {@link #readField} does nothing. Never with predictions on (they see every event).
+   */
+  @ForceInline
+  boolean ownerRead(ThreadShadow t, Object object, int fieldId) {
+    return predict == null && t.ownsWritesOf(object, fieldId, shadow, threads);
+  }
+
   @ForceInline // see the class comment
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOfField(object, fieldId, shadow);

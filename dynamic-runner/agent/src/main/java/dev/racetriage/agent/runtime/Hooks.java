@@ -1,6 +1,7 @@
 package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
 
 /**
  * The static methods instrumented code calls. Each one: returns at once when the agent is not running or the thread
@@ -13,7 +14,11 @@ import jdk.internal.vm.annotation.DontInline;
  * loader; ignored, harmlessly, elsewhere). Inlined, a hook drags its whole runtime path into every instrumented
  * method the JIT compiles — C2 then spent seconds of a short run compiling the same agent code into hundreds of
  * callers. Called, each hook is compiled once; a call costs a few nanoseconds. The slow paths behind the hooks
- * (table inserts, race reports) are {@code @DontInline} for the same reason.
+ * (table inserts, race reports) are {@code @DontInline} for the same reason. One exception: the instance field read
+ * hook is {@code @ForceInline} and holds only the owner check — the runtime installed, the thread's shadow, the
+ * object's shadow found by the field's cached slot offset, its write summary one of this thread's epochs (or ⊥) —
+ * loads and compares, no call, which settle most reads on single-threaded code (a getter of an object its thread
+ * built); anything else calls the out-of-line {@code checkedRead}.
  *
  * <p>The names and descriptors are bound by {@code dev.racetriage.agent.instrument.HookMethod}; a unit test checks
  * that both agree.
@@ -62,16 +67,22 @@ public final class Hooks {
    * until the method's first hooked access) and the result is stored back into it, so a method pays for the
    * {@code ThreadLocal} lookup once per invocation, not once per access (all access hooks work so).
    */
-  @DontInline
+  @ForceInline // the owner check only: see the class comment
   public static ThreadShadow readField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-    if (t.busy) {
+    if (t.busy || rt.ownerRead(t, object, fieldId)) {
       return t;
     }
+    return checkedRead(rt, t, object, fieldId, site);
+  }
+
+  /** A field read the owner check did not settle: the runtime's whole read path, out of line. */
+  @DontInline
+  private static ThreadShadow checkedRead(DetectRuntime rt, ThreadShadow t, Object object, int fieldId, int site) {
     t.busy = true;
     try {
       rt.readField(t, object, fieldId, site);

@@ -1,6 +1,7 @@
 package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
 
 import dev.racetriage.agent.detect.LocationState;
 import dev.racetriage.agent.hb.Epoch;
@@ -59,7 +60,10 @@ class ObjectShadow {
    * cover the summary) turns them into states under the monitor ({@link #materialize}) for good.
    */
   private volatile boolean compact = true;
-  /** The compact records: field id at {@code 2i}, its site at {@code 2i + 1} (one array: 4 bytes less a shadow). */
+  /**
+   * The compact records: {@link #OWN_HINT} and {@link #OWN_SEEN} first, then field id at {@code OWN_PAIRS + 2i}, its
+   * site at {@code OWN_PAIRS + 2i + 1} (one array: no field more in the shadow for the lookup aids).
+   */
   private int[] own = NO_IDS;
   private volatile int ownCount;
   /**
@@ -91,6 +95,19 @@ class ObjectShadow {
   }
 
 
+
+  /**
+   * True if every write to this object so far is thread {@code tid}'s own (or there was none): the write summary is ⊥
+   * or one of that thread's epochs. Such a reader covers the summary (a thread's own clock entry only grows, and a
+   * recycled thread id starts above every value its former thread had, see {@code HappensBefore}), so this implies {@link #allWritesCoveredBy} for that thread's state without reading its
+   * clock: the owner check the read hook makes before its call (see {@code Hooks.readField}). {@link #SHARED_WRITES}
+   * has thread -1 and clock -1, so it never passes.
+   */
+  @ForceInline // one compare in the read hook's inlined fast path
+  boolean writtenOnlyBy(int tid) {
+    long summary = writeSummary;
+    return Epoch.tid(summary) == tid || Epoch.isBottom(summary);
+  }
 
   /** True if every write to this object so far happens-before {@code reader}'s current clock. */
   boolean allWritesCoveredBy(ThreadState reader) {
@@ -256,22 +273,59 @@ class ObjectShadow {
     }
     int n = ownCount;
     int[] pairs = own;
-    for (int i = 0; i < n; i++) {
-      if (pairs[2 * i] == fieldId) {
-        if (pairs[2 * i + 1] != site) {
-          pairs[2 * i + 1] = site;
-        }
-        return compact; // turned into states meanwhile: write it there too
+    int i = n == 0 ? -1 : ownIndex(pairs, n, fieldId);
+    if (i >= 0) {
+      int at = OWN_PAIRS + 2 * i + 1;
+      if (pairs[at] != site) {
+        pairs[at] = site;
       }
+      if (pairs[OWN_HINT] != i + 1) {
+        pairs[OWN_HINT] = i + 1;
+      }
+      return compact; // turned into states meanwhile: write it there too
     }
-    if (2 * n == pairs.length) {
-      pairs = java.util.Arrays.copyOf(pairs, Math.max(8, pairs.length * 2));
+    if (OWN_PAIRS + 2 * n >= pairs.length) { // also the shared empty array, never written
+      pairs = java.util.Arrays.copyOf(pairs, Math.max(OWN_PAIRS + 8, OWN_PAIRS + 4 * n));
     }
-    pairs[2 * n] = fieldId;
-    pairs[2 * n + 1] = site;
+    pairs[OWN_PAIRS + 2 * n] = fieldId;
+    pairs[OWN_PAIRS + 2 * n + 1] = site;
+    pairs[OWN_HINT] = n + 1;
+    pairs[OWN_SEEN] |= seenBit(fieldId);
     own = pairs;
     ownCount = n + 1;
     return compact;
+  }
+
+  /**
+   * The compact records' lookup aids, owner-only plain ints at the head of {@link #own}: the index after the last
+   * record found or appended (an object rewritten field by field in the same order — an iterator's {@code next()}
+   * sets its ~20 fields each call — finds each at the hint, one compare instead of a linear search), and a 32-bit
+   * set of the written ids modulo 32 (an id whose bit is clear is not there: a constructor's appends need no search).
+   * {@link #materialize} reads only the pairs.
+   */
+  private static final int OWN_HINT = 0;
+  private static final int OWN_SEEN = 1;
+  private static final int OWN_PAIRS = 2;
+
+  private static int seenBit(int fieldId) {
+    return 1 << (fieldId & 31);
+  }
+
+  /** The index of {@code fieldId} among the first {@code n} compact records, or -1. */
+  private static int ownIndex(int[] pairs, int n, int fieldId) {
+    int hint = pairs[OWN_HINT];
+    if (hint < n && pairs[OWN_PAIRS + 2 * hint] == fieldId) {
+      return hint;
+    }
+    if ((pairs[OWN_SEEN] & seenBit(fieldId)) == 0) {
+      return -1;
+    }
+    for (int i = 0; i < n; i++) {
+      if (pairs[OWN_PAIRS + 2 * i] == fieldId) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** True while the compact owner records describe the object's writes. */
@@ -293,9 +347,9 @@ class ObjectShadow {
     int n = ownCount;
     int[] pairs = own;
     for (int i = 0; i < n; i++) {
-      int id = pairs[2 * i];
+      int id = pairs[OWN_PAIRS + 2 * i];
       if (fieldIndex(id) < 0) {
-        appendField(id, new LocationState(registry.key(id), epoch, pairs[2 * i + 1], writerName));
+        appendField(id, new LocationState(registry.key(id), epoch, pairs[OWN_PAIRS + 2 * i + 1], writerName));
       }
     }
   }

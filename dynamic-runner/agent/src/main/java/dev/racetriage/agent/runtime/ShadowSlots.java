@@ -1,6 +1,7 @@
 package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
 
 /**
  * The shadow slot of application objects: a field the instrumenter adds to every application class whose
@@ -103,6 +104,16 @@ public final class ShadowSlots {
       return shadow;
     }
     return install(object, offset, memory, s);
+  }
+
+  /**
+   * True if {@code object}'s slot at {@code offset} holds {@code memory}'s shadow and every write to the object was
+   * thread {@code tid}'s (see {@link ObjectShadow#writtenOnlyBy}); false if there is no such shadow yet.
+   */
+  @ForceInline // the read hook's inlined fast path
+  static boolean writtenOnlyBy(Object object, long offset, ShadowMemory memory, int tid) {
+    Object s = UNSAFE.getReference(object, offset); // a plain load, as in of()
+    return s instanceof ObjectShadow shadow && shadow.memory == memory && shadow.writtenOnlyBy(tid);
   }
 
   @DontInline // once per object
