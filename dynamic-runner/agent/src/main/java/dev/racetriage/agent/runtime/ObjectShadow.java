@@ -61,8 +61,9 @@ class ObjectShadow {
    */
   private volatile boolean compact = true;
   /**
-   * The compact records: {@link #OWN_HINT} and {@link #OWN_SEEN} first, then field id at {@code OWN_PAIRS + 2i}, its
-   * site at {@code OWN_PAIRS + 2i + 1} (one array: no field more in the shadow for the lookup aids).
+   * The compact records: a hash table of (field id + 1, site) pairs, id word 0 for a free slot (see {@link #ownSlot}).
+   * Written by the owner only; an entry is published by {@link #ownCount}. A reader ({@link #materialize}) scans
+   * every slot: it may also see an append in flight, whose writer then sees the turn and writes through the states.
    */
   private int[] own = NO_IDS;
   private volatile int ownCount;
@@ -271,61 +272,61 @@ class ObjectShadow {
         return false;
       }
     }
-    int n = ownCount;
-    int[] pairs = own;
-    int i = n == 0 ? -1 : ownIndex(pairs, n, fieldId);
-    if (i >= 0) {
-      int at = OWN_PAIRS + 2 * i + 1;
-      if (pairs[at] != site) {
-        pairs[at] = site;
-      }
-      if (pairs[OWN_HINT] != i + 1) {
-        pairs[OWN_HINT] = i + 1;
+    int[] table = own;
+    int at = ownSlot(table, fieldId);
+    if (at >= 0) {
+      if (table[at + 1] != site) {
+        table[at + 1] = site;
       }
       return compact; // turned into states meanwhile: write it there too
     }
-    if (OWN_PAIRS + 2 * n >= pairs.length) { // also the shared empty array, never written
-      pairs = java.util.Arrays.copyOf(pairs, Math.max(OWN_PAIRS + 8, OWN_PAIRS + 4 * n));
+    int n = ownCount;
+    if (4 * (n + 1) > 3 * (table.length / 2)) { // at most 3/4 full; also the shared empty table, never written
+      table = rehash(table, Math.max(4, table.length));
+      at = ownSlot(table, fieldId);
     }
-    pairs[OWN_PAIRS + 2 * n] = fieldId;
-    pairs[OWN_PAIRS + 2 * n + 1] = site;
-    pairs[OWN_HINT] = n + 1;
-    pairs[OWN_SEEN] |= seenBit(fieldId);
-    own = pairs;
+    at = -at - 1;
+    table[at + 1] = site;
+    table[at] = fieldId + 1;
+    own = table;
     ownCount = n + 1;
     return compact;
   }
 
   /**
-   * The compact records' lookup aids, owner-only plain ints at the head of {@link #own}: the index after the last
-   * record found or appended (an object rewritten field by field in the same order — an iterator's {@code next()}
-   * sets its ~20 fields each call — finds each at the hint, one compare instead of a linear search), and a 32-bit
-   * set of the written ids modulo 32 (an id whose bit is clear is not there: a constructor's appends need no search).
-   * {@link #materialize} reads only the pairs.
+   * The compact records' table slot of {@code fieldId} (the index of its id word), or {@code -(free slot) - 1}.
+   * Open addressing with linear probing, indexed by the id's low bits: a class's field ids are mostly consecutive, so
+   * an object's written fields rarely collide, and a write finds its record at the first probe — a linear search of
+   * an iterator's ~20 records on every {@code next()} was 9 % of a getter-heavy run. The table is never full.
    */
-  private static final int OWN_HINT = 0;
-  private static final int OWN_SEEN = 1;
-  private static final int OWN_PAIRS = 2;
-
-  private static int seenBit(int fieldId) {
-    return 1 << (fieldId & 31);
-  }
-
-  /** The index of {@code fieldId} among the first {@code n} compact records, or -1. */
-  private static int ownIndex(int[] pairs, int n, int fieldId) {
-    int hint = pairs[OWN_HINT];
-    if (hint < n && pairs[OWN_PAIRS + 2 * hint] == fieldId) {
-      return hint;
+  private static int ownSlot(int[] table, int fieldId) {
+    int slots = table.length / 2;
+    if (slots == 0) {
+      return -1; // "free at 0": the caller grows the empty table first
     }
-    if ((pairs[OWN_SEEN] & seenBit(fieldId)) == 0) {
-      return -1;
-    }
-    for (int i = 0; i < n; i++) {
-      if (pairs[OWN_PAIRS + 2 * i] == fieldId) {
-        return i;
+    int mask = slots - 1;
+    for (int k = fieldId & mask;; k = (k + 1) & mask) {
+      int id = table[2 * k];
+      if (id == fieldId + 1) {
+        return 2 * k;
+      }
+      if (id == 0) {
+        return -2 * k - 1;
       }
     }
-    return -1;
+  }
+
+  /** The records in a table of {@code slots} slots (owner only; published with the count, see compactWrite). */
+  private static int[] rehash(int[] table, int slots) {
+    int[] grown = new int[2 * slots];
+    for (int k = 0; k < table.length; k += 2) {
+      if (table[k] != 0) {
+        int at = -ownSlot(grown, table[k] - 1) - 1;
+        grown[at] = table[k];
+        grown[at + 1] = table[k + 1];
+      }
+    }
+    return grown;
   }
 
   /** True while the compact owner records describe the object's writes. */
@@ -344,12 +345,12 @@ class ObjectShadow {
     }
     compact = false; // the owner's next write takes the states' path
     long epoch = writeSummary;
-    int n = ownCount;
-    int[] pairs = own;
-    for (int i = 0; i < n; i++) {
-      int id = pairs[OWN_PAIRS + 2 * i];
-      if (fieldIndex(id) < 0) {
-        appendField(id, new LocationState(registry.key(id), epoch, pairs[OWN_PAIRS + 2 * i + 1], writerName));
+    int n = ownCount; // read before the table: every record below the count is in the table read after it
+    int[] table = own;
+    for (int k = 0; n > 0 && k < table.length; k += 2) {
+      int id = table[k] - 1;
+      if (id >= 0 && fieldIndex(id) < 0) {
+        appendField(id, new LocationState(registry.key(id), epoch, table[k + 1], writerName));
       }
     }
   }
