@@ -1,7 +1,6 @@
 package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
-import jdk.internal.vm.annotation.ForceInline;
 
 /**
  * The static methods instrumented code calls. Each one: returns at once when the agent is not running or the thread
@@ -15,10 +14,13 @@ import jdk.internal.vm.annotation.ForceInline;
  * method the JIT compiles — C2 then spent seconds of a short run compiling the same agent code into hundreds of
  * callers. Called, each hook is compiled once; a call costs a few nanoseconds. The slow paths behind the hooks
  * (table inserts, race reports) are {@code @DontInline} for the same reason. One exception: the instance field read
- * hook is {@code @ForceInline} and holds only the owner check — the runtime installed, the thread's shadow, the
- * object's shadow found by the field's cached slot offset, its write summary one of this thread's epochs (or ⊥) —
- * loads and compares, no call, which settle most reads on single-threaded code (a getter of an object its thread
- * built); anything else calls the out-of-line {@code checkedRead}.
+ * hook holds only the owner check — the runtime installed, the thread's shadow, the object's shadow found by the
+ * field's cached slot offset, its write summary one of this thread's epochs (or ⊥): loads and compares, which settle
+ * most reads on single-threaded code (a getter of an object its thread built) — and calls the out-of-line
+ * {@code checkedRead} for anything else. It is left to the JIT: C2 inlines it where the read is hot (no call at all
+ * then), C1 does not (it is over C1's 35-byte limit). Forced inline, every instrumented method grew by a copy per
+ * read, and on the short Java Grande programs C1 spent the difference compiling (one initialiser bailed out of C1:
+ * "out of virtual registers").
  *
  * <p>The names and descriptors are bound by {@code dev.racetriage.agent.instrument.HookMethod}; a unit test checks
  * that both agree.
@@ -67,7 +69,7 @@ public final class Hooks {
    * until the method's first hooked access) and the result is stored back into it, so a method pays for the
    * {@code ThreadLocal} lookup once per invocation, not once per access (all access hooks work so).
    */
-  @ForceInline // the owner check only: see the class comment
+  // neither forced nor kept out of line: see the class comment
   public static ThreadShadow readField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
