@@ -14,10 +14,10 @@ import jdk.internal.vm.annotation.DontInline;
  * method the JIT compiles — C2 then spent seconds of a short run compiling the same agent code into hundreds of
  * callers. Called, each hook is compiled once; a call costs a few nanoseconds. The slow paths behind the hooks
  * (table inserts, race reports) are {@code @DontInline} for the same reason. One exception: the instance field read
- * hook holds only the owner check — the runtime installed, the thread's shadow, the object's shadow found by the
- * field's cached slot offset, its write summary one of this thread's epochs (or ⊥): loads and compares, which settle
- * most reads on single-threaded code (a getter of an object its thread built) — and calls the out-of-line
- * {@code checkedRead} for anything else. It is left to the JIT: C2 inlines it where the read is hot (no call at all
+ * hook holds only the cover check — the runtime installed, the thread's shadow, the object's shadow found by the
+ * field's cached slot offset, its write summary one of this thread's own epochs or covered by its clock: loads and
+ * compares, which settle most reads (a getter of an object its thread built, a read-only object shared after it was
+ * built) — and calls the out-of-line {@code checkedRead} for anything else. It is left to the JIT: C2 inlines it where the read is hot (no call at all
  * then), C1 does not (it is over C1's 35-byte limit). Forced inline, every instrumented method grew by a copy per
  * read, and on the short Java Grande programs C1 spent the difference compiling (one initialiser bailed out of C1:
  * "out of virtual registers").
@@ -76,13 +76,13 @@ public final class Hooks {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-    if (t.busy || rt.ownerRead(t, object, fieldId)) {
+    if (t.busy || rt.coveredRead(t, object, fieldId)) {
       return t;
     }
     return checkedRead(rt, t, object, fieldId, site);
   }
 
-  /** A field read the owner check did not settle: the runtime's whole read path, out of line. */
+  /** A field read the cover check did not settle: the runtime's whole read path, out of line. */
   @DontInline
   private static ThreadShadow checkedRead(DetectRuntime rt, ThreadShadow t, Object object, int fieldId, int site) {
     t.busy = true;

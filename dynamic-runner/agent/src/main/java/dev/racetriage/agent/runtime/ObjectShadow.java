@@ -98,16 +98,15 @@ class ObjectShadow {
 
 
   /**
-   * True if every write to this object so far is thread {@code tid}'s own (or there was none): the write summary is ⊥
-   * or one of that thread's epochs. Such a reader covers the summary (a thread's own clock entry only grows, and a
-   * recycled thread id starts above every value its former thread had, see {@code HappensBefore}), so this implies {@link #allWritesCoveredBy} for that thread's state without reading its
-   * clock: the owner check the read hook makes before its call (see {@code Hooks.readField}). {@link #SHARED_WRITES}
-   * has thread -1 and clock -1, so it never passes.
+   * {@link #allWritesCoveredBy} for the read hook's inlined check (see {@code Hooks.readField}), the owner first: a
+   * summary that is one of the reader's own epochs is covered without reading its clock (a thread's own clock entry
+   * only grows, and a recycled thread id starts above every value its former thread had, see
+   * {@code HappensBefore}); otherwise the same cover check.
    */
-  @ForceInline // one compare in the read hook's inlined fast path
-  boolean writtenOnlyBy(int tid) {
+  @ForceInline // the read hook's fast path
+  boolean writesCoveredBy(ThreadState reader) {
     long summary = writeSummary;
-    return Epoch.tid(summary) == tid || Epoch.isBottom(summary);
+    return Epoch.tid(summary) == reader.tid() || summary != SHARED_WRITES && reader.clock().covers(summary);
   }
 
   /** True if every write to this object so far happens-before {@code reader}'s current clock. */

@@ -107,13 +107,14 @@ public final class ShadowSlots {
   }
 
   /**
-   * True if {@code object}'s slot at {@code offset} holds {@code memory}'s shadow and every write to the object was
-   * thread {@code tid}'s (see {@link ObjectShadow#writtenOnlyBy}); false if there is no such shadow yet.
+   * True if {@code object}'s slot at {@code offset} holds {@code memory}'s shadow and {@code reader} covers every write
+   * to the object (see {@link ObjectShadow#writesCoveredBy}); false if not, or if there is no such shadow yet.
    */
-  @ForceInline // the read hook's inlined fast path
-  static boolean writtenOnlyBy(Object object, long offset, ShadowMemory memory, int tid) {
+  @ForceInline // the read hook's fast path
+  static boolean writesCoveredBy(Object object, long offset, ShadowMemory memory,
+                                 dev.racetriage.agent.hb.ThreadState reader) {
     Object s = UNSAFE.getReference(object, offset); // a plain load, as in of()
-    return s instanceof ObjectShadow shadow && shadow.memory == memory && shadow.writtenOnlyBy(tid);
+    return s instanceof ObjectShadow shadow && shadow.memory == memory && shadow.writesCoveredBy(reader);
   }
 
   @DontInline // once per object

@@ -153,14 +153,14 @@ public final class ThreadShadow {
   }
 
   /**
-   * The read hook's owner check (see {@code Hooks.readField}): true if {@code object} already has this memory's
-   * shadow in its slot, found by the field's cached (class, offset) pair, and every write to it was this thread's (or
-   * none was) — then the read covers every write and {@code DetectRuntime.readField} would do nothing. False whenever
-   * anything is not at hand (no state in this registry yet, a cache miss, no slot, no shadow yet): the hook's call
-   * then does the full read. Reads only; no cache is filled here.
+   * The read hook's inlined check (see {@code Hooks.readField}): true if {@code object} already has this memory's
+   * shadow in its slot, found by the field's cached (class, offset) pair, and this thread covers every write to it
+   * (its own writes, or writes ordered before it) — exactly the case in which {@code DetectRuntime.readField} does
+   * nothing. False whenever anything is not at hand (no state in this registry yet, a cache miss, no slot, no shadow
+   * yet): the hook's call then does the full read. Reads only; no cache is filled here.
    */
   @ForceInline // the read hook's inlined fast path: loads and compares, no call
-  boolean ownsWritesOf(Object object, int fieldId, ShadowMemory memory, ThreadRegistry registry) {
+  boolean coversWritesOf(Object object, int fieldId, ShadowMemory memory, ThreadRegistry registry) {
     ThreadState s = state;
     if (s == null || stateRegistry != registry) {
       return false;
@@ -168,7 +168,7 @@ public final class ThreadShadow {
     SlotOffset[] byField = BY_FIELD;
     SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
     return known != null && known.type == object.getClass() && known.offset != ShadowSlots.NONE
-        && ShadowSlots.writtenOnlyBy(object, known.offset, memory, s.tid());
+        && ShadowSlots.writesCoveredBy(object, known.offset, memory, s);
   }
 
   /**
