@@ -13,14 +13,15 @@ import jdk.internal.vm.annotation.DontInline;
  * loader; ignored, harmlessly, elsewhere). Inlined, a hook drags its whole runtime path into every instrumented
  * method the JIT compiles — C2 then spent seconds of a short run compiling the same agent code into hundreds of
  * callers. Called, each hook is compiled once; a call costs a few nanoseconds. The slow paths behind the hooks
- * (table inserts, race reports) are {@code @DontInline} for the same reason. One exception: the instance field read
- * hook holds only the cover check — the runtime installed, the thread's shadow, the object's shadow found by the
- * field's cached slot offset, its write summary one of this thread's own epochs or covered by its clock: loads and
- * compares, which settle most reads (a getter of an object its thread built, a read-only object shared after it was
- * built) — and calls the out-of-line {@code checkedRead} for anything else. It is left to the JIT: C2 inlines it where the read is hot (no call at all
- * then), C1 does not (it is over C1's 35-byte limit). Forced inline, every instrumented method grew by a copy per
- * read, and on the short Java Grande programs C1 spent the difference compiling (one initialiser bailed out of C1:
- * "out of virtual registers").
+ * (table inserts, race reports) are {@code @DontInline} for the same reason. The instance field read hook's body is
+ * only the cover check — the runtime installed, the thread's shadow, the object's shadow found by the field's cached
+ * slot offset, its write summary one of this thread's own epochs or covered by its clock: loads and compares, which
+ * settle most reads (a getter of an object its thread built, a read-only object shared after it was built) — and it
+ * calls the out-of-line {@code checkedRead} for anything else: the gain is the cheaper body (no busy flag, no
+ * try/finally, no second lookup). Inlining it did not pay: forced, C1 compiled a copy per read into every instrumented
+ * method (one initialiser bailed out of C1: "out of virtual registers"); left to the JIT, C2 inlined it into every hot
+ * caller and compiled a third more code, which the short Java Grande programs paid in CPU, while HdrHistogram's
+ * getters gained nothing measurable over the call.
  *
  * <p>The names and descriptors are bound by {@code dev.racetriage.agent.instrument.HookMethod}; a unit test checks
  * that both agree.
@@ -69,7 +70,7 @@ public final class Hooks {
    * until the method's first hooked access) and the result is stored back into it, so a method pays for the
    * {@code ThreadLocal} lookup once per invocation, not once per access (all access hooks work so).
    */
-  // neither forced nor kept out of line: see the class comment
+  @DontInline // the cover check is its body: see the class comment
   public static ThreadShadow readField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
