@@ -98,7 +98,7 @@ class ObjectShadow {
 
 
   /**
-   * {@link #allWritesCoveredBy} for the read hook's inlined check (see {@code Hooks.readField}), the owner first: a
+   * {@link #allWritesCoveredBy} for the read hook's cover check (see {@code Hooks.readField}), the owner first: a
    * summary that is one of the reader's own epochs is covered without reading its clock (a thread's own clock entry
    * only grows, and a recycled thread id starts above every value its former thread had, see
    * {@code HappensBefore}); otherwise the same cover check.

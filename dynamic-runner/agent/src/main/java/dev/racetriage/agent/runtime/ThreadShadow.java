@@ -153,13 +153,13 @@ public final class ThreadShadow {
   }
 
   /**
-   * The read hook's inlined check (see {@code Hooks.readField}): true if {@code object} already has this memory's
+   * The read hook's cover check (see {@code Hooks.readField}): true if {@code object} already has this memory's
    * shadow in its slot, found by the field's cached (class, offset) pair, and this thread covers every write to it
    * (its own writes, or writes ordered before it) — exactly the case in which {@code DetectRuntime.readField} does
    * nothing. False whenever anything is not at hand (no state in this registry yet, a cache miss, no slot, no shadow
    * yet): the hook's call then does the full read. Reads only; no cache is filled here.
    */
-  @ForceInline // the read hook's inlined fast path: loads and compares, no call
+  @ForceInline // into the read hook: loads and compares, no call
   boolean coversWritesOf(Object object, int fieldId, ShadowMemory memory, ThreadRegistry registry) {
     ThreadState s = state;
     if (s == null || stateRegistry != registry) {

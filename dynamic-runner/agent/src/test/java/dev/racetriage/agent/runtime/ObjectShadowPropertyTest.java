@@ -62,7 +62,7 @@ class ObjectShadowPropertyTest {
   }
 
   /**
-   * The read hook's inlined cover check ({@code DetectRuntime.coveredRead}: the object's slot holds this run's shadow
+   * The read hook's cover check ({@code DetectRuntime.coveredRead}: the object's slot holds this run's shadow
    * and the reader covers its write summary — one of its own epochs, or ordered before its clock), on the same kind of
    * random traces with objects that have a slot: wherever it settles a read, the oracle says every write to that
    * object — all its fields — happens before the read; it settles a good share of the reads, both an owner's reads of
