@@ -191,6 +191,16 @@ public final class DetectRuntime {
 
   // ---- accesses ----
 
+  /**
+   * The read hook's fast path (see {@code Hooks.readField}): true if a read of {@code object}'s field by {@code t}
+   * needs no check — t covers every write to the object, which is exactly the case in which {@link #readField} does
+   * nothing — decided from the object's slot without a call. Never with predictions on (they see every event).
+   */
+  @ForceInline
+  boolean coveredRead(ThreadShadow t, Object object, int fieldId) {
+    return predict == null && t.coversWritesOf(object, fieldId, shadow, threads);
+  }
+
   @ForceInline // see the class comment
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOfField(object, fieldId, shadow);

@@ -13,7 +13,15 @@ import jdk.internal.vm.annotation.DontInline;
  * loader; ignored, harmlessly, elsewhere). Inlined, a hook drags its whole runtime path into every instrumented
  * method the JIT compiles — C2 then spent seconds of a short run compiling the same agent code into hundreds of
  * callers. Called, each hook is compiled once; a call costs a few nanoseconds. The slow paths behind the hooks
- * (table inserts, race reports) are {@code @DontInline} for the same reason.
+ * (table inserts, race reports) are {@code @DontInline} for the same reason. The instance field read hook's body is
+ * only the cover check — the runtime installed, the thread's shadow, the object's shadow found by the field's cached
+ * slot offset, its write summary one of this thread's own epochs or covered by its clock: loads and compares, which
+ * settle most reads (a getter of an object its thread built, a read-only object shared after it was built) — and it
+ * calls the out-of-line {@code checkedRead} for anything else: the gain is the cheaper body (no busy flag, no
+ * try/finally, no second lookup). Inlining it did not pay: forced, C1 compiled a copy per read into every instrumented
+ * method (one initialiser bailed out of C1: "out of virtual registers"); left to the JIT, C2 inlined it into every hot
+ * caller and compiled a third more code, which the short Java Grande programs paid in CPU, while HdrHistogram's
+ * getters gained nothing measurable over the call.
  *
  * <p>The names and descriptors are bound by {@code dev.racetriage.agent.instrument.HookMethod}; a unit test checks
  * that both agree.
@@ -62,16 +70,22 @@ public final class Hooks {
    * until the method's first hooked access) and the result is stored back into it, so a method pays for the
    * {@code ThreadLocal} lookup once per invocation, not once per access (all access hooks work so).
    */
-  @DontInline
+  @DontInline // the cover check is its body: see the class comment
   public static ThreadShadow readField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-    if (t.busy) {
+    if (t.busy || rt.coveredRead(t, object, fieldId)) {
       return t;
     }
+    return checkedRead(rt, t, object, fieldId, site);
+  }
+
+  /** A field read the cover check did not settle: the runtime's whole read path, out of line. */
+  @DontInline
+  private static ThreadShadow checkedRead(DetectRuntime rt, ThreadShadow t, Object object, int fieldId, int site) {
     t.busy = true;
     try {
       rt.readField(t, object, fieldId, site);

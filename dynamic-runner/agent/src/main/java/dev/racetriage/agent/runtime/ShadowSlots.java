@@ -1,6 +1,7 @@
 package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
 
 /**
  * The shadow slot of application objects: a field the instrumenter adds to every application class whose
@@ -103,6 +104,17 @@ public final class ShadowSlots {
       return shadow;
     }
     return install(object, offset, memory, s);
+  }
+
+  /**
+   * True if {@code object}'s slot at {@code offset} holds {@code memory}'s shadow and {@code reader} covers every write
+   * to the object (see {@link ObjectShadow#writesCoveredBy}); false if not, or if there is no such shadow yet.
+   */
+  @ForceInline // the read hook's fast path
+  static boolean writesCoveredBy(Object object, long offset, ShadowMemory memory,
+                                 dev.racetriage.agent.hb.ThreadState reader) {
+    Object s = UNSAFE.getReference(object, offset); // a plain load, as in of()
+    return s instanceof ObjectShadow shadow && shadow.memory == memory && shadow.writesCoveredBy(reader);
   }
 
   @DontInline // once per object

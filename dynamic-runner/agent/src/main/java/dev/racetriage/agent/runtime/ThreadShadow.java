@@ -1,6 +1,7 @@
 package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
 
 import dev.racetriage.agent.hb.ThreadState;
 
@@ -149,6 +150,25 @@ public final class ThreadShadow {
       return ShadowSlots.of(object, slot, memory);
     }
     return entryOf(object, memory).value;
+  }
+
+  /**
+   * The read hook's cover check (see {@code Hooks.readField}): true if {@code object} already has this memory's
+   * shadow in its slot, found by the field's cached (class, offset) pair, and this thread covers every write to it
+   * (its own writes, or writes ordered before it) — exactly the case in which {@code DetectRuntime.readField} does
+   * nothing. False whenever anything is not at hand (no state in this registry yet, a cache miss, no slot, no shadow
+   * yet): the hook's call then does the full read. Reads only; no cache is filled here.
+   */
+  @ForceInline // into the read hook: loads and compares, no call
+  boolean coversWritesOf(Object object, int fieldId, ShadowMemory memory, ThreadRegistry registry) {
+    ThreadState s = state;
+    if (s == null || stateRegistry != registry) {
+      return false;
+    }
+    SlotOffset[] byField = BY_FIELD;
+    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
+    return known != null && known.type == object.getClass() && known.offset != ShadowSlots.NONE
+        && ShadowSlots.writesCoveredBy(object, known.offset, memory, s);
   }
 
   /**

@@ -123,6 +123,44 @@ class DetectRuntimeTest {
     assertEquals(runtime.sites().site(5), race.previous().site());
   }
 
+  /**
+   * The compact records' table by field id, grown and probed: forty fields (ids interleaved with another class's, so
+   * their low bits collide), written in one epoch, each twice from a second site in another order; an unordered
+   * reader of every other field races on exactly those, each with its last site.
+   */
+  @Test
+  void aCompactObjectWithManyFieldsKeepsEachFieldsLastSite() throws InterruptedException {
+    Object box = new Object();
+    int[] ids = new int[40];
+    for (int f = 0; f < ids.length; f++) {
+      ids[f] = fields.id("pkg/Box", "f" + f);
+      fields.id("pkg/Other", "g" + f);
+    }
+    java.util.Set<String> expected = new java.util.TreeSet<>();
+    for (int f = 0; f < ids.length; f += 2) {
+      expected.add("pkg.Box.f" + f);
+    }
+    inTurnsNamed(new String[] {"owner", "reader"},
+        () -> {
+          for (int f = 0; f < ids.length; f++) {
+            Hooks.writeField(box, ids[f], 1);
+          }
+          for (int f = ids.length - 1; f >= 0; f--) {
+            Hooks.writeField(box, ids[f], 100 + f);
+          }
+        },
+        () -> {
+          for (int f = 0; f < ids.length; f += 2) {
+            Hooks.readField(box, ids[f], 2);
+          }
+        });
+    assertEquals(List.copyOf(expected), racyFields().stream().sorted().toList());
+    for (var field : runtime.aggregator().fields()) {
+      int f = Integer.parseInt(field.fieldKey().substring("pkg.Box.f".length()));
+      assertEquals(runtime.sites().site(100 + f), field.first().previous().site(), field.fieldKey());
+    }
+  }
+
   @Test
   void anOwnersWriteInALaterEpochKeepsTheEarlierFieldsEpochs() throws InterruptedException {
     Object box = new Object();

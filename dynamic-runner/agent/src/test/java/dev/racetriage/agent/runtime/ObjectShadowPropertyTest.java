@@ -35,6 +35,12 @@ class ObjectShadowPropertyTest {
   private record Step(int thread, char op, int target, int field) {
   }
 
+  /** An object of an instrumented class: the shadow lives in this slot (as ShadowSlot adds it), not in the table. */
+  static final class Slotted {
+    @SuppressWarnings("unused")
+    private transient Object $racetriage$shadow;
+  }
+
   @AfterEach
   void uninstall() {
     Hooks.install(null);
@@ -45,29 +51,135 @@ class ObjectShadowPropertyTest {
     Random random = new Random(0x5AD0L);
     int racyTraces = 0;
     for (int n = 0; n < TRACES; n++) {
-      List<Step> trace = new ArrayList<>();
-      for (int i = 0; i < STEPS; i++) {
-        int kind = random.nextInt(10);
-        int object = random.nextInt(OBJECTS);
-        // mostly the object's home thread (an owner writing and reading its own objects), sometimes another
-        int thread = kind < 6 && random.nextInt(8) != 0 ? object % THREADS : random.nextInt(THREADS);
-        if (kind < 3) {
-          trace.add(new Step(thread, 'w', object, random.nextInt(FIELDS)));
-        } else if (kind < 6) {
-          trace.add(new Step(thread, 'r', object, random.nextInt(FIELDS)));
-        } else if (kind < 8) {
-          trace.add(new Step(thread, 'a', random.nextInt(LOCKS), 0));
-        } else {
-          trace.add(new Step(thread, 'l', random.nextInt(LOCKS), 0));
-        }
-      }
+      List<Step> trace = randomTrace(random);
       Set<String> expected = oracle(trace);
-      Set<String> reported = run(trace);
+      Set<String> reported = run(trace, Object::new, null);
       assertEquals(expected, reported, "trace " + n + ": " + trace);
       racyTraces += expected.isEmpty() ? 0 : 1;
     }
     // the traces exercise both sides: some race, some do not
     assertEquals(true, racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
+  }
+
+  /**
+   * The read hook's cover check ({@code DetectRuntime.coveredRead}: the object's slot holds this run's shadow
+   * and the reader covers its write summary — one of its own epochs, or ordered before its clock), on the same kind of
+   * random traces with objects that have a slot: wherever it settles a read, the oracle says every write to that
+   * object — all its fields — happens before the read; it settles a good share of the reads, both an owner's reads of
+   * what it wrote and reads of objects another thread wrote and handed over through a lock, and never one after an
+   * unordered write, even one the summary's owner later wrote over (publication through a race); and the reports stay
+   * exactly the oracle's.
+   */
+  @Test
+  void theCoverCheckSettlesOnlyReadsThatCoverEveryWriteToTheObject() throws Exception {
+    Random random = new Random(0x0B1DL);
+    int settled = 0;
+    int settledForeign = 0;
+    int reads = 0;
+    int racyTraces = 0;
+    for (int n = 0; n < TRACES; n++) {
+      List<Step> trace = randomTrace(random);
+      boolean[] coveredRead = new boolean[trace.size()];
+      Set<String> reported = run(trace, Slotted::new, coveredRead);
+      assertEquals(oracle(trace), reported, "trace " + n + ": " + trace);
+      boolean[] covering = coveringReads(trace);
+      for (int i = 0; i < trace.size(); i++) {
+        if (coveredRead[i]) {
+          assertEquals(true, covering[i], "trace " + n + ", step " + i + " settled by the cover check: " + trace);
+          settled++;
+          settledForeign += lastWrittenByAnother(trace, i) ? 1 : 0;
+        }
+        reads += trace.get(i).op() == 'r' ? 1 : 0;
+      }
+      racyTraces += reported.isEmpty() ? 0 : 1;
+    }
+    assertEquals(true, settled > reads / 5, settled + " of " + reads + " reads settled by the cover check");
+    assertEquals(true, settledForeign >= 10, settledForeign + " settled reads of an object another thread wrote last");
+    assertEquals(true, racyTraces > TRACES / 10, racyTraces + " racy traces");
+  }
+
+  /**
+   * True if step i's object was last written (any field) by a thread other than step i's: the summary is then that
+   * thread's epoch, so only the clock branch of the check can settle the read.
+   */
+  private static boolean lastWrittenByAnother(List<Step> trace, int i) {
+    Step read = trace.get(i);
+    for (int j = i - 1; j >= 0; j--) {
+      Step s = trace.get(j);
+      if (s.op() == 'w' && s.target() == read.target()) {
+        return s.thread() != read.thread();
+      }
+    }
+    return false;
+  }
+
+  private static List<Step> randomTrace(Random random) {
+    List<Step> trace = new ArrayList<>();
+    for (int i = 0; i < STEPS; i++) {
+      int kind = random.nextInt(10);
+      int object = random.nextInt(OBJECTS);
+      // mostly the object's home thread (an owner writing and reading its own objects), sometimes another
+      int thread = kind < 6 && random.nextInt(8) != 0 ? object % THREADS : random.nextInt(THREADS);
+      if (kind < 3) {
+        trace.add(new Step(thread, 'w', object, random.nextInt(FIELDS)));
+      } else if (kind < 6) {
+        trace.add(new Step(thread, 'r', object, random.nextInt(FIELDS)));
+      } else if (kind < 8) {
+        trace.add(new Step(thread, 'a', random.nextInt(LOCKS), 0));
+      } else {
+        trace.add(new Step(thread, 'l', random.nextInt(LOCKS), 0));
+      }
+    }
+    return trace;
+  }
+
+  /** Per step: a read after which, on vector clocks, every write so far to any field of its object is ordered. */
+  private static boolean[] coveringReads(List<Step> trace) {
+    int[][] clocks = initialClocks();
+    int[][] locks = new int[LOCKS][THREADS];
+    List<List<int[]>> writes = new ArrayList<>(); // per object: (thread, clock) of every write
+    for (int o = 0; o < OBJECTS; o++) {
+      writes.add(new ArrayList<>());
+    }
+    boolean[] covering = new boolean[trace.size()];
+    for (int i = 0; i < trace.size(); i++) {
+      Step s = trace.get(i);
+      int[] c = clocks[s.thread()];
+      switch (s.op()) {
+        case 'a' -> acquire(c, locks[s.target()]);
+        case 'l' -> release(c, locks[s.target()], s.thread());
+        case 'w' -> writes.get(s.target()).add(new int[] {s.thread(), c[s.thread()]});
+        default -> {
+          boolean all = true;
+          for (int[] w : writes.get(s.target())) {
+            all &= w[1] <= c[w[0]];
+          }
+          covering[i] = all;
+        }
+      }
+    }
+    return covering;
+  }
+
+  private static int[][] initialClocks() {
+    int[][] clocks = new int[THREADS][THREADS];
+    for (int t = 0; t < THREADS; t++) {
+      clocks[t][t] = 1;
+    }
+    return clocks;
+  }
+
+  private static void acquire(int[] clock, int[] lock) {
+    for (int u = 0; u < THREADS; u++) {
+      clock[u] = Math.max(clock[u], lock[u]);
+    }
+  }
+
+  private static void release(int[] clock, int[] lock, int thread) {
+    for (int u = 0; u < THREADS; u++) {
+      lock[u] = Math.max(lock[u], clock[u]);
+    }
+    clock[thread]++;
   }
 
   /**
@@ -102,7 +214,8 @@ class ObjectShadowPropertyTest {
             new Step(0, 'w', 0, 0), new Step(0, 'l', 1, 0), new Step(2, 'r', 0, 0)));
     for (int n = 0; n < shapes.size(); n++) {
       List<Step> trace = shapes.get(n);
-      assertEquals(oracle(trace), run(trace), "shape " + n + ": " + trace);
+      assertEquals(oracle(trace), run(trace, Object::new, null), "shape " + n + ": " + trace);
+      assertEquals(oracle(trace), run(trace, Slotted::new, null), "shape " + n + " (slotted): " + trace);
     }
     assertEquals(Set.of(key(0, 0)), oracle(shapes.get(0)));
     assertEquals(Set.of(), oracle(shapes.get(3)));
@@ -114,10 +227,7 @@ class ObjectShadowPropertyTest {
 
   /** The h-summary on vector clocks: a race when the location's last write is not ordered before the access. */
   private static Set<String> oracle(List<Step> trace) {
-    int[][] clocks = new int[THREADS][THREADS];
-    for (int t = 0; t < THREADS; t++) {
-      clocks[t][t] = 1;
-    }
+    int[][] clocks = initialClocks();
     int[][] locks = new int[LOCKS][THREADS];
     int[][] lastWriteThread = new int[OBJECTS][FIELDS];
     int[][] lastWriteClock = new int[OBJECTS][FIELDS];
@@ -128,17 +238,8 @@ class ObjectShadowPropertyTest {
     for (Step s : trace) {
       int[] c = clocks[s.thread()];
       switch (s.op()) {
-        case 'a' -> {
-          for (int u = 0; u < THREADS; u++) {
-            c[u] = Math.max(c[u], locks[s.target()][u]);
-          }
-        }
-        case 'l' -> {
-          for (int u = 0; u < THREADS; u++) {
-            locks[s.target()][u] = Math.max(locks[s.target()][u], c[u]);
-          }
-          c[s.thread()]++;
-        }
+        case 'a' -> acquire(c, locks[s.target()]);
+        case 'l' -> release(c, locks[s.target()], s.thread());
         default -> {
           int w = lastWriteThread[s.target()][s.field()];
           if (w >= 0 && lastWriteClock[s.target()][s.field()] > c[w]) {
@@ -154,15 +255,19 @@ class ObjectShadowPropertyTest {
     return racy;
   }
 
-  /** Runs the trace through the hooks, each step on its thread, one step at a time. */
-  private static Set<String> run(List<Step> trace) throws InterruptedException {
+  /**
+   * Runs the trace through the hooks, each step on its thread, one step at a time, on objects from {@code newObject};
+   * if {@code coveredRead} is given, each read step first asks the read hook's cover check and records its answer there.
+   */
+  private static Set<String> run(List<Step> trace, java.util.function.Supplier<Object> newObject, boolean[] coveredRead)
+      throws InterruptedException {
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
     Hooks.install(runtime);
     Object[] objects = new Object[OBJECTS];
     int[][] ids = new int[OBJECTS][FIELDS];
     for (int o = 0; o < OBJECTS; o++) {
-      objects[o] = new Object();
+      objects[o] = newObject.get();
       for (int f = 0; f < FIELDS; f++) {
         ids[o][f] = fields.id("pkg/O" + o, "f" + f);
       }
@@ -174,6 +279,7 @@ class ObjectShadowPropertyTest {
     Semaphore[] go = new Semaphore[THREADS];
     Semaphore done = new Semaphore(0);
     Step[] current = new Step[1];
+    int[] index = new int[1];
     Thread[] threads = new Thread[THREADS];
     for (int t = 0; t < THREADS; t++) {
       go[t] = new Semaphore(0);
@@ -187,7 +293,13 @@ class ObjectShadowPropertyTest {
           }
           switch (s.op()) {
             case 'w' -> Hooks.writeField(objects[s.target()], ids[s.target()][s.field()], 1);
-            case 'r' -> Hooks.readField(objects[s.target()], ids[s.target()][s.field()], 2);
+            case 'r' -> {
+              if (coveredRead != null) {
+                coveredRead[index[0]] = runtime.coveredRead(ThreadShadow.current(), objects[s.target()],
+                    ids[s.target()][s.field()]);
+              }
+              Hooks.readField(objects[s.target()], ids[s.target()][s.field()], 2);
+            }
             case 'a' -> Hooks.monitorEnter(locks[s.target()]);
             default -> Hooks.monitorExit(locks[s.target()]);
           }
@@ -197,8 +309,10 @@ class ObjectShadowPropertyTest {
       Hooks.threadStarting(threads[t]);
       threads[t].start();
     }
-    for (Step s : trace) {
+    for (int i = 0; i < trace.size(); i++) {
+      Step s = trace.get(i);
       current[0] = s;
+      index[0] = i;
       go[s.thread()].release();
       done.acquireUninterruptibly();
     }
