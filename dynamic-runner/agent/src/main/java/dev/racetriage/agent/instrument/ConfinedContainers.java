@@ -97,9 +97,7 @@ final class ConfinedContainers {
   }
 
   private static int[] accesses(MethodInsnNode call) {
-    int op = call.getOpcode();
-    return ContainerModel.accesses(op == Opcodes.INVOKEVIRTUAL || op == Opcodes.INVOKEINTERFACE,
-        op == Opcodes.INVOKESPECIAL && call.name.equals("<init>"), call.owner, call.name, call.desc);
+    return ContainerModel.accesses(call.getOpcode(), call.owner, call.name, call.desc);
   }
 
   private static boolean allocatesCandidate(MethodNode method) {

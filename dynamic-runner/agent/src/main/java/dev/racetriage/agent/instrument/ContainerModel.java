@@ -2,6 +2,7 @@ package dev.racetriage.agent.instrument;
 
 import dev.racetriage.contract.ContainerContract;
 import java.util.Set;
+import org.objectweb.asm.Opcodes;
 
 /**
  * The thread-safety contract of the JDK's non-thread-safe containers, modelled at their call sites in application
@@ -65,6 +66,13 @@ public final class ContainerModel {
    * {@code addAll(c)}, {@code putAll(m)}, {@code equals(c)}, {@code List.copyOf(c)}, {@code String.join(", ", c)} —
    * is read; {@code Collections.sort(list)} and its kin write theirs.
    */
+  static int[] accesses(int opcode, String owner, String name, String descriptor) {
+    // Opcodes' constants are compiled in: the runtime, which loads this class too, needs no ASM
+    return accesses(opcode == Opcodes.INVOKEVIRTUAL || opcode == Opcodes.INVOKEINTERFACE,
+        opcode == Opcodes.INVOKESPECIAL && name.equals("<init>"), owner, name, descriptor);
+  }
+
+  /** {@link #accesses(int, String, String, String)} of an instance call, a constructor or a static call. */
   static int[] accesses(boolean instance, boolean constructor, String owner, String name, String descriptor) {
     String[] args = argumentTypes(descriptor);
     int offset = instance ? 1 : 0;

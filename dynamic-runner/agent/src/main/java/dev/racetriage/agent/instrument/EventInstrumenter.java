@@ -653,14 +653,12 @@ final class EventInstrumenter extends AdviceAdapter {
       bulkArrays.call(bulk, opcode, owner, name, descriptor, isInterface, site());
       return;
     }
-    int[] container = containers ? ContainerModel.accesses(opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE,
-        opcode == INVOKESPECIAL && name.equals("<init>"), owner, name, descriptor) : null;
+    int[] container = containers ? ContainerModel.accesses(opcode, owner, name, descriptor) : null;
     if (container != null) {
       containerCall(opcode, owner, name, descriptor, isInterface, container);
       return;
     }
-    int[] tried = containerTrials ? ContainerModel.accesses(opcode == INVOKEVIRTUAL || opcode == INVOKEINTERFACE,
-        opcode == INVOKESPECIAL && name.equals("<init>"), owner, name, descriptor) : null;
+    int[] tried = containerTrials ? ContainerModel.accesses(opcode, owner, name, descriptor) : null;
     if (tried != null) {
       perturbedContainerCall(opcode, owner, name, descriptor, isInterface, tried);
       return;

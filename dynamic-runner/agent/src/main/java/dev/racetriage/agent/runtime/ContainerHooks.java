@@ -15,10 +15,29 @@ public final class ContainerHooks {
   private static final WeakIdentityTable<Integer> HOLDERS = new WeakIdentityTable<>();
   /** Container no field was seen holding → its pseudo-field id, after the method of its first modelled call. */
   private static final WeakIdentityTable<Integer> UNNAMED = new WeakIdentityTable<>();
-  /** Holder field id → its container pseudo-field id ({@code pkg.Cls.cache{}}), 0 when not registered yet. */
-  private static int[] pseudoIds = new int[256];
-  /** The registry {@link #pseudoIds} belongs to (tests install a new runtime per run). */
-  private static FieldRegistry pseudoIdsOf;
+  /** Holder field id → its container pseudo-field id, {@code pkg.Cls.cache{}}. */
+  private static final IdsByKey BY_HOLDER = new IdsByKey() {
+    @Override
+    int compute(DetectRuntime rt, int holder) {
+      String key = rt.fields().key(holder);
+      int dot = key.lastIndexOf('.');
+      if (dot <= 0) {
+        return -1; // an id this registry never handed out
+      }
+      return rt.fields().id(key.substring(0, dot).replace('.', '/'), key.substring(dot + 1) + "{}");
+    }
+  };
+  /**
+   * Site → the pseudo-field id of the unnamed containers first seen there, {@code pkg.Cls.method(){}}: looked up once
+   * per site (a new container per call is common).
+   */
+  private static final IdsByKey BY_SITE = new IdsByKey() {
+    @Override
+    int compute(DetectRuntime rt, int site) {
+      dev.racetriage.agent.detect.Site where = rt.sites().site(site);
+      return rt.fields().id(where.className().replace('.', '/'), where.methodName() + "(){}");
+    }
+  };
 
   private ContainerHooks() {
   }
@@ -74,7 +93,7 @@ public final class ContainerHooks {
     try {
       Integer holder = HOLDERS.get(container);
       if (holder != null) {
-        return pseudoIdOf(rt.fields(), holder);
+        return BY_HOLDER.get(rt, holder);
       }
       Integer unnamed = UNNAMED.getOrCreate(container, new java.util.function.Function<Object, Integer>() {
         @Override
@@ -96,51 +115,34 @@ public final class ContainerHooks {
     if (site < 0 || site >= rt.sites().size()) {
       return -1;
     }
-    return unnamedIdOf(rt, site);
+    return BY_SITE.get(rt, site);
   }
 
-  /** Per site, 1 + the pseudo-field id of the unnamed containers first seen there (0: not yet asked). */
-  private static int[] unnamedIds = new int[256];
-  private static FieldRegistry unnamedIdsOf;
+  /**
+   * An int key → pseudo-field id table of one registry (tests install a new runtime per run), filled on first use;
+   * ids are kept plus one, so 0 is "not asked yet" (and an id of -1 is asked again).
+   */
+  private abstract static class IdsByKey {
+    private int[] ids = new int[256];
+    private FieldRegistry of;
 
-  /** The pseudo-field id of a site's method, looked up once per site (a new container per call is common). */
-  private static synchronized int unnamedIdOf(DetectRuntime rt, int site) {
-    if (unnamedIdsOf != rt.fields()) {
-      unnamedIds = new int[256];
-      unnamedIdsOf = rt.fields();
+    final synchronized int get(DetectRuntime rt, int key) {
+      if (of != rt.fields()) {
+        ids = new int[256];
+        of = rt.fields();
+      }
+      if (key >= ids.length) {
+        ids = java.util.Arrays.copyOf(ids, Math.max(key + 1, ids.length * 2));
+      }
+      int known = ids[key];
+      if (known != 0) {
+        return known - 1;
+      }
+      int id = compute(rt, key);
+      ids[key] = id + 1;
+      return id;
     }
-    if (site >= unnamedIds.length) {
-      unnamedIds = java.util.Arrays.copyOf(unnamedIds, Math.max(site + 1, unnamedIds.length * 2));
-    }
-    int known = unnamedIds[site];
-    if (known != 0) {
-      return known - 1;
-    }
-    dev.racetriage.agent.detect.Site where = rt.sites().site(site);
-    int id = rt.fields().id(where.className().replace('.', '/'), where.methodName() + "(){}");
-    unnamedIds[site] = id + 1;
-    return id;
-  }
 
-  private static synchronized int pseudoIdOf(FieldRegistry fields, int holder) {
-    if (pseudoIdsOf != fields) {
-      pseudoIds = new int[256];
-      pseudoIdsOf = fields;
-    }
-    if (holder >= pseudoIds.length) {
-      pseudoIds = java.util.Arrays.copyOf(pseudoIds, Math.max(holder + 1, pseudoIds.length * 2));
-    }
-    int known = pseudoIds[holder];
-    if (known != 0) {
-      return known - 1;
-    }
-    String key = fields.key(holder);
-    int dot = key.lastIndexOf('.');
-    if (dot <= 0) {
-      return -1; // an id this registry never handed out
-    }
-    int id = fields.id(key.substring(0, dot).replace('.', '/'), key.substring(dot + 1) + "{}");
-    pseudoIds[holder] = id + 1;
-    return id;
+    abstract int compute(DetectRuntime rt, int key);
   }
 }
