@@ -194,7 +194,8 @@ public final class DetectRuntime {
   /**
    * The read hook's fast path (see {@code Hooks.readField}): true if a read of {@code object}'s field by {@code t}
    * needs no check — t covers every write to the object, which is exactly the case in which {@link #readField} does
-   * nothing — decided from the object's slot without a call. Not while a predictive analysis runs (it sees every event): by default until the test's budget is spent.
+   * nothing — decided from the object's slot without a call. Not while a predictive analysis runs (it sees every
+   * event): by default until the test's budget is spent.
    */
   @ForceInline
   boolean coveredRead(ThreadShadow t, Object object, int fieldId) {
