@@ -122,6 +122,36 @@ final class FaultFixtures {
   }
 
   /**
+   * Two modules under one aggregator: {@code core} holds the racy counter, {@code tools} a test of its own that does
+   * not race ({@code ToolTest}); a {@code --tests CounterTest} selection leaves {@code tools} with nothing to run.
+   */
+  static void twoModules(Path dir) throws IOException {
+    write(dir.resolve("pom.xml"), """
+        <project xmlns="http://maven.apache.org/POM/4.0.0">
+          <modelVersion>4.0.0</modelVersion>
+          <groupId>demo</groupId><artifactId>parent</artifactId><version>1.0</version><packaging>pom</packaging>
+          <modules><module>core</module><module>tools</module></modules>
+        </project>
+        """);
+    racyCounter(dir.resolve("core"), "core");
+    write(dir.resolve("tools/pom.xml"), POM.formatted("tools"));
+    write(dir.resolve("tools/src/main/java/demo/tools/Tool.java"), """
+        package demo.tools;
+        public class Tool {
+          public int twice(int x) { return 2 * x; }
+        }
+        """);
+    write(dir.resolve("tools/src/test/java/demo/tools/ToolTest.java"), """
+        package demo.tools;
+        import static org.junit.jupiter.api.Assertions.assertEquals;
+        import org.junit.jupiter.api.Test;
+        class ToolTest {
+          @Test void doubles() { assertEquals(4, new Tool().twice(2)); }
+        }
+        """);
+  }
+
+  /**
    * Issue 22's hidden race: {@code value} written by two threads, each next to an empty {@code synchronized} block on
    * one lock; the second thread takes the lock only after the first has ended (it polls {@code getState}, which
    * orders nothing), so happens-before sees the writes ordered and only {@code --predict} reports them.

@@ -140,6 +140,22 @@ class TriageCommandTest {
     assertEquals(0, new ObjectMapper().readTree(Files.readString(off)).path("races").size());
   }
 
+  /**
+   * A multi-module project where the --tests selection matches nothing in one module (JCTools' build-helper module
+   * has no tests at all): that module is skipped, not an error, and the other module's race is found.
+   */
+  @Test
+  void aModuleWithNoSelectedTestIsSkippedNotAnError() throws Exception {
+    FaultFixtures.twoModules(dir);
+    Path report = dir.resolve("report.json");
+    CliRun r = run("triage", dir.toString(), "--detect-only", "--detect-runs", "1", "--tests", "CounterTest",
+        "--format", "json", "--out", report.toString());
+    assertEquals(0, r.exitCode(), r.err());
+    JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+    assertEquals(1, json.path("races").size(), json::toPrettyString);
+    assertEquals("demo.Counter.hits", json.path("races").get(0).path("field").asText());
+  }
+
   @Test
   void durationsReadTheWayPeopleTypeThem() {
     assertEquals(java.time.Duration.ofMinutes(90), DurationOption.parse("--budget", "1h30m"));

@@ -370,6 +370,12 @@ public final class TriagePipeline {
       Set<String> skip = new LinkedHashSet<>();
       baseline.outcomes().stream().filter(o -> o.status() == TestOutcome.Status.HUNG
           || o.status() == TestOutcome.Status.TIMED_OUT).forEach(o -> skip.add(o.id()));
+      if (baseline.outcomes().size() == skip.size()) {
+        // a module none of whose tests is selected (or has any: a build-helper module), or all of them hung: nothing
+        // to run under the agent, and an agent that instrumented nothing there is not an error
+        progress.step(++done, project.modules().size(), module.name(root) + " (no test to run)");
+        continue;
+      }
       TestLimits limits = TestLimits.scaled(baseline, options.detectTimeoutFactor(), DETECT_FLOOR, options.testTimeout());
       Duration backstop = max(MIN_DETECT_TIMEOUT, baseline.elapsed().multipliedBy(2L * options.detectTimeoutFactor()));
       Map<String, Long> baselineTimes = new LinkedHashMap<>();
