@@ -1,5 +1,7 @@
 package dev.racetriage.agent.instrument;
 
+import org.objectweb.asm.Type;
+
 /**
  * Recognises calls that are atomic or ordered memory operations outside bytecode's own field instructions —
  * {@code VarHandle} access modes and {@code Unsafe} methods — and says which happens-before halves they carry:
@@ -50,6 +52,40 @@ final class AtomicCall {
       return HookMethod.SYNC_RELEASE;
     }
     return 0;
+  }
+
+  /**
+   * For a plain get or put of {@code sun.misc.Unsafe} or {@code jdk.internal.misc.Unsafe} on an object base
+   * ({@code getInt(Object, long)}, {@code putReference(Object, long, Object)}, {@code getLongUnaligned(Object, long)}
+   * …): the {@code UnsafeHooks.access} kind — the width in bytes shifted left by one, plus 1 for a put; else 0 (an
+   * ordered, volatile or atomic form, an absolute address, anything else).
+   */
+  static int plainUnsafeAccess(String owner, String name, String descriptor) {
+    if (!owner.equals(INTERNAL_UNSAFE) && !owner.equals(SUN_UNSAFE) || unsafeMode(name) != 0
+        || !descriptor.startsWith("(Ljava/lang/Object;J")) {
+      return 0;
+    }
+    boolean get = name.startsWith("get");
+    if (!get && !name.startsWith("put")) {
+      return 0;
+    }
+    String rest = name.substring(3);
+    if (rest.endsWith("Unaligned")) {
+      rest = rest.substring(0, rest.length() - "Unaligned".length());
+    }
+    int width = switch (rest) {
+      case "Boolean", "Byte" -> 1;
+      case "Short", "Char" -> 2;
+      case "Int", "Float" -> 4;
+      case "Long", "Double" -> 8;
+      case "Object", "Reference" -> 4; // a compressed reference; the element scale decides for arrays of them
+      default -> 0;
+    };
+    int arguments = Type.getArgumentTypes(descriptor).length;
+    if (width == 0 || arguments != (get ? 2 : 3) && !(name.endsWith("Unaligned") && arguments == (get ? 3 : 4))) {
+      return 0;
+    }
+    return width << 1 | (get ? 0 : 1);
   }
 
   private static boolean isReadModifyWrite(String name) {

@@ -422,6 +422,7 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   static final String CONTAINER_HOOKS = "dev/racetriage/agent/runtime/ContainerHooks";
+  static final String UNSAFE_HOOKS = "dev/racetriage/agent/runtime/UnsafeHooks";
   /** The descriptor of the field instruction being instrumented, when container calls are modelled here. */
   private String containerDescriptor;
 
@@ -651,6 +652,18 @@ final class EventInstrumenter extends AdviceAdapter {
     BulkArrayCalls.Model bulk = bulkArrays != null ? BulkArrayCalls.of(opcode, owner, name, descriptor) : null;
     if (bulk != null) {
       bulkArrays.call(bulk, opcode, owner, name, descriptor, isInterface, site());
+      return;
+    }
+    int unsafe = bulkArrays != null && opcode == INVOKEVIRTUAL ? AtomicCall.plainUnsafeAccess(owner, name, descriptor) : 0;
+    if (unsafe != 0) { // a plain Unsafe get or put: checked as the field or elements it names (UnsafeHooks)
+      SpilledCall call = SpilledCall.spill(this, opcode, owner, name, descriptor);
+      call.load(1);
+      call.load(2);
+      pushInt(unsafe);
+      pushInt(site());
+      mv.visitMethodInsn(INVOKESTATIC, UNSAFE_HOOKS, "access", "(Ljava/lang/Object;JII)V", false);
+      call.reload();
+      mv.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
       return;
     }
     int[] container = containers ? ContainerModel.accesses(opcode, owner, name, descriptor) : null;

@@ -21,7 +21,7 @@ class RaceFreeIdiomsIT {
       "CyclicBarrierOk", "PhaserAndExchangerOk", "ConcurrentHashMapHandoffOk", "ConcurrentCollectionsHandoffOk",
       "SynchronizedCollectionsOk", "WaitNotifyOk", "JoinOk", "VolatileFlagPublicationOk", "StaticInitialisationOk",
       "FinalFieldPublicationOk", "ThreadConfinementOk", "BulkArrayCopiesOk",
-      "ReadLockReadersOk", "SynchronizedWritesOk", "LazyHashKeysOk");
+      "ReadLockReadersOk", "SynchronizedWritesOk", "LazyHashKeysOk", "UnsafeOrderedPublicationOk");
   static final List<String> EXECUTORS = List.of(
       "ExecutorHandoffOk", "InvokeAllOk", "ScheduledExecutorOk", "TimerTaskOk", "CompletableFutureChainOk",
       "ForkJoinRecursiveSumOk", "ParallelStreamOk", "HandedOffCountersOk");

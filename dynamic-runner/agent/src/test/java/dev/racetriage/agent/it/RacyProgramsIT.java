@@ -48,6 +48,20 @@ class RacyProgramsIT {
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
   }
 
+  /**
+   * Plain Unsafe gets and puts (a lock-free library's idiom) are checked as the instance field, static field or array
+   * elements they name; the ordered and volatile forms order, they never race.
+   */
+  @Test
+  void plainUnsafeAccessesRaceOnTheFieldsAndElementsTheyName() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.UnsafePlainAccessesBad";
+    AgentJvm.Result result = run("unsafe-plain", List.of(), fixture);
+    assertEquals(Set.of(fixture + ".count", fixture + ".total", fixture + ".cells[]"), result.report().racyFields(),
+        result.describe());
+    assertEquals(List.of(3), result.report().indices(fixture + ".cells[]"), result.describe());
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
   @Test
   void aCounterIncrementedByPoolTasksWithoutALockIsReported() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.LostUpdateCounterBad";
