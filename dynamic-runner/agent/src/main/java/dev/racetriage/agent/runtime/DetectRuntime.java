@@ -813,7 +813,7 @@ public final class DetectRuntime {
     // the array just read from a field is usually indexed next: its element read then hits the same cache entry
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     if (s.arrayKey() == null) { // the first field names it: no string built on every later read of the field
-      s.noteArrayKey(fields.key(fieldId) + "[]");
+      s.noteArrayKey(fields.arrayKey(fieldId));
     }
   }
 

@@ -13,6 +13,7 @@ public final class FieldRegistry {
   private final Map<String, Integer> ids = new HashMap<>();
   private volatile String[] keys = new String[256];
   private int size;
+  private volatile String[] arrayKeys = new String[256];
 
   /** The id of the field {@code declaringClass.name} ({@code declaringClass} in internal form), registering it. */
   public synchronized int id(String declaringClassInternal, String name) {
@@ -36,6 +37,30 @@ public final class FieldRegistry {
     String[] current = keys;
     String key = id >= 0 && id < current.length ? current[id] : null;
     return key == null ? "?" : key;
+  }
+
+  /**
+   * The key of the arrays held by field {@code id} ({@code pkg.Cls.slots[]}), built once per field: every array
+   * stored in or loaded from the field is named by it, and a string per array was a string per array's shadow.
+   */
+  public String arrayKey(int id) {
+    if (id < 0) {
+      return key(id) + "[]";
+    }
+    String[] known = arrayKeys;
+    String key = id < known.length ? known[id] : null;
+    if (key == null) {
+      key = key(id) + "[]";
+      synchronized (this) {
+        known = arrayKeys;
+        if (id >= known.length) {
+          known = Arrays.copyOf(known, Math.max(id + 1, known.length * 2));
+        }
+        known[id] = key;
+        arrayKeys = known; // publish after the element is in place
+      }
+    }
+    return key;
   }
 
   public synchronized int size() {
