@@ -107,16 +107,22 @@ public final class Hooks {
    * Before a write of a non-final, non-volatile instance field.
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
-  @DontInline
+  @DontInline // the owner's rewrite check is its body: see the class comment
   public static ThreadShadow writeField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-    if (t.busy) {
+    if (t.busy || rt.recordedWrite(t, object, fieldId, site)) {
       return t;
     }
+    return checkedWrite(rt, t, object, fieldId, site);
+  }
+
+  /** A field write the rewrite check did not settle: the runtime's whole write path, out of line. */
+  @DontInline
+  private static ThreadShadow checkedWrite(DetectRuntime rt, ThreadShadow t, Object object, int fieldId, int site) {
     t.busy = true;
     try {
       rt.writeField(t, object, fieldId, site);

@@ -153,6 +153,41 @@ public final class ThreadShadow {
   }
 
   /**
+   * The shadow of an object whose field {@code fieldId} is written from {@code site} at epoch {@code now} outside a
+   * class initialiser: as {@link #shadowOfField}, but a shadow installed in the object's slot for this write already
+   * holds it ({@link ShadowSlots#ofWritten}).
+   */
+  ObjectShadow shadowOfWrittenField(Object object, int fieldId, ShadowMemory memory, long now, int site) {
+    Class<?> type = object.getClass();
+    SlotOffset[] byField = BY_FIELD;
+    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
+    long slot = known != null && known.type == type ? known.offset : fieldSlotMiss(type, fieldId);
+    if (slot != ShadowSlots.NONE) {
+      return ShadowSlots.ofWritten(object, slot, memory, now, fieldId, site);
+    }
+    return entryOf(object, memory).value;
+  }
+
+  /**
+   * The write hook's check (see {@code Hooks.writeField}): true if {@code object} already has this memory's shadow in
+   * its slot, found by the field's cached (class, offset) pair, and this thread's write of the field from
+   * {@code site} in its current epoch changes nothing in it but a site ({@link ObjectShadow#rewrite}) — exactly the
+   * case in which {@code DetectRuntime.writeField} would change nothing else. False whenever anything is not at hand
+   * (no state in this registry yet, a class initialiser running, a cache miss, no slot, no shadow yet).
+   */
+  @ForceInline // into the write hook: loads and compares, no call
+  boolean rewrites(Object object, int fieldId, int site, ShadowMemory memory, ThreadRegistry registry) {
+    ThreadState s = state;
+    if (s == null || stateRegistry != registry || s.inClinit()) {
+      return false;
+    }
+    SlotOffset[] byField = BY_FIELD;
+    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
+    return known != null && known.type == object.getClass() && known.offset != ShadowSlots.NONE
+        && ShadowSlots.rewrites(object, known.offset, memory, s.epoch(), fieldId, site);
+  }
+
+  /**
    * The read hook's cover check (see {@code Hooks.readField}): true if {@code object} already has this memory's
    * shadow in its slot, found by the field's cached (class, offset) pair, and this thread covers every write to it
    * (its own writes, or writes ordered before it) — exactly the case in which {@code DetectRuntime.readField} does
