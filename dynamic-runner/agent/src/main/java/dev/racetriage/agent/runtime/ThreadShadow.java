@@ -56,40 +56,34 @@ public final class ThreadShadow {
 
   /**
    * The shadows of running threads by {@link Thread#getId()} modulo the length: a cache in front of {@link #CURRENT}
-   * (an array load and two compares instead of a hash-table probe through a weak reference — the lookup every hook
-   * in JDK code makes, a sixth of a lock-heavy run's time). Only threads of a JDK class (Thread itself, pool workers)
-   * are stored: those keep Thread's own {@code getId()}, so their ids are unique and never reused, and a slot holding
-   * a shadow of the caller's class and id is the caller's own. Threads of an application's subclass, which may
-   * override {@code getId()}, take the slow path, which is always right. Each thread writes only the slot of its id;
-   * a reader that sees a stale or foreign entry takes the slow path too. A finished thread's shadow stays in its slot
-   * until a thread with the same slot replaces it (1024 slots: a bounded, small retention of agent objects).
+   * (an array load and one identity compare instead of a hash-table probe through a weak reference — the lookup every
+   * hook in JDK code makes, a sixth of a lock-heavy run's time, and every instrumented method invocation once). A slot
+   * is the caller's own only if it holds a shadow of the calling {@code Thread} object itself, so the id is only an
+   * index: a subclass overriding {@code getId()}, or two threads sharing a slot, cost a miss, never a wrong shadow. Each
+   * thread writes only the slot of its id. A finished thread's shadow (and with it its {@code Thread} object, whose
+   * thread-locals and target the JDK clears at exit) stays in its slot until a thread with the same slot replaces it
+   * (1024 slots: a bounded, small retention).
    */
   private static final ThreadShadow[] BY_ID = new ThreadShadow[1024];
 
-  /** The id of the thread this shadow belongs to. */
-  private final long threadId;
-  /** The thread's class if the JDK's boot loader defined it (see {@link #BY_ID}), else null. */
-  private final Class<?> jdkThreadClass;
+  /** The thread this shadow belongs to (compared by identity in {@link #current}). */
+  private final Thread thread;
 
   private ThreadShadow(Thread thread) {
-    this.threadId = thread.getId();
-    Class<?> k = thread.getClass();
-    this.jdkThreadClass = k.getClassLoader() == null ? k : null;
+    this.thread = thread;
   }
 
   public static ThreadShadow current() {
     Thread thread = Thread.currentThread();
-    long id = thread.getId();
-    ThreadShadow s = BY_ID[(int) id & (BY_ID.length - 1)];
-    return s != null && s.threadId == id && s.jdkThreadClass == thread.getClass() ? s : currentMiss(id);
+    int slot = (int) thread.getId() & (BY_ID.length - 1);
+    ThreadShadow s = BY_ID[slot];
+    return s != null && s.thread == thread ? s : currentMiss(slot);
   }
 
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private static ThreadShadow currentMiss(long id) {
+  private static ThreadShadow currentMiss(int slot) {
     ThreadShadow s = CURRENT.get();
-    if (s.jdkThreadClass != null && s.threadId == id) {
-      BY_ID[(int) id & (BY_ID.length - 1)] = s;
-    }
+    BY_ID[slot] = s;
     return s;
   }
 
