@@ -21,7 +21,9 @@ import jdk.internal.vm.annotation.DontInline;
  * try/finally, no second lookup). Inlining it did not pay: forced, C1 compiled a copy per read into every instrumented
  * method (one initialiser bailed out of C1: "out of virtual registers"); left to the JIT, C2 inlined it into every hot
  * caller and compiled a third more code, which the short Java Grande programs paid in CPU, while HdrHistogram's
- * getters gained nothing measurable over the call.
+ * getters gained nothing measurable over the call. The instance field write hook's body is likewise only the
+ * owner's rewrite check — a write of a field the thread already recorded in its current epoch changes nothing but a
+ * site ({@code ObjectShadow.rewrite}) — and calls the out-of-line {@code checkedWrite} for anything else.
  *
  * <p>The names and descriptors are bound by {@code dev.racetriage.agent.instrument.HookMethod}; a unit test checks
  * that both agree.
