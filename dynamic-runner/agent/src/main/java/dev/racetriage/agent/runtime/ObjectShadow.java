@@ -109,8 +109,11 @@ class ObjectShadow {
   private static int recordSlots(int fieldId) {
     int[] hints = RECORD_SLOTS;
     int hint = fieldId >= 0 && fieldId < hints.length ? hints[fieldId] : 0;
-    return hint > 4 ? hint : 4;
+    return hint > 4 ? Math.min(hint, MAX_HINTED_SLOTS) : 4;
   }
+
+  /** A hint never makes a fresh table larger than this (an object with more written fields grows its own). */
+  private static final int MAX_HINTED_SLOTS = 64;
 
   /** Records that objects with the records of {@code table} need a table of its size (at a growth: rare). */
   private static void noteRecordSlots(int[] table) {
