@@ -113,7 +113,7 @@ public final class HSummaryDetector {
 
     /** True if x's last write is already epoch {@code now} at {@code siteId}: the same write again changes nothing. */
     private static boolean repeats(LocationState x, long now, int siteId) {
-        return x.lastWrite == now && x.lastSite == siteId;
+        return x.repeats(now, siteId);
     }
 
     /** The write's slow path, kept out of {@link #write} so the inlined fast path stays small. */

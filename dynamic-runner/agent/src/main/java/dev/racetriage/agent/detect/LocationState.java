@@ -71,6 +71,15 @@ public final class LocationState {
         return epoch();
     }
 
+    /**
+     * True if the last write is already {@code now} (unlocked) from {@code site}: the same thread's write again in the
+     * same epoch from the same site changes nothing ({@code HSummaryDetector.write}'s first test; the runtime's write
+     * hook asks it without a call, see {@code Hooks.writeField}).
+     */
+    public boolean repeats(long now, int site) {
+        return lastWrite == now && lastSite == site;
+    }
+
     /** The last write's epoch without the lock bit: a write in progress has not happened yet. */
     long epoch() {
         return lastWrite & ~LOCKED;

@@ -233,10 +233,22 @@ public final class DetectRuntime {
     }
   }
 
+  /**
+   * The write hook's fast path (see {@code Hooks.writeField}): true if a write of {@code object}'s field by {@code t}
+   * from {@code site} changes nothing but a site — its thread's write again in the same epoch of a field it already
+   * recorded ({@code ObjectShadow.rewrite}) — decided from the object's slot without a call. Not while a predictive
+   * analysis runs (it sees every event).
+   */
+  @ForceInline
+  boolean recordedWrite(ThreadShadow t, Object object, int fieldId, int site) {
+    return predict == null && t.rewrites(object, fieldId, site, shadow, threads);
+  }
+
   @ForceInline // see the class comment
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
-    ObjectShadow s = t.shadowOfField(object, fieldId, shadow);
     ThreadState state = t.state(threads);
+    ObjectShadow s = state.inClinit() ? t.shadowOfField(object, fieldId, shadow)
+        : t.shadowOfWrittenField(object, fieldId, shadow, state.epoch(), site);
     Predictions predict = this.predict;
     if (predict != null) {
       var p = predict.writeField(state.tid(), object, fieldId, site, state.inClinit());

@@ -21,7 +21,9 @@ import jdk.internal.vm.annotation.DontInline;
  * try/finally, no second lookup). Inlining it did not pay: forced, C1 compiled a copy per read into every instrumented
  * method (one initialiser bailed out of C1: "out of virtual registers"); left to the JIT, C2 inlined it into every hot
  * caller and compiled a third more code, which the short Java Grande programs paid in CPU, while HdrHistogram's
- * getters gained nothing measurable over the call.
+ * getters gained nothing measurable over the call. The instance field write hook's body is likewise only the
+ * owner's rewrite check — a write of a field the thread already recorded in its current epoch changes nothing but a
+ * site ({@code ObjectShadow.rewrite}) — and calls the out-of-line {@code checkedWrite} for anything else.
  *
  * <p>The names and descriptors are bound by {@code dev.racetriage.agent.instrument.HookMethod}; a unit test checks
  * that both agree.
@@ -107,16 +109,22 @@ public final class Hooks {
    * Before a write of a non-final, non-volatile instance field.
    * {@code thread}: the method's thread slot, see {@link #readField(Object, int, int, ThreadShadow)}.
    */
-  @DontInline
+  @DontInline // the owner's rewrite check is its body: see the class comment
   public static ThreadShadow writeField(Object object, int fieldId, int site, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || object == null) {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-    if (t.busy) {
+    if (t.busy || rt.recordedWrite(t, object, fieldId, site)) {
       return t;
     }
+    return checkedWrite(rt, t, object, fieldId, site);
+  }
+
+  /** A field write the rewrite check did not settle: the runtime's whole write path, out of line. */
+  @DontInline
+  private static ThreadShadow checkedWrite(DetectRuntime rt, ThreadShadow t, Object object, int fieldId, int site) {
     t.busy = true;
     try {
       rt.writeField(t, object, fieldId, site);

@@ -77,6 +77,66 @@ class ObjectShadow {
     this.memory = memory;
   }
 
+  /**
+   * The shadow of an object whose first hooked access is the write of field {@code fieldId} from {@code site} at the
+   * writer's epoch {@code now} (outside a class initialiser), made with that write already in it: the summary
+   * {@code now} and the field's compact record — what {@link #compactWrite} would store into a fresh shadow, without
+   * its compare-and-set of the summary and with a records table sized for the fields earlier objects written from
+   * this field's class got ({@link #RECORD_SLOTS}: an iterator's ~20 fields grew its table three times). The stores
+   * are plain: the shadow is published by the compare-and-set that installs it in the object's slot
+   * ({@code ShadowSlots}), after which everything here is visible to whoever finds it there — a thread that reads the
+   * object racily from its constructor finds the summary {@code now} and reports as it would have.
+   */
+  ObjectShadow(ShadowMemory memory, long now, int fieldId, int site) {
+    this.memory = memory;
+    int[] table = new int[2 * recordSlots(fieldId)];
+    int at = -ownSlot(table, fieldId) - 1;
+    table[at + 1] = site;
+    table[at] = fieldId + 1;
+    own = table;
+    WRITE_SUMMARY.set(this, now); // plain: see above
+    OWN_COUNT.set(this, 1);
+  }
+
+  /**
+   * Per field id: the size (slots) of the largest compact records table an object that recorded the field grew to —
+   * a hint for {@link #ObjectShadow(ShadowMemory, long, int, int)}, keyed by the field of the object's first write.
+   * Shared by all threads and written racily (an int is never torn; a stale array after a growth is a miss): a wrong
+   * hint only costs a growth later or some unused slots, never a record.
+   */
+  private static int[] RECORD_SLOTS = new int[1024];
+
+  private static int recordSlots(int fieldId) {
+    int[] hints = RECORD_SLOTS;
+    int hint = fieldId >= 0 && fieldId < hints.length ? hints[fieldId] : 0;
+    return hint > 4 ? Math.min(hint, MAX_HINTED_SLOTS) : 4;
+  }
+
+  /** A hint never makes a fresh table larger than this (an object with more written fields grows its own). */
+  private static final int MAX_HINTED_SLOTS = 64;
+
+  /** Records that objects with the records of {@code table} need a table of its size (at a growth: rare). */
+  private static void noteRecordSlots(int[] table) {
+    int slots = table.length / 2;
+    for (int k = 0; k < table.length; k += 2) {
+      int id = table[k] - 1;
+      if (id < 0) {
+        continue;
+      }
+      int[] hints = RECORD_SLOTS;
+      if (id >= hints.length) {
+        if (id >= 1 << 22) {
+          continue; // no hint for absurd ids: the table is an array indexed by them
+        }
+        hints = java.util.Arrays.copyOf(hints, Math.max(id + 1, hints.length * 2));
+        RECORD_SLOTS = hints;
+      }
+      if (hints[id] < slots) {
+        hints[id] = slots;
+      }
+    }
+  }
+
   /** The write summary: ⊥, one thread's latest write epoch, or {@link #SHARED_WRITES}. */
   long summary() {
     return writeSummary;
@@ -107,6 +167,46 @@ class ObjectShadow {
   boolean writesCoveredBy(ThreadState reader) {
     long summary = writeSummary;
     return Epoch.tid(summary) == reader.tid() || summary != SHARED_WRITES && reader.clock().covers(summary);
+  }
+
+  /**
+   * The write hook's check (see {@code Hooks.writeField}): true if a write of field {@code fieldId} from {@code site}
+   * by the thread whose current epoch is {@code now} (outside a class initialiser) leaves nothing to check or record —
+   * exactly the cases in which {@code DetectRuntime.writeField} would change nothing but a site: while the compact
+   * records hold, the summary is {@code now} and the field has a record (its site updated here, as
+   * {@link #compactWrite} does: a later report names this write's site); once they are states, the summary is
+   * {@code now} or shared and the field's state already holds {@code now} from {@code site}
+   * ({@code HSummaryDetector.write}'s first test). False for anything else: the hook then takes the full write.
+   *
+   * <p>The summary is read before the flag: only the owner moves the summary to one of its epochs, and no other
+   * thread can cover {@code now} while the owner is still in that epoch, so a summary of {@code now} read here
+   * can only have become shared since — after the records were turned into states at {@code now}, which the state
+   * branch then checks. A site stored into the records while another thread turns them into states may be lost (the
+   * report names the field's previous site in the same epoch), as in {@link #compactWrite}; an epoch never is.
+   */
+  @ForceInline // into the write hook: loads and compares, no call
+  boolean rewrite(long now, int fieldId, int site) {
+    long summary = writeSummary;
+    if (compact) {
+      if (summary != now) {
+        return false;
+      }
+      int[] table = own;
+      int at = ownSlot(table, fieldId);
+      if (at < 0) {
+        return false;
+      }
+      if (table[at + 1] != site) {
+        table[at + 1] = site;
+        return compact; // turned into states meanwhile: the full write sets the state's site
+      }
+      return true;
+    }
+    if (summary != now && summary != SHARED_WRITES) {
+      return false;
+    }
+    int i = fieldIndex(fieldId);
+    return i >= 0 && fieldStates[i].repeats(now, site);
   }
 
   /** True if every write to this object so far happens-before {@code reader}'s current clock. */
@@ -160,11 +260,13 @@ class ObjectShadow {
   }
 
   private static final java.lang.invoke.VarHandle WRITE_SUMMARY;
+  private static final java.lang.invoke.VarHandle OWN_COUNT;
 
   static {
     try {
       WRITE_SUMMARY = java.lang.invoke.MethodHandles.lookup().findVarHandle(ObjectShadow.class, "writeSummary",
           long.class);
+      OWN_COUNT = java.lang.invoke.MethodHandles.lookup().findVarHandle(ObjectShadow.class, "ownCount", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -283,6 +385,9 @@ class ObjectShadow {
     if (4 * (n + 1) > 3 * (table.length / 2)) { // at most 3/4 full; also the shared empty table, never written
       table = rehash(table, Math.max(4, table.length));
       at = ownSlot(table, fieldId);
+      if (table.length > 8) {
+        noteRecordSlots(table);
+      }
     }
     at = -at - 1;
     table[at + 1] = site;

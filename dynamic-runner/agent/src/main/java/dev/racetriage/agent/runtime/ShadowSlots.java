@@ -117,9 +117,40 @@ public final class ShadowSlots {
     return s instanceof ObjectShadow shadow && shadow.memory == memory && shadow.writesCoveredBy(reader);
   }
 
+  /**
+   * As {@link #of}, for the write of field {@code fieldId} from {@code site} at epoch {@code now} by a thread outside a
+   * class initialiser: a shadow installed here already holds that write (see
+   * {@link ObjectShadow#ObjectShadow(ShadowMemory, long, int, int)}), so an object's first write costs one
+   * compare-and-set — the slot's — instead of two. If another thread installs first, its shadow is returned and the
+   * write goes the usual way.
+   */
+  static ObjectShadow ofWritten(Object object, long offset, ShadowMemory memory, long now, int fieldId, int site) {
+    Object s = UNSAFE.getReference(object, offset); // a plain load, as in of()
+    if (s instanceof ObjectShadow shadow && shadow.memory == memory) {
+      return shadow;
+    }
+    return install(object, offset, memory, s, new ObjectShadow(memory, now, fieldId, site));
+  }
+
+  /**
+   * True if {@code object}'s slot at {@code offset} holds {@code memory}'s shadow and the write of field
+   * {@code fieldId} from {@code site} at {@code now} changes nothing in it but a site (see
+   * {@link ObjectShadow#rewrite}); false if not, or if there is no such shadow yet.
+   */
+  @ForceInline // the write hook's fast path
+  static boolean rewrites(Object object, long offset, ShadowMemory memory, long now, int fieldId, int site) {
+    Object s = UNSAFE.getReference(object, offset); // a plain load, as in of()
+    return s instanceof ObjectShadow shadow && shadow.memory == memory && shadow.rewrite(now, fieldId, site);
+  }
+
   @DontInline // once per object
   private static ObjectShadow install(Object object, long offset, ShadowMemory memory, Object seen) {
-    ObjectShadow fresh = new ObjectShadow(memory);
+    return install(object, offset, memory, seen, new ObjectShadow(memory));
+  }
+
+  @DontInline // once per object
+  private static ObjectShadow install(Object object, long offset, ShadowMemory memory, Object seen,
+                                      ObjectShadow fresh) {
     for (;;) {
       if (UNSAFE.compareAndSetReference(object, offset, seen, fresh)) {
         return fresh;

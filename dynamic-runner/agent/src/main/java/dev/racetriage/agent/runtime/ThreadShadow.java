@@ -56,40 +56,34 @@ public final class ThreadShadow {
 
   /**
    * The shadows of running threads by {@link Thread#getId()} modulo the length: a cache in front of {@link #CURRENT}
-   * (an array load and two compares instead of a hash-table probe through a weak reference — the lookup every hook
-   * in JDK code makes, a sixth of a lock-heavy run's time). Only threads of a JDK class (Thread itself, pool workers)
-   * are stored: those keep Thread's own {@code getId()}, so their ids are unique and never reused, and a slot holding
-   * a shadow of the caller's class and id is the caller's own. Threads of an application's subclass, which may
-   * override {@code getId()}, take the slow path, which is always right. Each thread writes only the slot of its id;
-   * a reader that sees a stale or foreign entry takes the slow path too. A finished thread's shadow stays in its slot
-   * until a thread with the same slot replaces it (1024 slots: a bounded, small retention of agent objects).
+   * (an array load and one identity compare instead of a hash-table probe through a weak reference — the lookup every
+   * hook in JDK code makes, a sixth of a lock-heavy run's time, and every instrumented method invocation once). A slot
+   * is the caller's own only if it holds a shadow of the calling {@code Thread} object itself, so the id is only an
+   * index: a subclass overriding {@code getId()}, or two threads sharing a slot, cost a miss, never a wrong shadow. Each
+   * thread writes only the slot of its id. A finished thread's shadow (and with it its {@code Thread} object, whose
+   * thread-locals and target the JDK clears at exit) stays in its slot until a thread with the same slot replaces it
+   * (1024 slots: a bounded, small retention).
    */
   private static final ThreadShadow[] BY_ID = new ThreadShadow[1024];
 
-  /** The id of the thread this shadow belongs to. */
-  private final long threadId;
-  /** The thread's class if the JDK's boot loader defined it (see {@link #BY_ID}), else null. */
-  private final Class<?> jdkThreadClass;
+  /** The thread this shadow belongs to (compared by identity in {@link #current}). */
+  private final Thread thread;
 
   private ThreadShadow(Thread thread) {
-    this.threadId = thread.getId();
-    Class<?> k = thread.getClass();
-    this.jdkThreadClass = k.getClassLoader() == null ? k : null;
+    this.thread = thread;
   }
 
   public static ThreadShadow current() {
     Thread thread = Thread.currentThread();
-    long id = thread.getId();
-    ThreadShadow s = BY_ID[(int) id & (BY_ID.length - 1)];
-    return s != null && s.threadId == id && s.jdkThreadClass == thread.getClass() ? s : currentMiss(id);
+    int slot = (int) thread.getId() & (BY_ID.length - 1);
+    ThreadShadow s = BY_ID[slot];
+    return s != null && s.thread == thread ? s : currentMiss(slot);
   }
 
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private static ThreadShadow currentMiss(long id) {
+  private static ThreadShadow currentMiss(int slot) {
     ThreadShadow s = CURRENT.get();
-    if (s.jdkThreadClass != null && s.threadId == id) {
-      BY_ID[(int) id & (BY_ID.length - 1)] = s;
-    }
+    BY_ID[slot] = s;
     return s;
   }
 
@@ -150,6 +144,41 @@ public final class ThreadShadow {
       return ShadowSlots.of(object, slot, memory);
     }
     return entryOf(object, memory).value;
+  }
+
+  /**
+   * The shadow of an object whose field {@code fieldId} is written from {@code site} at epoch {@code now} outside a
+   * class initialiser: as {@link #shadowOfField}, but a shadow installed in the object's slot for this write already
+   * holds it ({@link ShadowSlots#ofWritten}).
+   */
+  ObjectShadow shadowOfWrittenField(Object object, int fieldId, ShadowMemory memory, long now, int site) {
+    Class<?> type = object.getClass();
+    SlotOffset[] byField = BY_FIELD;
+    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
+    long slot = known != null && known.type == type ? known.offset : fieldSlotMiss(type, fieldId);
+    if (slot != ShadowSlots.NONE) {
+      return ShadowSlots.ofWritten(object, slot, memory, now, fieldId, site);
+    }
+    return entryOf(object, memory).value;
+  }
+
+  /**
+   * The write hook's check (see {@code Hooks.writeField}): true if {@code object} already has this memory's shadow in
+   * its slot, found by the field's cached (class, offset) pair, and this thread's write of the field from
+   * {@code site} in its current epoch changes nothing in it but a site ({@link ObjectShadow#rewrite}) — exactly the
+   * case in which {@code DetectRuntime.writeField} would change nothing else. False whenever anything is not at hand
+   * (no state in this registry yet, a class initialiser running, a cache miss, no slot, no shadow yet).
+   */
+  @ForceInline // into the write hook: loads and compares, no call
+  boolean rewrites(Object object, int fieldId, int site, ShadowMemory memory, ThreadRegistry registry) {
+    ThreadState s = state;
+    if (s == null || stateRegistry != registry || s.inClinit()) {
+      return false;
+    }
+    SlotOffset[] byField = BY_FIELD;
+    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
+    return known != null && known.type == object.getClass() && known.offset != ShadowSlots.NONE
+        && ShadowSlots.rewrites(object, known.offset, memory, s.epoch(), fieldId, site);
   }
 
   /**

@@ -99,6 +99,136 @@ class ObjectShadowPropertyTest {
   }
 
   /**
+   * The write hook's rewrite check ({@code DetectRuntime.recordedWrite}: the object's slot holds this run's shadow,
+   * its summary is the writer's current epoch — or shared, once the records are states — and the field's record or
+   * state already holds that epoch; a different site is stored into the compact record), on random traces whose
+   * writes come from two sites, with objects that have a slot (a fresh object's first write installs its shadow with
+   * the write in it): every write it settles is, on vector clocks, the writer's second write of that field in the
+   * same epoch with no other thread's write to it since; it settles a good share of the writes, some from another site
+   * than the field's last one, and some once the records are states; and the reports — fields, kinds and each race's
+   * two sites — stay exactly the oracle's.
+   */
+  @Test
+  void theRewriteCheckSettlesOnlyWritesOfAFieldAlreadyWrittenInTheSameEpoch() throws Exception {
+    Random random = new Random(0x3B17EL);
+    int settled = 0;
+    int settledOtherSite = 0;
+    int writes = 0;
+    int racyTraces = 0;
+    for (int n = 0; n < TRACES; n++) {
+      List<Step> trace = randomTrace(random);
+      boolean[] recordedWrite = new boolean[trace.size()];
+      Set<String> expected = oracleWithSites(trace);
+      Set<String> reported = runWithSites(trace, Slotted::new, recordedWrite);
+      assertEquals(expected, reported, "trace " + n + ": " + trace);
+      boolean[] rewrites = rewritesInEpoch(trace);
+      for (int i = 0; i < trace.size(); i++) {
+        if (recordedWrite[i]) {
+          assertEquals(true, rewrites[i], "trace " + n + ", step " + i + " settled by the rewrite check: " + trace);
+          settled++;
+          settledOtherSite += lastSiteOf(trace, i) != writeSite(i) ? 1 : 0;
+        }
+        writes += trace.get(i).op() == 'w' ? 1 : 0;
+      }
+      racyTraces += expected.isEmpty() ? 0 : 1;
+    }
+    assertEquals(true, settled > writes / 10, settled + " of " + writes + " writes settled by the rewrite check");
+    assertEquals(true, settledOtherSite >= 10, settledOtherSite + " settled writes from another site than the last");
+    assertEquals(true, racyTraces > TRACES / 10, racyTraces + " racy traces");
+  }
+
+  /** The site of write step i: one of two, by the step's position (a field rewritten from either). */
+  private static int writeSite(int i) {
+    return (i * 7 + i / 3) % 3 == 0 ? WRITE_SITE_B : WRITE_SITE_A;
+  }
+
+  private static final int WRITE_SITE_A = 0;
+  private static final int WRITE_SITE_B = 1;
+  private static final int READ_SITE = 2;
+
+  /** The site of the last write of step i's field before step i, or -1. */
+  private static int lastSiteOf(List<Step> trace, int i) {
+    Step w = trace.get(i);
+    for (int j = i - 1; j >= 0; j--) {
+      Step s = trace.get(j);
+      if (s.op() == 'w' && s.target() == w.target() && s.field() == w.field()) {
+        return writeSite(j);
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Per write step: the field's last write was the same thread's in its current epoch (no release since) — a
+   * write the rewrite check may settle.
+   */
+  private static boolean[] rewritesInEpoch(List<Step> trace) {
+    int[][] clocks = initialClocks();
+    int[][] locks = new int[LOCKS][THREADS];
+    int[][] lastThread = new int[OBJECTS][FIELDS];
+    int[][] lastClock = new int[OBJECTS][FIELDS];
+    for (int[] row : lastThread) {
+      Arrays.fill(row, -1);
+    }
+    boolean[] rewrites = new boolean[trace.size()];
+    for (int i = 0; i < trace.size(); i++) {
+      Step s = trace.get(i);
+      int[] c = clocks[s.thread()];
+      switch (s.op()) {
+        case 'a' -> acquire(c, locks[s.target()]);
+        case 'l' -> release(c, locks[s.target()], s.thread());
+        case 'w' -> {
+          rewrites[i] = lastThread[s.target()][s.field()] == s.thread()
+              && lastClock[s.target()][s.field()] == c[s.thread()];
+          lastThread[s.target()][s.field()] = s.thread();
+          lastClock[s.target()][s.field()] = c[s.thread()];
+        }
+        default -> {
+        }
+      }
+    }
+    return rewrites;
+  }
+
+  /**
+   * The h-summary on vector clocks with sites: each race as "field kind site after earlier site", the sites those of
+   * the access and of the location's last write.
+   */
+  private static Set<String> oracleWithSites(List<Step> trace) {
+    int[][] clocks = initialClocks();
+    int[][] locks = new int[LOCKS][THREADS];
+    int[][] lastThread = new int[OBJECTS][FIELDS];
+    int[][] lastClock = new int[OBJECTS][FIELDS];
+    int[][] lastSite = new int[OBJECTS][FIELDS];
+    for (int[] row : lastThread) {
+      Arrays.fill(row, -1);
+    }
+    Set<String> racy = new TreeSet<>();
+    for (int i = 0; i < trace.size(); i++) {
+      Step s = trace.get(i);
+      int[] c = clocks[s.thread()];
+      switch (s.op()) {
+        case 'a' -> acquire(c, locks[s.target()]);
+        case 'l' -> release(c, locks[s.target()], s.thread());
+        default -> {
+          int w = lastThread[s.target()][s.field()];
+          int site = s.op() == 'w' ? writeSite(i) : READ_SITE;
+          if (w >= 0 && lastClock[s.target()][s.field()] > c[w]) {
+            racy.add(key(s.target(), s.field()) + " " + (s.op() == 'w' ? "WW" : "WR") + " " + site + " after "
+                + lastSite[s.target()][s.field()]);
+          }
+          if (s.op() == 'w') {
+            lastThread[s.target()][s.field()] = s.thread();
+            lastClock[s.target()][s.field()] = c[s.thread()];
+            lastSite[s.target()][s.field()] = site;
+          }
+        }
+      }
+    }
+    return racy;
+  }
+
+  /**
    * True if step i's object was last written (any field) by a thread other than step i's: the summary is then that
    * thread's epoch, so only the clock branch of the check can settle the read.
    */
@@ -261,8 +391,39 @@ class ObjectShadowPropertyTest {
    */
   private static Set<String> run(List<Step> trace, java.util.function.Supplier<Object> newObject, boolean[] coveredRead)
       throws InterruptedException {
+    Set<String> racy = new TreeSet<>();
+    for (FieldRaces f : runTrace(trace, newObject, coveredRead, null, false)) {
+      racy.add(f.fieldKey());
+    }
+    return racy;
+  }
+
+  /**
+   * As {@link #run}, writes from two sites ({@link #writeSite}); each race as the oracle's "field kind site after
+   * earlier site" (site: its line). If {@code recordedWrite} is given, each write step first asks the write hook's
+   * rewrite check and records its answer there.
+   */
+  private static Set<String> runWithSites(List<Step> trace, java.util.function.Supplier<Object> newObject,
+                                          boolean[] recordedWrite) throws InterruptedException {
+    Set<String> racy = new TreeSet<>();
+    for (FieldRaces f : runTrace(trace, newObject, null, recordedWrite, true)) {
+      for (FieldRaces.SitePair p : f.sitePairs()) {
+        racy.add(f.fieldKey() + " " + p.kind() + " " + p.current().line() + " after " + p.previous().line());
+      }
+    }
+    return racy;
+  }
+
+  private static List<FieldRaces> runTrace(List<Step> trace, java.util.function.Supplier<Object> newObject,
+                                           boolean[] coveredRead, boolean[] recordedWrite, boolean twoSites)
+      throws InterruptedException {
     FieldRegistry fields = new FieldRegistry();
-    DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
+    SiteTable siteTable = new SiteTable();
+    int[] siteIds = new int[3];
+    for (int k = 0; k < siteIds.length; k++) {
+      siteIds[k] = siteTable.register("pkg.Sites", "step", "Sites.java", k);
+    }
+    DetectRuntime runtime = new DetectRuntime(siteTable, fields, new RunSummary(), 0);
     Hooks.install(runtime);
     Object[] objects = new Object[OBJECTS];
     int[][] ids = new int[OBJECTS][FIELDS];
@@ -292,13 +453,20 @@ class ObjectShadowPropertyTest {
             return;
           }
           switch (s.op()) {
-            case 'w' -> Hooks.writeField(objects[s.target()], ids[s.target()][s.field()], 1);
+            case 'w' -> {
+              int site = twoSites ? siteIds[writeSite(index[0])] : 1;
+              if (recordedWrite != null) {
+                recordedWrite[index[0]] = runtime.recordedWrite(ThreadShadow.current(), objects[s.target()],
+                    ids[s.target()][s.field()], site);
+              }
+              Hooks.writeField(objects[s.target()], ids[s.target()][s.field()], site, null);
+            }
             case 'r' -> {
               if (coveredRead != null) {
                 coveredRead[index[0]] = runtime.coveredRead(ThreadShadow.current(), objects[s.target()],
                     ids[s.target()][s.field()]);
               }
-              Hooks.readField(objects[s.target()], ids[s.target()][s.field()], 2);
+              Hooks.readField(objects[s.target()], ids[s.target()][s.field()], twoSites ? siteIds[READ_SITE] : 2);
             }
             case 'a' -> Hooks.monitorEnter(locks[s.target()]);
             default -> Hooks.monitorExit(locks[s.target()]);
@@ -321,10 +489,6 @@ class ObjectShadowPropertyTest {
       go[t].release();
       threads[t].join();
     }
-    Set<String> racy = new TreeSet<>();
-    for (FieldRaces f : runtime.aggregator().fields()) {
-      racy.add(f.fieldKey());
-    }
-    return racy;
+    return runtime.aggregator().fields();
   }
 }
