@@ -69,7 +69,11 @@ public final class TestJvm {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // racetriage's agent first: it then sees the classes before another agent of the argLine adds its own bookkeeping
     agentOptions.ifPresent(options -> command.add("-javaagent:" + agentJar + "=" + options));
-    command.addAll(ArgLine.withoutCoverageAgents(ArgLine.tokens(surefire.argLine())));
+    List<String> argLine = ArgLine.withoutCoverageAgents(ArgLine.tokens(surefire.argLine()));
+    if (agentOptions.isPresent() && agentOptions.get().startsWith("mode=detect")) {
+      ArgLine.detectionCollector(argLine, surefire.environment()).ifPresent(command::add);
+    }
+    command.addAll(argLine);
     // Surefire sets basedir in every test JVM; the pom's system properties come after the argLine and win over it
     command.add("-Dbasedir=" + module.dir());
     surefire.systemProperties().forEach((k, v) -> command.add("-D" + k + "=" + v));

@@ -26,6 +26,19 @@ class ArgLineTest {
             "-Dx=1", "-javaagent:/m2/org/mockito/mockito-core/5.11.0/mockito-core-5.11.0.jar")));
   }
 
+  /** The detection JVM gets the parallel collector unless the project (argLine or environment) chose a collector. */
+  @Test
+  void theDetectionCollectorIsAddedOnlyWhenTheProjectChoseNone() {
+    assertEquals(java.util.Optional.of("-XX:+UseParallelGC"),
+        ArgLine.detectionCollector(List.of("-Xmx2g", "-XX:+UseStringDeduplication"), java.util.Map.of()));
+    assertEquals(java.util.Optional.empty(),
+        ArgLine.detectionCollector(List.of("-Xmx2g", "-XX:+UseG1GC"), java.util.Map.of()));
+    assertEquals(java.util.Optional.empty(),
+        ArgLine.detectionCollector(List.of(), java.util.Map.of("JAVA_TOOL_OPTIONS", "-Dx=1 -XX:+UseZGC")));
+    assertEquals(java.util.Optional.empty(),
+        ArgLine.detectionCollector(List.of(), java.util.Map.of("JDK_JAVA_OPTIONS", "-XX:+UseSerialGC")));
+  }
+
   @Test
   void anUnbalancedQuoteSaysWhereToFixIt() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ArgLine.tokens("-Dx=\"open"));
