@@ -1,0 +1,150 @@
+package dev.racetriage.agent.instrument;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.racetriage.agent.detect.SiteTable;
+import dev.racetriage.agent.instrument.fixtures.RedundantAccessShapes;
+import dev.racetriage.agent.instrument.fixtures.RedundantAccessShapes.Box;
+import dev.racetriage.agent.runtime.FieldRegistry;
+import dev.racetriage.agent.runtime.JumbleTargets;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Which accesses lose their check because an earlier write check of the same location covers them
+ * ({@link RedundantChecks}), which keep it, that the rewritten code computes the same, and that a race on a location
+ * whose later accesses lost their checks is still reported.
+ */
+class RedundantChecksTest {
+  private static final String SHAPES = RedundantAccessShapes.class.getName();
+
+  @Test
+  void anAccessAfterAWriteOfTheSameLocationWithNothingBetweenLosesItsCheck() throws IOException {
+    Map<String, Map<String, Integer>> hooks = hooks(detect());
+    assertEquals(Map.of("writeField", 1), hooks.get("writeThenRead"));
+    assertEquals(Map.of("writeField", 1), hooks.get("writeTwice"));
+    assertEquals(Map.of("writeField", 2), hooks.get("writtenOnBothPaths"));
+    assertEquals(Map.of("writeField", 1), hooks.get("loopAfterWrite"), "the loop's reads and writes are covered");
+    assertEquals(Map.of("writeStatic", 1), hooks.get("statics"));
+    assertEquals(Map.of("writeElement", 1, "readElement", 1), hooks.get("elements"), "a[0] keeps its read check");
+    assertEquals(Map.of("writeField", 1, "arrayInField", 3), hooks.get("arrayField"),
+        "both arrays stored, and the one read, are still named after the field");
+  }
+
+  @Test
+  void synchronisationReassignmentAPathWithoutAWriteAndHandlersKeepTheCheck() throws IOException {
+    Map<String, Map<String, Integer>> hooks = hooks(detect());
+    assertEquals(Map.of("readField", 2), hooks.get("readTwice"), "a read covers nothing");
+    for (String m : List.of("callBetween", "monitorBetween", "volatileBetween", "localReassigned",
+        "writtenOnOnePath")) {
+      assertEquals(1, hooks.get(m).getOrDefault("readField", 0), m + ": " + hooks.get(m));
+      assertEquals(1, hooks.get(m).getOrDefault("writeField", 0), m + ": " + hooks.get(m));
+    }
+    assertEquals(Map.of("writeField", 2, "readField", 3), hooks.get("loopWithCall"),
+        "the back edge comes from a call: the header's read, the body's read and write, the final read keep theirs");
+    assertEquals(Map.of("writeField", 1, "readField", 1), hooks.get("handler"),
+        "the try's write and read are covered, the handler's read is not");
+    assertEquals(Map.of("writeElement", 1, "readElement", 1), hooks.get("indexChanged"));
+  }
+
+  @Test
+  void jumbleModeAndTheRuleSwitchedOffKeepEveryCheck() throws IOException {
+    Map<String, Map<String, Integer>> jumble = hooks(new ClassInstrumenter(new SiteTable(), new FieldRegistry(),
+        new JumbleTargets(List.of(SHAPES + "$Box.v")), null));
+    assertEquals(2, jumble.get("writeThenRead").values().stream().mapToInt(Integer::intValue).sum(),
+        jumble.get("writeThenRead").toString());
+    RedundantChecks.rule = RedundantChecks.Rule.OFF;
+    try {
+      assertEquals(Map.of("writeField", 1, "readField", 1), hooks(detect()).get("writeThenRead"));
+    } finally {
+      RedundantChecks.rule = RedundantChecks.Rule.WRITES;
+    }
+  }
+
+  @Test
+  void rewrittenCodeComputesWhatTheOriginalComputes() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> plain = run.loadPlain(RedundantAccessShapes.class);
+      Class<?> checked = run.load(RedundantAccessShapes.class);
+      for (Class<?> c : List.of(plain, checked)) {
+        Class<?> box = c.getClassLoader().loadClass(SHAPES + "$Box");
+        assertEquals(1, InstrumentedRun.call(c, "writeThenRead", newBox(box)));
+        assertEquals(2, InstrumentedRun.call(c, "writtenOnBothPaths", newBox(box), false));
+        assertEquals(8, InstrumentedRun.call(c, "loopAfterWrite", newBox(box), 7));
+        assertEquals(1, InstrumentedRun.call(c, "handler", newBox(box), 0));
+        assertEquals(5, InstrumentedRun.call(c, "handler", newBox(box), 2));
+        int[] a = {9, 0, 0};
+        assertEquals(12, InstrumentedRun.call(c, "elements", a, 2));
+        assertArrayEquals(new int[] {9, 0, 3}, a);
+        assertEquals(0, InstrumentedRun.call(c, "indexChanged", new int[] {5, 0}, 0));
+        assertEquals(4, InstrumentedRun.call(c, "statics", 3));
+        assertEquals(3, ((int[]) InstrumentedRun.call(c, "arrayField", newBox(box), 3)).length);
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> InstrumentedRun.call(c, "indexChanged",
+            new int[1], 0));
+      }
+      assertEquals(0, run.internalErrors());
+    }
+  }
+
+  @Test
+  void aRaceOnALocationWhoseLaterAccessesLostTheirChecksIsStillReported() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(RedundantAccessShapes.class);
+      Object box = newBox(c.getClassLoader().loadClass(SHAPES + "$Box"));
+      Thread first = run.start(() -> InstrumentedRun.call(c, "writeThenRead", box));
+      InstrumentedRun.awaitEndWithoutEdge(first);
+      assertNull(run.races(SHAPES + "$Box.v"), "one thread: nothing yet");
+      // the second thread's write races with the first's write (its read lost its check)
+      Thread second = run.start(() -> InstrumentedRun.call(c, "writeTwice", box, 5));
+      InstrumentedRun.awaitEndWithoutEdge(second);
+      assertNotNull(run.races(SHAPES + "$Box.v"), run.racyFields().toString());
+    }
+  }
+
+  private static Object newBox(Class<?> box) throws ReflectiveOperationException {
+    var ctor = box.getDeclaredConstructor();
+    ctor.setAccessible(true);
+    return ctor.newInstance();
+  }
+
+  private static ClassInstrumenter detect() {
+    return new ClassInstrumenter(new SiteTable(), new FieldRegistry());
+  }
+
+  /** Per method, the count of each access hook (and array naming) the instrumented code calls. */
+  private Map<String, Map<String, Integer>> hooks(ClassInstrumenter instrumenter) throws IOException {
+    byte[] original;
+    try (InputStream in = getClass().getClassLoader().getResourceAsStream(SHAPES.replace('.', '/') + ".class")) {
+      original = in.readAllBytes();
+    }
+    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(), original).bytes();
+    assertNotNull(out);
+    ClassNode node = new ClassNode();
+    new ClassReader(out).accept(node, 0);
+    Map<String, Map<String, Integer>> hooks = new TreeMap<>();
+    for (MethodNode m : node.methods) {
+      Map<String, Integer> calls = new TreeMap<>();
+      for (AbstractInsnNode insn : m.instructions) {
+        if (insn instanceof MethodInsnNode call && (call.owner.equals(HookMethod.OWNER)
+            || call.owner.contains("JumbleHooks")) && !call.name.startsWith("monitor")) {
+          calls.merge(call.name, 1, Integer::sum);
+        }
+      }
+      hooks.put(m.name, calls);
+    }
+    return hooks;
+  }
+}
