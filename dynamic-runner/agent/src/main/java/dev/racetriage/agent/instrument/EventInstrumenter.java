@@ -65,6 +65,8 @@ final class EventInstrumenter extends AdviceAdapter {
   private int fieldAccesses;
   /** Ordinals (among the method's array loads and stores) of the accesses an earlier write check covers. */
   private final java.util.BitSet coveredElements;
+  /** Per field-read ordinal, the fields one hook after it checks (RedundantChecks' read groups). */
+  private final java.util.Map<Integer, int[]> combinedReads;
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors,
@@ -72,6 +74,7 @@ final class EventInstrumenter extends AdviceAdapter {
     super(Opcodes.ASM9, next, access, name, descriptor);
     this.coveredFields = covered.fields();
     this.coveredElements = covered.elements();
+    this.combinedReads = covered.combined();
     this.confinedContainers = confinedContainers;
     this.transparentMonitors = transparentMonitors;
     this.hoisted = hoisted.elements();
@@ -213,7 +216,9 @@ final class EventInstrumenter extends AdviceAdapter {
   @Override
   public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
     boolean skipRead = takeSkip();
-    boolean covered = coveredFields.get(fieldAccesses++); // checked already: RedundantChecks
+    int fieldOrdinal = fieldAccesses++;
+    boolean covered = coveredFields.get(fieldOrdinal); // checked already, or with a later read: RedundantChecks
+    int[] group = combinedReads.get(fieldOrdinal);
     boolean hoistedRead = (opcode == GETFIELD || opcode == GETSTATIC) && hoistedReads.get(fieldReads++);
     if (hoistedRead && checkAccesses) {
       super.visitFieldInsn(opcode, owner, name, descriptor); // checked at the loop's exits (LoopCheckHoister)
@@ -269,6 +274,13 @@ final class EventInstrumenter extends AdviceAdapter {
           loadKeepingReceiver(owner, name, descriptor, wide);
           pushInt(fieldId);
           HookMethod.VOLATILE_READ.call(mv);
+        } else if (!isFinal && !skipRead && group != null) {
+          loadKeepingReceiver(owner, name, descriptor, wide); // one check of this read and the group's earlier ones
+          for (int k = 0; k < 3; k++) {
+            pushInt(k < group.length ? group[k] : -1); // ids (placeholders), -1 for none
+          }
+          pushInt(site());
+          callAccessHook(HookMethod.READ_FIELDS);
         } else if (!isFinal && !skipRead && !covered) {
           loadKeepingReceiver(owner, name, descriptor, wide); // the check after the load (see readAfterLoad)
           pushInt(fieldId);

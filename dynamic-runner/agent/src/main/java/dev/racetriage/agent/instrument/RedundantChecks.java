@@ -51,16 +51,15 @@ import org.objectweb.asm.tree.analysis.Interpreter;
  */
 final class RedundantChecks {
   /** Nothing covered. */
-  static final Covered NONE = new Covered(new BitSet(), new BitSet());
+  static final Covered NONE = new Covered(new BitSet(), new BitSet(), Map.of());
 
   /**
    * What the {@link EventInstrumenter} leaves unchecked: {@code fields}, ordinals among the method's field instructions
-   * (all four opcodes, in instruction order); {@code elements}, ordinals among its array loads and stores.
+   * (all four opcodes, in instruction order); {@code elements}, ordinals among its array loads and stores; and
+   * {@code combined}: per field-read ordinal, the fields (ids, two or three) one hook after that read checks
+   * ({@link #groupReads}).
    */
-  record Covered(BitSet fields, BitSet elements) {
-    boolean isEmpty() {
-      return fields.isEmpty() && elements.isEmpty();
-    }
+  record Covered(BitSet fields, BitSet elements, Map<Integer, int[]> combined) {
   }
 
   private final String owner;
@@ -105,18 +104,16 @@ final class RedundantChecks {
     }
   }
 
-  /** A method with fewer than two accesses, or no write (reads cover nothing), has nothing to remove. */
+  /** A method with fewer than two accesses has nothing to remove. */
   private static boolean hasCandidates(MethodNode method, boolean readsCover) {
     int accesses = 0;
-    boolean writes = readsCover;
     for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
       int op = insn.getOpcode();
       if (isFieldAccess(op) || CountedLoops.isArrayAccess(op)) {
         accesses++;
-        writes |= op == Opcodes.PUTFIELD || op == Opcodes.PUTSTATIC || op >= Opcodes.IASTORE && op <= Opcodes.SASTORE;
       }
     }
-    return accesses >= 2 && writes;
+    return accesses >= 2;
   }
 
   private static boolean isFieldAccess(int op) {
@@ -124,7 +121,7 @@ final class RedundantChecks {
   }
 
   /** One access: its location (-1: none we can name), whether it writes, whether it is checked where it stands. */
-  private record Access(int key, boolean write, boolean checked, boolean otherClassStatic) {
+  private record Access(int key, boolean write, boolean checked, boolean otherClassStatic, int receiver, int fieldId) {
   }
 
   private Covered analyse(LoopCheckHoister.Hoisted hoisted) throws AnalyzerException {
@@ -240,7 +237,96 @@ final class RedundantChecks {
         }
       }
     }
-    return new Covered(coveredFields, coveredElements);
+    Map<Integer, int[]> combined = new HashMap<>();
+    groupReads(code, frames, accesses, fieldOrdinal, coveredFields, combined);
+    return new Covered(coveredFields, coveredElements, combined);
+  }
+
+  /**
+   * Reads of up to three fields of the object in one local, on one line, in one straight-line stretch with no
+   * synchronisation, no jump target and no store of that local or of a field of that object: all checked by one hook
+   * after the last of them ({@code Hooks.readFields}), the earlier ones losing theirs. The check of an earlier read moves
+   * later, past no synchronisation (as the loop hoister's do: a write of another thread in between is still reported,
+   * as a race with that read); one line, so the site is the same. Adds the earlier reads to {@code unchecked} and maps
+   * the last read's ordinal to the field ids in {@code combined}.
+   */
+  private static void groupReads(AbstractInsnNode[] code, Frame<Val>[] frames, Access[] accesses, int[] fieldOrdinal,
+                                 BitSet unchecked, Map<Integer, int[]> combined) {
+    Map<Integer, List<Integer>> open = new HashMap<>(); // per receiver local: the group's instructions
+    for (int i = 0; i < code.length; i++) {
+      AbstractInsnNode insn = code[i];
+      int op = insn.getOpcode();
+      Access a = accesses[i];
+      if (op < 0) {
+        if (!(insn instanceof org.objectweb.asm.tree.FrameNode)) {
+          close(open, null, accesses, fieldOrdinal, unchecked, combined); // a label or a new line
+        }
+        continue;
+      }
+      if (frames[i] == null) {
+        close(open, null, accesses, fieldOrdinal, unchecked, combined);
+      } else if (a != null && op == Opcodes.GETFIELD && a.fieldId() >= 0 && !unchecked.get(fieldOrdinal[i])
+          && !afterDup(code, i)) {
+        List<Integer> group = open.computeIfAbsent(a.receiver(), k -> new ArrayList<>());
+        group.add(i);
+        if (distinctFields(group, accesses).length == 3) {
+          close(open, a.receiver(), accesses, fieldOrdinal, unchecked, combined);
+        }
+      } else if (a != null) {
+        if (a.otherClassStatic()) {
+          close(open, null, accesses, fieldOrdinal, unchecked, combined);
+        } else if (a.write() && a.receiver() >= 0) {
+          close(open, a.receiver(), accesses, fieldOrdinal, unchecked, combined);
+        }
+      } else if (synchronises(insn) || insn instanceof org.objectweb.asm.tree.JumpInsnNode
+          || op == Opcodes.TABLESWITCH || op == Opcodes.LOOKUPSWITCH || op == Opcodes.ATHROW
+          || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN)) {
+        close(open, null, accesses, fieldOrdinal, unchecked, combined);
+      } else if (insn instanceof VarInsnNode v && v.getOpcode() >= Opcodes.ISTORE) {
+        close(open, v.var, accesses, fieldOrdinal, unchecked, combined);
+        close(open, v.var + 1, accesses, fieldOrdinal, unchecked, combined);
+      }
+    }
+    close(open, null, accesses, fieldOrdinal, unchecked, combined);
+  }
+
+  /** javac's compound update ({@code o.f += e}: {@code dup; getfield}): left to {@link CompoundUpdateMarker}. */
+  private static boolean afterDup(AbstractInsnNode[] code, int i) {
+    for (int k = i - 1; k >= 0; k--) {
+      if (code[k].getOpcode() >= 0) {
+        return code[k].getOpcode() == Opcodes.DUP;
+      }
+    }
+    return false;
+  }
+
+  private static int[] distinctFields(List<Integer> group, Access[] accesses) {
+    return group.stream().mapToInt(i -> accesses[i].fieldId()).distinct().toArray();
+  }
+
+  /** Closes the group of {@code local} (every group when null): two fields or more get one hook at the last read. */
+  private static void close(Map<Integer, List<Integer>> open, Integer local, Access[] accesses, int[] fieldOrdinal,
+                            BitSet unchecked, Map<Integer, int[]> combined) {
+    List<List<Integer>> closing = new ArrayList<>();
+    if (local == null) {
+      closing.addAll(open.values());
+      open.clear();
+    } else if (open.containsKey(local)) {
+      closing.add(open.remove(local));
+    }
+    for (List<Integer> group : closing) {
+      int[] fields = distinctFields(group, accesses);
+      if (fields.length < 2) {
+        continue;
+      }
+      int last = group.get(group.size() - 1);
+      for (int i : group) {
+        if (i != last) {
+          unchecked.set(fieldOrdinal[i]);
+        }
+      }
+      combined.put(fieldOrdinal[last], fields);
+    }
   }
 
   private static BitSet full(int width) {
@@ -264,14 +350,7 @@ final class RedundantChecks {
       }
       return;
     }
-    if (insn instanceof FieldInsnNode) {
-      facts.clear(); // a volatile access (or one we cannot resolve): synchronisation
-    } else if (insn instanceof MethodInsnNode m) {
-      if (!(m.getOpcode() == Opcodes.INVOKESTATIC && CountedLoops.pureMath(m))) {
-        facts.clear();
-      }
-    } else if (op == Opcodes.INVOKEDYNAMIC || op == Opcodes.MONITORENTER || op == Opcodes.MONITOREXIT
-        || op == Opcodes.NEW || (insn instanceof LdcInsnNode l && l.cst instanceof ConstantDynamic)) {
+    if (synchronises(insn)) {
       facts.clear();
     } else if (insn instanceof VarInsnNode v && v.getOpcode() >= Opcodes.ISTORE && v.getOpcode() <= Opcodes.ASTORE) {
       killLocal(facts, v.var);
@@ -281,6 +360,23 @@ final class RedundantChecks {
     } else if (insn instanceof IincInsnNode inc) {
       killLocal(facts, inc.var);
     }
+  }
+
+  /**
+   * Whether an instruction that is not a (non-volatile) access may synchronise or run code the agent does not see: a
+   * volatile or unresolved field access, a call (but to pure {@code Math}), an invokedynamic or dynamic constant, a
+   * monitor, {@code new} (it may initialise a class).
+   */
+  private static boolean synchronises(AbstractInsnNode insn) {
+    int op = insn.getOpcode();
+    if (insn instanceof FieldInsnNode) {
+      return true;
+    }
+    if (insn instanceof MethodInsnNode m) {
+      return !(op == Opcodes.INVOKESTATIC && CountedLoops.pureMath(m));
+    }
+    return op == Opcodes.INVOKEDYNAMIC || op == Opcodes.MONITORENTER || op == Opcodes.MONITOREXIT
+        || op == Opcodes.NEW || (insn instanceof LdcInsnNode l && l.cst instanceof ConstantDynamic);
   }
 
   private void killLocal(BitSet facts, int local) {
@@ -306,15 +402,15 @@ final class RedundantChecks {
     if (op == Opcodes.GETSTATIC || op == Opcodes.PUTSTATIC) {
       boolean other = !declaring.equals(owner) && !f.owner.equals(owner)
           && !ctx.hierarchy().quietInitialisation(ctx.loader(), declaring);
-      return new Access(key("S " + declaring + "." + f.name + " " + f.desc), write, checked, other);
+      return new Access(key("S " + declaring + "." + f.name + " " + f.desc), write, checked, other, -1, -1);
     }
     Val receiver = frame.getStack(frame.getStackSize() - (write ? 2 : 1));
     if (receiver.local < 0) {
-      return new Access(-1, write, checked, false);
+      return new Access(-1, write, checked, false, -1, -1);
     }
     int key = key("F " + receiver.local + " " + declaring + "." + f.name + " " + f.desc);
     byLocal.computeIfAbsent(receiver.local, k -> new BitSet()).set(key);
-    return new Access(key, write, checked, false);
+    return new Access(key, write, checked, false, receiver.local, checked ? ctx.ids().field(declaring, f.name) : -1);
   }
 
   private Access elementAccess(int op, Frame<Val> frame, boolean isHoisted) {
@@ -323,7 +419,7 @@ final class RedundantChecks {
     Val array = frame.getStack(top);
     Val index = frame.getStack(top + 1);
     if (array.local < 0 || (index.local < 0 && index.constant == null)) {
-      return new Access(-1, write, !isHoisted, false);
+      return new Access(-1, write, !isHoisted, false, -1, -1);
     }
     String at = index.local >= 0 ? "l" + index.local : "c" + index.constant;
     int key = key("A " + array.local + " " + at);
@@ -331,7 +427,7 @@ final class RedundantChecks {
     if (index.local >= 0) {
       byLocal.computeIfAbsent(index.local, k -> new BitSet()).set(key);
     }
-    return new Access(key, write, !isHoisted, false);
+    return new Access(key, write, !isHoisted, false, -1, -1);
   }
 
   private int key(String location) {

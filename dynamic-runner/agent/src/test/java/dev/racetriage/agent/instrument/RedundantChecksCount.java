@@ -29,7 +29,7 @@ import org.objectweb.asm.tree.MethodNode;
  * <class-path-entry>... [-- <class-name-substring>...]}.
  */
 public final class RedundantChecksCount {
-  private static final List<String> ACCESS_HOOKS = List.of("readField", "writeField", "readStatic", "writeStatic",
+  private static final List<String> ACCESS_HOOKS = List.of("readField", "readFields", "writeField", "readStatic", "writeStatic",
       "readElement", "writeElement");
 
   public static void main(String[] args) throws Exception {

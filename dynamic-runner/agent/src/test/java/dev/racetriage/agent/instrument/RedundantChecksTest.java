@@ -61,6 +61,40 @@ class RedundantChecksTest {
   }
 
   @Test
+  void readsOfFieldsOfOneObjectOnOneLineShareOneHookAfterTheLast() throws IOException {
+    Map<String, Map<String, Integer>> hooks = hooks(detect());
+    assertEquals(Map.of("readFields", 2), hooks.get("dot"));
+    assertEquals(Map.of("readField", 1, "readFields", 1), hooks.get("callInTheLine"));
+    assertEquals(Map.of("readField", 2), hooks.get("twoLines"));
+  }
+
+  @Test
+  void aGroupedReadRacingWithAnUnorderedWriteIsReportedAtTheLine() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(RedundantAccessShapes.class);
+      Class<?> vec = c.getClassLoader().loadClass(SHAPES + "$Vec");
+      Object a = newBox(vec);
+      Object b = newBox(vec);
+      Thread writer = run.start(() -> vec.getField("y").setDouble(a, 2.0)); // reflection: not instrumented
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      Thread first = run.start(() -> InstrumentedRun.call(c, "dot", a, b));
+      InstrumentedRun.awaitEndWithoutEdge(first);
+      Thread second = run.start(() -> {
+        var set = c.getDeclaredMethod("writeVecY", vec, double.class);
+        set.setAccessible(true);
+        set.invoke(null, a, 3.0);
+      });
+      InstrumentedRun.awaitEndWithoutEdge(second);
+      Thread third = run.start(() -> InstrumentedRun.call(c, "dot", a, b));
+      InstrumentedRun.awaitEndWithoutEdge(third);
+      assertNotNull(run.races(SHAPES + "$Vec.y"), run.racyFields().toString());
+      assertNull(run.races(SHAPES + "$Vec.x"), "x is only read");
+      assertEquals(0, run.internalErrors());
+      assertEquals(2.0 * 0 + 3.0 * 0, (double) InstrumentedRun.call(c, "dot", a, b));
+    }
+  }
+
+  @Test
   void jumbleModeAndTheRuleSwitchedOffKeepEveryCheck() throws IOException {
     Map<String, Map<String, Integer>> jumble = hooks(new ClassInstrumenter(new SiteTable(), new FieldRegistry(),
         new JumbleTargets(List.of(SHAPES + "$Box.v")), null));
