@@ -98,7 +98,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       int[] confined = ContainerModel.enabled() ? ConfinedContainers.find(ctx.internalName(), this) // original code
           : ConfinedContainers.NONE;
       LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx);
-      RedundantChecks.Covered covered = RedundantChecks.find(ctx.internalName(), this, ctx, hoisted); // hoisted code
+      RedundantChecks.Covered covered = RedundantChecks.find(ctx.internalName(), this, ctx, hoisted, // hoisted code
+          !transparent.isEmpty());
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered));
     }
   }

@@ -86,19 +86,27 @@ final class RedundantChecks {
 
   static volatile Rule rule = Rule.WRITES;
 
-  /** The accesses of {@code method} (already rewritten by the hoister, which left {@code hoisted} unhooked). */
-  static Covered find(String owner, MethodNode method, ClassContext ctx, LoopCheckHoister.Hoisted hoisted) {
+  /**
+   * The accesses of {@code method} (already rewritten by the hoister, which left {@code hoisted} unhooked).
+   *
+   * @param transparentSections whether the method has a transparent {@code synchronized} block (predict=true;
+   *     {@link TransparentSections}): then no reads are grouped, since moving a read's check later inside such a
+   *     section could move it past an access whose conflict orders the section for the predictive analysis
+   */
+  static Covered find(String owner, MethodNode method, ClassContext ctx, LoopCheckHoister.Hoisted hoisted,
+                      boolean transparentSections) {
     Rule r = rule;
-    return r == Rule.OFF ? NONE : find(owner, method, ctx, hoisted, r == Rule.READS_TOO);
+    return r == Rule.OFF ? NONE
+        : find(owner, method, ctx, hoisted, r == Rule.READS_TOO, !transparentSections);
   }
 
   private static Covered find(String owner, MethodNode method, ClassContext ctx, LoopCheckHoister.Hoisted hoisted,
-                      boolean readsCover) {
+                              boolean readsCover, boolean groups) {
     if (!hasCandidates(method, readsCover)) {
       return NONE;
     }
     try {
-      return new RedundantChecks(owner, method, ctx, readsCover).analyse(hoisted);
+      return new RedundantChecks(owner, method, ctx, readsCover).analyse(hoisted, groups);
     } catch (AnalyzerException | RuntimeException e) {
       return NONE; // not analysable here (e.g. a subroutine): every access keeps its check
     }
@@ -124,7 +132,7 @@ final class RedundantChecks {
   private record Access(int key, boolean write, boolean checked, boolean otherClassStatic, int receiver, int fieldId) {
   }
 
-  private Covered analyse(LoopCheckHoister.Hoisted hoisted) throws AnalyzerException {
+  private Covered analyse(LoopCheckHoister.Hoisted hoisted, boolean groups) throws AnalyzerException {
     InsnList insns = method.instructions;
     int n = insns.size();
     List<List<Integer>> successors = new ArrayList<>(n);
@@ -238,7 +246,9 @@ final class RedundantChecks {
       }
     }
     Map<Integer, int[]> combined = new HashMap<>();
-    groupReads(code, frames, accesses, fieldOrdinal, coveredFields, combined);
+    if (groups) {
+      groupReads(code, frames, accesses, fieldOrdinal, coveredFields, combined);
+    }
     return new Covered(coveredFields, coveredElements, combined);
   }
 

@@ -80,6 +80,9 @@ public final class RedundantChecksCount {
     System.out.printf("%-70s %8d %8d %8d%n", "TOTAL (" + byClass.size() + " classes)", total[0], total[1], total[2]);
   }
 
+  /** With -Dverbose=true: per method whose hooks the rule changed, the hook calls in order. */
+  private static final boolean VERBOSE = Boolean.getBoolean("verbose");
+
   private static long hooks(ClassLoader loader, byte[] original) {
     ClassInstrumenter detect = new ClassInstrumenter(new SiteTable(), new FieldRegistry());
     ClassInstrumenter.Outcome out = detect.instrument(ClassKind.APPLICATION, loader, original);
@@ -91,11 +94,16 @@ public final class RedundantChecksCount {
     new ClassReader(out.bytes()).accept(node, 0);
     long n = 0;
     for (MethodNode m : node.methods) {
+      List<String> calls = new ArrayList<>();
       for (AbstractInsnNode insn : m.instructions) {
         if (insn instanceof MethodInsnNode call && call.owner.equals(HookMethod.OWNER)
             && ACCESS_HOOKS.contains(call.name)) {
           n++;
+          calls.add(call.name);
         }
+      }
+      if (VERBOSE) {
+        System.out.println(RedundantChecks.rule + " " + node.name + "." + m.name + " " + calls);
       }
     }
     return n;

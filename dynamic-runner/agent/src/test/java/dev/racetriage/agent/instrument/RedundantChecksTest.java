@@ -95,6 +95,19 @@ class RedundantChecksTest {
   }
 
   @Test
+  void aMethodWithATransparentSectionGroupsNoReads() throws IOException {
+    byte[] original = original();
+    ClassNode node = new ClassNode();
+    new ClassReader(original).accept(node, 0);
+    MethodNode dot = node.methods.stream().filter(m -> m.name.equals("dot")).findFirst().orElseThrow();
+    ClassContext ctx = new ClassContext(node.name, null, node.version, getClass().getClassLoader(),
+        new ClassHierarchy(), IdPlaceholders.forClass(original), null);
+    assertEquals(2, RedundantChecks.find(node.name, dot, ctx, LoopCheckHoister.Hoisted.NONE, false).combined().size());
+    // the predictive analysis orders a transparent section by the conflicts of its accesses in order: keep it
+    assertEquals(Map.of(), RedundantChecks.find(node.name, dot, ctx, LoopCheckHoister.Hoisted.NONE, true).combined());
+  }
+
+  @Test
   void jumbleModeAndTheRuleSwitchedOffKeepEveryCheck() throws IOException {
     Map<String, Map<String, Integer>> jumble = hooks(new ClassInstrumenter(new SiteTable(), new FieldRegistry(),
         new JumbleTargets(List.of(SHAPES + "$Box.v")), null));
@@ -158,12 +171,15 @@ class RedundantChecksTest {
     return new ClassInstrumenter(new SiteTable(), new FieldRegistry());
   }
 
+  private byte[] original() throws IOException {
+    try (InputStream in = getClass().getClassLoader().getResourceAsStream(SHAPES.replace('.', '/') + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
   /** Per method, the count of each access hook (and array naming) the instrumented code calls. */
   private Map<String, Map<String, Integer>> hooks(ClassInstrumenter instrumenter) throws IOException {
-    byte[] original;
-    try (InputStream in = getClass().getClassLoader().getResourceAsStream(SHAPES.replace('.', '/') + ".class")) {
-      original = in.readAllBytes();
-    }
+    byte[] original = original();
     byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(), original).bytes();
     assertNotNull(out);
     ClassNode node = new ClassNode();
