@@ -105,10 +105,14 @@ final class RedundantChecks {
     if (!hasCandidates(method, readsCover)) {
       return NONE;
     }
+    int maxStack = method.maxStack;
+    method.maxStack += 16; // the hoister's exit checks pushed more than the original code's maximum
     try {
       return new RedundantChecks(owner, method, ctx, readsCover).analyse(hoisted, groups);
     } catch (AnalyzerException | RuntimeException e) {
       return NONE; // not analysable here (e.g. a subroutine): every access keeps its check
+    } finally {
+      method.maxStack = maxStack;
     }
   }
 

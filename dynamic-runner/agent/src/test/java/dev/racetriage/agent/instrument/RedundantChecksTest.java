@@ -39,6 +39,8 @@ class RedundantChecksTest {
     assertEquals(Map.of("writeField", 2), hooks.get("writtenOnBothPaths"));
     assertEquals(Map.of("writeField", 1), hooks.get("loopAfterWrite"), "the loop's reads and writes are covered");
     assertEquals(Map.of("writeStatic", 1), hooks.get("statics"));
+    assertEquals(Map.of("writeRange", 2, "writeField", 1), hooks.get("afterHoistedLoop"),
+        "the loop's range checks (at its exit and in its catch-all), and the field's write covering its read");
     assertEquals(Map.of("writeElement", 1, "readElement", 1), hooks.get("elements"), "a[0] keeps its read check");
     assertEquals(Map.of("writeField", 1, "arrayInField", 3), hooks.get("arrayField"),
         "both arrays stored, and the one read, are still named after the field");
@@ -138,6 +140,9 @@ class RedundantChecksTest {
         assertArrayEquals(new int[] {9, 0, 3}, a);
         assertEquals(0, InstrumentedRun.call(c, "indexChanged", new int[] {5, 0}, 0));
         assertEquals(4, InstrumentedRun.call(c, "statics", 3));
+        int[] zeroed = {1, 2, 3};
+        assertEquals(2, InstrumentedRun.call(c, "afterHoistedLoop", zeroed, newBox(box), 2));
+        assertArrayEquals(new int[] {0, 0, 3}, zeroed);
         assertEquals(3, ((int[]) InstrumentedRun.call(c, "arrayField", newBox(box), 3)).length);
         assertThrows(ArrayIndexOutOfBoundsException.class, () -> InstrumentedRun.call(c, "indexChanged",
             new int[1], 0));
