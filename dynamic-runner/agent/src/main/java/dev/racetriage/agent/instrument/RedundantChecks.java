@@ -48,6 +48,9 @@ import org.objectweb.asm.tree.analysis.Interpreter;
  * initialisation may synchronise (a {@code <clinit>} runs there); storing a local kills the locations named by it.
  * Accesses the loop hoister checks at a loop's exits ({@link LoopCheckHoister}) neither cover nor are covered here.
  * An access that loses its check keeps everything else (an array-typed field's value is still named after it).
+ *
+ * <p>Second, reads of two or three fields of one object on one line, in a straight-line stretch, share one hook after
+ * the last of them ({@link #groupReads}).
  */
 final class RedundantChecks {
   /** Nothing covered. */
@@ -102,7 +105,7 @@ final class RedundantChecks {
 
   private static Covered find(String owner, MethodNode method, ClassContext ctx, LoopCheckHoister.Hoisted hoisted,
                               boolean readsCover, boolean groups) {
-    if (!hasCandidates(method, readsCover)) {
+    if (!hasCandidates(method)) {
       return NONE;
     }
     int maxStack = method.maxStack;
@@ -117,7 +120,7 @@ final class RedundantChecks {
   }
 
   /** A method with fewer than two accesses has nothing to remove. */
-  private static boolean hasCandidates(MethodNode method, boolean readsCover) {
+  private static boolean hasCandidates(MethodNode method) {
     int accesses = 0;
     for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
       int op = insn.getOpcode();
