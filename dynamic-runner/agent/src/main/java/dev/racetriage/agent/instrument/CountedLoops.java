@@ -808,7 +808,7 @@ final class CountedLoops {
    * update). Such a call may throw (the {@code *Exact} methods), as an array access may: the exception leaves the loop
    * through the same paths.
    */
-  private static boolean pureMath(MethodInsnNode m) {
+  static boolean pureMath(MethodInsnNode m) {
     return (m.owner.equals("java/lang/Math") || m.owner.equals("java/lang/StrictMath")) && !m.name.equals("random");
   }
 

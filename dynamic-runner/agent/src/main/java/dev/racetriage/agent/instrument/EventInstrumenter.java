@@ -60,11 +60,21 @@ final class EventInstrumenter extends AdviceAdapter {
   /** Ordinals (among the method's monitorenters) of the transparent sections (predict=true; TransparentSections). */
   private final java.util.BitSet transparentMonitors;
   private int monitorEnters;
+  /** Ordinals (among the method's field instructions) of the accesses an earlier write check covers (RedundantChecks). */
+  private final java.util.BitSet coveredFields;
+  private int fieldAccesses;
+  /** Ordinals (among the method's array loads and stores) of the accesses an earlier write check covers. */
+  private final java.util.BitSet coveredElements;
+  /** Per field-read ordinal, the fields one hook after it checks (RedundantChecks' read groups). */
+  private final java.util.Map<Integer, int[]> combinedReads;
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors,
-                    int[] confinedContainers) {
+                    int[] confinedContainers, RedundantChecks.Covered covered) {
     super(Opcodes.ASM9, next, access, name, descriptor);
+    this.coveredFields = covered.fields();
+    this.coveredElements = covered.elements();
+    this.combinedReads = covered.combined();
     this.confinedContainers = confinedContainers;
     this.transparentMonitors = transparentMonitors;
     this.hoisted = hoisted.elements();
@@ -206,6 +216,9 @@ final class EventInstrumenter extends AdviceAdapter {
   @Override
   public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
     boolean skipRead = takeSkip();
+    int fieldOrdinal = fieldAccesses++;
+    boolean covered = coveredFields.get(fieldOrdinal); // checked already, or with a later read: RedundantChecks
+    int[] group = combinedReads.get(fieldOrdinal);
     boolean hoistedRead = (opcode == GETFIELD || opcode == GETSTATIC) && hoistedReads.get(fieldReads++);
     if (hoistedRead && checkAccesses) {
       super.visitFieldInsn(opcode, owner, name, descriptor); // checked at the loop's exits (LoopCheckHoister)
@@ -261,7 +274,14 @@ final class EventInstrumenter extends AdviceAdapter {
           loadKeepingReceiver(owner, name, descriptor, wide);
           pushInt(fieldId);
           HookMethod.VOLATILE_READ.call(mv);
-        } else if (!isFinal && !skipRead) {
+        } else if (!isFinal && !skipRead && group != null) {
+          loadKeepingReceiver(owner, name, descriptor, wide); // one check of this read and the group's earlier ones
+          for (int k = 0; k < 3; k++) {
+            pushInt(k < group.length ? group[k] : -1); // ids (placeholders), -1 for none
+          }
+          pushInt(site());
+          callAccessHook(HookMethod.READ_FIELDS);
+        } else if (!isFinal && !skipRead && !covered) {
           loadKeepingReceiver(owner, name, descriptor, wide); // the check after the load (see readAfterLoad)
           pushInt(fieldId);
           pushInt(site());
@@ -278,7 +298,7 @@ final class EventInstrumenter extends AdviceAdapter {
           mv.visitInsn(SWAP);
           pushInt(HookMethod.SYNC_RELEASE);
           HookMethod.ATOMIC_BEFORE.call(mv);
-        } else if (isVolatile || !isFinal) {
+        } else if (isVolatile || (!isFinal && !covered)) {
           copyReceiverUnderValue(wide);
           if (isVolatile) {
             pushInt(fieldId);
@@ -299,7 +319,7 @@ final class EventInstrumenter extends AdviceAdapter {
           HookMethod.VOLATILE_READ_STATIC.call(mv);
         } else {
           super.visitFieldInsn(opcode, owner, name, descriptor);
-          if (!isFinal) { // the check after the load (see readAfterLoad)
+          if (!isFinal && !covered) { // the check after the load (see readAfterLoad)
             pushInt(fieldId);
             pushInt(site());
             callAccessHook(HookMethod.READ_STATIC);
@@ -311,7 +331,7 @@ final class EventInstrumenter extends AdviceAdapter {
         if (isVolatile) {
           pushInt(fieldId);
           HookMethod.VOLATILE_WRITE_STATIC.call(mv);
-        } else if (!isFinal) {
+        } else if (!isFinal && !covered) {
           pushInt(fieldId);
           pushInt(site());
           callAccessHook(HookMethod.WRITE_STATIC);
@@ -431,9 +451,13 @@ final class EventInstrumenter extends AdviceAdapter {
   @Override
   public void visitInsn(int opcode) {
     boolean skipRead = takeSkip();
-    if ((isArrayLoad(opcode) || isArrayStore(opcode)) && hoisted.get(arrayAccesses++)) {
-      super.visitInsn(opcode); // checked with its loop's range at the loop's exits (LoopCheckHoister)
-      return;
+    if (isArrayLoad(opcode) || isArrayStore(opcode)) {
+      int ordinal = arrayAccesses++;
+      if (hoisted.get(ordinal) || coveredElements.get(ordinal)) {
+        // checked with its loop's range at the loop's exits (LoopCheckHoister), or already (RedundantChecks)
+        super.visitInsn(opcode);
+        return;
+      }
     }
     if (jumble != null && (isArrayLoad(opcode) || isArrayStore(opcode))) {
       jumbleArrayInsn(opcode);

@@ -11,6 +11,8 @@ import org.objectweb.asm.Opcodes;
 public enum HookMethod {
   // access hooks take and return the method's thread-shadow local (see EventInstrumenter#callAccessHook)
   READ_FIELD("readField", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  // reads of two or three fields of one object on one line, checked after the last (RedundantChecks): ids, -1 for none
+  READ_FIELDS("readFields", "(Ljava/lang/Object;IIII" + Slot.TS + ")" + Slot.TS),
   WRITE_FIELD("writeField", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
   READ_STATIC("readStatic", "(II" + Slot.TS + ")" + Slot.TS),
   WRITE_STATIC("writeStatic", "(II" + Slot.TS + ")" + Slot.TS),

@@ -58,7 +58,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       return new LoopHoistingMethod(access, name, descriptor, signature, exceptions, buffered, ctx);
     }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
-        LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE);
+        LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, RedundantChecks.NONE);
     // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
     return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
   }
@@ -66,16 +66,18 @@ final class InstrumentingClassVisitor extends ClassVisitor {
   private static MethodVisitor accessesAndEvents(HandlerLastMethodNode buffered, int access, String name,
                                                  String descriptor, ClassContext ctx, boolean checkAccesses,
                                                  LoopCheckHoister.Hoisted hoisted,
-                                                 java.util.BitSet transparentMonitors, int[] confinedContainers) {
+                                                 java.util.BitSet transparentMonitors, int[] confinedContainers,
+                                                 RedundantChecks.Covered covered) {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
-        hoisted, transparentMonitors, confinedContainers);
+        hoisted, transparentMonitors, confinedContainers, covered);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
 
   /**
    * Detect mode, application methods (not constructors or class initialisers): the method is buffered as a tree,
    * its counted loops get range checks at their exits ({@link LoopCheckHoister}), and then it goes through the usual
-   * instrumentation without the element hooks those checks replace.
+   * instrumentation without the element hooks those checks replace, nor the checks an earlier write check of the same
+   * location in the same synchronisation-free stretch stands for ({@link RedundantChecks}).
    */
   private static final class LoopHoistingMethod extends MethodNode {
     private final HandlerLastMethodNode buffered;
@@ -96,7 +98,9 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       int[] confined = ContainerModel.enabled() ? ConfinedContainers.find(ctx.internalName(), this) // original code
           : ConfinedContainers.NONE;
       LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx);
-      accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined));
+      RedundantChecks.Covered covered = RedundantChecks.find(ctx.internalName(), this, ctx, hoisted, // hoisted code
+          !transparent.isEmpty());
+      accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered));
     }
   }
 }

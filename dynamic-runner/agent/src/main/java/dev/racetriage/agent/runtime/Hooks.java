@@ -85,6 +85,34 @@ public final class Hooks {
     return checkedRead(rt, t, object, fieldId, site);
   }
 
+  /**
+   * After the last of two or three reads of fields of {@code object} on one line with nothing between that could
+   * synchronise (instrument.RedundantChecks): each field's read, checked as {@link #readField} would, with the one
+   * site; {@code field3} is -1 for a pair. One call instead of two or three.
+   */
+  @DontInline
+  public static ThreadShadow readFields(Object object, int field1, int field2, int field3, int site,
+                                        ThreadShadow thread) {
+    DetectRuntime rt = runtime;
+    if (rt == null || object == null) {
+      return thread;
+    }
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
+    }
+    if (!rt.coveredRead(t, object, field1)) {
+      checkedRead(rt, t, object, field1, site);
+    }
+    if (!rt.coveredRead(t, object, field2)) {
+      checkedRead(rt, t, object, field2, site);
+    }
+    if (field3 >= 0 && !rt.coveredRead(t, object, field3)) {
+      checkedRead(rt, t, object, field3, site);
+    }
+    return t;
+  }
+
   /** A field read the cover check did not settle: the runtime's whole read path, out of line. */
   @DontInline
   private static ThreadShadow checkedRead(DetectRuntime rt, ThreadShadow t, Object object, int fieldId, int site) {

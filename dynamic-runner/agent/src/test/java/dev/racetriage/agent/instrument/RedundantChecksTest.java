@@ -1,0 +1,205 @@
+package dev.racetriage.agent.instrument;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.racetriage.agent.detect.SiteTable;
+import dev.racetriage.agent.instrument.fixtures.RedundantAccessShapes;
+import dev.racetriage.agent.instrument.fixtures.RedundantAccessShapes.Box;
+import dev.racetriage.agent.runtime.FieldRegistry;
+import dev.racetriage.agent.runtime.JumbleTargets;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Which accesses lose their check because an earlier write check of the same location covers them
+ * ({@link RedundantChecks}), which keep it, that the rewritten code computes the same, and that a race on a location
+ * whose later accesses lost their checks is still reported.
+ */
+class RedundantChecksTest {
+  private static final String SHAPES = RedundantAccessShapes.class.getName();
+
+  @Test
+  void anAccessAfterAWriteOfTheSameLocationWithNothingBetweenLosesItsCheck() throws IOException {
+    Map<String, Map<String, Integer>> hooks = hooks(detect());
+    assertEquals(Map.of("writeField", 1), hooks.get("writeThenRead"));
+    assertEquals(Map.of("writeField", 1), hooks.get("writeTwice"));
+    assertEquals(Map.of("writeField", 2), hooks.get("writtenOnBothPaths"));
+    assertEquals(Map.of("writeField", 1), hooks.get("loopAfterWrite"), "the loop's reads and writes are covered");
+    assertEquals(Map.of("writeStatic", 1), hooks.get("statics"));
+    assertEquals(Map.of("writeRange", 2, "writeField", 1), hooks.get("afterHoistedLoop"),
+        "the loop's range checks (at its exit and in its catch-all), and the field's write covering its read");
+    assertEquals(Map.of("writeElement", 1, "readElement", 1), hooks.get("elements"), "a[0] keeps its read check");
+    assertEquals(Map.of("writeField", 1, "arrayInField", 3), hooks.get("arrayField"),
+        "both arrays stored, and the one read, are still named after the field");
+  }
+
+  @Test
+  void synchronisationReassignmentAPathWithoutAWriteAndHandlersKeepTheCheck() throws IOException {
+    Map<String, Map<String, Integer>> hooks = hooks(detect());
+    assertEquals(Map.of("readField", 2), hooks.get("readTwice"), "a read covers nothing");
+    for (String m : List.of("callBetween", "monitorBetween", "volatileBetween", "localReassigned",
+        "writtenOnOnePath")) {
+      assertEquals(1, hooks.get(m).getOrDefault("readField", 0), m + ": " + hooks.get(m));
+      assertEquals(1, hooks.get(m).getOrDefault("writeField", 0), m + ": " + hooks.get(m));
+    }
+    assertEquals(Map.of("writeField", 2, "readField", 3), hooks.get("loopWithCall"),
+        "the back edge comes from a call: the header's read, the body's read and write, the final read keep theirs");
+    assertEquals(Map.of("writeField", 1, "readField", 1), hooks.get("handler"),
+        "the try's write and read are covered, the handler's read is not");
+    assertEquals(Map.of("writeElement", 1, "readElement", 1), hooks.get("indexChanged"));
+  }
+
+  @Test
+  void readsOfFieldsOfOneObjectOnOneLineShareOneHookAfterTheLast() throws IOException {
+    Map<String, Map<String, Integer>> hooks = hooks(detect());
+    assertEquals(Map.of("readFields", 2), hooks.get("dot"));
+    assertEquals(Map.of("readField", 1, "readFields", 1), hooks.get("callInTheLine"));
+    assertEquals(Map.of("readField", 2), hooks.get("twoLines"));
+  }
+
+  @Test
+  void aGroupedReadRacingWithAnUnorderedWriteIsReportedAtTheLine() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(RedundantAccessShapes.class);
+      Class<?> vec = c.getClassLoader().loadClass(SHAPES + "$Vec");
+      Object a = newBox(vec);
+      Object b = newBox(vec);
+      Thread writer = run.start(() -> vec.getField("y").setDouble(a, 2.0)); // reflection: not instrumented
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      Thread first = run.start(() -> InstrumentedRun.call(c, "dot", a, b));
+      InstrumentedRun.awaitEndWithoutEdge(first);
+      Thread second = run.start(() -> {
+        var set = c.getDeclaredMethod("writeVecY", vec, double.class);
+        set.setAccessible(true);
+        set.invoke(null, a, 3.0);
+      });
+      InstrumentedRun.awaitEndWithoutEdge(second);
+      Thread third = run.start(() -> InstrumentedRun.call(c, "dot", a, b));
+      InstrumentedRun.awaitEndWithoutEdge(third);
+      assertNotNull(run.races(SHAPES + "$Vec.y"), run.racyFields().toString());
+      assertNull(run.races(SHAPES + "$Vec.x"), "x is only read");
+      assertEquals(0, run.internalErrors());
+      assertEquals(2.0 * 0 + 3.0 * 0, (double) InstrumentedRun.call(c, "dot", a, b));
+    }
+  }
+
+  @Test
+  void aMethodWithATransparentSectionGroupsNoReads() throws IOException {
+    byte[] original = original();
+    ClassNode node = new ClassNode();
+    new ClassReader(original).accept(node, 0);
+    MethodNode dot = node.methods.stream().filter(m -> m.name.equals("dot")).findFirst().orElseThrow();
+    ClassContext ctx = new ClassContext(node.name, null, node.version, getClass().getClassLoader(),
+        new ClassHierarchy(), IdPlaceholders.forClass(original), null);
+    assertEquals(2, RedundantChecks.find(node.name, dot, ctx, LoopCheckHoister.Hoisted.NONE, false).combined().size());
+    // the predictive analysis orders a transparent section by the conflicts of its accesses in order: keep it
+    assertEquals(Map.of(), RedundantChecks.find(node.name, dot, ctx, LoopCheckHoister.Hoisted.NONE, true).combined());
+  }
+
+  @Test
+  void jumbleModeAndTheRuleSwitchedOffKeepEveryCheck() throws IOException {
+    Map<String, Map<String, Integer>> jumble = hooks(new ClassInstrumenter(new SiteTable(), new FieldRegistry(),
+        new JumbleTargets(List.of(SHAPES + "$Box.v")), null));
+    assertEquals(2, jumble.get("writeThenRead").values().stream().mapToInt(Integer::intValue).sum(),
+        jumble.get("writeThenRead").toString());
+    RedundantChecks.rule = RedundantChecks.Rule.OFF;
+    try {
+      assertEquals(Map.of("writeField", 1, "readField", 1), hooks(detect()).get("writeThenRead"));
+    } finally {
+      RedundantChecks.rule = RedundantChecks.Rule.WRITES;
+    }
+  }
+
+  @Test
+  void rewrittenCodeComputesWhatTheOriginalComputes() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> plain = run.loadPlain(RedundantAccessShapes.class);
+      Class<?> checked = run.load(RedundantAccessShapes.class);
+      for (Class<?> c : List.of(plain, checked)) {
+        Class<?> box = c.getClassLoader().loadClass(SHAPES + "$Box");
+        assertEquals(1, InstrumentedRun.call(c, "writeThenRead", newBox(box)));
+        assertEquals(2, InstrumentedRun.call(c, "writtenOnBothPaths", newBox(box), false));
+        assertEquals(8, InstrumentedRun.call(c, "loopAfterWrite", newBox(box), 7));
+        assertEquals(1, InstrumentedRun.call(c, "handler", newBox(box), 0));
+        assertEquals(5, InstrumentedRun.call(c, "handler", newBox(box), 2));
+        int[] a = {9, 0, 0};
+        assertEquals(12, InstrumentedRun.call(c, "elements", a, 2));
+        assertArrayEquals(new int[] {9, 0, 3}, a);
+        assertEquals(0, InstrumentedRun.call(c, "indexChanged", new int[] {5, 0}, 0));
+        assertEquals(4, InstrumentedRun.call(c, "statics", 3));
+        int[] zeroed = {1, 2, 3};
+        assertEquals(2, InstrumentedRun.call(c, "afterHoistedLoop", zeroed, newBox(box), 2));
+        assertArrayEquals(new int[] {0, 0, 3}, zeroed);
+        assertEquals(3, ((int[]) InstrumentedRun.call(c, "arrayField", newBox(box), 3)).length);
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> InstrumentedRun.call(c, "indexChanged",
+            new int[1], 0));
+      }
+      assertEquals(0, run.internalErrors());
+    }
+  }
+
+  @Test
+  void aRaceOnALocationWhoseLaterAccessesLostTheirChecksIsStillReported() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(RedundantAccessShapes.class);
+      Object box = newBox(c.getClassLoader().loadClass(SHAPES + "$Box"));
+      Thread first = run.start(() -> InstrumentedRun.call(c, "writeThenRead", box));
+      InstrumentedRun.awaitEndWithoutEdge(first);
+      assertNull(run.races(SHAPES + "$Box.v"), "one thread: nothing yet");
+      // the second thread's write races with the first's write (its read lost its check)
+      Thread second = run.start(() -> InstrumentedRun.call(c, "writeTwice", box, 5));
+      InstrumentedRun.awaitEndWithoutEdge(second);
+      assertNotNull(run.races(SHAPES + "$Box.v"), run.racyFields().toString());
+    }
+  }
+
+  private static Object newBox(Class<?> box) throws ReflectiveOperationException {
+    var ctor = box.getDeclaredConstructor();
+    ctor.setAccessible(true);
+    return ctor.newInstance();
+  }
+
+  private static ClassInstrumenter detect() {
+    return new ClassInstrumenter(new SiteTable(), new FieldRegistry());
+  }
+
+  private byte[] original() throws IOException {
+    try (InputStream in = getClass().getClassLoader().getResourceAsStream(SHAPES.replace('.', '/') + ".class")) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** Per method, the count of each access hook (and array naming) the instrumented code calls. */
+  private Map<String, Map<String, Integer>> hooks(ClassInstrumenter instrumenter) throws IOException {
+    byte[] original = original();
+    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(), original).bytes();
+    assertNotNull(out);
+    ClassNode node = new ClassNode();
+    new ClassReader(out).accept(node, 0);
+    Map<String, Map<String, Integer>> hooks = new TreeMap<>();
+    for (MethodNode m : node.methods) {
+      Map<String, Integer> calls = new TreeMap<>();
+      for (AbstractInsnNode insn : m.instructions) {
+        if (insn instanceof MethodInsnNode call && (call.owner.equals(HookMethod.OWNER)
+            || call.owner.contains("JumbleHooks")) && !call.name.startsWith("monitor")) {
+          calls.merge(call.name, 1, Integer::sum);
+        }
+      }
+      hooks.put(m.name, calls);
+    }
+    return hooks;
+  }
+}
