@@ -61,27 +61,26 @@ public final class UnsafeHooks {
       return;
     }
     boolean write = (kind & WRITE) != 0;
-    int width = kind >>> 1;
     Class<?> type = base.getClass();
+    boolean array = type.isArray();
+    int staticField = -1;
     int field = -1;
     int from = 0;
     int to = 0;
     try {
-      if (type.isArray()) {
+      if (array) {
         long scale = UNSAFE.arrayIndexScale(type);
         long at = offset - UNSAFE.arrayBaseOffset(type);
         int length = java.lang.reflect.Array.getLength(base);
         if (scale > 0 && at >= 0) {
           from = (int) Math.min(length, at / scale);
-          to = (int) Math.min(length, (at + Math.max(1, width) - 1) / scale + 1);
+          to = (int) Math.min(length, (at + Math.max(1, kind >>> 1) - 1) / scale + 1);
         }
       } else {
         if (base instanceof Class<?> c) {
-          field = STATIC_FIELDS.get(c).id(offset, rt);
+          staticField = STATIC_FIELDS.get(c).id(offset, rt);
         }
-        if (field >= 0) {
-          field = -2 - field; // a static field: encoded below -1
-        } else {
+        if (staticField < 0) {
           field = INSTANCE_FIELDS.get(type).id(offset, rt);
         }
       }
@@ -91,29 +90,30 @@ public final class UnsafeHooks {
     } finally {
       t.busy = false;
     }
-    if (type.isArray()) {
+    // the hooks of the location named, with this thread's shadow: no second lookup
+    if (array) {
       if (to - from == 1) {
         if (write) {
-          Hooks.writeElement(base, from, site);
+          Hooks.writeElement(base, from, site, t);
         } else {
-          Hooks.readElement(base, from, site);
+          Hooks.readElement(base, from, site, t);
         }
       } else if (write) {
         Hooks.writeRange(base, from, to, site);
       } else {
         Hooks.readRange(base, from, to, site);
       }
-    } else if (field <= -2) {
+    } else if (staticField >= 0) {
       if (write) {
-        Hooks.writeStatic(-2 - field, site);
+        Hooks.writeStatic(staticField, site, t);
       } else {
-        Hooks.readStatic(-2 - field, site);
+        Hooks.readStatic(staticField, site, t);
       }
     } else if (field >= 0) {
       if (write) {
-        Hooks.writeField(base, field, site);
+        Hooks.writeField(base, field, site, t);
       } else {
-        Hooks.readField(base, field, site);
+        Hooks.readField(base, field, site, t);
       }
     }
   }
