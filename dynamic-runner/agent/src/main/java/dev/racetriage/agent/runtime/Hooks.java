@@ -101,9 +101,10 @@ public final class Hooks {
     if (t.busy) {
       return t;
     }
-    if (!rt.coveredRead(t, object, field1)) {
-      checkedRead(rt, t, object, field1, site);
+    if (rt.coveredRead(t, object, field1)) {
+      return t; // the cover check is the object's (every write to it covered): it settles the group's other reads too
     }
+    checkedRead(rt, t, object, field1, site);
     if (!rt.coveredRead(t, object, field2)) {
       checkedRead(rt, t, object, field2, site);
     }
