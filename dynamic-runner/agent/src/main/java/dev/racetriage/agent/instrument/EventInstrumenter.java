@@ -114,6 +114,27 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   /** An access hook with its arguments on the stack: pass the thread local and store back what it returns. */
+  /**
+   * The owned-read guard before an instance field read's hook, with the receiver on top of the stack
+   * ({@code Hooks.ownedRead}, inlined by the JIT): if the calling thread made every write recorded for the object,
+   * the receiver is dropped and the code jumps to the returned label, to be placed after the hook's call; otherwise
+   * it falls through to the hook with the receiver still there. A guarded read of an object its thread built calls
+   * nothing — no hook, no thread lookup — and hands the object to no call (the JIT's escape analysis sees through it).
+   * Any field id of the object serves: the guard looks at the object's shadow, not the field's.
+   */
+  private Label guardOwnedRead(int fieldId) {
+    Label hook = new Label();
+    Label done = new Label();
+    mv.visitInsn(DUP);
+    pushInt(fieldId);
+    HookMethod.OWNED_READ.call(mv);
+    mv.visitJumpInsn(IFEQ, hook);
+    mv.visitInsn(POP);
+    mv.visitJumpInsn(GOTO, done);
+    mv.visitLabel(hook);
+    return done;
+  }
+
   private void callAccessHook(HookMethod hook) {
     if (threadSlot < 0) { // jumble mode names arrays at volatile array fields: no slot there
       mv.visitInsn(ACONST_NULL);
@@ -276,16 +297,20 @@ final class EventInstrumenter extends AdviceAdapter {
           HookMethod.VOLATILE_READ.call(mv);
         } else if (!isFinal && !skipRead && group != null) {
           loadKeepingReceiver(owner, name, descriptor, wide); // one check of this read and the group's earlier ones
+          Label done = guardOwnedRead(fieldId);
           for (int k = 0; k < 3; k++) {
             pushInt(k < group.length ? group[k] : -1); // ids (placeholders), -1 for none
           }
           pushInt(site());
           callAccessHook(HookMethod.READ_FIELDS);
+          mv.visitLabel(done);
         } else if (!isFinal && !skipRead && !covered) {
           loadKeepingReceiver(owner, name, descriptor, wide); // the check after the load (see readAfterLoad)
+          Label done = guardOwnedRead(fieldId);
           pushInt(fieldId);
           pushInt(site());
           callAccessHook(HookMethod.READ_FIELD);
+          mv.visitLabel(done);
         } else {
           super.visitFieldInsn(opcode, owner, name, descriptor);
         }

@@ -79,6 +79,12 @@ public final class DetectRuntime {
   public void enablePredictions(long budget) {
     predictBudget = budget;
     predict = newPredictions();
+    Hooks.ownedReadsFor(this);
+  }
+
+  /** True while a predictive analysis takes every read (the owned-read guard must not skip any: see Hooks). */
+  boolean seesEveryRead() {
+    return predict != null;
   }
 
   private Predictions newPredictions() {
@@ -93,6 +99,7 @@ public final class DetectRuntime {
         synchronized (predictSwitch) {
           if (predict == which) {
             predict = null;
+            Hooks.ownedReadsFor(DetectRuntime.this);
           }
           predictEventsRetired += events;
           // a gap in a test, or in a program run without tests; not in the test framework's own code before and
@@ -124,6 +131,7 @@ public final class DetectRuntime {
       testsStarted = true;
       old = predict;
       predict = newPredictions();
+      Hooks.ownedReadsFor(this);
     }
     long events = old == null ? 0 : old.retire();
     synchronized (predictSwitch) {

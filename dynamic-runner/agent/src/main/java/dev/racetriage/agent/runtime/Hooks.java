@@ -1,6 +1,7 @@
 package dev.racetriage.agent.runtime;
 
 import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
 
 /**
  * The static methods instrumented code calls. Each one: returns at once when the agent is not running or the thread
@@ -41,6 +42,35 @@ public final class Hooks {
   @DontInline
   public static void install(DetectRuntime detectRuntime) {
     runtime = detectRuntime;
+    ownedReadsFor(detectRuntime);
+  }
+
+  /**
+   * Whether the owned-read guard may settle reads ({@link #ownedRead}): while a runtime is installed and no predictive
+   * analysis runs (it sees every event). Volatile, so a guard in a hot loop reads it every time.
+   */
+  private static volatile boolean ownedReads;
+  /** {@code -Dracetriage.agent.ownedReads=false} turns the guard off (every read calls its hook), for measurements. */
+  private static final boolean OWNED_READS_ALLOWED =
+      !"false".equals(System.getProperty("racetriage.agent.ownedReads"));
+
+  /** Called by {@code detectRuntime} when its predictive analysis starts or stops, and at installation. */
+  static void ownedReadsFor(DetectRuntime detectRuntime) {
+    ownedReads = OWNED_READS_ALLOWED && detectRuntime != null && runtime == detectRuntime
+        && !detectRuntime.seesEveryRead();
+  }
+
+  /**
+   * The owned-read guard, inlined into instrumented code before an instance field read's hook (see
+   * EventInstrumenter): true if the hook can be skipped because the calling thread made every write recorded for
+   * {@code object} — the read cannot race with a write, and {@link #readField} would record nothing (its cover check's
+   * first case). No thread shadow, no call: a guarded read of an object its thread built costs some loads and
+   * compares, and the object does not escape into a call the JIT cannot see through. False while the guard is off,
+   * or when the object's slot, shadow or writer is not at hand: the hook runs.
+   */
+  @ForceInline
+  public static boolean ownedRead(Object object, int fieldId) {
+    return ownedReads && ThreadShadow.readsOwnWrites(object, fieldId);
   }
 
   public static DetectRuntime installed() {

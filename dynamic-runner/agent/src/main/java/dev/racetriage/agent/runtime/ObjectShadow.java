@@ -38,6 +38,16 @@ class ObjectShadow {
    */
   private volatile long writeSummary = Epoch.BOTTOM;
   static final long SHARED_WRITES = -1L;
+  /**
+   * The thread whose epoch the write summary is, or null — null also while the summary changes hands and after any
+   * doubt (a summary taken over by another thread, or shared). Never a thread the summary is not of, for longer than
+   * that thread's own update of the summary takes: every change of the summary to another thread or to
+   * {@link #SHARED_WRITES} clears it before its compare-and-set and sets it after, and the thread that set it checks
+   * the summary again ({@link #claimWriter}). The instrumented code's owned-read guard ({@code Hooks.ownedRead})
+   * compares it with {@code Thread.currentThread()}: a read by the thread that made every write of the object needs
+   * no check — exactly {@link #writesCoveredBy}'s first case, without the thread's shadow or a call.
+   */
+  private volatile Thread writer;
   private volatile SyncClock monitor;
   private volatile SyncClock atomic;
   private volatile int[] volatileIds = NO_IDS;
@@ -95,6 +105,7 @@ class ObjectShadow {
     table[at] = fieldId + 1;
     own = table;
     WRITE_SUMMARY.set(this, now); // plain: see above
+    WRITER.set(this, Thread.currentThread()); // the writing thread: see DetectRuntime.writeField
     OWN_COUNT.set(this, 1);
   }
 
@@ -133,6 +144,30 @@ class ObjectShadow {
       }
       if (hints[id] < slots) {
         hints[id] = slots;
+      }
+    }
+  }
+
+  /**
+   * True if the calling thread made every write to this object recorded so far (see {@link #writer}): its read of any
+   * of the object's fields then needs no check.
+   */
+  @ForceInline // the owned-read guard, inlined into instrumented code
+  boolean writtenOnlyByCurrentThread() {
+    return writer == Thread.currentThread();
+  }
+
+  /**
+   * After this thread's compare-and-set made the summary {@code epoch} (its own): the writer is this thread, unless
+   * the summary has changed hands since — then nobody (a later change of the summary by another thread clears the
+   * writer after its own compare-and-set, so whichever store comes last is right).
+   */
+  private void claimWriter(long epoch) {
+    writer = Thread.currentThread();
+    if (writeSummary != epoch) {
+      long now = writeSummary;
+      if (Epoch.isBottom(now) || now == SHARED_WRITES || Epoch.tid(now) != Epoch.tid(epoch)) {
+        writer = null;
       }
     }
   }
@@ -253,7 +288,16 @@ class ObjectShadow {
       } else {
         next = SHARED_WRITES;
       }
+      boolean handOver = Epoch.isBottom(summary) || Epoch.tid(summary) != Epoch.tid(epoch);
+      if (handOver) {
+        writer = null; // before the summary leaves its thread: that thread's reads are checked from here on
+      }
       if (WRITE_SUMMARY.compareAndSet(this, summary, next)) {
+        if (next == SHARED_WRITES) {
+          writer = null; // after too: a claim racing with this change may have stored its thread meanwhile
+        } else if (handOver) {
+          claimWriter(next);
+        }
         return;
       }
     }
@@ -261,12 +305,14 @@ class ObjectShadow {
 
   private static final java.lang.invoke.VarHandle WRITE_SUMMARY;
   private static final java.lang.invoke.VarHandle OWN_COUNT;
+  private static final java.lang.invoke.VarHandle WRITER;
 
   static {
     try {
       WRITE_SUMMARY = java.lang.invoke.MethodHandles.lookup().findVarHandle(ObjectShadow.class, "writeSummary",
           long.class);
       OWN_COUNT = java.lang.invoke.MethodHandles.lookup().findVarHandle(ObjectShadow.class, "ownCount", int.class);
+      WRITER = java.lang.invoke.MethodHandles.lookup().findVarHandle(ObjectShadow.class, "writer", Thread.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -372,6 +418,7 @@ class ObjectShadow {
       if (!Epoch.isBottom(summary) || !WRITE_SUMMARY.compareAndSet(this, summary, now)) {
         return false;
       }
+      claimWriter(now);
     }
     int[] table = own;
     int at = ownSlot(table, fieldId);

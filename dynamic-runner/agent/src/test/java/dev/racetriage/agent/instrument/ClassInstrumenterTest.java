@@ -172,10 +172,10 @@ class ClassInstrumenterTest {
     }, 0);
     // the write whose value a load returns is recorded before the load's check (see EventInstrumenter); wide, wides
     // and ints, three fields of `this` on one line, are checked together after the last of the three loads
-    // (RedundantChecks)
-    assertEquals(List.of("load flag", "readField", "load wide", "load shared", "readStatic",
+    // (RedundantChecks); an instance field read's hook has the owned-read guard in front of it
+    assertEquals(List.of("load flag", "ownedRead", "readField", "load wide", "load shared", "readStatic",
         "load wides", "arrayInField", "load element", "readElement",
-        "load ints", "readFields", "arrayInField", "load element", "readElement",
+        "load ints", "ownedRead", "readFields", "arrayInField", "load element", "readElement",
         "writeField", "store flag"), order);
   }
 
