@@ -40,6 +40,8 @@
 #        BUILTIN=0           skip the examples, CpuWorkload and GrandeKernels rows (only GRANDE and SUITES)
 #        BASELINE_EXTRA=';predict=false'  appended to the baseline agent's options (e.g. the same jar, BASELINE_JAR=
 #                            AGENT_JAR, with prediction off: the cost of the default bounded prediction)
+#        AGENT_JVM='-XX:+UseParallelGC'  JVM options of the runs under an agent (both agents, not the plain run):
+#                            racetriage's detection JVM runs with the parallel collector unless the project chose one
 #        AGENT_EXTRA=';cache=off'  appended to the new agent's options (e.g. to measure it without its class cache;
 #                            by default the agent keeps instrumented classes in ~/.cache/racetriage/agent-classes,
 #                            so the first run of a new agent jar instruments and later runs reuse)
@@ -150,16 +152,16 @@ row() { # name, args...
   rm -f "$WORK"/t-*
   for ((i = 0; i < RUNS; i++)); do
     run_once "$WORK/t-plain" "$@"
-    run_once "$WORK/t-agent" "$AGENT_OPT" "$@"
+    run_once "$WORK/t-agent" ${AGENT_JVM:-} "$AGENT_OPT" "$@"
     cp "$WORK/report.jsonl" "$WORK/report-agent.jsonl"
     if [[ -n "$BASELINE_JAR" ]]; then
       # a suite row's class path holds the agent jar (the launcher's glue links against it), and the JVM loads the
       # -javaagent's premain class from the class path first: the baseline run must name its own jar there, or it
       # runs the new agent's classes under the baseline's name
-      run_once "$WORK/t-base" "$BASELINE_OPT" "${@//"$WORK/agent.jar"/$WORK/baseline.jar}"
+      run_once "$WORK/t-base" ${AGENT_JVM:-} "$BASELINE_OPT" "${@//"$WORK/agent.jar"/$WORK/baseline.jar}"
     fi
     if [[ "$EMPTY_TOOL" == 1 ]]; then
-      run_once "$WORK/t-empty" -Dracetriage.agent.emptyTool=true "$EMPTY_OPT" "$@"
+      run_once "$WORK/t-empty" ${AGENT_JVM:-} -Dracetriage.agent.emptyTool=true "$EMPTY_OPT" "$@"
     fi
   done
   local plain agent status races
@@ -248,7 +250,7 @@ PY
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "java: $(java -version 2>&1 | head -1)"
-echo "command: BUILTIN=$BUILTIN${GRANDE:+ GRANDE=$GRANDE GRANDE_SIZE=$GRANDE_SIZE}${SUITES:+ SUITES=\"$SUITES\"}${SUITE_TESTS:+ SUITE_TESTS=\"$SUITE_TESTS\"} RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS STEADY=$STEADY MATRIX_STEADY=$MATRIX_STEADY INCREMENTS_STEADY=$INCREMENTS_STEADY CPU_TIME=$CPU_TIME EMPTY_TOOL=$EMPTY_TOOL${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
+echo "command: BUILTIN=$BUILTIN${GRANDE:+ GRANDE=$GRANDE GRANDE_SIZE=$GRANDE_SIZE}${SUITES:+ SUITES=\"$SUITES\"}${SUITE_TESTS:+ SUITE_TESTS=\"$SUITE_TESTS\"} RUNS=$RUNS THREADS=$THREADS MATRIX=$MATRIX INCREMENTS=$INCREMENTS STEADY=$STEADY MATRIX_STEADY=$MATRIX_STEADY INCREMENTS_STEADY=$INCREMENTS_STEADY CPU_TIME=$CPU_TIME EMPTY_TOOL=$EMPTY_TOOL${AGENT_JVM:+ AGENT_JVM='$AGENT_JVM'}${AGENT_EXTRA:+ AGENT_EXTRA='$AGENT_EXTRA'} benchmarks/agent-slowdown.sh${BASELINE_JAR:+ (BASELINE_JAR=$BASELINE_JAR)}"
 echo
 header="| date | cores | workload | runs | no agent (median) | detect mode (median) | slowdown | agent report |"
 rule="| --- | --- | --- | --- | --- | --- | --- | --- |"
