@@ -10,16 +10,26 @@ import dev.racetriage.agent.runtime.JumbleTargets;
  * @param sourceFile   the SourceFile attribute, or null
  * @param version      the class-file major version
  * @param jumble       the fields under trial in jumble mode; null in detect mode
+ * @param declaresSlot the class declares the shadow slot itself ({@link ShadowSlot}): its methods may read it
  */
 record ClassContext(String internalName, String sourceFile, int version, ClassLoader loader,
                     ClassHierarchy hierarchy, IdPlaceholders ids,
-                    JumbleTargets jumble) {
+                    JumbleTargets jumble, boolean declaresSlot) {
+
+  ClassContext(String internalName, String sourceFile, int version, ClassLoader loader, ClassHierarchy hierarchy,
+               IdPlaceholders ids, JumbleTargets jumble) {
+    this(internalName, sourceFile, version, loader, hierarchy, ids, jumble, false);
+  }
 
   String binaryName() {
     return internalName.replace('/', '.');
   }
 
   ClassContext withSourceFile(String file) {
-    return new ClassContext(internalName, file, version, loader, hierarchy, ids, jumble);
+    return new ClassContext(internalName, file, version, loader, hierarchy, ids, jumble, declaresSlot);
+  }
+
+  ClassContext withDeclaresSlot(boolean declares) {
+    return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declares);
   }
 }

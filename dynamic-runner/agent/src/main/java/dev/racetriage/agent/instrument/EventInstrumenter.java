@@ -115,19 +115,26 @@ final class EventInstrumenter extends AdviceAdapter {
 
   /** An access hook with its arguments on the stack: pass the thread local and store back what it returns. */
   /**
-   * The owned-read guard before an instance field read's hook, with the receiver on top of the stack
-   * ({@code Hooks.ownedRead}, inlined by the JIT): if the calling thread made every write recorded for the object,
-   * the receiver is dropped and the code jumps to the returned label, to be placed after the hook's call; otherwise
-   * it falls through to the hook with the receiver still there. A guarded read of an object its thread built calls
-   * nothing — no hook, no thread lookup — and hands the object to no call (the JIT's escape analysis sees through it).
-   * Any field id of the object serves: the guard looks at the object's shadow, not the field's.
+   * The owned-read guard before an instance field read's hook, with the receiver on top of the stack, in a class
+   * that declares the shadow slot and for a field instruction naming that class: the receiver's slot is read by a
+   * plain {@code getfield} of this class's own (private) slot field — a load at an offset the JIT knows — and
+   * {@code Hooks.ownedShadow}, inlined by the JIT, tells whether the calling thread made every write recorded in that
+   * shadow. If it did, the receiver is dropped and the code jumps to the returned label, to be placed after the hook's
+   * call; otherwise it falls through to the hook with the receiver still there. A guarded read of an object its
+   * thread built calls nothing — no hook, no thread lookup. Elsewhere (a field of another class, or of a class whose
+   * slot a superclass declares) there is no guard: the slot is not this class's to read, and a guard that finds the
+   * slot through the runtime's per-field cache cost more than it saved (docs/architecture.md, "Cost of a hook").
+   * The returned label is placed either way.
    */
-  private Label guardOwnedRead(int fieldId) {
-    Label hook = new Label();
+  private Label guardOwnedRead(String owner) {
     Label done = new Label();
+    if (!ctx.declaresSlot() || !owner.equals(ctx.internalName())) {
+      return done;
+    }
+    Label hook = new Label();
     mv.visitInsn(DUP);
-    pushInt(fieldId);
-    HookMethod.OWNED_READ.call(mv);
+    mv.visitFieldInsn(GETFIELD, owner, ShadowSlot.NAME, ShadowSlot.DESCRIPTOR);
+    HookMethod.OWNED_SHADOW.call(mv);
     mv.visitJumpInsn(IFEQ, hook);
     mv.visitInsn(POP);
     mv.visitJumpInsn(GOTO, done);
@@ -297,7 +304,7 @@ final class EventInstrumenter extends AdviceAdapter {
           HookMethod.VOLATILE_READ.call(mv);
         } else if (!isFinal && !skipRead && group != null) {
           loadKeepingReceiver(owner, name, descriptor, wide); // one check of this read and the group's earlier ones
-          Label done = guardOwnedRead(fieldId);
+          Label done = guardOwnedRead(owner);
           for (int k = 0; k < 3; k++) {
             pushInt(k < group.length ? group[k] : -1); // ids (placeholders), -1 for none
           }
@@ -306,7 +313,7 @@ final class EventInstrumenter extends AdviceAdapter {
           mv.visitLabel(done);
         } else if (!isFinal && !skipRead && !covered) {
           loadKeepingReceiver(owner, name, descriptor, wide); // the check after the load (see readAfterLoad)
-          Label done = guardOwnedRead(fieldId);
+          Label done = guardOwnedRead(owner);
           pushInt(fieldId);
           pushInt(site());
           callAccessHook(HookMethod.READ_FIELD);

@@ -13,8 +13,8 @@ public enum HookMethod {
   READ_FIELD("readField", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
   // reads of two or three fields of one object on one line, checked after the last (RedundantChecks): ids, -1 for none
   READ_FIELDS("readFields", "(Ljava/lang/Object;IIII" + Slot.TS + ")" + Slot.TS),
-  // the owned-read guard before READ_FIELD(S): true if the thread made every write recorded for the object
-  OWNED_READ("ownedRead", "(Ljava/lang/Object;I)Z"),
+  // the owned-read guard before READ_FIELD(S), given the receiver's slot: true if the thread made every write in it
+  OWNED_SHADOW("ownedShadow", "(Ljava/lang/Object;)Z"),
   WRITE_FIELD("writeField", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
   READ_STATIC("readStatic", "(II" + Slot.TS + ")" + Slot.TS),
   WRITE_STATIC("writeStatic", "(II" + Slot.TS + ")" + Slot.TS),

@@ -28,6 +28,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
   public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
     declareSlot = checkAccesses && ctx.jumble() == null && ShadowSlot.declaredBy(access, superName, applicationClass)
         || jdkSlot && ShadowSlot.declaredByJdk(access, superName);
+    ctx = ctx.withDeclaresSlot(declareSlot);
     super.visit(version, access, name, signature, superName, interfaces);
   }
 

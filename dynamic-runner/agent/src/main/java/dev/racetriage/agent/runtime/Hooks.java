@@ -46,7 +46,7 @@ public final class Hooks {
   }
 
   /**
-   * Whether the owned-read guard may settle reads ({@link #ownedRead}): while a runtime is installed and no predictive
+   * Whether the owned-read guard may settle reads ({@link #ownedShadow}): while a runtime is installed and no predictive
    * analysis runs (it sees every event). Volatile, so a guard in a hot loop reads it every time.
    */
   private static volatile boolean ownedReads;
@@ -62,15 +62,17 @@ public final class Hooks {
 
   /**
    * The owned-read guard, inlined into instrumented code before an instance field read's hook (see
-   * EventInstrumenter): true if the hook can be skipped because the calling thread made every write recorded for
-   * {@code object} — the read cannot race with a write, and {@link #readField} would record nothing (its cover check's
-   * first case). No thread shadow, no call: a guarded read of an object its thread built costs some loads and
-   * compares, and the object does not escape into a call the JIT cannot see through. False while the guard is off,
-   * or when the object's slot, shadow or writer is not at hand: the hook runs.
+   * EventInstrumenter), given the value of the receiver's shadow slot (read by the instrumented class's own
+   * {@code getfield}): true if the hook can be skipped because the calling thread made every write recorded in that
+   * shadow — the read cannot race with a write, and {@link #readField} would record nothing (its cover check's first
+   * case). No thread shadow, no call. False while the guard is off, or when the slot holds no shadow or another
+   * thread's: the hook runs. A shadow of an earlier memory counts too: its writes are this thread's, and under the
+   * current memory the object has none recorded (another thread's write would have installed a new shadow) — a read
+   * is covered either way.
    */
   @ForceInline
-  public static boolean ownedRead(Object object, int fieldId) {
-    return ownedReads && ThreadShadow.readsOwnWrites(object, fieldId);
+  public static boolean ownedShadow(Object slot) {
+    return ownedReads && slot instanceof ObjectShadow s && s.writtenOnlyByCurrentThread();
   }
 
   public static DetectRuntime installed() {

@@ -43,7 +43,7 @@ class ObjectShadow {
    * doubt (a summary taken over by another thread, or shared). Never a thread the summary is not of, for longer than
    * that thread's own update of the summary takes: every change of the summary to another thread or to
    * {@link #SHARED_WRITES} clears it before its compare-and-set and sets it after, and the thread that set it checks
-   * the summary again ({@link #claimWriter}). The instrumented code's owned-read guard ({@code Hooks.ownedRead})
+   * the summary again ({@link #claimWriter}). The instrumented code's owned-read guard ({@code Hooks.ownedShadow})
    * compares it with {@code Thread.currentThread()}: a read by the thread that made every write of the object needs
    * no check — exactly {@link #writesCoveredBy}'s first case, without the thread's shadow or a call.
    */

@@ -118,17 +118,6 @@ public final class ShadowSlots {
   }
 
   /**
-   * True if {@code object}'s slot at {@code offset} holds a shadow whose every recorded write the calling thread made
-   * (see {@link ObjectShadow#writtenOnlyByCurrentThread}). A shadow of an earlier memory counts too: its writes are
-   * this thread's, and under the current memory the object has none recorded — a read is covered either way.
-   */
-  @ForceInline // the owned-read guard, inlined into instrumented code
-  static boolean writtenOnlyByCurrentThread(Object object, long offset) {
-    Object s = UNSAFE.getReference(object, offset); // a plain load, as in of(); the writer is volatile
-    return s instanceof ObjectShadow shadow && shadow.writtenOnlyByCurrentThread();
-  }
-
-  /**
    * As {@link #of}, for the write of field {@code fieldId} from {@code site} at epoch {@code now} by a thread outside a
    * class initialiser: a shadow installed here already holds that write (see
    * {@link ObjectShadow#ObjectShadow(ShadowMemory, long, int, int)}), so an object's first write costs one

@@ -201,22 +201,6 @@ public final class ThreadShadow {
   }
 
   /**
-   * The owned-read guard's test (see {@code Hooks.ownedRead}): true if {@code object}'s slot, found by the field's
-   * cached (class, offset) pair, holds a shadow whose every recorded write the calling thread made
-   * ({@link ObjectShadow#writtenOnlyByCurrentThread}) — a read it then makes of any field of the object cannot race
-   * with a write, and the read check would record nothing. False whenever anything is not at hand (a cache miss, no
-   * slot, no shadow yet): the read hook is called. No thread shadow, no call: loads and compares the JIT inlines into
-   * the instrumented method.
-   */
-  @ForceInline
-  static boolean readsOwnWrites(Object object, int fieldId) {
-    SlotOffset[] byField = BY_FIELD;
-    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
-    return known != null && known.type == object.getClass() && known.offset != ShadowSlots.NONE
-        && ShadowSlots.writtenOnlyByCurrentThread(object, known.offset);
-  }
-
-  /**
    * Slot offsets by field id: the class of the field's last receiver (any thread's) and its offset. Shared by all
    * threads, written only on a miss; an entry is immutable, so a racing reader sees a whole one or a stale one (a
    * miss). A stale array after a growth is a miss too.

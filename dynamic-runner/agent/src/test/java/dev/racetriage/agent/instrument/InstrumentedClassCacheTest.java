@@ -76,7 +76,7 @@ class InstrumentedClassCacheTest {
     assertEquals(1, cache.counts()[0], "hits");
     assertEquals("gen.Sub.get(Sub.java:10)", second.sites().site(7).toString());
     assertEquals("gen.Base.x", second.fields().key(7));
-    assertEquals(List.of("ownedRead", "readField", "writeField"), hookCalls(fromCache));
+    assertEquals(List.of("ownedShadow", "readField", "writeField"), hookCalls(fromCache));
   }
 
   @Test

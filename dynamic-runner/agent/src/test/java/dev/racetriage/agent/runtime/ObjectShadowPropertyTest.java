@@ -41,6 +41,22 @@ class ObjectShadowPropertyTest {
     private transient Object $racetriage$shadow;
   }
 
+  private static final java.lang.invoke.VarHandle SLOT;
+
+  static {
+    try {
+      SLOT = java.lang.invoke.MethodHandles.privateLookupIn(Slotted.class, java.lang.invoke.MethodHandles.lookup())
+          .findVarHandle(Slotted.class, "$racetriage$shadow", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** The object's slot, as the instrumented class's own {@code getfield} reads it (null: no slot). */
+  private static Object slotOf(Object object) {
+    return object instanceof Slotted ? SLOT.get(object) : null;
+  }
+
   @AfterEach
   void uninstall() {
     Hooks.install(null);
@@ -138,8 +154,8 @@ class ObjectShadowPropertyTest {
   }
 
   /**
-   * The owned-read guard the instrumenter puts before a field read's hook ({@code Hooks.ownedRead}: the object's
-   * shadow names the reader as the thread that made every write recorded for it), on the same random traces with
+   * The owned-read guard the instrumenter puts before a field read's hook ({@code Hooks.ownedShadow} of the object's
+   * slot, read as the instrumented class reads its own slot field: the shadow names the reader as the thread that made every write recorded for it), on the same random traces with
    * objects that have a slot, each read the guard settles skipped as instrumented code skips it: wherever the guard
    * settles a read, the oracle says every write so far to that object — all its fields — happens before the read
    * (the reader's own writes, and writes of others it took the object over from through a lock: the write summary's
@@ -531,7 +547,7 @@ class ObjectShadowPropertyTest {
                 coveredRead[index[0]] = runtime.coveredRead(ThreadShadow.current(), objects[s.target()],
                     ids[s.target()][s.field()]);
               }
-              if (ownedRead != null && Hooks.ownedRead(objects[s.target()], ids[s.target()][s.field()])) {
+              if (ownedRead != null && Hooks.ownedShadow(slotOf(objects[s.target()]))) {
                 ownedRead[index[0]] = true; // skipped, as the instrumented code skips the hook
               } else {
                 Hooks.readField(objects[s.target()], ids[s.target()][s.field()], twoSites ? siteIds[READ_SITE] : 2);
