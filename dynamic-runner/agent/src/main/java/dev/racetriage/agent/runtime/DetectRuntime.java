@@ -27,6 +27,14 @@ import dev.racetriage.agent.hb.VectorClock;
  * access, are {@code @ForceInline} (C1 and C2 inline them into their one hook: no call more per access), and so are
  * the acquires, whose common case is a cover check (their lock and join are out of line in {@link HappensBefore});
  * the releases, which take a clock's lock every time, are {@code @DontInline} (the hooks around them stay small).
+ * So are the element accesses, {@link #readElement} and {@link #writeElement}: inlined, their branches' uncommon traps
+ * made the element hooks' compiled code not entrant again and again during warm-up, and a loop running the whole
+ * program in one invocation (a worker's on-stack-replaced loop that another thread's trap made not entrant, which the
+ * worker never leaves) could have its call to the hook re-bound to the interpreter while the hook had no compiled
+ * code — for the rest of the run, since the VM repairs such a call only in code still in use: the Java Grande SOR
+ * took 20–40 s instead of 1.5 s in a third of its runs. Out of line, the deoptimisations are this class's, the hooks'
+ * compiled code stays, and a call from stale code reaches it (0 slow runs of 12; the extra call costs nothing
+ * measurable on the element-heavy kernels and HdrHistogram: benchmarks/RESULTS.md, issue 18).
  */
 public final class DetectRuntime {
   private final HappensBefore hb = new HappensBefore();
@@ -311,7 +319,7 @@ public final class DetectRuntime {
   /** The lock bit of an element's epoch in a shared array (epochs never have it: thread ids are not negative). */
   private static final long LOCKED = Long.MIN_VALUE;
 
-  @ForceInline // see the class comment
+  @DontInline // the element hooks' compiled code must not deoptimise: see the class comment
   void readElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
@@ -405,7 +413,7 @@ public final class DetectRuntime {
     }
   }
 
-  @ForceInline // see the class comment
+  @DontInline // the element hooks' compiled code must not deoptimise: see the class comment
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
