@@ -113,7 +113,6 @@ final class EventInstrumenter extends AdviceAdapter {
     }
   }
 
-  /** An access hook with its arguments on the stack: pass the thread local and store back what it returns. */
   /**
    * The owned-read guard before an instance field read's hook, with the receiver on top of the stack, in a class
    * that declares the shadow slot and for a field instruction naming that class: the receiver's slot is read by a
@@ -142,6 +141,7 @@ final class EventInstrumenter extends AdviceAdapter {
     return done;
   }
 
+  /** An access hook with its arguments on the stack: pass the thread local and store back what it returns. */
   private void callAccessHook(HookMethod hook) {
     if (threadSlot < 0) { // jumble mode names arrays at volatile array fields: no slot there
       mv.visitInsn(ACONST_NULL);

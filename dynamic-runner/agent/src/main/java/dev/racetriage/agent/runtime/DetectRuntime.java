@@ -33,8 +33,9 @@ import dev.racetriage.agent.hb.VectorClock;
  * worker never leaves) could have its call to the hook re-bound to the interpreter while the hook had no compiled
  * code — for the rest of the run, since the VM repairs such a call only in code still in use: the Java Grande SOR
  * took 20–40 s instead of 1.5 s in a third of its runs. Out of line, the deoptimisations are this class's, the hooks'
- * compiled code stays, and a call from stale code reaches it (0 slow runs of 12; the extra call costs nothing
- * measurable on the element-heavy kernels and HdrHistogram: benchmarks/RESULTS.md, issue 18).
+ * compiled code stays, and a call from stale code reaches it (0 slow runs of 12). The extra call costs up to ~10 % on
+ * element-heavy loops the hoister cannot take (SOR's fast runs 1.09×, the Grande LU factorisation 1.06×), nothing
+ * measurable on HdrHistogram: benchmarks/RESULTS.md, issue 18.
  */
 public final class DetectRuntime {
   private final HappensBefore hb = new HappensBefore();

@@ -164,11 +164,9 @@ class ObjectShadow {
    */
   private void claimWriter(long epoch) {
     writer = Thread.currentThread();
-    if (writeSummary != epoch) {
-      long now = writeSummary;
-      if (Epoch.isBottom(now) || now == SHARED_WRITES || Epoch.tid(now) != Epoch.tid(epoch)) {
-        writer = null;
-      }
+    long now = writeSummary;
+    if (now != epoch && (Epoch.isBottom(now) || now == SHARED_WRITES || Epoch.tid(now) != Epoch.tid(epoch))) {
+      writer = null;
     }
   }
 

@@ -137,9 +137,10 @@ public final class ThreadShadow {
    */
   ObjectShadow shadowOfField(Object object, int fieldId, ShadowMemory memory) {
     Class<?> type = object.getClass();
-    SlotOffset[] byField = BY_FIELD;
-    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
-    long slot = known != null && known.type == type ? known.offset : fieldSlotMiss(type, fieldId);
+    long slot = cachedSlot(type, fieldId);
+    if (slot == UNCACHED) {
+      slot = fieldSlotMiss(type, fieldId);
+    }
     if (slot != ShadowSlots.NONE) {
       return ShadowSlots.of(object, slot, memory);
     }
@@ -153,9 +154,10 @@ public final class ThreadShadow {
    */
   ObjectShadow shadowOfWrittenField(Object object, int fieldId, ShadowMemory memory, long now, int site) {
     Class<?> type = object.getClass();
-    SlotOffset[] byField = BY_FIELD;
-    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
-    long slot = known != null && known.type == type ? known.offset : fieldSlotMiss(type, fieldId);
+    long slot = cachedSlot(type, fieldId);
+    if (slot == UNCACHED) {
+      slot = fieldSlotMiss(type, fieldId);
+    }
     if (slot != ShadowSlots.NONE) {
       return ShadowSlots.ofWritten(object, slot, memory, now, fieldId, site);
     }
@@ -175,10 +177,8 @@ public final class ThreadShadow {
     if (s == null || stateRegistry != registry || s.inClinit()) {
       return false;
     }
-    SlotOffset[] byField = BY_FIELD;
-    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
-    return known != null && known.type == object.getClass() && known.offset != ShadowSlots.NONE
-        && ShadowSlots.rewrites(object, known.offset, memory, s.epoch(), fieldId, site);
+    long slot = cachedSlot(object.getClass(), fieldId);
+    return slot >= 0 && ShadowSlots.rewrites(object, slot, memory, s.epoch(), fieldId, site);
   }
 
   /**
@@ -194,10 +194,8 @@ public final class ThreadShadow {
     if (s == null || stateRegistry != registry) {
       return false;
     }
-    SlotOffset[] byField = BY_FIELD;
-    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
-    return known != null && known.type == object.getClass() && known.offset != ShadowSlots.NONE
-        && ShadowSlots.writesCoveredBy(object, known.offset, memory, s);
+    long slot = cachedSlot(object.getClass(), fieldId);
+    return slot >= 0 && ShadowSlots.writesCoveredBy(object, slot, memory, s);
   }
 
   /**
@@ -206,6 +204,20 @@ public final class ThreadShadow {
    * miss). A stale array after a growth is a miss too.
    */
   private static SlotOffset[] BY_FIELD = new SlotOffset[1024];
+
+  /** {@link #cachedSlot}'s answer when the field's entry is for another class, or there is none yet. */
+  private static final long UNCACHED = -2L; // not NONE (-1): an offset is never negative
+
+  /**
+   * The slot offset cached for field {@code fieldId}'s receivers of class {@code type} (an offset, or
+   * {@link ShadowSlots#NONE} for a class without a slot), or {@link #UNCACHED}. Fills nothing.
+   */
+  @ForceInline // into the hooks' checks: loads and compares
+  private static long cachedSlot(Class<?> type, int fieldId) {
+    SlotOffset[] byField = BY_FIELD;
+    SlotOffset known = fieldId >= 0 && fieldId < byField.length ? byField[fieldId] : null;
+    return known != null && known.type == type ? known.offset : UNCACHED;
+  }
 
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private long fieldSlotMiss(Class<?> type, int fieldId) {

@@ -73,7 +73,7 @@ class DeferredChecksPropertyTest {
     Trace.Builder out = Trace.builder();
     Map<Integer, List<Event>> pending = new HashMap<>();
     for (Event e : trace.events()) {
-      int t = VectorClockOracle.thread(e);
+      int t = e.thread();
       if (e instanceof Event.Read || e instanceof Event.Write) {
         if (random.nextInt(5) < 3) {
           pending.computeIfAbsent(t, k -> new ArrayList<>()).add(e);

@@ -74,7 +74,7 @@ class RedundantChecksPropertyTest {
     Map<Integer, List<Event>> pending = new HashMap<>();
     Map<Integer, Integer> due = new HashMap<>();
     for (Event e : trace.events()) {
-      int t = VectorClockOracle.thread(e);
+      int t = e.thread();
       boolean access = e instanceof Event.Read || e instanceof Event.Write;
       if (!access) {
         flush(out, pending, t);
@@ -124,7 +124,7 @@ class RedundantChecksPropertyTest {
     Map<Integer, Set<Integer>> written = new HashMap<>(); // per thread: locations written since its last sync
     Map<Integer, Set<Integer>> read = new HashMap<>();
     for (Event e : trace.events()) {
-      int t = VectorClockOracle.thread(e);
+      int t = e.thread();
       Set<Integer> w = written.computeIfAbsent(t, k -> new HashSet<>());
       Set<Integer> r = read.computeIfAbsent(t, k -> new HashSet<>());
       if (e instanceof Event.Read rd) {

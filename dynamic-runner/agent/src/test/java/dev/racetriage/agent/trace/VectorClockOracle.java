@@ -23,7 +23,7 @@ final class VectorClockOracle {
     List<int[]> accesses = new ArrayList<>(); // {thread, location, write, epoch-clock}
     List<int[]> clocksAt = new ArrayList<>();
     for (Event e : trace.events()) {
-      int t = thread(e);
+      int t = e.thread();
       int[] c = clock(clocks, t);
       if (e instanceof Event.Read r) {
         accesses.add(new int[] {t, r.location(), 0, c[t]});
@@ -90,29 +90,5 @@ final class VectorClockOracle {
     int[] r = a == null ? new int[THREADS] : a.clone();
     join(r, b);
     return r;
-  }
-
-  static int thread(Event e) {
-    if (e instanceof Event.Read r) {
-      return r.thread();
-    } else if (e instanceof Event.Write w) {
-      return w.thread();
-    } else if (e instanceof Event.Acquire a) {
-      return a.thread();
-    } else if (e instanceof Event.Release r) {
-      return r.thread();
-    } else if (e instanceof Event.VolatileRead v) {
-      return v.thread();
-    } else if (e instanceof Event.VolatileWrite v) {
-      return v.thread();
-    } else if (e instanceof Event.Fork f) {
-      return f.thread();
-    } else if (e instanceof Event.Join j) {
-      return j.thread();
-    } else if (e instanceof Event.New nw) {
-      return nw.thread();
-    } else {
-      return ((Event.ClinitWrite) e).thread();
-    }
   }
 }
