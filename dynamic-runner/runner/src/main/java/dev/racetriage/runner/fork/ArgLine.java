@@ -42,6 +42,54 @@ final class ArgLine {
     return chosen ? java.util.Optional.empty() : java.util.Optional.of(DETECTION_COLLECTOR);
   }
 
+  /** What a detection JVM's heap limit adds to the project's: twice it, plus this (the memory bound of issue 18). */
+  static final long DETECTION_HEAP_ALLOWANCE = 256L << 20;
+
+  /**
+   * The heap limit to put after the argLine of a detection JVM when the argLine limits the heap ({@code -Xmx},
+   * {@code -XX:MaxHeapSize=}; the last one counts, as in the JVM): twice that limit plus
+   * {@link #DETECTION_HEAP_ALLOWANCE}, else none (the JVM's default, a quarter of the machine's memory, is left as
+   * it is). The agent's shadows live on the same heap as the program's objects, so a limit sized for the tests alone
+   * runs the detection JVM out of memory: commons-lang's {@code -Xmx512m} ended its detection JVM with "GC overhead
+   * limit exceeded" and stretched a 4 s test past its 60 s limit in collections (benchmarks/RESULTS.md). Baseline and
+   * trial JVMs keep the project's limit: a trial's runs are compared with its own control runs, under the same heap.
+   */
+  static java.util.Optional<String> detectionHeap(List<String> argLine) {
+    long limit = -1;
+    for (String t : argLine) {
+      if (t.startsWith("-Xmx")) {
+        limit = bytes(t.substring(4));
+      } else if (t.startsWith("-XX:MaxHeapSize=")) {
+        limit = bytes(t.substring("-XX:MaxHeapSize=".length()));
+      }
+    }
+    if (limit <= 0) {
+      return java.util.Optional.empty(); // none, or one the JVM itself will refuse with its own message
+    }
+    long raised = 2 * limit + DETECTION_HEAP_ALLOWANCE;
+    return java.util.Optional.of("-Xmx" + ((raised + (1L << 20) - 1) >> 20) + "m");
+  }
+
+  /** A JVM size ({@code 512m}, {@code 2G}, {@code 1048576}), or -1 if it is not one. */
+  static long bytes(String size) {
+    if (size.isEmpty()) {
+      return -1;
+    }
+    char unit = Character.toLowerCase(size.charAt(size.length() - 1));
+    int shift = switch (unit) {
+      case 'k' -> 10;
+      case 'm' -> 20;
+      case 'g' -> 30;
+      case 't' -> 40;
+      default -> 0;
+    };
+    String digits = shift == 0 ? size : size.substring(0, size.length() - 1);
+    if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit) || digits.length() > 12) {
+      return -1;
+    }
+    return Long.parseLong(digits) << shift;
+  }
+
   /** @throws IllegalArgumentException for an unbalanced quote, naming the argLine */
   static List<String> tokens(String argLine) {
     List<String> tokens = new ArrayList<>();

@@ -74,6 +74,9 @@ public final class TestJvm {
       ArgLine.detectionCollector(argLine, surefire.environment()).ifPresent(command::add);
     }
     command.addAll(argLine);
+    if (agentOptions.isPresent() && agentOptions.get().startsWith("mode=detect")) {
+      ArgLine.detectionHeap(argLine).ifPresent(command::add); // after the argLine's: the last limit counts
+    }
     // Surefire sets basedir in every test JVM; the pom's system properties come after the argLine and win over it
     command.add("-Dbasedir=" + module.dir());
     surefire.systemProperties().forEach((k, v) -> command.add("-D" + k + "=" + v));

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Says, while a test JVM runs, what it is doing and what is slow: it follows the launcher's results files in a
- * directory ({@code results*.jsonl}: a JVM that is restarted after a hung test writes a new one) and reports, as the
+ * directory and its {@link #FRESH_JVMS} subdirectory ({@code results*.jsonl}: a JVM that is restarted after a hung
+ * test writes a new one; a test run in both counts once) and reports, as the
  * phase's step, "detect: 535/575 module tests, 10.8x baseline so far, slowest HistogramDataAccessTest#x (0.8 s -> 29 s)"
  * (the label names the module). The ratio compares the
  * finished tests' times with their own baseline times, so it means the same for a fast and a slow suite.
@@ -26,6 +27,11 @@ import java.util.concurrent.TimeUnit;
 final class TestProgressWatcher implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   static final Duration INTERVAL = Duration.ofSeconds(2);
+  /**
+   * The subdirectory of the detect phase's directory where its JVMs that go on past a hung test write (a single run
+   * with {@code --detect-runs 1}, and the fallback of repeats that did not get through; see TriagePipeline).
+   */
+  static final String FRESH_JVMS = "single";
 
   private final Path dir;
   private final int total;
@@ -61,14 +67,19 @@ final class TestProgressWatcher implements AutoCloseable {
 
   synchronized void poll() {
     try {
-      if (!Files.isDirectory(dir)) return;
-      try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "results*.jsonl")) {
-        for (Path file : files) read(file);
-      }
+      readAll(dir);
+      readAll(dir.resolve(FRESH_JVMS)); // one run, or the repeats' fallback: a fresh JVM per hung test
       String line = describe();
       if (line != null) progress.step(finished.size(), Math.max(total, finished.size()), line);
     } catch (IOException | RuntimeException e) {
       // progress is a courtesy: a file being rotated or cut short is read again at the next tick
+    }
+  }
+
+  private void readAll(Path directory) throws IOException {
+    if (!Files.isDirectory(directory)) return;
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "results*.jsonl")) {
+      for (Path file : files) read(file);
     }
   }
 

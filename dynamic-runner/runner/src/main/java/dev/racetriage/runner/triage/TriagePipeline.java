@@ -531,7 +531,7 @@ public final class TriagePipeline {
         warnings.add("Detection of module " + module.name(root) + " could not repeat its tests in one JVM (" + problem
             + "); they ran once more in fresh JVMs instead, which go on past a hung test.");
       }
-      Path single = dir.resolve("single");
+      Path single = dir.resolve(TestProgressWatcher.FRESH_JVMS); // where the progress line follows them
       DetectionRuns.Continued once = DetectionRuns.continuing(jvm, selection,
           n -> "mode=detect;out=" + single.resolve("races-" + n + ".jsonl") + agentOptions, limits, backstop, single,
           skip);

@@ -39,6 +39,21 @@ class ArgLineTest {
         ArgLine.detectionCollector(List.of(), java.util.Map.of("JDK_JAVA_OPTIONS", "-XX:+UseSerialGC")));
   }
 
+  /** A project's heap limit is doubled, plus 256 MB, for the detection JVM (the agent's shadows share the heap). */
+  @Test
+  void theDetectionHeapIsTwiceTheProjectsLimitPlusTheAllowance() {
+    assertEquals(java.util.Optional.of("-Xmx1280m"), ArgLine.detectionHeap(List.of("-Xmx512m", "-Dx=1")));
+    assertEquals(java.util.Optional.of("-Xmx4352m"), ArgLine.detectionHeap(List.of("-Xms1g", "-Xmx2G")));
+    assertEquals(java.util.Optional.of("-Xmx768m"), ArgLine.detectionHeap(List.of("-XX:MaxHeapSize=268435456")));
+    assertEquals(java.util.Optional.of("-Xmx257m"), ArgLine.detectionHeap(List.of("-Xmx300k")), "rounded up to MB");
+    assertEquals(java.util.Optional.of("-Xmx2304m"), ArgLine.detectionHeap(List.of("-Xmx512m", "-Xmx1g")),
+        "the last limit counts, as in the JVM");
+    assertEquals(java.util.Optional.empty(), ArgLine.detectionHeap(List.of("-Xms1g", "-XX:MaxRAMPercentage=50")));
+    assertEquals(java.util.Optional.empty(), ArgLine.detectionHeap(List.of("-Xmxlots")), "the JVM says what is wrong");
+    assertEquals(-1, ArgLine.bytes(""));
+    assertEquals(3L << 30, ArgLine.bytes("3g"));
+  }
+
   @Test
   void anUnbalancedQuoteSaysWhereToFixIt() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ArgLine.tokens("-Dx=\"open"));

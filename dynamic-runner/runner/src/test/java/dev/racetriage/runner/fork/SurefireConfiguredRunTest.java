@@ -30,7 +30,7 @@ class SurefireConfiguredRunTest {
   @BeforeAll
   static void build() throws Exception {
     ProjectFixtures.writeSurefireProject(dir, ProjectFixtures.JUNIT5, """
-        <argLine>-Dfoo=bar @{argLine} ${jacoco.agent} -Dspaced="a b"</argLine>
+        <argLine>-Dfoo=bar @{argLine} ${jacoco.agent} -Dspaced="a b" -Xmx200m</argLine>
         <systemPropertyVariables><fromPom>spv</fromPom><moduleProp>${fixture.prop}</moduleProp></systemPropertyVariables>
         <environmentVariables><RT_FIXTURE_ENV>envv</RT_FIXTURE_ENV></environmentVariables>
         <workingDirectory>${project.build.directory}/wd</workingDirectory>
@@ -122,6 +122,10 @@ class SurefireConfiguredRunTest {
     assertTrue(replay.contains("--exclude '**/Excluded*.java'"), replay);
     assertTrue(replay.contains("--excluded-groups slow"), replay);
     assertTrue(replay.indexOf("-javaagent:") < replay.indexOf("-Dfoo=bar"), replay);
+    // the detection JVM's heap: twice the argLine's limit plus 256 MB, after it (the last limit counts)
+    assertTrue(replay.indexOf(" -Xmx200m ") < replay.indexOf(" -Xmx656m "), replay);
+    String baseline = jvm().replayCommand(TestSelection.ALL, Optional.empty(), dir.resolve("r.jsonl"));
+    assertTrue(baseline.contains(" -Xmx200m ") && !baseline.contains("-Xmx656m"), baseline);
   }
 
   @Test
