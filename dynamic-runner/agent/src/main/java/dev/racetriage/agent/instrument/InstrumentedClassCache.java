@@ -62,6 +62,8 @@ public final class InstrumentedClassCache {
           + "; classes are instrumented without a cache (set cache=DIR to a writable directory, or cache=off)");
       return null;
     }
+    // its last use, for the runner's pruning of directories no run has used for weeks (fork.ClassCacheJanitor)
+    dir.setLastModified(System.currentTimeMillis());
     return new InstrumentedClassCache(dir, warnings);
   }
 

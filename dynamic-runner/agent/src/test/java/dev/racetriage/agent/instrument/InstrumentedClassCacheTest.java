@@ -191,6 +191,17 @@ class InstrumentedClassCacheTest {
 
   // ---- fixtures ----
 
+  /** Each open marks the directory's last use (its modification time), which the runner's pruning goes by. */
+  @Test
+  void openingTheCacheMarksItsDirectoryAsJustUsed() throws Exception {
+    File dir = cache("v1-aa-bb").directory();
+    long monthAgo = System.currentTimeMillis() - 30L * 24 * 3600 * 1000;
+    assertTrue(dir.setLastModified(monthAgo));
+    long before = System.currentTimeMillis() - 1000;
+    cache("v1-aa-bb");
+    assertTrue(dir.lastModified() >= before, "last used " + dir.lastModified() + ", expected after " + before);
+  }
+
   private InstrumentedClassCache cache(String identity) {
     return InstrumentedClassCache.open(tmp.resolve("cache").toFile(), identity, warningStream);
   }
