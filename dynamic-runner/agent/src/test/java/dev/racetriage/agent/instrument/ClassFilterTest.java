@@ -57,6 +57,8 @@ class ClassFilterTest {
     assertEquals(ClassKind.IGNORED, defaults.kindOf("org/junit/jupiter/engine/JupiterTestEngine"));
     assertEquals(ClassKind.IGNORED, defaults.kindOf("org/mockito/Mockito"));
     assertEquals(ClassKind.IGNORED, defaults.kindOf("net/bytebuddy/ByteBuddy"));
+    assertEquals(ClassKind.IGNORED, defaults.kindOf("org/easymock/EasyMock"), "commons-lang's tests mock with it");
+    assertEquals(ClassKind.IGNORED, defaults.kindOf("org/junitpioneer/jupiter/DefaultLocaleExtension"));
     assertTrue(defaults.whyIgnored("org/mockito/Mockito").contains("include"));
     ClassFilter including = new ClassFilter(List.of("org.junit."), List.of());
     assertEquals(ClassKind.APPLICATION, including.kindOf("org/junit/jupiter/engine/JupiterTestEngine"));
