@@ -41,6 +41,7 @@ final class TestProgressWatcher implements AutoCloseable {
   private final Map<Path, Long> offsets = new HashMap<>();
   private final Map<String, Long> finished = new HashMap<>();
   private final ScheduledExecutorService timer;
+  private final java.util.function.LongSupplier clock;
   private String running;
   private long runningSince;
   private int lastReported = -1;
@@ -52,6 +53,13 @@ final class TestProgressWatcher implements AutoCloseable {
    * @param baselineMillis each test's baseline time by {@code Class#method} name (empty in the baseline itself)
    */
   TestProgressWatcher(Path dir, int total, Map<String, Long> baselineMillis, TriageProgress progress, String label) {
+    this(dir, total, baselineMillis, progress, label, System::nanoTime, true);
+  }
+
+  /** @param clock the time in nanoseconds (tests move it); {@code poll}: whether to poll by itself every INTERVAL */
+  TestProgressWatcher(Path dir, int total, Map<String, Long> baselineMillis, TriageProgress progress, String label,
+                      java.util.function.LongSupplier clock, boolean poll) {
+    this.clock = clock;
     this.dir = dir;
     this.total = total;
     this.baselineMillis = Map.copyOf(baselineMillis);
@@ -62,7 +70,9 @@ final class TestProgressWatcher implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    timer.scheduleWithFixedDelay(this::poll, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    if (poll) {
+      timer.scheduleWithFixedDelay(this::poll, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    }
   }
 
   synchronized void poll() {
@@ -101,7 +111,7 @@ final class TestProgressWatcher implements AutoCloseable {
         switch (event.path("event").asText()) {
           case "started" -> {
             running = name;
-            runningSince = System.nanoTime();
+            runningSince = clock.getAsLong();
           }
           case "finished", "hung" -> {
             if ("test".equals(event.path("kind").asText("test"))) finished.put(name, event.path("millis").asLong());
@@ -136,7 +146,7 @@ final class TestProgressWatcher implements AutoCloseable {
       s.append(String.format(Locale.ROOT, ", slowest %s (%.1f s -> %.1f s)", slowest,
           baselineMillis.get(slowest) / 1000.0, finished.get(slowest) / 1000.0));
     }
-    long nowNanos = System.nanoTime();
+    long nowNanos = clock.getAsLong();
     long seconds = running == null ? 0 : (nowNanos - runningSince) / 1_000_000_000L;
     if (seconds >= 10) s.append(", running ").append(running).append(" for ").append(seconds).append(" s");
     boolean changed = finished.size() != lastReported;

@@ -49,7 +49,7 @@ class TestProgressWatcherTest {
     Files.writeString(single.resolve("results-2.jsonl"), started("C", "c") + finished("C", "c", 5000));
     Files.writeString(dir.resolve("results.jsonl"), started("C", "a") + finished("C", "a", 300));
     try (TestProgressWatcher watcher = new TestProgressWatcher(dir, 3, Map.of("C#a", 100L, "C#b", 200L, "C#c", 1000L),
-        progress, "module m")) {
+        progress, "module m", System::nanoTime, false)) {
       watcher.poll();
       assertFalse(lines.isEmpty(), "no progress line");
       assertEquals("3/3 module m tests, 4.4x baseline so far, slowest C#c (1.0 s -> 5.0 s)", lines.get(lines.size() - 1));
@@ -57,6 +57,34 @@ class TestProgressWatcherTest {
       watcher.poll(); // nothing new: no new line
       assertEquals(before, lines.size(), lines::toString);
       assertEquals(3, done.get(done.size() - 1));
+    }
+  }
+  /** A test that runs long is named, with how long it has run, once a line has been quiet for 30 s. */
+  @Test
+  void aLongRunningTestIsNamedAfterAQuietPeriod() throws Exception {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    TriageProgress progress = new TriageProgress() {
+      @Override
+      public void phase(String name, String detail) {}
+
+      @Override
+      public void step(int d, int total, String detail) {
+        lines.add(d + "/" + total + " " + detail);
+      }
+    };
+    long[] now = {1_000_000_000L};
+    Path results = dir.resolve("results-1.jsonl");
+    Files.writeString(results, started("C", "a") + finished("C", "a", 300) + started("C", "slow"));
+    try (TestProgressWatcher watcher = new TestProgressWatcher(dir, 2, Map.of("C#a", 100L, "C#slow", 1000L), progress,
+        "module m", () -> now[0], false)) {
+      watcher.poll();
+      assertEquals(List.of("1/2 module m tests, 3.0x baseline so far"), lines);
+      now[0] += 12_000_000_000L;
+      watcher.poll(); // running 12 s, but a line was written 12 s ago
+      assertEquals(1, lines.size(), lines::toString);
+      now[0] += 20_000_000_000L;
+      watcher.poll();
+      assertEquals("1/2 module m tests, 3.0x baseline so far, running C#slow for 32 s", lines.get(lines.size() - 1));
     }
   }
 }
