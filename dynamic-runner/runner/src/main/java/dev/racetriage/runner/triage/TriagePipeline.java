@@ -385,8 +385,11 @@ public final class TriagePipeline {
       ModuleDetection md;
       try (TestProgressWatcher watch = new TestProgressWatcher(dir, baseline.outcomes().size() - skip.size(),
           baselineTimes, progress, "module " + module.name(root))) {
+        Set<String> crashedNatively = new LinkedHashSet<>();
+        baseline.outcomes().stream().filter(o -> o.status() == TestOutcome.Status.CRASHED)
+            .forEach(o -> crashedNatively.add(o.id()));
         md = detectModule(jvms.get(module), selection, options.detectRuns(), limits, backstop, dir, skip, module, root,
-            warnings, detectAgentOptions(options));
+            warnings, detectAgentOptions(options), crashedNatively);
       }
       DetectionRuns run = md.runs();
       DetectionReport detection = md.report();
@@ -505,7 +508,7 @@ public final class TriagePipeline {
    */
   private static ModuleDetection detectModule(TestJvm jvm, TestSelection selection, int runs, TestLimits limits,
       Duration backstop, Path dir, Set<String> skip, TestModule module, Path root, List<String> warnings,
-      String agentOptions)
+      String agentOptions, Set<String> crashedNatively)
       throws TriageException, InterruptedException {
     List<Path> reports = new ArrayList<>();
     try {
@@ -546,10 +549,47 @@ public final class TriagePipeline {
             + h.limitMillis() / 1000 + " s, " + "--detect-timeout-factor times its baseline): it was stopped and the "
             + "other tests went on in a fresh JVM; the races it had shown are kept.");
       }
+      warnings.addAll(crashedUnderTheAgent(once.result(), single, crashedNatively));
       return new ModuleDetection(once.runs(), readReports(reports), hung);
     } catch (IOException e) {
       throw new TriageException("Could not start the detect JVM for module " + module.name(root) + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A warning for each test that ended its detection JVM although it ran whole without the agent (a test that
+   * crashes natively has its baseline warning already): the part of it after that point was not checked. When a
+   * detection JVM's output shows an OutOfMemoryError the warning says so and where the heap comes from.
+   */
+  static List<String> crashedUnderTheAgent(TestRunResult run, Path logs, Set<String> crashedNatively) {
+    List<TestOutcome> crashed = run.outcomes().stream()
+        .filter(o -> o.status() == TestOutcome.Status.CRASHED && !crashedNatively.contains(o.id())).toList();
+    if (crashed.isEmpty()) {
+      return List.of();
+    }
+    boolean outOfMemory = false;
+    try (java.util.stream.Stream<Path> files = Files.list(logs)) {
+      for (Path log : files.filter(f -> f.getFileName().toString().startsWith("output")).toList()) {
+        try (java.util.stream.Stream<String> lines = Files.lines(log, java.nio.charset.StandardCharsets.UTF_8)) {
+          outOfMemory |= lines.anyMatch(l -> l.contains("java.lang.OutOfMemoryError"));
+        } catch (java.io.UncheckedIOException | IOException e) {
+          // an unreadable log only loses the hint
+        }
+      }
+    } catch (IOException e) {
+      // no logs: no hint
+    }
+    String why = outOfMemory
+        ? " — the detection JVM ran out of memory (the agent's shadows share the heap: it gets twice the argLine's "
+          + "-Xmx plus 256 MB, or the JVM's default; give it more with -Xmx in the Surefire <argLine>)"
+        : "";
+    List<String> out = new ArrayList<>();
+    for (TestOutcome o : crashed) {
+      out.add("The test " + testName(o) + " ended its detection JVM, although it ran whole without the agent" + why
+          + ": the rest of it was not checked; the other tests went on in a fresh JVM, and the races it had shown "
+          + "are kept. Its JVM's output is in " + logs + ".");
+    }
+    return out;
   }
 
   /** The tests a run stopped at their limit (HUNG) or killed with their JVM (TIMED_OUT), with their dumps. */

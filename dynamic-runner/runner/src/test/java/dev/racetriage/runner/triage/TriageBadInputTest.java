@@ -174,6 +174,45 @@ class TriageBadInputTest {
   }
 
   /**
+   * A test that runs whole natively but ends its JVM under the agent (the JUnit Platform rethrows an
+   * OutOfMemoryError and the launcher exits, as commons-lang's did under its {@code -Xmx512m}) is named in a warning
+   * that says the rest of it was not checked and that the detection JVM ran out of memory; the other tests go on.
+   */
+  @Test
+  void aTestThatEndsItsDetectionJvmIsNamedAndTheOthersGoOn() throws Exception {
+    Path project = dir.resolve("heavy");
+    ProjectFixtures.writeProjectWithTests(project, """
+          int shared;
+          @Test @org.junit.jupiter.api.Order(1) void exhaustsTheHeapUnderTheAgent() {
+            boolean underAgent = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .anyMatch(a -> a.startsWith("-javaagent:") && a.contains("racetriage-agent"));
+            if (underAgent) {
+              throw new OutOfMemoryError("Java heap space (the shadows of a big cache, simulated)");
+            }
+          }
+          @Test @org.junit.jupiter.api.Order(2) void races() throws Exception {
+            Thread a = new Thread(() -> shared = 1);
+            Thread b = new Thread(() -> shared = 2);
+            a.start(); b.start(); a.join(); b.join();
+          }
+        """);
+    Files.createDirectories(project.resolve("src/test/resources"));
+    Files.writeString(project.resolve("src/test/resources/junit-platform.properties"),
+        "junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$OrderAnnotation\n");
+    TriageOptions detectOnce = new TriageOptions(project, StoreLocation.file(db), true, 3, List.of("sc", "oldest"), 2,
+        null, Duration.ofMinutes(5), Duration.ofMinutes(2), true, true, List.of(), 1);
+
+    TriageResult result = new TriagePipeline().run(detectOnce, TriageProgress.silent());
+
+    assertEquals(List.of("demo.BehaviourTest.shared"),
+        result.races().stream().map(r -> r.race().fieldKey()).toList(), "the test after it was checked");
+    String warning = result.warnings().stream().filter(w -> w.contains("exhaustsTheHeapUnderTheAgent")).findFirst()
+        .orElseThrow(() -> new AssertionError("no warning names the test: " + result.warnings()));
+    assertTrue(warning.contains("ended its detection JVM") && warning.contains("not checked")
+        && warning.contains("ran out of memory") && warning.contains("<argLine>"), warning);
+  }
+
+  /**
    * A test that fails its baseline once and passes when re-run (as Peterson's lock without volatile does natively,
    * now and then) is intermittent, not broken: its race is tried, the verdict comes from the trials, and the evidence
    * names the native failure.
