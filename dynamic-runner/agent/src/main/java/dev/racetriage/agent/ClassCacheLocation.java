@@ -16,7 +16,7 @@ import java.util.zip.CRC32;
  * slots are baked into the code) and the JDK (its classes are instrumented and consulted) — so a rebuilt agent,
  * another mode or another JDK never reuses bytes instrumented for something else.
  */
-final class ClassCacheLocation {
+public final class ClassCacheLocation {
   private static final int LAYOUT = 1;
 
   private ClassCacheLocation() {
@@ -55,8 +55,16 @@ final class ClassCacheLocation {
     return InstrumentedClassCache.open(root, identity, warnings);
   }
 
-  /** {@code $XDG_CACHE_HOME/racetriage/agent-classes}, else {@code ~/.cache/racetriage/agent-classes}. */
-  static File defaultRoot() {
+  /**
+   * True for the name of an identity directory this class makes under a cache root ({@code v<layout>-<jar>-<config>},
+   * both hexadecimal): what the runner's pruning may delete (runner.fork.ClassCacheJanitor), nothing else.
+   */
+  public static boolean isIdentity(String name) {
+    return name.matches("v\\d+-[0-9a-f]+-[0-9a-f]+");
+  }
+
+  /** {@code $XDG_CACHE_HOME/racetriage/agent-classes}, else {@code ~/.cache/racetriage/agent-classes}; null if neither. */
+  public static File defaultRoot() {
     String xdg = System.getenv("XDG_CACHE_HOME");
     if (xdg != null && !xdg.isBlank()) {
       return new File(xdg, "racetriage/agent-classes");

@@ -43,6 +43,10 @@ class ClassCacheLocationTest {
     assertNotEquals(a, jumbleX, "another mode");
     assertNotEquals(jumbleX, dir(jumble + "p.C.y", jarA), "other fields under trial (their slots are baked in)");
     assertEquals(jumbleX, dir(jumble + "p.C.x;seed=7", jarA), "the seed changes nothing instrumented");
+    for (Path made : new Path[] {a, jumbleX, dir(detect, rebuilt)}) { // what the runner's pruning may delete
+      assertTrue(ClassCacheLocation.isIdentity(made.getFileName().toString()), made.toString());
+    }
+    assertTrue(!ClassCacheLocation.isIdentity("notes") && !ClassCacheLocation.isIdentity("v1-abc"));
     assertEquals("", warnings.toString(StandardCharsets.UTF_8));
   }
 

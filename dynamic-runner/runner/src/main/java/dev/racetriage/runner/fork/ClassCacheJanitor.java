@@ -1,5 +1,6 @@
 package dev.racetriage.runner.fork;
 
+import dev.racetriage.agent.ClassCacheLocation;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -9,9 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Keeps the agent's class cache bounded. The agent keeps one directory per identity (its jar, its mode, the fields a
@@ -19,7 +18,8 @@ import java.util.regex.Pattern;
  * one: a triage of 50 races adds 50 directories of the project's classes, and every rebuilt agent a new set (one
  * developer machine had 1,539 directories, 2.5 GB). The agent marks a directory's last use (its modification time)
  * each time a JVM opens it; {@link #prune} deletes the directories no JVM opened for {@link #MAX_AGE}, and the least
- * recently used beyond {@link #KEEP}. A directory in use by another JVM can only lose entries it will miss and store
+ * recently used beyond {@link #KEEP}; only the agent's identity directories ({@link ClassCacheLocation#isIdentity}) are
+ * touched. A directory in use by another JVM can only lose entries it will miss and store
  * again: every entry is verified against the class file on lookup.
  */
 public final class ClassCacheJanitor {
@@ -27,24 +27,14 @@ public final class ClassCacheJanitor {
   public static final Duration MAX_AGE = Duration.ofDays(14);
   /** At most this many directories are kept (the most recently used). */
   public static final int KEEP = 256;
-  /** The agent's identity directories ({@code ClassCacheLocation}): nothing else under the root is touched. */
-  private static final Pattern IDENTITY = Pattern.compile("v\\d+-[0-9a-f]+-[0-9a-f]+");
 
   private ClassCacheJanitor() {
   }
 
-  /**
-   * The agent's default cache root for JVMs started with {@code environment} added to this process's:
-   * {@code $XDG_CACHE_HOME/racetriage/agent-classes}, else {@code ~/.cache/racetriage/agent-classes}.
-   */
-  public static Optional<Path> defaultRoot(Map<String, String> environment) {
-    String xdg = environment.getOrDefault("XDG_CACHE_HOME", System.getenv("XDG_CACHE_HOME"));
-    if (xdg != null && !xdg.isBlank()) {
-      return Optional.of(Path.of(xdg, "racetriage", "agent-classes"));
-    }
-    String home = System.getProperty("user.home");
-    return home == null || home.isBlank() ? Optional.empty()
-        : Optional.of(Path.of(home, ".cache", "racetriage", "agent-classes"));
+  /** The agent's default cache root ({@link ClassCacheLocation#defaultRoot}), where this process's JVMs put it. */
+  public static Optional<Path> defaultRoot() {
+    java.io.File root = ClassCacheLocation.defaultRoot();
+    return root == null ? Optional.empty() : Optional.of(root.toPath());
   }
 
   /** {@link #prune(Path, Instant, Duration, int)} in a daemon thread of low priority: a triage does not wait for it. */
@@ -67,7 +57,7 @@ public final class ClassCacheJanitor {
     List<Path> dirs = new ArrayList<>();
     try (DirectoryStream<Path> children = Files.newDirectoryStream(root)) {
       for (Path child : children) {
-        if (IDENTITY.matcher(child.getFileName().toString()).matches() && Files.isDirectory(child)) {
+        if (ClassCacheLocation.isIdentity(child.getFileName().toString()) && Files.isDirectory(child)) {
           dirs.add(child);
         }
       }

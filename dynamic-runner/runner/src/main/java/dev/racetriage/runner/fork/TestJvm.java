@@ -70,11 +70,12 @@ public final class TestJvm {
     // racetriage's agent first: it then sees the classes before another agent of the argLine adds its own bookkeeping
     agentOptions.ifPresent(options -> command.add("-javaagent:" + agentJar + "=" + options));
     List<String> argLine = ArgLine.withoutCoverageAgents(ArgLine.tokens(surefire.argLine()));
-    if (agentOptions.isPresent() && agentOptions.get().startsWith("mode=detect")) {
+    boolean detection = agentOptions.isPresent() && agentOptions.get().startsWith("mode=detect");
+    if (detection) {
       ArgLine.detectionCollector(argLine, surefire.environment()).ifPresent(command::add);
     }
     command.addAll(argLine);
-    if (agentOptions.isPresent() && agentOptions.get().startsWith("mode=detect")) {
+    if (detection) {
       ArgLine.detectionHeap(argLine).ifPresent(command::add); // after the argLine's: the last limit counts
     }
     // Surefire sets basedir in every test JVM; the pom's system properties come after the argLine and win over it
