@@ -11,12 +11,4 @@
 # Get the checkout: git clone https://github.com/apache/commons-lang && git -C commons-lang checkout 598dfc16
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-NAME=commons-lang
-COMMIT=598dfc16
-URL=https://github.com/apache/commons-lang
-[ $# -ge 1 ] || rw_usage "$NAME" "$COMMIT" "$URL"
-CHECKOUT="$1"
-shift
-rw_init "$NAME" "$COMMIT" "$CHECKOUT"
-[ "$NATIVE" = 1 ] && rw_native
-rw_runs "$@"
+rw_main commons-lang 598dfc16 https://github.com/apache/commons-lang "$@"

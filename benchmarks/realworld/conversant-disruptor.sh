@@ -15,12 +15,4 @@
 #     machine under the agent a run takes 4-22 s against 0.6 s natively.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-NAME=conversant-disruptor
-COMMIT=b5e9cc6e6b3206b9a8180d087921c38e19b9fac2
-URL=https://github.com/conversant/disruptor
-[ $# -ge 1 ] || rw_usage "$NAME" "$COMMIT" "$URL"
-CHECKOUT="$1"
-shift
-rw_init "$NAME" "$COMMIT" "$CHECKOUT"
-[ "$NATIVE" = 1 ] && rw_native
-rw_runs "$@"
+rw_main conversant-disruptor b5e9cc6e6b3206b9a8180d087921c38e19b9fac2 https://github.com/conversant/disruptor "$@"

@@ -16,12 +16,4 @@
 #   - The test sources print large serialized-histogram dumps to stdout (HistogramEncodingTest).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-NAME=HdrHistogram
-COMMIT=3ae7ae18d81887484974011c1c7a2bdc9178ab09
-URL=https://github.com/HdrHistogram/HdrHistogram
-[ $# -ge 1 ] || rw_usage "$NAME" "$COMMIT" "$URL"
-CHECKOUT="$1"
-shift
-rw_init "$NAME" "$COMMIT" "$CHECKOUT"
-[ "$NATIVE" = 1 ] && rw_native
-rw_runs "$@"
+rw_main HdrHistogram 3ae7ae18d81887484974011c1c7a2bdc9178ab09 https://github.com/HdrHistogram/HdrHistogram "$@"

@@ -11,12 +11,4 @@
 # Get the checkout: git clone https://github.com/brettwooldridge/HikariCP && git -C HikariCP checkout 604d7d58
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-NAME=HikariCP
-COMMIT=604d7d58
-URL=https://github.com/brettwooldridge/HikariCP
-[ $# -ge 1 ] || rw_usage "$NAME" "$COMMIT" "$URL"
-CHECKOUT="$1"
-shift
-rw_init "$NAME" "$COMMIT" "$CHECKOUT"
-[ "$NATIVE" = 1 ] && rw_native
-rw_runs "$@"
+rw_main HikariCP 604d7d58 https://github.com/brettwooldridge/HikariCP "$@"

@@ -16,12 +16,4 @@
 #     uninstrumented and the report names it (stats.uninstrumentedClasses).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-NAME=jackson-core
-COMMIT=fc1bc9382c4405c789b7757dc2dae19c9c3b2317
-URL=https://github.com/FasterXML/jackson-core
-[ $# -ge 1 ] || rw_usage "$NAME" "$COMMIT" "$URL"
-CHECKOUT="$1"
-shift
-rw_init "$NAME" "$COMMIT" "$CHECKOUT"
-[ "$NATIVE" = 1 ] && rw_native
-rw_runs "$@"
+rw_main jackson-core fc1bc9382c4405c789b7757dc2dae19c9c3b2317 https://github.com/FasterXML/jackson-core "$@"

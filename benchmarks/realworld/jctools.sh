@@ -12,12 +12,4 @@
 # (lib.sh: MODES, BUDGET, OUT, NATIVE, NICE.)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-NAME=jctools
-COMMIT=c3312218f8871dc7b541f2422dc7d33d0c445c89
-URL=https://github.com/JCTools/JCTools
-[ $# -ge 1 ] || rw_usage "$NAME" "$COMMIT" "$URL"
-CHECKOUT="$1"
-shift
-rw_init "$NAME" "$COMMIT" "$CHECKOUT"
-[ "$NATIVE" = 1 ] && rw_native
-rw_runs "$@"
+rw_main jctools c3312218f8871dc7b541f2422dc7d33d0c445c89 https://github.com/JCTools/JCTools "$@"

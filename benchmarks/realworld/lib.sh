@@ -23,6 +23,23 @@ BUDGET="${BUDGET:-30m}"
 NATIVE="${NATIVE:-0}"
 NICE="${NICE:-10}"
 
+# rw_main NAME COMMIT URL CHECKOUT [racetriage triage options...]: a project script's whole run — usage without a
+# checkout, rw_init, the native run when NATIVE=1 (with RW_NATIVE_ARGS, e.g. -Dmaven.test.failure.ignore=true), then
+# the runs MODES asks for
+rw_main() {
+  local name="$1" commit="$2" url="$3"
+  shift 3
+  [ $# -ge 1 ] || rw_usage "$name" "$commit" "$url"
+  local checkout="$1"
+  shift
+  rw_init "$name" "$commit" "$checkout"
+  if [ "$NATIVE" = 1 ]; then
+    # shellcheck disable=SC2086 # RW_NATIVE_ARGS is a list of mvn arguments
+    rw_native ${RW_NATIVE_ARGS:-}
+  fi
+  rw_runs "$@"
+}
+
 # rw_usage NAME COMMIT URL: the common usage line
 rw_usage() {
   echo "usage: $0 CHECKOUT [racetriage triage options...]" >&2

@@ -22,12 +22,5 @@
 #     Surefire tests; metrics-docs is a jar module without code.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-NAME=metrics
-COMMIT=7c8bede6396451aff5fc33a144653ae25fcd5a60
-URL=https://github.com/dropwizard/metrics
-[ $# -ge 1 ] || rw_usage "$NAME" "$COMMIT" "$URL"
-CHECKOUT="$1"
-shift
-rw_init "$NAME" "$COMMIT" "$CHECKOUT"
-[ "$NATIVE" = 1 ] && rw_native -Dmaven.test.failure.ignore=true
-rw_runs "$@"
+RW_NATIVE_ARGS="-Dmaven.test.failure.ignore=true"
+rw_main metrics 7c8bede6396451aff5fc33a144653ae25fcd5a60 https://github.com/dropwizard/metrics "$@"
