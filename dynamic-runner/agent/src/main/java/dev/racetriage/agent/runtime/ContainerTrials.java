@@ -19,6 +19,12 @@ import java.util.concurrent.locks.LockSupport;
  * another thread calls it. Under {@code sc} (the control) nothing waits. In both, a call is counted as a read of the
  * key, and a call that started while another thread's call on the same container was running or waiting to run, one
  * of them a mutator, as an <em>overlap</em> — the report's stale reads: a run without one did not exercise the race.
+ * Under {@code sc} a call that <em>interleaves</em> also counts: its thread called the container before, another
+ * thread still alive made the last call, and one of those two calls is a mutator (A, B, A; after B ended and was
+ * joined, A's call is ordered with B's and does not count). Without perturbation the real schedule exercises
+ * the race through the order of the unsynchronised calls as much as through their overlap (a caller's two calls meant
+ * as one, a line and its newline, are cut by the other thread's), so a control failure in such a run is the race's.
+ * Under {@code perturb} only overlaps count: they are what the perturbation makes, and what a benign verdict claims.
  */
 public final class ContainerTrials {
   /** The heuristic that perturbs the schedule at container calls. */
@@ -139,12 +145,49 @@ public final class ContainerTrials {
     volatile boolean going;
   }
 
+  /**
+   * A container under trial: its key's slot, and for the control's interleavings the thread of its last call, whether
+   * that call was a mutator, and the threads that called it (ids; threads are few).
+   */
+  private static final class Tried {
+    final int slot;
+    Thread lastCaller;
+    boolean lastWrote;
+    long[] callers = new long[0];
+
+    Tried(int slot) {
+      this.slot = slot;
+    }
+
+    /**
+     * Records a call by thread {@code me}; true when it interleaves: {@code me} called before, another thread called
+     * last and is still alive (a thread that ended, joined before this call, is ordered with it), and this call or
+     * that one is a mutator.
+     */
+    boolean interleaves(Thread me, boolean write) {
+      long id = me.getId();
+      boolean known = false;
+      for (long c : callers) {
+        known |= c == id;
+      }
+      Thread other = lastCaller;
+      boolean interleaves = known && other != null && other != me && (write || lastWrote) && other.isAlive();
+      if (!known) {
+        callers = java.util.Arrays.copyOf(callers, callers.length + 1);
+        callers[callers.length - 1] = id;
+      }
+      lastCaller = me;
+      lastWrote = write;
+      return interleaves;
+    }
+  }
+
   private static final class Run {
     final FieldStats[] stats;
     final boolean perturb;
     final long seed;
-    /** Container under trial → its slot (weak: a container never lives longer for being tried). */
-    final WeakIdentityTable<Integer> slots = new WeakIdentityTable<>();
+    /** Container under trial → its slot and recent callers (weak: a container never lives longer for being tried). */
+    final WeakIdentityTable<Tried> slots = new WeakIdentityTable<>();
     /** Calls in progress, only while there are some (strong references, removed at exit). */
     final IdentityHashMap<Object, Calls> calls = new IdentityHashMap<>();
     final ThreadLocal<SeededRandom> random = new ThreadLocal<>();
@@ -167,11 +210,11 @@ public final class ContainerTrials {
       Waiter release = null;
       int draw = 64;
       synchronized (this) {
-        Integer slot = slots.get(container);
-        if (slot == null && unnamedSlot >= 0) {
-          slot = name(container, unnamedSlot);
+        Tried tried = slots.get(container);
+        if (tried == null && unnamedSlot >= 0) {
+          tried = name(container, unnamedSlot);
         }
-        if (slot == null) {
+        if (tried == null) {
           return;
         }
         Calls calls = calls(container);
@@ -189,7 +232,8 @@ public final class ContainerTrials {
         }
         calls.lastCaller = me;
         calls.running.add(new Call(me, write));
-        stats[slot].countContainerCall(overlap);
+        boolean interleaves = tried.interleaves(me, write);
+        stats[tried.slot].countContainerCall(overlap || (!perturb && interleaves));
         if (perturb) {
           draw = draw(me);
           if (calls.waiter != null && calls.waiter.thread != me) {
@@ -254,11 +298,11 @@ public final class ContainerTrials {
     }
 
     /** The container's slot, {@code slot} unless it already had one. Called holding this run's monitor. */
-    Integer name(Object container, int slot) {
-      return slots.getOrCreate(container, new java.util.function.Function<Object, Integer>() {
+    Tried name(Object container, int slot) {
+      return slots.getOrCreate(container, new java.util.function.Function<Object, Tried>() {
         @Override
-        public Integer apply(Object c) {
-          return slot;
+        public Tried apply(Object c) {
+          return new Tried(slot);
         }
       });
     }

@@ -76,6 +76,51 @@ class ContainerTrialsTest {
     }
   }
 
+  /**
+   * The control also counts a call that interleaves: its thread called before, another thread made the last call (a
+   * mutator) and is still alive. Under perturb only overlaps count; a thread joined before the call is ordered with it.
+   */
+  @Test
+  void underTheControlACallAfterAnotherLiveThreadsMutationInterleaves() throws Throwable {
+    for (String heuristic : List.of("sc", ContainerTrials.PERTURB)) {
+      try (InstrumentedRun run = run(heuristic, CONTAINERS + "log{}")) {
+        Class<?> c = run.load(SharedContainers.class);
+        Object shared = call(c, "create");
+        call(c, "add", shared, "a");
+        Object log = heap(shared, "log");
+        CountDownLatch added = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread other = new Thread(() -> {
+          ContainerTrials.enter(log, 1, -1); // another thread's whole add, before ours: no overlap
+          ContainerTrials.exit(log);
+          added.countDown();
+          try {
+            done.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        other.start();
+        added.await();
+        call(c, "add", shared, "b");
+        int interleaving = heuristic.equals("sc") ? 1 : 0;
+        assertEquals(interleaving, stats(run).staleReads(), heuristic + ": a, the other thread's add, b");
+        call(c, "add", shared, "c");
+        assertEquals(interleaving, stats(run).staleReads(), heuristic + ": b then c are this thread's own");
+        done.countDown();
+        other.join();
+        Thread late = new Thread(() -> {
+          ContainerTrials.enter(log, 1, -1);
+          ContainerTrials.exit(log);
+        });
+        late.start();
+        late.join();
+        call(c, "add", shared, "d");
+        assertEquals(interleaving, stats(run).staleReads(), heuristic + ": the last add came from a thread joined since");
+      }
+    }
+  }
+
   @Test
   void twoReadersDoNotOverlapAndANewRunStartsWithFreshCounters() throws Throwable {
     try (InstrumentedRun run = run("sc", CONTAINERS + "log{}")) {

@@ -65,9 +65,10 @@ public final class ContainerRaces {
   /**
    * The classification of a container race, its summary in a container's words (calls and overlaps, not stale
    * values). Unlike {@code sc} for a field, the control can exercise a container race: the threads' calls may overlap
-   * on their own. So a control that failed only in runs whose calls overlapped (no failure without an overlap) does not
-   * make the race flaky: it is destructive, and says that it fails without perturbation too. A control failure in a
-   * run without an overlap is one the race cannot explain: flaky, as for any race.
+   * on their own. So a control that failed only in runs whose calls overlapped or interleaved (the agent's control
+   * counts both; interleaved: a thread's call after a live other thread's, one of them a mutator) does not make the
+   * race flaky: it is destructive, and says that it fails without perturbation too. A control failure in a run with
+   * neither is one the race cannot explain: flaky, as for any race.
    */
   public static Classification described(String fieldKey, Classification c, List<HeuristicTrials> evidence) {
     if (!isContainer(fieldKey)) return c;
@@ -77,7 +78,8 @@ public final class ContainerRaces {
       String perturbed = evidence.stream().filter(t -> t.heuristic().equals(PERTURB)).findFirst()
           .map(t -> ", " + t.failures() + "/" + t.runs() + " under perturb").orElse("");
       c = new Classification(dev.racetriage.store.verdicts.Verdict.DESTRUCTIVE, String.format(Locale.ROOT,
-          "%d/%d runs failed under sc%s, each with calls on the container that overlapped on their own: the race"
+          "%d/%d runs failed under sc%s, each with calls on the container that overlapped or interleaved on their own:"
+              + " the race"
               + " fails the test without perturbation too", sc.failures(), sc.runs(), perturbed), "sc", c.facts());
     }
     String overlaps = c.facts().get(PERTURB + ".staleReads");

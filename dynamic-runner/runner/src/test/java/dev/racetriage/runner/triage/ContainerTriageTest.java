@@ -53,7 +53,7 @@ class ContainerTriageTest {
     try (TriageStore store = TriageStore.openProject(root)) {
       VerdictRecord text = store.verdicts().current(FieldKey.parse(TEXT)).orElseThrow();
       assertTrue(text.evidence().summary().contains("under perturb"), text.evidence().summary());
-      // the decisive trial is a failing one: perturbed, or a control run whose calls overlapped on their own (the
+      // the decisive trial is a failing one: perturbed, or a control run whose calls overlapped or interleaved on their own (the
       // builder can lose a line without perturbation too, which also makes it destructive)
       String replay = text.evidence().replayCommand();
       assertTrue(replay.contains("heuristic=perturb") || replay.contains("heuristic=sc"), replay);
