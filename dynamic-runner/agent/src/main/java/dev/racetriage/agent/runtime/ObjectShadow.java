@@ -62,16 +62,21 @@ class ObjectShadow {
   private volatile int fieldCount;
 
   /**
-   * Compact owner records: while every write to this object's fields was made by one thread in one epoch — the write
-   * summary — each written field's last write is that epoch, so the object needs only which fields were written and
-   * from which sites, not a {@code LocationState} each (a value object built in a constructor and then only read,
-   * the common case, never gets one). Only the owner appends, with plain stores published by {@link #ownCount}; the
-   * first access that needs more (the owner writing in a later epoch, another thread writing, a read that does not
-   * cover the summary) turns them into states under the monitor ({@link #materialize}) for good.
+   * Compact owner records: while every write to this object's fields was made by one thread — the owner, whose latest
+   * write epoch is the write summary — the object needs only which fields were written, from which sites and at which
+   * of the owner's epochs, not a {@code LocationState} each (a value object built in a constructor and then only read,
+   * the common case, never gets one; a parser whose thread releases something between its writes keeps them too).
+   * Only the owner appends and updates, with plain stores published by {@link #ownCount} (a record's epoch with a
+   * volatile store, see {@link #compactWrite}); the first access that needs more (another thread writing, a read that
+   * does not cover the summary, a write in a class initialiser) turns them into states under the monitor
+   * ({@link #materialize}) for good.
    */
   private volatile boolean compact = true;
   /**
    * The compact records: a hash table of (field id + 1, site) pairs, id word 0 for a free slot (see {@link #ownSlot}).
+   * While every record is at the summary's epoch (the owner wrote in one epoch only) that is all, and the table's
+   * length is a power of two; from the owner's first write in a later epoch the table also holds each slot's epoch
+   * clock after the pairs (length 3 × slots: {@link #slots}), the epoch's thread being the summary's.
    * Written by the owner only; an entry is published by {@link #ownCount}. A reader ({@link #materialize}) scans
    * every slot: it may also see an append in flight, whose writer then sees the turn and writes through the states.
    */
@@ -128,8 +133,8 @@ class ObjectShadow {
 
   /** Records that objects with the records of {@code table} need a table of its size (at a growth: rare). */
   private static void noteRecordSlots(int[] table) {
-    int slots = table.length / 2;
-    for (int k = 0; k < table.length; k += 2) {
+    int slots = slots(table);
+    for (int k = 0; k < 2 * slots; k += 2) {
       int id = table[k] - 1;
       if (id < 0) {
         continue;
@@ -226,8 +231,8 @@ class ObjectShadow {
       }
       int[] table = own;
       int at = ownSlot(table, fieldId);
-      if (at < 0) {
-        return false;
+      if (at < 0 || hasClocks(table) && table[2 * slots(table) + (at >>> 1)] != Epoch.clock(now)) {
+        return false; // a new field, or one last written in an earlier epoch: compactWrite dates it
       }
       if (table[at + 1] != site) {
         table[at + 1] = site;
@@ -404,42 +409,81 @@ class ObjectShadow {
 
   /**
    * The owner's write of field {@code fieldId} from {@code site} at its epoch {@code now}, kept in the compact records
-   * if they still describe the object (the summary is {@code now}, or ⊥ and this write makes it {@code now}); false if
-   * the write must go through the field's state.
+   * if they still describe the object (the summary is ⊥, or one of this thread's epochs: {@code now}, or an earlier
+   * one — every earlier write is then this thread's, ordered before this one by program order); false if the write
+   * must go through the field's state.
+   *
+   * <p>At the owner's first write in a later epoch the table gains the records' clocks, each the old summary's, before
+   * the summary moves: a thread that turns the records into states reads the summary first, then the table, so it
+   * never dates an earlier write at the later epoch (which could hide nothing, but would report a read ordered after
+   * the earlier write as a race). A record's clock is stored with a volatile store, and {@link #compact} read after it:
+   * either the turning thread, which clears {@code compact} before reading the table, sees the clock, or this write
+   * sees the turn and goes through the states too.
    */
   boolean compactWrite(long now, int fieldId, int site) {
     if (!compact) {
       return false;
     }
     long summary = writeSummary;
+    int[] table = own;
     if (summary != now) {
-      if (!Epoch.isBottom(summary) || !WRITE_SUMMARY.compareAndSet(this, summary, now)) {
+      if (Epoch.isBottom(summary)) {
+        if (!WRITE_SUMMARY.compareAndSet(this, summary, now)) {
+          return false;
+        }
+        claimWriter(now);
+      } else if (summary != SHARED_WRITES && Epoch.tid(summary) == Epoch.tid(now)
+          && Epoch.clock(now) > Epoch.clock(summary)) {
+        if (!hasClocks(table) && ownCount > 0) {
+          table = withClocks(table, Epoch.clock(summary));
+          own = table; // published by the compare-and-set below, before the summary moves
+        }
+        if (!WRITE_SUMMARY.compareAndSet(this, summary, now)) {
+          return false;
+        }
+      } else {
         return false;
       }
-      claimWriter(now);
     }
-    int[] table = own;
     int at = ownSlot(table, fieldId);
     if (at >= 0) {
       if (table[at + 1] != site) {
         table[at + 1] = site;
       }
+      if (hasClocks(table)) {
+        int clockAt = 2 * slots(table) + (at >>> 1);
+        if (table[clockAt] != Epoch.clock(now)) {
+          RECORD_WORD.setVolatile(table, clockAt, Epoch.clock(now));
+        }
+      }
       return compact; // turned into states meanwhile: write it there too
     }
     int n = ownCount;
-    if (4 * (n + 1) > 3 * (table.length / 2)) { // at most 3/4 full; also the shared empty table, never written
-      table = rehash(table, Math.max(4, table.length));
+    int slots = slots(table);
+    if (4 * (n + 1) > 3 * slots) { // at most 3/4 full; also the shared empty table, never written
+      table = rehash(table, Math.max(4, 2 * slots), hasClocks(table));
       at = ownSlot(table, fieldId);
-      if (table.length > 8) {
+      if (slots(table) > 4) {
         noteRecordSlots(table);
       }
     }
     at = -at - 1;
     table[at + 1] = site;
+    if (hasClocks(table)) {
+      table[2 * slots(table) + (at >>> 1)] = Epoch.clock(now);
+    }
     table[at] = fieldId + 1;
     own = table;
     ownCount = n + 1;
     return compact;
+  }
+
+  /** A copy of a pairs-only records table with each slot's clock {@code clock} (the summary's, see compactWrite). */
+  private static int[] withClocks(int[] table, int clock) {
+    int slots = slots(table);
+    int[] copy = java.util.Arrays.copyOf(table, 3 * slots);
+    java.util.Arrays.fill(copy, 2 * slots, 3 * slots, clock);
+    return copy;
   }
 
   /**
@@ -449,7 +493,7 @@ class ObjectShadow {
    * an iterator's ~20 records on every {@code next()} was 9 % of a getter-heavy run. The table is never full.
    */
   private static int ownSlot(int[] table, int fieldId) {
-    int slots = table.length / 2;
+    int slots = slots(table);
     if (slots == 0) {
       return -1; // "free at 0": the caller grows the empty table first
     }
@@ -465,18 +509,41 @@ class ObjectShadow {
     }
   }
 
-  /** The records in a table of {@code slots} slots (owner only; published with the count, see compactWrite). */
-  private static int[] rehash(int[] table, int slots) {
-    int[] grown = new int[2 * slots];
-    for (int k = 0; k < table.length; k += 2) {
+  /**
+   * The slots of a records table: half its length while it holds pairs only (a power of two), a third once it holds
+   * their epochs' clocks too (3 × a power of two).
+   */
+  private static int slots(int[] table) {
+    int length = table.length;
+    return (length & (length - 1)) == 0 ? length >>> 1 : length / 3;
+  }
+
+  /** True if the records table holds each slot's epoch clock (after its pairs). */
+  private static boolean hasClocks(int[] table) {
+    int length = table.length;
+    return (length & (length - 1)) != 0;
+  }
+
+  /** The records in a table of {@code slots} slots, with clocks if {@code clocks} (owner only; see compactWrite). */
+  private static int[] rehash(int[] table, int slots, boolean clocks) {
+    int[] grown = new int[(clocks ? 3 : 2) * slots];
+    int oldSlots = slots(table);
+    boolean hadClocks = hasClocks(table);
+    for (int k = 0; k < 2 * oldSlots; k += 2) {
       if (table[k] != 0) {
         int at = -ownSlot(grown, table[k] - 1) - 1;
         grown[at] = table[k];
         grown[at + 1] = table[k + 1];
+        if (clocks && hadClocks) {
+          grown[2 * slots + (at >>> 1)] = table[2 * oldSlots + (k >>> 1)];
+        }
       }
     }
     return grown;
   }
+
+  private static final java.lang.invoke.VarHandle RECORD_WORD =
+      java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
 
   /** True while the compact owner records describe the object's writes. */
   boolean compact() {
@@ -484,8 +551,9 @@ class ObjectShadow {
   }
 
   /**
-   * Turns the compact owner records into field states: each written field's last write is the summary's epoch, at its
-   * site, by the thread of that epoch ({@code writerName}). Idempotent; afterwards every write goes through the states.
+   * Turns the compact owner records into field states: each written field's last write is its record's epoch (the
+   * summary's while the table has no clocks), at its site, by the owner ({@code writerName}). Idempotent; afterwards
+   * every write goes through the states. The summary is read before the table (see {@link #compactWrite}).
    */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   synchronized void materialize(FieldRegistry registry, String writerName) {
@@ -496,10 +564,14 @@ class ObjectShadow {
     long epoch = writeSummary;
     int n = ownCount; // read before the table: every record below the count is in the table read after it
     int[] table = own;
-    for (int k = 0; n > 0 && k < table.length; k += 2) {
+    int slots = slots(table);
+    boolean clocks = hasClocks(table);
+    for (int k = 0; n > 0 && k < 2 * slots; k += 2) {
       int id = table[k] - 1;
       if (id >= 0 && fieldIndex(id) < 0) {
-        appendField(id, new LocationState(registry.key(id), epoch, table[k + 1], writerName));
+        long written = clocks
+            ? Epoch.of(Epoch.tid(epoch), (int) RECORD_WORD.getVolatile(table, 2 * slots + (k >>> 1))) : epoch;
+        appendField(id, new LocationState(registry.key(id), written, table[k + 1], writerName));
       }
     }
   }

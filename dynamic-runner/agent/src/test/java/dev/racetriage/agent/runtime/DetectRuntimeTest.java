@@ -172,7 +172,7 @@ class DetectRuntimeTest {
           Hooks.writeField(box, early, 1);
           Hooks.monitorEnter(lock);
           Hooks.monitorExit(lock); // a release: the owner's epoch moves on
-          Hooks.writeField(box, late, 2); // the compact records become states, early at the first epoch
+          Hooks.writeField(box, late, 2); // the compact records gain clocks: early keeps the first epoch
         },
         () -> {
           Hooks.monitorEnter(lock); // covers the first epoch, not the second
@@ -180,6 +180,61 @@ class DetectRuntimeTest {
           Hooks.readField(box, late, 4);
         });
     assertEquals(List.of("pkg.Box.late"), racyFields());
+  }
+
+  /**
+   * An owner writing across epochs keeps its compact records, each field dated by its own last write: twelve fields
+   * (the table grows after the records gained clocks) written in three epochs — the first four, a release, the next
+   * four and a rewrite of field 0, a release, the last four. Readers that acquired after the first release cover the
+   * fields last written in the first epoch (1, 2, 3) and race on the rest; the records are still compact after the
+   * owner's writes (the states are made only by the uncovered read).
+   */
+  @Test
+  void anOwnerWritingAcrossEpochsKeepsCompactRecordsDatedPerField() throws InterruptedException {
+    Object box = new Object();
+    int[] ids = new int[12];
+    for (int f = 0; f < ids.length; f++) {
+      ids[f] = fields.id("pkg/Box", "f" + f);
+    }
+    Object first = new Object();
+    Object second = new Object();
+    boolean[] compactAfterOwner = new boolean[1];
+    inTurnsNamed(new String[] {"owner", "reader"},
+        () -> {
+          for (int f = 0; f < 4; f++) {
+            Hooks.writeField(box, ids[f], 1);
+          }
+          Hooks.monitorEnter(first);
+          Hooks.monitorExit(first);
+          for (int f = 4; f < 8; f++) {
+            Hooks.writeField(box, ids[f], 2);
+          }
+          Hooks.writeField(box, ids[0], 3); // field 0 again, in the second epoch
+          Hooks.writeField(box, ids[0], 3); // and again: the rewrite fast path, its record already dated
+          Hooks.monitorEnter(second);
+          Hooks.monitorExit(second);
+          for (int f = 8; f < 12; f++) {
+            Hooks.writeField(box, ids[f], 4);
+          }
+          compactAfterOwner[0] = runtime.shadowMemory().peek(box).compact();
+        },
+        () -> {
+          Hooks.monitorEnter(first); // covers the first epoch only
+          for (int f = 0; f < ids.length; f++) {
+            Hooks.readField(box, ids[f], 5);
+          }
+        });
+    assertEquals(true, compactAfterOwner[0], "the owner's own writes in later epochs keep the compact records");
+    java.util.Set<String> expected = new java.util.TreeSet<>();
+    expected.add("pkg.Box.f0");
+    for (int f = 4; f < 12; f++) {
+      expected.add("pkg.Box.f" + f);
+    }
+    assertEquals(List.copyOf(expected), racyFields().stream().sorted().toList());
+    for (var field : runtime.aggregator().fields()) {
+      int f = Integer.parseInt(field.fieldKey().substring("pkg.Box.f".length()));
+      assertEquals(runtime.sites().site(f == 0 ? 3 : f < 8 ? 2 : 4), field.first().previous().site(), field.fieldKey());
+    }
   }
 
   @Test
