@@ -42,6 +42,26 @@ final class ArgLine {
     return chosen ? java.util.Optional.empty() : java.util.Optional.of(DETECTION_COLLECTOR);
   }
 
+  /** How long, per free MB of heap, a detection JVM keeps a soft reference nobody used (the JVM's default: 1000 ms). */
+  static final String DETECTION_SOFT_REFERENCES = "-XX:SoftRefLRUPolicyMSPerMB=100";
+
+  /**
+   * The soft-reference policy option to add to a detection JVM: {@link #DETECTION_SOFT_REFERENCES} unless the argLine
+   * or the environment sets one, else none. A softly reachable cache that a test fills is kept for a second per free
+   * megabyte since its last use; under the agent every cached object also has a shadow, so the same cache fills the
+   * heap to the point where the parallel collector runs back-to-back full collections instead of clearing it:
+   * commons-lang's date tests, behind its locale-resource caches, spent 72 s of a 267 s run in 67 full collections
+   * (benchmarks/RESULTS.md). A tenth of the default lets the collector clear an unused cache sooner. Soft references may
+   * be cleared at any collection, so this changes neither the program's semantics nor what happens-before orders.
+   */
+  static java.util.Optional<String> detectionSoftReferences(List<String> argLine, java.util.Map<String, String> environment) {
+    java.util.stream.Stream<String> env = java.util.stream.Stream.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
+        "_JAVA_OPTIONS").map(k -> environment.getOrDefault(k, System.getenv(k))).filter(v -> v != null);
+    boolean chosen = java.util.stream.Stream.concat(argLine.stream(), env.flatMap(v -> tokens(v).stream()))
+        .anyMatch(t -> t.startsWith("-XX:SoftRefLRUPolicyMSPerMB="));
+    return chosen ? java.util.Optional.empty() : java.util.Optional.of(DETECTION_SOFT_REFERENCES);
+  }
+
   /** What a detection JVM's heap limit adds to the project's: twice it, plus this (the memory bound of issue 18). */
   static final long DETECTION_HEAP_ALLOWANCE = 256L << 20;
 

@@ -39,6 +39,17 @@ class ArgLineTest {
         ArgLine.detectionCollector(List.of(), java.util.Map.of("JDK_JAVA_OPTIONS", "-XX:+UseSerialGC")));
   }
 
+  /** The detection JVM clears unused soft references sooner, unless the project chose a policy itself. */
+  @Test
+  void theDetectionSoftReferencePolicyIsAddedOnlyWhenTheProjectSetNone() {
+    assertEquals(java.util.Optional.of("-XX:SoftRefLRUPolicyMSPerMB=100"),
+        ArgLine.detectionSoftReferences(List.of("-Xmx512m"), java.util.Map.of()));
+    assertEquals(java.util.Optional.empty(),
+        ArgLine.detectionSoftReferences(List.of("-XX:SoftRefLRUPolicyMSPerMB=0"), java.util.Map.of()));
+    assertEquals(java.util.Optional.empty(), ArgLine.detectionSoftReferences(List.of(),
+        java.util.Map.of("_JAVA_OPTIONS", "-Xss2m -XX:SoftRefLRUPolicyMSPerMB=2000")));
+  }
+
   /** A project's heap limit is doubled, plus 256 MB, for the detection JVM (the agent's shadows share the heap). */
   @Test
   void theDetectionHeapIsTwiceTheProjectsLimitPlusTheAllowance() {

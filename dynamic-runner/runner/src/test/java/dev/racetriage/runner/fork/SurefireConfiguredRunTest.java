@@ -126,6 +126,9 @@ class SurefireConfiguredRunTest {
     assertTrue(replay.indexOf(" -Xmx200m ") < replay.indexOf(" -Xmx656m "), replay);
     String baseline = jvm().replayCommand(TestSelection.ALL, Optional.empty(), dir.resolve("r.jsonl"));
     assertTrue(baseline.contains(" -Xmx200m ") && !baseline.contains("-Xmx656m"), baseline);
+    // and its soft-reference policy (the fixture's argLine sets none); the baseline keeps the JVM's default
+    assertTrue(replay.contains(" -XX:SoftRefLRUPolicyMSPerMB=100 "), replay);
+    assertTrue(!baseline.contains("SoftRefLRUPolicyMSPerMB"), baseline);
   }
 
   @Test
