@@ -3,6 +3,9 @@ package dev.racetriage.agent.runtime;
 import dev.racetriage.agent.instrument.ContainerModel;
 import dev.racetriage.agent.jumble.FieldStats;
 import dev.racetriage.agent.jumble.SeededRandom;
+import dev.racetriage.agent.hb.Epoch;
+import dev.racetriage.agent.hb.ThreadState;
+import dev.racetriage.agent.hb.VectorClock;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -19,9 +22,10 @@ import java.util.concurrent.locks.LockSupport;
  * another thread calls it. Under {@code sc} (the control) nothing waits. In both, a call is counted as a read of the
  * key, and a call that started while another thread's call on the same container was running or waiting to run, one
  * of them a mutator, as an <em>overlap</em> — the report's stale reads: a run without one did not exercise the race.
- * Under {@code sc} a call that <em>interleaves</em> also counts: its thread called the container before, another
- * thread still alive made the last call, and one of those two calls is a mutator (A, B, A; after B ended and was
- * joined, A's call is ordered with B's and does not count). Without perturbation the real schedule exercises
+ * Under {@code sc} a call that <em>interleaves</em> also counts: its thread called the container before, the last
+ * call came from another thread and is not ordered before this one by happens-before (the run's clocks), and one of
+ * those two calls is a mutator (A, B, A; after B ended and was joined, or handed the container over through a lock,
+ * A's call is ordered with B's and does not count; a B that ended without being joined still counts). Without perturbation the real schedule exercises
  * the race through the order of the unsynchronised calls as much as through their overlap (a caller's two calls meant
  * as one, a line and its newline, are cut by the other thread's), so a control failure in such a run is the race's.
  * Under {@code perturb} only overlaps count: they are what the perturbation makes, and what a benign verdict claims.
@@ -105,7 +109,8 @@ public final class ContainerTrials {
       return;
     }
     try {
-      r.enter(container, write != 0, unnamedSlot);
+      JumbleRuntime jumble = JumbleHooks.installed();
+      r.enter(container, write != 0, unnamedSlot, jumble == null ? null : jumble.threadState(t));
     } finally {
       t.busy = false;
     }
@@ -146,12 +151,14 @@ public final class ContainerTrials {
   }
 
   /**
-   * A container under trial: its key's slot, and for the control's interleavings the thread of its last call, whether
-   * that call was a mutator, and the threads that called it (ids; threads are few).
+   * A container under trial: its key's slot, and for the control's interleavings the epoch of its last call (the
+   * calling thread's, {@link #NO_CALL} before any), whether that call was a mutator, and the threads that called it
+   * (ids; threads are few).
    */
   private static final class Tried {
+    static final long NO_CALL = -1L;
     final int slot;
-    Thread lastCaller;
+    long lastEpoch = NO_CALL;
     boolean lastWrote;
     long[] callers = new long[0];
 
@@ -160,23 +167,23 @@ public final class ContainerTrials {
     }
 
     /**
-     * Records a call by thread {@code me}; true when it interleaves: {@code me} called before, another thread called
-     * last and is still alive (a thread that ended, joined before this call, is ordered with it), and this call or
-     * that one is a mutator.
+     * Records a call by the current thread (Java id {@code me}, epoch {@code now}, clock {@code clock}); true when it
+     * interleaves: this thread called before, the last call was another thread's and is not ordered before this one,
+     * and this call or that one is a mutator.
      */
-    boolean interleaves(Thread me, boolean write) {
-      long id = me.getId();
+    boolean interleaves(long me, long now, VectorClock clock, boolean write) {
       boolean known = false;
       for (long c : callers) {
-        known |= c == id;
+        known |= c == me;
       }
-      Thread other = lastCaller;
-      boolean interleaves = known && other != null && other != me && (write || lastWrote) && other.isAlive();
+      long other = lastEpoch;
+      boolean interleaves = known && other != NO_CALL && Epoch.tid(other) != Epoch.tid(now) && (write || lastWrote)
+          && !clock.covers(other);
       if (!known) {
         callers = java.util.Arrays.copyOf(callers, callers.length + 1);
-        callers[callers.length - 1] = id;
+        callers[callers.length - 1] = me;
       }
-      lastCaller = me;
+      lastEpoch = now;
       lastWrote = write;
       return interleaves;
     }
@@ -204,7 +211,7 @@ public final class ContainerTrials {
      * wait for another thread to reach a call on the container: the call counts as running while it waits, so the
      * thread that arrives sees it, releases it, waits until it goes, and both run their calls at once.
      */
-    void enter(Object container, boolean write, int unnamedSlot) {
+    void enter(Object container, boolean write, int unnamedSlot, ThreadState state) {
       Thread me = Thread.currentThread();
       Waiter wait = null;
       Waiter release = null;
@@ -232,7 +239,7 @@ public final class ContainerTrials {
         }
         calls.lastCaller = me;
         calls.running.add(new Call(me, write));
-        boolean interleaves = tried.interleaves(me, write);
+        boolean interleaves = state != null && tried.interleaves(me.getId(), state.epoch(), state.clock(), write);
         stats[tried.slot].countContainerCall(overlap || (!perturb && interleaves));
         if (perturb) {
           draw = draw(me);

@@ -77,11 +77,14 @@ class ContainerTrialsTest {
   }
 
   /**
-   * The control also counts a call that interleaves: its thread called before, another thread made the last call (a
-   * mutator) and is still alive. Under perturb only overlaps count; a thread joined before the call is ordered with it.
+   * The control also counts a call that interleaves: its thread called before, the last call (a mutator) came from
+   * another thread and is not ordered before it — also when that thread has ended, if nobody joined it (the corpus's
+   * builder cut by a worker that ran all its appends while the other was descheduled). A thread joined before the call
+   * (its end acquired through {@code Hooks.joinReturned}, as the instrumented {@code Thread.join} does) is ordered
+   * with it. Under perturb only overlaps count.
    */
   @Test
-  void underTheControlACallAfterAnotherLiveThreadsMutationInterleaves() throws Throwable {
+  void underTheControlACallAfterAnotherThreadsUnorderedMutationInterleaves() throws Throwable {
     for (String heuristic : List.of("sc", ContainerTrials.PERTURB)) {
       try (InstrumentedRun run = run(heuristic, CONTAINERS + "log{}")) {
         Class<?> c = run.load(SharedContainers.class);
@@ -109,14 +112,28 @@ class ContainerTrialsTest {
         assertEquals(interleaving, stats(run).staleReads(), heuristic + ": b then c are this thread's own");
         done.countDown();
         other.join();
-        Thread late = new Thread(() -> {
+
+        Thread ended = new Thread(() -> {
           ContainerTrials.enter(log, 1, -1);
           ContainerTrials.exit(log);
         });
-        late.start();
-        late.join();
+        ended.start();
+        while (ended.isAlive()) {
+          Thread.onSpinWait(); // it ends, but nothing here orders its add before ours
+        }
         call(c, "add", shared, "d");
-        assertEquals(interleaving, stats(run).staleReads(), heuristic + ": the last add came from a thread joined since");
+        assertEquals(2 * interleaving, stats(run).staleReads(), heuristic + ": an ended thread's add, never joined");
+
+        Thread joined = new Thread(() -> {
+          ContainerTrials.enter(log, 1, -1);
+          ContainerTrials.exit(log);
+        });
+        dev.racetriage.agent.runtime.Hooks.threadStarting(joined);
+        joined.start();
+        joined.join();
+        dev.racetriage.agent.runtime.Hooks.joinReturned(joined);
+        call(c, "add", shared, "e");
+        assertEquals(2 * interleaving, stats(run).staleReads(), heuristic + ": the last add came from a thread joined since");
       }
     }
   }

@@ -66,9 +66,9 @@ public final class ContainerRaces {
    * The classification of a container race, its summary in a container's words (calls and overlaps, not stale
    * values). Unlike {@code sc} for a field, the control can exercise a container race: the threads' calls may overlap
    * on their own. So a control that failed only in runs whose calls overlapped or interleaved (the agent's control
-   * counts both; interleaved: a thread's call after a live other thread's, one of them a mutator) does not make the
-   * race flaky: it is destructive, and says that it fails without perturbation too. A control failure in a run with
-   * neither is one the race cannot explain: flaky, as for any race.
+   * counts both; interleaved: a thread's call after another thread's not ordered before it, one of them a mutator)
+   * does not make the race flaky: it is destructive, and says that it fails without perturbation too. A control
+   * failure in a run with neither is one the race cannot explain: flaky, as for any race.
    */
   public static Classification described(String fieldKey, Classification c, List<HeuristicTrials> evidence) {
     if (!isContainer(fieldKey)) return c;
