@@ -63,7 +63,9 @@ public final class ClassCacheLocation {
     return name.matches("v\\d+-[0-9a-f]+-[0-9a-f]+");
   }
 
-  /** {@code $XDG_CACHE_HOME/racetriage/agent-classes}, else {@code ~/.cache/racetriage/agent-classes}; null if neither. */
+  /**
+   * {@code $XDG_CACHE_HOME/racetriage/agent-classes}, else {@code ~/.cache/racetriage/agent-classes}; null if neither.
+   */
   public static File defaultRoot() {
     String xdg = System.getenv("XDG_CACHE_HOME");
     if (xdg != null && !xdg.isBlank()) {

@@ -6,8 +6,8 @@ import java.util.List;
  * Decides from an internal class name ({@code pkg/Cls$Inner}) what the transformer does with the class.
  *
  * <p>Application classes are everything outside the JDK namespaces and the agent, minus user excludes and the test
- * infrastructure the agent's users run under (JUnit, Surefire, Mockito/ByteBuddy, EasyMock), which is not theirs to triage and
- * is expensive to instrument. A user {@code include} prefix wins over every default exclusion except the JDK and the
+ * infrastructure the agent's users run under (JUnit, Surefire, Mockito/ByteBuddy, EasyMock), which is not theirs to
+ * triage and is expensive to instrument. A user {@code include} prefix wins over every default exclusion except the JDK and the
  * agent itself.
  */
 public final class ClassFilter {
@@ -17,7 +17,8 @@ public final class ClassFilter {
   static final List<String> TEST_INFRASTRUCTURE = List.of(
       "org/junit/", "junit/", "org/opentest4j/", "org/apiguardian/", "org/apache/maven/surefire/",
       "org/hamcrest/", "org/assertj/", "org/mockito/", "net/bytebuddy/", "org/objenesis/",
-      "org/easymock/", "org/powermock/", "org/jmock/", "org/junitpioneer/", "org/testng/", // other mocking and test libraries
+      // other mocking and test libraries
+      "org/easymock/", "org/powermock/", "org/jmock/", "org/junitpioneer/", "org/testng/",
       "org/jacoco/", // JaCoCo's agent runtime, which a project's Surefire argLine often starts next to ours
       "dev/racetriage/launcher/"); // racetriage's in-JVM test launcher runs the tests, it is not under test
 

@@ -25,9 +25,10 @@ import java.util.concurrent.locks.LockSupport;
  * Under {@code sc} a call that <em>interleaves</em> also counts: its thread called the container before, the last
  * call came from another thread and is not ordered before this one by happens-before (the run's clocks), and one of
  * those two calls is a mutator (A, B, A; after B ended and was joined, or handed the container over through a lock,
- * A's call is ordered with B's and does not count; a B that ended without being joined still counts). Without perturbation the real schedule exercises
- * the race through the order of the unsynchronised calls as much as through their overlap (a caller's two calls meant
- * as one, a line and its newline, are cut by the other thread's), so a control failure in such a run is the race's.
+ * A's call is ordered with B's and does not count; a B that ended without being joined still counts). Without
+ * perturbation the real schedule exercises the race through the order of the unsynchronised calls as much as through
+ * their overlap (a caller's two calls meant as one, a line and its newline, are cut by the other thread's), so a
+ * control failure in such a run is the race's.
  * Under {@code perturb} only overlaps count: they are what the perturbation makes, and what a benign verdict claims.
  */
 public final class ContainerTrials {

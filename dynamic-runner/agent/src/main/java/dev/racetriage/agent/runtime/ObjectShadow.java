@@ -231,7 +231,7 @@ class ObjectShadow {
       }
       int[] table = own;
       int at = ownSlot(table, fieldId);
-      if (at < 0 || hasClocks(table) && table[2 * slots(table) + (at >>> 1)] != Epoch.clock(now)) {
+      if (at < 0 || hasClocks(table) && table[clockAt(table, at)] != Epoch.clock(now)) {
         return false; // a new field, or one last written in an earlier epoch: compactWrite dates it
       }
       if (table[at + 1] != site) {
@@ -451,9 +451,9 @@ class ObjectShadow {
         table[at + 1] = site;
       }
       if (hasClocks(table)) {
-        int clockAt = 2 * slots(table) + (at >>> 1);
-        if (table[clockAt] != Epoch.clock(now)) {
-          RECORD_WORD.setVolatile(table, clockAt, Epoch.clock(now));
+        int word = clockAt(table, at);
+        if (table[word] != Epoch.clock(now)) {
+          RECORD_WORD.setVolatile(table, word, Epoch.clock(now));
         }
       }
       return compact; // turned into states meanwhile: write it there too
@@ -470,7 +470,7 @@ class ObjectShadow {
     at = -at - 1;
     table[at + 1] = site;
     if (hasClocks(table)) {
-      table[2 * slots(table) + (at >>> 1)] = Epoch.clock(now);
+      table[clockAt(table, at)] = Epoch.clock(now);
     }
     table[at] = fieldId + 1;
     own = table;
@@ -518,6 +518,14 @@ class ObjectShadow {
     return (length & (length - 1)) == 0 ? length >>> 1 : length / 3;
   }
 
+  /**
+   * The index of the clock of the record whose id word is at {@code at}, in a table that holds clocks
+   * ({@link #hasClocks}): its length is then 3 × slots, and the clocks follow the pairs.
+   */
+  private static int clockAt(int[] table, int at) {
+    return 2 * (table.length / 3) + (at >>> 1);
+  }
+
   /** True if the records table holds each slot's epoch clock (after its pairs). */
   private static boolean hasClocks(int[] table) {
     int length = table.length;
@@ -535,7 +543,7 @@ class ObjectShadow {
         grown[at] = table[k];
         grown[at + 1] = table[k + 1];
         if (clocks && hadClocks) {
-          grown[2 * slots + (at >>> 1)] = table[2 * oldSlots + (k >>> 1)];
+          grown[clockAt(grown, at)] = table[clockAt(table, k)];
         }
       }
     }
@@ -570,7 +578,7 @@ class ObjectShadow {
       int id = table[k] - 1;
       if (id >= 0 && fieldIndex(id) < 0) {
         long written = clocks
-            ? Epoch.of(Epoch.tid(epoch), (int) RECORD_WORD.getVolatile(table, 2 * slots + (k >>> 1))) : epoch;
+            ? Epoch.of(Epoch.tid(epoch), (int) RECORD_WORD.getVolatile(table, clockAt(table, k))) : epoch;
         appendField(id, new LocationState(registry.key(id), written, table[k + 1], writerName));
       }
     }

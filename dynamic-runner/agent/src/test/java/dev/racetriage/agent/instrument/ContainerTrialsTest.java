@@ -133,7 +133,8 @@ class ContainerTrialsTest {
         joined.join();
         dev.racetriage.agent.runtime.Hooks.joinReturned(joined);
         call(c, "add", shared, "e");
-        assertEquals(2 * interleaving, stats(run).staleReads(), heuristic + ": the last add came from a thread joined since");
+        assertEquals(2 * interleaving, stats(run).staleReads(),
+            heuristic + ": the last add came from a thread joined since");
       }
     }
   }

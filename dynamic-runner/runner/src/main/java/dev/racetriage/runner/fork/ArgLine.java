@@ -35,11 +35,20 @@ final class ArgLine {
    * the program's semantics nor what happens-before orders; only trial and baseline JVMs keep the project's default.
    */
   static java.util.Optional<String> detectionCollector(List<String> argLine, java.util.Map<String, String> environment) {
+    return projectSets(argLine, environment, t -> t.matches("-XX:\\+Use\\w*GC")) ? java.util.Optional.empty()
+        : java.util.Optional.of(DETECTION_COLLECTOR);
+  }
+
+  /**
+   * Whether the argLine or the JVM's option variables in the environment ({@code JAVA_TOOL_OPTIONS},
+   * {@code JDK_JAVA_OPTIONS}, {@code _JAVA_OPTIONS}; the test JVM's own, else this process's) hold an option
+   * {@code option} accepts: then a detection JVM leaves that setting to the project.
+   */
+  private static boolean projectSets(List<String> argLine, java.util.Map<String, String> environment,
+                                     java.util.function.Predicate<String> option) {
     java.util.stream.Stream<String> env = java.util.stream.Stream.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
         "_JAVA_OPTIONS").map(k -> environment.getOrDefault(k, System.getenv(k))).filter(v -> v != null);
-    boolean chosen = java.util.stream.Stream.concat(argLine.stream(), env.flatMap(v -> tokens(v).stream()))
-        .anyMatch(t -> t.matches("-XX:\\+Use\\w*GC"));
-    return chosen ? java.util.Optional.empty() : java.util.Optional.of(DETECTION_COLLECTOR);
+    return java.util.stream.Stream.concat(argLine.stream(), env.flatMap(v -> tokens(v).stream())).anyMatch(option);
   }
 
   /** How long, per free MB of heap, a detection JVM keeps a soft reference nobody used (the JVM's default: 1000 ms). */
@@ -51,15 +60,13 @@ final class ArgLine {
    * megabyte since its last use; under the agent every cached object also has a shadow, so the same cache fills the
    * heap to the point where the parallel collector runs back-to-back full collections instead of clearing it:
    * commons-lang's date tests, behind its locale-resource caches, spent 72 s of a 267 s run in 67 full collections
-   * (benchmarks/RESULTS.md). A tenth of the default lets the collector clear an unused cache sooner. Soft references may
-   * be cleared at any collection, so this changes neither the program's semantics nor what happens-before orders.
+   * (benchmarks/RESULTS.md). A tenth of the default lets the collector clear an unused cache sooner. Soft references
+   * may be cleared at any collection, so this changes neither the program's semantics nor what happens-before orders.
    */
-  static java.util.Optional<String> detectionSoftReferences(List<String> argLine, java.util.Map<String, String> environment) {
-    java.util.stream.Stream<String> env = java.util.stream.Stream.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
-        "_JAVA_OPTIONS").map(k -> environment.getOrDefault(k, System.getenv(k))).filter(v -> v != null);
-    boolean chosen = java.util.stream.Stream.concat(argLine.stream(), env.flatMap(v -> tokens(v).stream()))
-        .anyMatch(t -> t.startsWith("-XX:SoftRefLRUPolicyMSPerMB="));
-    return chosen ? java.util.Optional.empty() : java.util.Optional.of(DETECTION_SOFT_REFERENCES);
+  static java.util.Optional<String> detectionSoftReferences(List<String> argLine,
+                                                            java.util.Map<String, String> environment) {
+    return projectSets(argLine, environment, t -> t.startsWith("-XX:SoftRefLRUPolicyMSPerMB="))
+        ? java.util.Optional.empty() : java.util.Optional.of(DETECTION_SOFT_REFERENCES);
   }
 
   /** What a detection JVM's heap limit adds to the project's: twice it, plus this (the memory bound of issue 18). */

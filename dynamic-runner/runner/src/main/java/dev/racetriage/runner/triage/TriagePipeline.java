@@ -97,7 +97,8 @@ public final class TriagePipeline {
     long start = System.nanoTime();
     Path root = Preflight.projectRoot(options.project());
     Preflight.selection(options); // a malformed --tests fails here, before the lock, the store and the build
-    dev.racetriage.runner.fork.ClassCacheJanitor.pruneInBackground(dev.racetriage.runner.fork.ClassCacheJanitor.defaultRoot());
+    dev.racetriage.runner.fork.ClassCacheJanitor.pruneInBackground(
+        dev.racetriage.runner.fork.ClassCacheJanitor.defaultRoot());
     List<String> warnings = new ArrayList<>();
     try (ProjectLock lock = Preflight.lock(root, "triage");
          TriageStore store = Preflight.openWritable(options, root)) {

@@ -53,8 +53,8 @@ class ContainerTriageTest {
     try (TriageStore store = TriageStore.openProject(root)) {
       VerdictRecord text = store.verdicts().current(FieldKey.parse(TEXT)).orElseThrow();
       assertTrue(text.evidence().summary().contains("under perturb"), text.evidence().summary());
-      // the decisive trial is a failing one: perturbed, or a control run whose calls overlapped or interleaved on their own (the
-      // builder can lose a line without perturbation too, which also makes it destructive)
+      // the decisive trial is a failing one: perturbed, or a control run whose calls overlapped or interleaved on
+      // their own (the builder can lose or cut a line without perturbation too, which also makes it destructive)
       String replay = text.evidence().replayCommand();
       assertTrue(replay.contains("heuristic=perturb") || replay.contains("heuristic=sc"), replay);
       assertTrue(replay.contains("field=" + TEXT), replay);

@@ -33,16 +33,7 @@ class TestProgressWatcherTest {
   void followsTheFreshJvmsOfASingleRunAndCountsEachTestOnce() throws Exception {
     List<String> lines = new CopyOnWriteArrayList<>();
     List<Integer> done = new CopyOnWriteArrayList<>();
-    TriageProgress progress = new TriageProgress() {
-      @Override
-      public void phase(String name, String detail) {}
-
-      @Override
-      public void step(int d, int total, String detail) {
-        done.add(d);
-        lines.add(d + "/" + total + " " + detail);
-      }
-    };
+    TriageProgress progress = recording(lines, done);
     Path single = Files.createDirectories(dir.resolve(TestProgressWatcher.FRESH_JVMS));
     Files.writeString(single.resolve("results-1.jsonl"), started("C", "a") + finished("C", "a", 300)
         + started("C", "b") + finished("C", "b", 400) + started("C", "c"));
@@ -59,19 +50,12 @@ class TestProgressWatcherTest {
       assertEquals(3, done.get(done.size() - 1));
     }
   }
+
   /** A test that runs long is named, with how long it has run, once a line has been quiet for 30 s. */
   @Test
   void aLongRunningTestIsNamedAfterAQuietPeriod() throws Exception {
     List<String> lines = new CopyOnWriteArrayList<>();
-    TriageProgress progress = new TriageProgress() {
-      @Override
-      public void phase(String name, String detail) {}
-
-      @Override
-      public void step(int d, int total, String detail) {
-        lines.add(d + "/" + total + " " + detail);
-      }
-    };
+    TriageProgress progress = recording(lines, new CopyOnWriteArrayList<>());
     long[] now = {1_000_000_000L};
     Path results = dir.resolve("results-1.jsonl");
     Files.writeString(results, started("C", "a") + finished("C", "a", 300) + started("C", "slow"));
@@ -86,5 +70,19 @@ class TestProgressWatcherTest {
       watcher.poll();
       assertEquals("1/2 module m tests, 3.0x baseline so far, running C#slow for 32 s", lines.get(lines.size() - 1));
     }
+  }
+
+  /** Progress that records each step as "done/total detail" in {@code lines}, and its done count in {@code done}. */
+  private static TriageProgress recording(List<String> lines, List<Integer> done) {
+    return new TriageProgress() {
+      @Override
+      public void phase(String name, String detail) {}
+
+      @Override
+      public void step(int d, int total, String detail) {
+        done.add(d);
+        lines.add(d + "/" + total + " " + detail);
+      }
+    };
   }
 }
