@@ -121,18 +121,27 @@ final class EventInstrumenter extends AdviceAdapter {
    * shadow. If it did, the receiver is dropped and the code jumps to the returned label, to be placed after the hook's
    * call; otherwise it falls through to the hook with the receiver still there. A guarded read of an object its
    * thread built calls nothing — no hook, no thread lookup. Elsewhere (a field of another class, or of a class whose
-   * slot a superclass declares) there is no guard: the slot is not this class's to read, and a guard that finds the
-   * slot through the runtime's per-field cache cost more than it saved (docs/architecture.md, "Cost of a hook").
+   * slot a superclass declares: the slot is private there, so not this class's to {@code getfield}) the slot is read
+   * by an {@code invokedynamic} site that the runtime links at its first run to a constant load at the offset of the
+   * field owner's slot ({@code ShadowSlots.slotReader}) — the same load once compiled; a guard that found the slot
+   * through the runtime's per-field cache cost more than it saved (docs/architecture.md, "Cost of a hook"). Class
+   * files older than Java 7 have no {@code invokedynamic}: their reads of other classes' fields keep no guard.
    * The returned label is placed either way.
    */
   private Label guardOwnedRead(String owner) {
     Label done = new Label();
-    if (!ctx.declaresSlot() || !owner.equals(ctx.internalName())) {
+    boolean own = ctx.declaresSlot() && owner.equals(ctx.internalName());
+    if (!own && (ctx.version() & 0xFFFF) < V1_7) {
       return done;
     }
     Label hook = new Label();
     mv.visitInsn(DUP);
-    mv.visitFieldInsn(GETFIELD, owner, ShadowSlot.NAME, ShadowSlot.DESCRIPTOR);
+    if (own) {
+      mv.visitFieldInsn(GETFIELD, owner, ShadowSlot.NAME, ShadowSlot.DESCRIPTOR);
+    } else {
+      mv.visitInvokeDynamicInsn("slot", "(Ljava/lang/Object;)Ljava/lang/Object;", SLOT_READER,
+          Type.getObjectType(owner));
+    }
     HookMethod.OWNED_SHADOW.call(mv);
     mv.visitJumpInsn(IFEQ, hook);
     mv.visitInsn(POP);
@@ -140,6 +149,11 @@ final class EventInstrumenter extends AdviceAdapter {
     mv.visitLabel(hook);
     return done;
   }
+
+  /** The bootstrap of the owned-read guard's slot read outside the class that declares the slot. */
+  private static final org.objectweb.asm.Handle SLOT_READER = new org.objectweb.asm.Handle(H_INVOKESTATIC,
+      "dev/racetriage/agent/runtime/ShadowSlots", "slotReader", "(Ljava/lang/invoke/MethodHandles$Lookup;"
+      + "Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/Class;)Ljava/lang/invoke/CallSite;", false);
 
   /** An access hook with its arguments on the stack: pass the thread local and store back what it returns. */
   private void callAccessHook(HookMethod hook) {

@@ -49,6 +49,51 @@ public final class ShadowSlots {
   private ShadowSlots() {
   }
 
+  /** {@code Unsafe.getReference(Object, long)} bound to the agent's Unsafe, or null: the slot readers' load. */
+  private static final java.lang.invoke.MethodHandle LOAD = load();
+
+  private static java.lang.invoke.MethodHandle load() {
+    if (UNSAFE == null) {
+      return null;
+    }
+    try {
+      return java.lang.invoke.MethodHandles.lookup().findVirtual(jdk.internal.misc.Unsafe.class, "getReference",
+          java.lang.invoke.MethodType.methodType(Object.class, Object.class, long.class)).bindTo(UNSAFE);
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return null;
+    }
+  }
+
+  /**
+   * The bootstrap of the owned-read guard's slot read where the instrumented class cannot {@code getfield} the slot
+   * itself (see {@code instrument.EventInstrumenter#guardOwnedRead}): a class whose slot a superclass declares — the
+   * slot is private there, and must stay so (a protected field or an accessor would enter the default
+   * {@code serialVersionUID}) — or a read of another class's field. Called by the JVM at the call site's first run,
+   * when {@code owner} (the field instruction's class, which the read has just resolved) and its superclasses are
+   * loaded: the site becomes a constant load at the offset of {@code owner}'s slot ({@link #offsetOf}), which the JIT
+   * compiles to the same load as a {@code getfield}, or a constant null where {@code owner} has no slot (the guard then
+   * always falls through to the hook). An object of a subclass that declares a slot of its own has its shadow there
+   * and null at {@code owner}'s offset: the guard falls through, as it does for any object without a shadow. Never
+   * throws: a site it could not link reads null.
+   */
+  public static java.lang.invoke.CallSite slotReader(java.lang.invoke.MethodHandles.Lookup caller, String name,
+                                                     java.lang.invoke.MethodType type, Class<?> owner) {
+    java.lang.invoke.MethodHandle reader = null;
+    try {
+      long offset = LOAD == null ? NONE : offsetOf(owner);
+      if (offset != NONE) {
+        reader = java.lang.invoke.MethodHandles.insertArguments(LOAD, 1, offset).asType(type);
+      }
+    } catch (RuntimeException | LinkageError e) {
+      reader = null;
+    }
+    if (reader == null) {
+      reader = java.lang.invoke.MethodHandles.dropArguments(
+          java.lang.invoke.MethodHandles.constant(Object.class, null), 0, type.parameterList()).asType(type);
+    }
+    return new java.lang.invoke.ConstantCallSite(reader);
+  }
+
   /** True when slots can be used in this JVM. */
   public static boolean available() {
     return UNSAFE != null;

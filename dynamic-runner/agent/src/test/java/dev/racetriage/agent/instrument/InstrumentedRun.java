@@ -38,12 +38,26 @@ final class InstrumentedRun implements AutoCloseable {
    * {@link JumbleRuntime} on this run's engine is installed in {@link JumbleHooks}.
    */
   InstrumentedRun(List<String> jumbled, JumbleConfig config, int[] indices) {
+    this(jumbled, config, indices, null);
+  }
+
+  /**
+   * Detect mode, with {@code applicationClass} telling the instrumenter which superclasses are application classes (a
+   * subclass of one inherits its shadow slot); null: none is, every class declares its own.
+   */
+  InstrumentedRun(java.util.function.Predicate<String> applicationClass) {
+    this(null, null, new int[0], applicationClass);
+  }
+
+  private InstrumentedRun(List<String> jumbled, JumbleConfig config, int[] indices,
+                          java.util.function.Predicate<String> applicationClass) {
     SiteTable sites = new SiteTable();
     FieldRegistry fields = new FieldRegistry();
     runtime = new DetectRuntime(sites, fields, new RunSummary(), 4);
     JumbleTargets targets = jumbled == null ? null : new JumbleTargets(jumbled);
     loader = new InstrumentingLoader(getClass().getClassLoader(), FIXTURES,
-        new ClassInstrumenter(sites, fields, targets, null));
+        applicationClass == null ? new ClassInstrumenter(sites, fields, targets, null)
+            : new ClassInstrumenter(sites, fields, targets, null, applicationClass));
     jumble = targets == null ? null : new JumbleRuntime(runtime, targets, config, indices, null);
     Hooks.install(runtime);
     JumbleHooks.install(jumble);

@@ -125,4 +125,93 @@ class ShadowSlotTest {
     Object value = each.loadClass(ShadowSlots.Value.class.getName()).getConstructor().newInstance();
     assertEquals(0, value.getClass().getMethod("x").invoke(value));
   }
+
+  /** The instructions of method {@code method} that read a slot or decide the guard, in order. */
+  private static java.util.List<String> guardOf(byte[] classFile, String method) {
+    java.util.List<String> order = new java.util.ArrayList<>();
+    new org.objectweb.asm.ClassReader(classFile).accept(new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
+      @Override
+      public org.objectweb.asm.MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                                                         String[] exceptions) {
+        if (!name.equals(method)) {
+          return null;
+        }
+        return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+          @Override
+          public void visitFieldInsn(int opcode, String owner, String field, String d) {
+            order.add("field " + field);
+          }
+
+          @Override
+          public void visitInvokeDynamicInsn(String name, String d, org.objectweb.asm.Handle bootstrap, Object... args) {
+            order.add("indy " + bootstrap.getName() + " " + args[0]);
+          }
+
+          @Override
+          public void visitMethodInsn(int opcode, String owner, String name, String d, boolean itf) {
+            order.add("call " + name);
+          }
+        };
+      }
+    }, 0);
+    return order;
+  }
+
+  private static byte[] instrumentedBytes(Class<?> fixture, Predicate<String> application) throws java.io.IOException {
+    String name = fixture.getName().replace('.', '/');
+    try (java.io.InputStream in = fixture.getClassLoader().getResourceAsStream(name + ".class")) {
+      return new ClassInstrumenter(new SiteTable(), new FieldRegistry(), null, null, application)
+          .instrument(ClassKind.APPLICATION, fixture.getClassLoader(), in.readAllBytes()).bytes();
+    }
+  }
+
+  /**
+   * The owned-read guard where the class cannot getfield the slot — an inherited field's read in a subclass, another
+   * class's field — reads it through an invokedynamic site linked to the slot's offset: the thread that made every
+   * write skips the hook, and a read that races still reaches it.
+   */
+  @Test
+  void aSubclassAndAnotherClassGuardReadsThroughTheLinkedSlotLoadAndRacesAreStillFound() throws Throwable {
+    assertEquals(java.util.List.of("field count", "indy slotReader L" + ShadowSlots.Derived.class.getName()
+            .replace('.', '/') + ";", "call ownedShadow", "call readField"),
+        guardOf(instrumentedBytes(ShadowSlots.Derived.class, application), "count"));
+    assertEquals(java.util.List.of("field count", "indy slotReader L" + ShadowSlots.Base.class.getName()
+            .replace('.', '/') + ";", "call ownedShadow", "call readField"),
+        guardOf(instrumentedBytes(ShadowSlots.Reader.class, application), "countOf"));
+    // the class that declares the slot still reads it with its own getfield
+    assertEquals(java.util.List.of("field count", "field " + ShadowSlot.NAME, "call ownedShadow", "call readField"),
+        guardOf(instrumentedBytes(ShadowSlots.Derived.class, name -> false), "count"));
+
+    try (InstrumentedRun run = new InstrumentedRun(application)) {
+      Class<?> derived = run.load(ShadowSlots.Derived.class);
+      Class<?> reader = run.load(ShadowSlots.Reader.class);
+      assertFalse(declaresSlot(derived));
+      Object mine = derived.getConstructor().newInstance();
+      InstrumentedRun.call(derived, "setCount", mine, 5);
+      assertEquals(5, InstrumentedRun.call(derived, "count", mine));
+      assertEquals(5, InstrumentedRun.call(reader, "countOf", mine));
+      // the linked load finds the shadow the runtime installed in the superclass's slot: this thread's writes only
+      java.lang.invoke.MethodType type = java.lang.invoke.MethodType.methodType(Object.class, Object.class);
+      Object slot = dev.racetriage.agent.runtime.ShadowSlots.slotReader(java.lang.invoke.MethodHandles.lookup(), "slot",
+          type, derived).dynamicInvoker().invoke(mine);
+      assertTrue(dev.racetriage.agent.runtime.Hooks.ownedShadow(slot), "the owner's read skips the hook");
+      // a class without a slot links to a constant null: the guard falls through to the hook
+      assertEquals(null, dev.racetriage.agent.runtime.ShadowSlots.slotReader(java.lang.invoke.MethodHandles.lookup(),
+          "slot", type, String.class).dynamicInvoker().invoke("no slot"));
+      assertEquals(java.util.Set.of(), run.racyFields());
+
+      // another thread's unordered write: both guarded reads fall through to their hooks, which report it
+      Object shared = derived.getConstructor().newInstance();
+      InstrumentedRun.awaitEndWithoutEdge(run.start(() -> InstrumentedRun.call(derived, "setCount", shared, 7)));
+      InstrumentedRun.awaitEndWithoutEdge(run.start(() -> InstrumentedRun.call(derived, "count", shared)));
+      Object other = derived.getConstructor().newInstance();
+      InstrumentedRun.awaitEndWithoutEdge(run.start(() -> InstrumentedRun.call(derived, "setCount", other, 8)));
+      InstrumentedRun.awaitEndWithoutEdge(run.start(() -> InstrumentedRun.call(reader, "countOf", other)));
+      String key = ShadowSlots.Base.class.getName() + ".count";
+      assertEquals(java.util.Set.of(key), run.racyFields());
+      assertEquals(java.util.Set.of("count", "countOf"), run.races(key).sitePairs().stream()
+          .map(p -> p.current().methodName()).collect(java.util.stream.Collectors.toSet()));
+      assertEquals(0, run.internalErrors());
+    }
+  }
 }
