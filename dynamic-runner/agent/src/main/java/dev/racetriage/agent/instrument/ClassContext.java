@@ -11,14 +11,17 @@ import dev.racetriage.agent.runtime.JumbleTargets;
  * @param version      the class-file major version
  * @param jumble       the fields under trial in jumble mode; null in detect mode
  * @param declaresSlot the class declares the shadow slot itself ({@link ShadowSlot}): its methods may read it
+ * @param linkedSlotReads the owned-read guard may read other classes' slots through linked loads (see
+ *                     {@code EventInstrumenter#guardOwnedRead}); false where they would take a method past
+ *                     {@link HugeMethods#LIMIT}
  */
 record ClassContext(String internalName, String sourceFile, int version, ClassLoader loader,
                     ClassHierarchy hierarchy, IdPlaceholders ids,
-                    JumbleTargets jumble, boolean declaresSlot) {
+                    JumbleTargets jumble, boolean declaresSlot, boolean linkedSlotReads) {
 
   ClassContext(String internalName, String sourceFile, int version, ClassLoader loader, ClassHierarchy hierarchy,
                IdPlaceholders ids, JumbleTargets jumble) {
-    this(internalName, sourceFile, version, loader, hierarchy, ids, jumble, false);
+    this(internalName, sourceFile, version, loader, hierarchy, ids, jumble, false, true);
   }
 
   String binaryName() {
@@ -26,10 +29,15 @@ record ClassContext(String internalName, String sourceFile, int version, ClassLo
   }
 
   ClassContext withSourceFile(String file) {
-    return new ClassContext(internalName, file, version, loader, hierarchy, ids, jumble, declaresSlot);
+    return new ClassContext(internalName, file, version, loader, hierarchy, ids, jumble, declaresSlot, linkedSlotReads);
   }
 
   ClassContext withDeclaresSlot(boolean declares) {
-    return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declares);
+    return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declares,
+        linkedSlotReads);
+  }
+
+  ClassContext withoutLinkedSlotReads() {
+    return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot, false);
   }
 }

@@ -133,13 +133,21 @@ public final class ClassInstrumenter {
         info = ClassHierarchy.read(reader);
         hierarchy.remember(loader, info);
         boolean frames = major >= Opcodes.V1_6;
-        ClassWriter writer = new HierarchyClassWriter(reader,
-            frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
-        ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble);
-        ClassVisitor visitor = new InstrumentingClassVisitor(writer, ctx, kind == ClassKind.APPLICATION,
-            applicationClass, jdkSlot);
-        reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);
-        instrumented = writer.toByteArray();
+        boolean linked = true;
+        for (;;) {
+          ClassWriter writer = new HierarchyClassWriter(reader,
+              frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
+          ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble);
+          ClassVisitor visitor = new InstrumentingClassVisitor(writer, linked ? ctx : ctx.withoutLinkedSlotReads(),
+              kind == ClassKind.APPLICATION, applicationClass, jdkSlot);
+          reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);
+          instrumented = writer.toByteArray();
+          if (!linked || !HugeMethods.crossed(classFile, instrumented)) {
+            break;
+          }
+          linked = false; // again without the linked slot loads, which took a method past HotSpot's limit
+          ids = IdPlaceholders.forClass(classFile);
+        }
       }
       IdTemplate template = ids.template(instrumented);
       recording = false;

@@ -126,12 +126,16 @@ final class EventInstrumenter extends AdviceAdapter {
    * field owner's slot ({@code ShadowSlots.slotReader}) — the same load once compiled; a guard that found the slot
    * through the runtime's per-field cache cost more than it saved (docs/architecture.md, "Cost of a hook"). Class
    * files older than Java 7 have no {@code invokedynamic}: their reads of other classes' fields keep no guard.
-   * The returned label is placed either way.
+   * The returned label is placed either way, after the hook and, for an array-typed field, after the hook that names
+   * the array after the field ({@code Hooks.arrayInField}): a guarded read skips that too. The array in the field of an
+   * object whose every recorded write is the reading thread's was stored there by that thread, and an instrumented
+   * store names it; one stored otherwise (reflection, deserialisation) is named by the next reader that is not the
+   * owner, or after the method of its first element write — its races are found either way, under that name.
    */
   private Label guardOwnedRead(String owner) {
     Label done = new Label();
     boolean own = ctx.declaresSlot() && owner.equals(ctx.internalName());
-    if (!own && (ctx.version() & 0xFFFF) < V1_7) {
+    if (!own && (!ctx.linkedSlotReads() || (ctx.version() & 0xFFFF) < V1_7)) {
       return done;
     }
     Label hook = new Label();
@@ -324,18 +328,22 @@ final class EventInstrumenter extends AdviceAdapter {
           }
           pushInt(site());
           callAccessHook(HookMethod.READ_FIELDS);
+          nameArray(isArray, fieldId, false); // the guard skips it: see guardOwnedRead
           mv.visitLabel(done);
+          nameArray(false, fieldId);
         } else if (!isFinal && !skipRead && !covered) {
           loadKeepingReceiver(owner, name, descriptor, wide); // the check after the load (see readAfterLoad)
           Label done = guardOwnedRead(owner);
           pushInt(fieldId);
           pushInt(site());
           callAccessHook(HookMethod.READ_FIELD);
+          nameArray(isArray, fieldId, false);
           mv.visitLabel(done);
+          nameArray(false, fieldId);
         } else {
           super.visitFieldInsn(opcode, owner, name, descriptor);
+          nameArray(isArray, fieldId);
         }
-        nameArray(isArray, fieldId);
       }
       case PUTFIELD -> {
         if (isVolatile && !checkAccesses) {
@@ -475,12 +483,17 @@ final class EventInstrumenter extends AdviceAdapter {
    * container-typed value, name the container after it (detect mode, with container calls on: see ContainerModel).
    */
   private void nameArray(boolean isArray, int fieldId) {
+    nameArray(isArray, fieldId, true);
+  }
+
+  /** As above; {@code containers}: false to name an array only. */
+  private void nameArray(boolean isArray, int fieldId, boolean containers) {
     if (isArray && checkAccesses) {
       mv.visitInsn(DUP);
       pushInt(fieldId);
       callAccessHook(HookMethod.ARRAY_IN_FIELD);
     }
-    if (containerDescriptor != null && ContainerModel.mayHold(containerDescriptor)) {
+    if (containers && containerDescriptor != null && ContainerModel.mayHold(containerDescriptor)) {
       mv.visitInsn(DUP);
       pushInt(fieldId);
       mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, "inField", "(Ljava/lang/Object;I)V", false);

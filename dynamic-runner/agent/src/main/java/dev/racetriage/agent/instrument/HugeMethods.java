@@ -1,0 +1,70 @@
+package dev.racetriage.agent.instrument;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.objectweb.asm.ClassReader;
+
+/**
+ * HotSpot compiles no method whose bytecode is longer than {@link #LIMIT} bytes ({@code -XX:+DontCompileHugeMethods},
+ * on by default, {@code HugeMethodLimit}): such a method runs in the interpreter for good, tens of times slower. An
+ * instrumented method that crossed the limit only because of what the instrumenter added would make the program pay
+ * that for checks alone, so the instrumenter leaves out what it can do without (the owned-read guards' linked slot
+ * loads, see {@code EventInstrumenter#guardOwnedRead}) when they are what takes a method across.
+ */
+final class HugeMethods {
+  /** HotSpot's {@code HugeMethodLimit}. */
+  static final int LIMIT = 8000;
+
+  private HugeMethods() {
+  }
+
+  /** True if some method of {@code original} no longer than {@link #LIMIT} is longer in {@code instrumented}. */
+  static boolean crossed(byte[] original, byte[] instrumented) {
+    Map<String, Integer> before = codeLengths(original);
+    for (Map.Entry<String, Integer> after : codeLengths(instrumented).entrySet()) {
+      Integer length = before.get(after.getKey());
+      if (after.getValue() > LIMIT && (length == null || length <= LIMIT)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The length of each method's code, by name and descriptor (methods without code are left out). */
+  static Map<String, Integer> codeLengths(byte[] classFile) {
+    ClassReader r = new ClassReader(classFile);
+    char[] buffer = new char[r.getMaxStringLength()];
+    int u = r.header + 6; // access flags, this class, super class
+    u += 2 + 2 * r.readUnsignedShort(u); // interfaces
+    int fields = r.readUnsignedShort(u);
+    u += 2;
+    for (int i = 0; i < fields; i++) {
+      u = skipAttributes(r, u + 6);
+    }
+    Map<String, Integer> lengths = new HashMap<>();
+    int methods = r.readUnsignedShort(u);
+    u += 2;
+    for (int i = 0; i < methods; i++) {
+      String key = r.readUTF8(u + 2, buffer) + r.readUTF8(u + 4, buffer);
+      int attributes = r.readUnsignedShort(u + 6);
+      u += 8;
+      for (int a = 0; a < attributes; a++) {
+        if ("Code".equals(r.readUTF8(u, buffer))) {
+          lengths.put(key, r.readInt(u + 10)); // name, length, max_stack, max_locals, then code_length
+        }
+        u += 6 + r.readInt(u + 2);
+      }
+    }
+    return lengths;
+  }
+
+  /** The offset after the attributes of a field or method whose attributes count is at {@code u}. */
+  private static int skipAttributes(ClassReader r, int u) {
+    int attributes = r.readUnsignedShort(u);
+    u += 2;
+    for (int a = 0; a < attributes; a++) {
+      u += 6 + r.readInt(u + 2);
+    }
+    return u;
+  }
+}

@@ -1,0 +1,136 @@
+package dev.racetriage.agent.instrument;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.agent.detect.SiteTable;
+import dev.racetriage.agent.runtime.FieldRegistry;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/** The instrumenter never takes a method past HotSpot's huge-method limit with the guards it can do without. */
+class HugeMethodsTest {
+  private static final String HOLDER = "huge/Holder";
+  private static final String READER = "huge/Reader";
+  private static final int FIELDS = 600;
+
+  /** A class with {@code FIELDS} int fields (its superclass Object: it declares the shadow slot). */
+  private static byte[] holder() {
+    ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+    w.visit(Opcodes.V11, Opcodes.ACC_PUBLIC, HOLDER, null, "java/lang/Object", null);
+    for (int i = 0; i < FIELDS; i++) {
+      w.visitField(Opcodes.ACC_PUBLIC, "f" + i, "I", null, null).visitEnd();
+    }
+    w.visitEnd();
+    return w.toByteArray();
+  }
+
+  /** {@code static int sum(Holder h)}: the sum of the first {@code reads} of its fields, each read once. */
+  private static byte[] reader(int reads) {
+    ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+    w.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL, READER, null, "java/lang/Object", null);
+    MethodVisitor mv = w.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "sum", "(L" + HOLDER + ";)I", null,
+        null);
+    mv.visitCode();
+    mv.visitInsn(Opcodes.ICONST_0);
+    for (int i = 0; i < reads; i++) {
+      mv.visitVarInsn(Opcodes.ALOAD, 0);
+      mv.visitFieldInsn(Opcodes.GETFIELD, HOLDER, "f" + i, "I");
+      mv.visitInsn(Opcodes.IADD);
+    }
+    mv.visitInsn(Opcodes.IRETURN);
+    mv.visitMaxs(0, 0);
+    mv.visitEnd();
+    w.visitEnd();
+    return w.toByteArray();
+  }
+
+  /** A loader that serves the holder's class file, so the instrumenter can resolve its fields. */
+  private static final ClassLoader LOADER = new ClassLoader(HugeMethodsTest.class.getClassLoader()) {
+    @Override
+    public InputStream getResourceAsStream(String name) {
+      return name.equals(HOLDER + ".class") ? new ByteArrayInputStream(holder()) : super.getResourceAsStream(name);
+    }
+  };
+
+  private static byte[] instrument(byte[] classFile) {
+    return new ClassInstrumenter(new SiteTable(), new FieldRegistry())
+        .instrument(ClassKind.APPLICATION, LOADER, classFile).bytes();
+  }
+
+  /** How many linked slot loads the class has, and (second) how many read hooks. */
+  private static int[] slotReadsAndHooks(byte[] classFile) {
+    int[] count = new int[2];
+    new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] ex) {
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitInvokeDynamicInsn(String n, String d, Handle bootstrap, Object... args) {
+            if (bootstrap.getName().equals("slotReader")) {
+              count[0]++;
+            }
+          }
+
+          @Override
+          public void visitMethodInsn(int opcode, String owner, String n, String d, boolean itf) {
+            if (n.equals("readField") || n.equals("readFields")) {
+              count[1]++;
+            }
+          }
+        };
+      }
+    }, 0);
+    return count;
+  }
+
+  private static int linkedSlotReads(byte[] classFile) {
+    return slotReadsAndHooks(classFile)[0];
+  }
+
+  @Test
+  void codeLengthsAreReadFromTheClassFile() {
+    byte[] reader = reader(10);
+    Map<String, Integer> lengths = HugeMethods.codeLengths(reader);
+    assertEquals(Map.of("sum(L" + HOLDER + ";)I", 2 + 10 * 5), lengths, "iconst_0, 10 × (aload_0, getfield, iadd), ireturn");
+    assertFalse(HugeMethods.crossed(reader, reader));
+  }
+
+  /**
+   * Reads of another class's fields get the linked slot load in front of their hooks — unless it would take the
+   * method past the limit, and without it the method stays under: then the class is instrumented again without it.
+   */
+  @Test
+  void theLinkedSlotLoadsAreLeftOutWhereTheyWouldMakeAMethodHuge() {
+    byte[] small = instrument(reader(100));
+    int[] guarded = slotReadsAndHooks(small);
+    assertTrue(guarded[1] > 0, "the reads are checked (two or three to a hook, see RedundantChecks)");
+    assertEquals(guarded[1], guarded[0], "each read hook has its guard");
+
+    int reads = 0;
+    byte[] huge = null;
+    // find a method size the guards would take past the limit: the plain hooks keep it under
+    for (int n = 100; n <= FIELDS; n += 20) {
+      byte[] out = instrument(reader(n));
+      int length = HugeMethods.codeLengths(out).get("sum(L" + HOLDER + ";)I");
+      if (linkedSlotReads(out) == 0) {
+        reads = n;
+        huge = out;
+        assertTrue(length <= HugeMethods.LIMIT, "instrumented again without them: " + length + " bytes");
+        break;
+      }
+      assertTrue(length <= HugeMethods.LIMIT, n + " reads: " + length + " bytes");
+    }
+    assertTrue(huge != null, "some size between 100 and " + FIELDS + " reads crosses the limit with the guards");
+    assertTrue(reads * 5 + 2 < HugeMethods.LIMIT, "the original method is far below the limit");
+  }
+}
