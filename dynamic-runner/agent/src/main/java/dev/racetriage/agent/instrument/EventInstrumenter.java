@@ -120,12 +120,15 @@ final class EventInstrumenter extends AdviceAdapter {
    * {@code Hooks.ownedShadow}, inlined by the JIT, tells whether the calling thread made every write recorded in that
    * shadow. If it did, the receiver is dropped and the code jumps to the returned label, to be placed after the hook's
    * call; otherwise it falls through to the hook with the receiver still there. A guarded read of an object its
-   * thread built calls nothing — no hook, no thread lookup. Elsewhere (a field of another class, or of a class whose
-   * slot a superclass declares: the slot is private there, so not this class's to {@code getfield}) the slot is read
-   * by an {@code invokedynamic} site that the runtime links at its first run to a constant load at the offset of the
-   * field owner's slot ({@code ShadowSlots.slotReader}) — the same load once compiled; a guard that found the slot
-   * through the runtime's per-field cache cost more than it saved (docs/architecture.md, "Cost of a hook"). Class
-   * files older than Java 7 have no {@code invokedynamic}: their reads of other classes' fields keep no guard.
+   * thread built calls nothing — no hook, no thread lookup. In a class whose slot a superclass declares (private
+   * there, so not this class's to {@code getfield}), a read of a field the instruction names in this class (its own or
+   * an inherited one) reads the slot through an {@code invokedynamic} site that the runtime links at its first run to
+   * a constant load at the offset of this class's slot ({@code ShadowSlots.slotReader}) — the same load once
+   * compiled. Reads of other classes' fields keep the hook alone: their objects are more often shared (a kernel's
+   * particles, read by every worker), where the guard only adds work, and guarding them made the moldyn kernel 20 %
+   * slower; a guard that found the slot through the runtime's per-field cache cost more than it saved
+   * (docs/architecture.md, "Cost of a hook"). Class files older than Java 7 have no {@code invokedynamic}: a
+   * subclass's reads keep no guard there.
    * The returned label is placed either way, after the hook and, for an array-typed field, after the hook that names
    * the array after the field ({@code Hooks.arrayInField}): a guarded read skips that too. The array in the field of an
    * object whose every recorded write is the reading thread's was stored there by that thread, and an instrumented
@@ -134,7 +137,10 @@ final class EventInstrumenter extends AdviceAdapter {
    */
   private Label guardOwnedRead(String owner) {
     Label done = new Label();
-    boolean own = ctx.declaresSlot() && owner.equals(ctx.internalName());
+    if (!owner.equals(ctx.internalName())) {
+      return done;
+    }
+    boolean own = ctx.declaresSlot();
     if (!own && (!ctx.linkedSlotReads() || (ctx.version() & 0xFFFF) < V1_7)) {
       return done;
     }

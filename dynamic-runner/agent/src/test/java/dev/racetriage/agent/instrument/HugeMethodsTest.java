@@ -34,17 +34,20 @@ class HugeMethodsTest {
     return w.toByteArray();
   }
 
-  /** {@code static int sum(Holder h)}: the sum of the first {@code reads} of its fields, each read once. */
+  /**
+   * A subclass of the holder (which declares the slot: the subclass inherits it) with {@code static int sum(Reader r)}:
+   * the sum of the first {@code reads} of its inherited fields, each read once, named in the subclass.
+   */
   private static byte[] reader(int reads) {
     ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
-    w.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL, READER, null, "java/lang/Object", null);
-    MethodVisitor mv = w.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "sum", "(L" + HOLDER + ";)I", null,
+    w.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL, READER, null, HOLDER, null);
+    MethodVisitor mv = w.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "sum", "(L" + READER + ";)I", null,
         null);
     mv.visitCode();
     mv.visitInsn(Opcodes.ICONST_0);
     for (int i = 0; i < reads; i++) {
       mv.visitVarInsn(Opcodes.ALOAD, 0);
-      mv.visitFieldInsn(Opcodes.GETFIELD, HOLDER, "f" + i, "I");
+      mv.visitFieldInsn(Opcodes.GETFIELD, READER, "f" + i, "I");
       mv.visitInsn(Opcodes.IADD);
     }
     mv.visitInsn(Opcodes.IRETURN);
@@ -63,7 +66,7 @@ class HugeMethodsTest {
   };
 
   private static byte[] instrument(byte[] classFile) {
-    return new ClassInstrumenter(new SiteTable(), new FieldRegistry())
+    return new ClassInstrumenter(new SiteTable(), new FieldRegistry(), null, null, name -> name.startsWith("huge/"))
         .instrument(ClassKind.APPLICATION, LOADER, classFile).bytes();
   }
 
@@ -101,13 +104,14 @@ class HugeMethodsTest {
   void codeLengthsAreReadFromTheClassFile() {
     byte[] reader = reader(10);
     Map<String, Integer> lengths = HugeMethods.codeLengths(reader);
-    assertEquals(Map.of("sum(L" + HOLDER + ";)I", 2 + 10 * 5), lengths, "iconst_0, 10 × (aload_0, getfield, iadd), ireturn");
+    assertEquals(Map.of("sum(L" + READER + ";)I", 2 + 10 * 5), lengths, "iconst_0, 10 × (aload_0, getfield, iadd), ireturn");
     assertFalse(HugeMethods.crossed(reader, reader));
   }
 
   /**
-   * Reads of another class's fields get the linked slot load in front of their hooks — unless it would take the
-   * method past the limit, and without it the method stays under: then the class is instrumented again without it.
+   * A subclass's reads of its inherited fields get the linked slot load in front of their hooks — unless it would take
+   * the method past the limit, and without it the method stays under: then the class is instrumented again without
+   * it.
    */
   @Test
   void theLinkedSlotLoadsAreLeftOutWhereTheyWouldMakeAMethodHuge() {
@@ -121,7 +125,7 @@ class HugeMethodsTest {
     // find a method size the guards would take past the limit: the plain hooks keep it under
     for (int n = 100; n <= FIELDS; n += 20) {
       byte[] out = instrument(reader(n));
-      int length = HugeMethods.codeLengths(out).get("sum(L" + HOLDER + ";)I");
+      int length = HugeMethods.codeLengths(out).get("sum(L" + READER + ";)I");
       if (linkedSlotReads(out) == 0) {
         reads = n;
         huge = out;

@@ -166,17 +166,17 @@ class ShadowSlotTest {
   }
 
   /**
-   * The owned-read guard where the class cannot getfield the slot — an inherited field's read in a subclass, another
-   * class's field — reads it through an invokedynamic site linked to the slot's offset: the thread that made every
-   * write skips the hook, and a read that races still reaches it.
+   * The owned-read guard where the class cannot getfield the slot — a subclass reading an inherited field — reads it
+   * through an invokedynamic site linked to the slot's offset: the thread that made every write skips the hook, and a
+   * read that races still reaches it.
    */
   @Test
-  void aSubclassAndAnotherClassGuardReadsThroughTheLinkedSlotLoadAndRacesAreStillFound() throws Throwable {
+  void aSubclassGuardsReadsThroughTheLinkedSlotLoadAndRacesAreStillFound() throws Throwable {
     assertEquals(java.util.List.of("field count", "indy slotReader L" + ShadowSlots.Derived.class.getName()
             .replace('.', '/') + ";", "call ownedShadow", "call readField"),
         guardOf(instrumentedBytes(ShadowSlots.Derived.class, application), "count"));
-    assertEquals(java.util.List.of("field count", "indy slotReader L" + ShadowSlots.Base.class.getName()
-            .replace('.', '/') + ";", "call ownedShadow", "call readField"),
+    // another class's field: the hook alone (its objects are more often shared, where a guard only adds work)
+    assertEquals(java.util.List.of("field count", "call readField"),
         guardOf(instrumentedBytes(ShadowSlots.Reader.class, application), "countOf"));
     // the class that declares the slot still reads it with its own getfield
     assertEquals(java.util.List.of("field count", "field " + ShadowSlot.NAME, "call ownedShadow", "call readField"),
@@ -200,7 +200,8 @@ class ShadowSlotTest {
           "slot", type, String.class).dynamicInvoker().invoke("no slot"));
       assertEquals(java.util.Set.of(), run.racyFields());
 
-      // another thread's unordered write: both guarded reads fall through to their hooks, which report it
+      // another thread's unordered write: the guarded read falls through to its hook, which reports it, as does the
+      // other class's unguarded read
       Object shared = derived.getConstructor().newInstance();
       InstrumentedRun.awaitEndWithoutEdge(run.start(() -> InstrumentedRun.call(derived, "setCount", shared, 7)));
       InstrumentedRun.awaitEndWithoutEdge(run.start(() -> InstrumentedRun.call(derived, "count", shared)));
