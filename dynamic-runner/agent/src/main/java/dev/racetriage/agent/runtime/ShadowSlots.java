@@ -49,18 +49,24 @@ public final class ShadowSlots {
   private ShadowSlots() {
   }
 
-  /** {@code Unsafe.getReference(Object, long)} bound to the agent's Unsafe, or null: the slot readers' load. */
-  private static final java.lang.invoke.MethodHandle LOAD = load();
+  /**
+   * {@code Unsafe.getReference(Object, long)} bound to the agent's Unsafe, or null: the slot readers' load. In a holder
+   * class, made at the first {@link #slotReader} (in the program's code): this class is first used inside the
+   * class-file transformer, where the agent spins no method handles.
+   */
+  private static final class Load {
+    static final java.lang.invoke.MethodHandle HANDLE = load();
 
-  private static java.lang.invoke.MethodHandle load() {
-    if (UNSAFE == null) {
-      return null;
-    }
-    try {
-      return java.lang.invoke.MethodHandles.lookup().findVirtual(jdk.internal.misc.Unsafe.class, "getReference",
-          java.lang.invoke.MethodType.methodType(Object.class, Object.class, long.class)).bindTo(UNSAFE);
-    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      return null;
+    private static java.lang.invoke.MethodHandle load() {
+      if (UNSAFE == null) {
+        return null;
+      }
+      try {
+        return java.lang.invoke.MethodHandles.lookup().findVirtual(jdk.internal.misc.Unsafe.class, "getReference",
+            java.lang.invoke.MethodType.methodType(Object.class, Object.class, long.class)).bindTo(UNSAFE);
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        return null;
+      }
     }
   }
 
@@ -80,9 +86,10 @@ public final class ShadowSlots {
                                                      java.lang.invoke.MethodType type, Class<?> owner) {
     java.lang.invoke.MethodHandle reader = null;
     try {
-      long offset = LOAD == null ? NONE : offsetOf(owner);
+      java.lang.invoke.MethodHandle load = Load.HANDLE;
+      long offset = load == null ? NONE : offsetOf(owner);
       if (offset != NONE) {
-        reader = java.lang.invoke.MethodHandles.insertArguments(LOAD, 1, offset).asType(type);
+        reader = java.lang.invoke.MethodHandles.insertArguments(load, 1, offset).asType(type);
       }
     } catch (RuntimeException | LinkageError e) {
       reader = null;
