@@ -11,7 +11,7 @@ import dev.racetriage.agent.runtime.JumbleTargets;
  * @param version      the class-file major version
  * @param jumble       the fields under trial in jumble mode; null in detect mode
  * @param declaresSlot the class declares the shadow slot itself ({@link ShadowSlot}): its methods may read it
- * @param linkedSlotReads the owned-read guard may read other classes' slots through linked loads (see
+ * @param linkedSlotReads the owned-read guard may read a superclass's slot through linked loads (see
  *                     {@code EventInstrumenter#guardOwnedRead}); false where they would take a method past
  *                     {@link HugeMethods#LIMIT}
  */

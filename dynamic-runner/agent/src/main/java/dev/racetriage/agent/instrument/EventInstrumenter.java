@@ -334,18 +334,18 @@ final class EventInstrumenter extends AdviceAdapter {
           }
           pushInt(site());
           callAccessHook(HookMethod.READ_FIELDS);
-          nameArray(isArray, fieldId, false); // the guard skips it: see guardOwnedRead
+          nameArrayInField(isArray, fieldId); // the guard skips it: see guardOwnedRead
           mv.visitLabel(done);
-          nameArray(false, fieldId);
+          nameContainerInField(fieldId);
         } else if (!isFinal && !skipRead && !covered) {
           loadKeepingReceiver(owner, name, descriptor, wide); // the check after the load (see readAfterLoad)
           Label done = guardOwnedRead(owner);
           pushInt(fieldId);
           pushInt(site());
           callAccessHook(HookMethod.READ_FIELD);
-          nameArray(isArray, fieldId, false);
+          nameArrayInField(isArray, fieldId);
           mv.visitLabel(done);
-          nameArray(false, fieldId);
+          nameContainerInField(fieldId);
         } else {
           super.visitFieldInsn(opcode, owner, name, descriptor);
           nameArray(isArray, fieldId);
@@ -489,17 +489,22 @@ final class EventInstrumenter extends AdviceAdapter {
    * container-typed value, name the container after it (detect mode, with container calls on: see ContainerModel).
    */
   private void nameArray(boolean isArray, int fieldId) {
-    nameArray(isArray, fieldId, true);
+    nameArrayInField(isArray, fieldId);
+    nameContainerInField(fieldId);
   }
 
-  /** As above; {@code containers}: false to name an array only. */
-  private void nameArray(boolean isArray, int fieldId, boolean containers) {
+  /** The array half of {@link #nameArray}. */
+  private void nameArrayInField(boolean isArray, int fieldId) {
     if (isArray && checkAccesses) {
       mv.visitInsn(DUP);
       pushInt(fieldId);
       callAccessHook(HookMethod.ARRAY_IN_FIELD);
     }
-    if (containers && containerDescriptor != null && ContainerModel.mayHold(containerDescriptor)) {
+  }
+
+  /** The container half of {@link #nameArray}. */
+  private void nameContainerInField(int fieldId) {
+    if (containerDescriptor != null && ContainerModel.mayHold(containerDescriptor)) {
       mv.visitInsn(DUP);
       pushInt(fieldId);
       mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, "inField", "(Ljava/lang/Object;I)V", false);

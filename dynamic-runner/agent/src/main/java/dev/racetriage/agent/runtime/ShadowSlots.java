@@ -74,7 +74,7 @@ public final class ShadowSlots {
    * The bootstrap of the owned-read guard's slot read where the instrumented class cannot {@code getfield} the slot
    * itself (see {@code instrument.EventInstrumenter#guardOwnedRead}): a class whose slot a superclass declares — the
    * slot is private there, and must stay so (a protected field or an accessor would enter the default
-   * {@code serialVersionUID}) — or a read of another class's field. Called by the JVM at the call site's first run,
+   * {@code serialVersionUID}). Called by the JVM at the call site's first run,
    * when {@code owner} (the field instruction's class, which the read has just resolved) and its superclasses are
    * loaded: the site becomes a constant load at the offset of {@code owner}'s slot ({@link #offsetOf}), which the JIT
    * compiles to the same load as a {@code getfield}, or a constant null where {@code owner} has no slot (the guard then
