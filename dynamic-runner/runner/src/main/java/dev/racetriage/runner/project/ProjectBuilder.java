@@ -153,7 +153,7 @@ public final class ProjectBuilder {
       }
       SurefireConfig surefire = described.map(m -> SurefireConfigReader.read(m.project(), moduleDir))
           .orElse(SurefireConfig.DEFAULTS);
-      modules.add(new TestModule(moduleDir, classes, testClasses, classpath, surefire));
+      modules.add(new TestModule(moduleDir, classes, testClasses, surefire.testClasspath(classpath), surefire));
     }
     return modules;
   }

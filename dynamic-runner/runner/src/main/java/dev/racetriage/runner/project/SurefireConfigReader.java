@@ -45,7 +45,10 @@ final class SurefireConfigReader {
         parameter(config, properties, "excludedGroups", "excludedGroups"),
         argLine, systemProperties, environment, workingDirectory,
         configurationParameters(config.get("properties")),
-        skipReason);
+        skipReason,
+        patterns(config.get("additionalClasspathElements")).stream()
+            .map(e -> moduleDir.resolve(PropertyReferences.resolve(e, properties, false)).normalize()).toList(),
+        patterns(config.get("classpathDependencyExcludes")));
   }
 
   /** The configuration elements by name: the plugin's, then the {@code default-test} execution's over them. */
@@ -90,7 +93,7 @@ final class SurefireConfigReader {
     return value.map(String::strip).filter(v -> !v.isEmpty() && !v.startsWith("${"));
   }
 
-  /** {@code <include>} elements; one element may also hold a comma-separated list, as Surefire allows. */
+  /** {@code <include>} (or other list) elements; one element may also hold a comma-separated list, as Surefire allows. */
   private static List<String> patterns(Element list) {
     List<String> patterns = new ArrayList<>();
     if (list == null) return patterns;

@@ -37,6 +37,8 @@ class SurefireConfiguredRunTest {
         <excludes><exclude>**/Excluded*.java</exclude></excludes>
         <excludedGroups>slow</excludedGroups>
         <properties><configurationParameters>junit.jupiter.testinstance.lifecycle.default = per_class</configurationParameters></properties>
+        <additionalClasspathElements><additionalClasspathElement>${project.basedir}/extra</additionalClasspathElement></additionalClasspathElements>
+        <classpathDependencyExcludes><classpathDependencyExclude>org.apiguardian:apiguardian-*</classpathDependencyExclude></classpathDependencyExcludes>
         """, "<fixture.prop>from-properties</fixture.prop>", Map.of(
         "src/test/java/demo/ConfigTest.java", """
             package demo;
@@ -53,8 +55,15 @@ class SurefireConfiguredRunTest {
               @Test void workingDirectory() {
                 assertTrue(new java.io.File("").getAbsoluteFile().toPath().endsWith("target/wd"), new java.io.File("").getAbsolutePath());
               }
+              // additionalClasspathElements adds a directory (a multi-release build's META-INF/versions/11, in jsoup);
+              // classpathDependencyExcludes takes JUnit's apiguardian off the class path
+              @Test void classpath() throws Exception {
+                assertNotNull(getClass().getClassLoader().getResource("extra-resource.txt"), System.getProperty("java.class.path"));
+                assertThrows(ClassNotFoundException.class, () -> Class.forName("org.apiguardian.api.API"));
+              }
             }
             """,
+        "extra/extra-resource.txt", "on the class path only through additionalClasspathElements\n",
         "src/test/java/demo/ExcludedTest.java", """
             package demo;
             class ExcludedTest { @org.junit.jupiter.api.Test void mustNotRun() { throw new AssertionError("excluded by the pom"); } }
@@ -105,6 +114,7 @@ class SurefireConfiguredRunTest {
         "ConfigTest#systemProperties", TestOutcome.Status.PASSED,
         "ConfigTest#environment", TestOutcome.Status.PASSED,
         "ConfigTest#workingDirectory", TestOutcome.Status.PASSED,
+        "ConfigTest#classpath", TestOutcome.Status.PASSED,
         "TaggedTest#fast", TestOutcome.Status.PASSED,
         "PerClassTest#prepared", TestOutcome.Status.PASSED));
     assertEquals(expected, byName(run), () -> run.outcomes().toString());

@@ -60,6 +60,10 @@ class SurefireConfigReaderTest {
                 <environmentVariables><E>x y</E></environmentVariables>
                 <groups>fast, medium</groups>
                 <workingDirectory>wd</workingDirectory>
+                <additionalClasspathElements>
+                  <additionalClasspathElement>${p}-extra, /abs/versions/11</additionalClasspathElement>
+                </additionalClasspathElements>
+                <classpathDependencyExcludes><classpathDependencyExclude>org.slf4j:*</classpathDependencyExclude></classpathDependencyExcludes>
                 <properties><configurationParameters>
                   junit.jupiter.execution.parallel.enabled = true
                   a.b=c
@@ -83,6 +87,35 @@ class SurefireConfigReaderTest {
     assertEquals(Optional.of(a.resolve("wd")), c.workingDirectory());
     assertEquals(Map.of("junit.jupiter.execution.parallel.enabled", "true", "a.b", "c"), c.configurationParameters());
     assertTrue(c.skipReason().isEmpty());
+    assertEquals(List.of(a.resolve("P-extra"), Path.of("/abs/versions/11")), c.additionalClasspathElements());
+    assertEquals(List.of("org.slf4j:*"), c.classpathDependencyExcludes());
+  }
+
+  /** What Surefire does with them: excluded dependencies off the class path, the additional elements after the rest. */
+  @Test
+  void theTestClasspathLeavesOutExcludedDependenciesAndEndsWithTheAdditionalElements() {
+    Path m2 = Path.of("/home/u/.m2/repository");
+    Path slf4j = m2.resolve("org/slf4j/slf4j-api/2.0.9/slf4j-api-2.0.9.jar");
+    Path simple = m2.resolve("org/slf4j/slf4j-simple/2.0.9/slf4j-simple-2.0.9.jar");
+    Path guava = m2.resolve("com/google/guava/guava/33.0-jre/guava-33.0-jre.jar");
+    Path guavaTests = m2.resolve("com/google/guava/guava/33.0-jre/guava-33.0-jre-tests.jar");
+    Path sibling = Path.of("/p/core/target/classes"); // a reactor module's classes: never an artifact
+    Path tests = Path.of("/p/m/target/test-classes");
+    Path classes = Path.of("/p/m/target/classes");
+    Path extra = classes.resolve("META-INF/versions/11");
+    SurefireConfig c = new SurefireConfig(List.of(), List.of(), Optional.empty(), Optional.empty(), Optional.empty(),
+        "", Map.of(), Map.of(), Optional.empty(), Map.of(), Optional.empty(), List.of(extra),
+        List.of("org.slf4j:slf4j-simple", "com.google.*:gua*"));
+
+    assertEquals(List.of(tests, classes, slf4j, sibling, extra),
+        c.testClasspath(List.of(tests, classes, slf4j, simple, guava, guavaTests, sibling)));
+    assertTrue(SurefireConfig.excludes("*:slf4j-api", slf4j));
+    assertTrue(SurefireConfig.excludes("org.slf4j:slf4j-api:jar", slf4j));
+    assertTrue(!SurefireConfig.excludes("slf4j:slf4j-api", slf4j), "a group is matched whole, not by its last part");
+    assertTrue(!SurefireConfig.excludes("org.slf4j", slf4j), "no artifactId: not a pattern Surefire takes");
+    assertTrue(!SurefireConfig.excludes("org.slf4j:slf4j-api", sibling));
+    // a repository elsewhere, not named "repository": the directories above the artifact's
+    assertTrue(SurefireConfig.excludes("org.slf4j:slf4j-api", Path.of("/cache/m2/org/slf4j/slf4j-api/2.0.9/slf4j-api-2.0.9.jar")));
   }
 
   @Test
