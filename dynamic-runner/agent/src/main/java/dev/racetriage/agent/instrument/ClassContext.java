@@ -14,14 +14,17 @@ import dev.racetriage.agent.runtime.JumbleTargets;
  * @param linkedSlotReads the owned-read guard may read a superclass's slot through linked loads (see
  *                     {@code EventInstrumenter#guardOwnedRead}); false where they would take a method past
  *                     {@link HugeMethods#LIMIT}
+ * @param quietCallees the class's static and private methods a counted loop may call ({@link QuietCallees}), as
+ *                     {@code name + descriptor}
  */
 record ClassContext(String internalName, String sourceFile, int version, ClassLoader loader,
                     ClassHierarchy hierarchy, IdPlaceholders ids,
-                    JumbleTargets jumble, boolean declaresSlot, boolean linkedSlotReads) {
+                    JumbleTargets jumble, boolean declaresSlot, boolean linkedSlotReads,
+                    java.util.Set<String> quietCallees) {
 
   ClassContext(String internalName, String sourceFile, int version, ClassLoader loader, ClassHierarchy hierarchy,
                IdPlaceholders ids, JumbleTargets jumble) {
-    this(internalName, sourceFile, version, loader, hierarchy, ids, jumble, false, true);
+    this(internalName, sourceFile, version, loader, hierarchy, ids, jumble, false, true, java.util.Set.of());
   }
 
   String binaryName() {
@@ -29,15 +32,23 @@ record ClassContext(String internalName, String sourceFile, int version, ClassLo
   }
 
   ClassContext withSourceFile(String file) {
-    return new ClassContext(internalName, file, version, loader, hierarchy, ids, jumble, declaresSlot, linkedSlotReads);
+    return new ClassContext(internalName, file, version, loader, hierarchy, ids, jumble, declaresSlot, linkedSlotReads,
+        quietCallees);
   }
 
   ClassContext withDeclaresSlot(boolean declares) {
     return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declares,
-        linkedSlotReads);
+        linkedSlotReads, quietCallees);
   }
 
   ClassContext withoutLinkedSlotReads() {
-    return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot, false);
+    return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot, false,
+        quietCallees);
+  }
+
+  /** With the class's methods a counted loop may call ({@link QuietCallees}, as {@code name + descriptor}). */
+  ClassContext withQuietCallees(java.util.Set<String> callees) {
+    return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot,
+        linkedSlotReads, callees);
   }
 }

@@ -134,10 +134,12 @@ public final class ClassInstrumenter {
         hierarchy.remember(loader, info);
         boolean frames = major >= Opcodes.V1_6;
         boolean linked = true;
+        java.util.Set<String> quietCallees = kind == ClassKind.APPLICATION ? QuietCallees.of(reader) : java.util.Set.of();
         for (;;) {
           ClassWriter writer = new HierarchyClassWriter(reader,
               frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
-          ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble);
+          ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble)
+              .withQuietCallees(quietCallees);
           ClassVisitor visitor = new InstrumentingClassVisitor(writer, linked ? ctx : ctx.withoutLinkedSlotReads(),
               kind == ClassKind.APPLICATION, applicationClass, jdkSlot);
           reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);

@@ -122,8 +122,27 @@ public final class ContainerModel {
     return CLASSES.contains(internalName.replace('/', '.'));
   }
 
+  /**
+   * Bootstrap classes already answered, by identity hash: modelled ones and others. The hooks ask for every receiver
+   * of a modelled call and every value of a container-typed field (a parser's element stack: millions of times), and
+   * a name lookup costs a {@code getName} and a string hash each time. Racy but sound: a slot holds a whole class
+   * reference or null, and a miss only looks the name up again. Only bootstrap classes are cached, so no class
+   * loader is kept alive.
+   */
+  private static final Class<?>[] MODELLED = new Class<?>[64];
+  private static final Class<?>[] NOT_MODELLED = new Class<?>[64];
+
   /** Whether instances of this runtime class are modelled (not its subclasses: they may synchronise). */
   public static boolean isModelled(Class<?> c) {
-    return c.getClassLoader() == null && CLASSES.contains(c.getName());
+    int slot = System.identityHashCode(c) & (MODELLED.length - 1);
+    if (MODELLED[slot] == c) {
+      return true;
+    }
+    if (NOT_MODELLED[slot] == c || c.getClassLoader() != null) {
+      return false;
+    }
+    boolean modelled = CLASSES.contains(c.getName());
+    (modelled ? MODELLED : NOT_MODELLED)[slot] = c;
+    return modelled;
   }
 }

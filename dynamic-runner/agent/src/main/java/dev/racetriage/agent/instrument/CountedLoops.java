@@ -32,8 +32,9 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * every iteration (it dominates every back edge);</li>
  * <li>nothing in it can synchronise or run code the agent does not see: only local, arithmetic, branch, array and
  * non-volatile field instructions (statics of the method's own class only, which is initialised already) — no call
- * but to {@code Math}/{@code StrictMath} (not {@code random}), no invokedynamic, no allocation but primitive arrays, no
- * monitor, no athrow, no class constants or casts.</li>
+ * but to {@code Math}/{@code StrictMath} (not {@code random}), to a {@code String} query, or to a static or private
+ * method of the class that is as quiet and stores nothing ({@link QuietCallees}), no invokedynamic, no allocation but
+ * primitive arrays, no monitor, no athrow, no class constants or casts.</li>
  * </ul>
  * Inner loops are allowed (they qualify or not on their own), but the {@code iinc} and the hoisted accesses must lie on
  * no cycle of the body without its header, so each runs exactly once per iteration. A qualifying loop's element
@@ -786,8 +787,10 @@ final class CountedLoops {
       }
       return true;
     }
-    if (insn instanceof MethodInsnNode m && op == Opcodes.INVOKESTATIC) {
-      return pureMath(m);
+    if (insn instanceof MethodInsnNode m) {
+      return pureMath(m) || QuietCallees.pureString(op, m.owner, m.name)
+          || (m.owner.equals(owner) && !m.itf && op != Opcodes.INVOKEINTERFACE
+              && ctx.quietCallees().contains(m.name + m.desc));
     }
     if (insn instanceof FieldInsnNode f) {
       ClassHierarchy.ResolvedField field = ctx.hierarchy().resolveField(ctx.loader(), f.owner, f.name);
@@ -802,14 +805,9 @@ final class CountedLoops {
     return false;
   }
 
-  /**
-   * A static method of {@code java.lang.Math} or {@code StrictMath} other than {@code random}: arithmetic on its
-   * arguments that neither synchronises nor touches the heap ({@code random} draws from a shared generator, an atomic
-   * update). Such a call may throw (the {@code *Exact} methods), as an array access may: the exception leaves the loop
-   * through the same paths.
-   */
+  /** A pure {@code Math}/{@code StrictMath} call ({@link QuietCallees#pureMath}). */
   static boolean pureMath(MethodInsnNode m) {
-    return (m.owner.equals("java/lang/Math") || m.owner.equals("java/lang/StrictMath")) && !m.name.equals("random");
+    return QuietCallees.pureMath(m.getOpcode(), m.owner, m.name);
   }
 
   private static boolean writesLocal(AbstractInsnNode insn, int local) {

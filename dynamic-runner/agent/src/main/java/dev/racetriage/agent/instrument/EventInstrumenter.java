@@ -507,11 +507,12 @@ final class EventInstrumenter extends AdviceAdapter {
     if (containerDescriptor != null && ContainerModel.mayHold(containerDescriptor)) {
       mv.visitInsn(DUP);
       pushInt(fieldId);
-      mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, "inField", "(Ljava/lang/Object;I)V", false);
+      callContainerHook("inField", "(Ljava/lang/Object;I" + THREAD_SLOT_TYPE + ")" + THREAD_SLOT_TYPE);
     }
   }
 
   static final String CONTAINER_HOOKS = "dev/racetriage/agent/runtime/ContainerHooks";
+  private static final String THREAD_SLOT_TYPE = "L" + HookMethod.THREAD_SHADOW + ";";
   static final String UNSAFE_HOOKS = "dev/racetriage/agent/runtime/UnsafeHooks";
   /** The descriptor of the field instruction being instrumented, when container calls are modelled here. */
   private String containerDescriptor;
@@ -843,7 +844,20 @@ final class EventInstrumenter extends AdviceAdapter {
     call.load(position);
     pushInt(access);
     pushInt(site());
-    mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, "call", "(Ljava/lang/Object;II)V", false);
+    callContainerHook("call", "(Ljava/lang/Object;II" + THREAD_SLOT_TYPE + ")" + THREAD_SLOT_TYPE);
+  }
+
+  /** A {@code ContainerHooks} method taking and returning the thread slot, as {@link #callAccessHook} calls hooks. */
+  private void callContainerHook(String name, String descriptor) {
+    if (threadSlot < 0) {
+      mv.visitInsn(ACONST_NULL);
+      mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, name, descriptor, false);
+      mv.visitInsn(POP);
+      return;
+    }
+    mv.visitVarInsn(ALOAD, threadSlot);
+    mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, name, descriptor, false);
+    mv.visitVarInsn(ASTORE, threadSlot);
   }
 
   private boolean isThread(String owner) {

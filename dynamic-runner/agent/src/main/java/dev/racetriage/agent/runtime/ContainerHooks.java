@@ -43,57 +43,84 @@ public final class ContainerHooks {
   }
 
   /** A field of a container type was read or written with {@code value}: name the container after it. */
-  @DontInline
   public static void inField(Object value, int fieldId) {
-    if (value == null || Hooks.installed() == null || !ContainerModel.isModelled(value.getClass())) {
-      return;
+    inField(value, fieldId, null);
+  }
+
+  /**
+   * As {@link #inField(Object, int)}, with the calling method's thread slot (see {@code Hooks.readField}): returns
+   * the thread's shadow for the slot, or {@code thread} as given.
+   */
+  @DontInline
+  public static ThreadShadow inField(Object value, int fieldId, ThreadShadow thread) {
+    DetectRuntime rt = Hooks.installed();
+    if (value == null || rt == null) {
+      return thread;
     }
-    ThreadShadow t = Hooks.enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    // a container this thread met in a field has its holder (set once): nothing to do
+    if (t.busy || t.heldContainerId(value, rt) >= 0 || !ContainerModel.isModelled(value.getClass())) {
+      return t;
     }
+    t.busy = true;
     try {
-      HOLDERS.getOrCreate(value, new java.util.function.Function<Object, Integer>() {
+      WeakIdentityTable.Entry<Integer> held = HOLDERS.entry(value, new java.util.function.Function<Object, Integer>() {
         @Override
         public Integer apply(Object container) {
           return fieldId;
         }
       });
+      t.cacheHeldContainer(held, BY_HOLDER.get(rt, held.value), rt);
     } catch (Throwable e) {
-      Hooks.installed().internalError();
+      rt.internalError();
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
   /** Before a modelled call on {@code receiver}: {@code write} 1 for a mutator, 0 for an accessor. */
-  @DontInline
   public static void call(Object receiver, int write, int site) {
-    DetectRuntime rt = Hooks.installed();
-    if (receiver == null || rt == null || !ContainerModel.isModelled(receiver.getClass())) {
-      return;
-    }
-    int id = pseudoId(rt, receiver, site);
-    if (id < 0) {
-      return;
-    }
-    if (write != 0) {
-      Hooks.writeField(receiver, id, site);
-    } else {
-      Hooks.readField(receiver, id, site);
-    }
+    call(receiver, write, site, null);
   }
 
-  /** The pseudo-field id of the container (-1 if it cannot be named). */
-  private static int pseudoId(DetectRuntime rt, Object container, int site) {
-    ThreadShadow t = Hooks.enter();
-    if (t == null) {
+  /** As {@link #call(Object, int, int)}, with the calling method's thread slot, as {@link #inField} takes it. */
+  @DontInline
+  public static ThreadShadow call(Object receiver, int write, int site, ThreadShadow thread) {
+    DetectRuntime rt = Hooks.installed();
+    if (receiver == null || rt == null) {
+      return thread;
+    }
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    int id = pseudoId(rt, t, receiver, site);
+    if (id < 0) {
+      return t;
+    }
+    return write != 0 ? Hooks.writeField(receiver, id, site, t) : Hooks.readField(receiver, id, site, t);
+  }
+
+  /**
+   * The pseudo-field id of the container (-1 if it cannot be named, or if it is not a modelled container: a held
+   * container this thread cached is one).
+   */
+  private static int pseudoId(DetectRuntime rt, ThreadShadow t, Object container, int site) {
+    if (t.busy) {
       return -1;
     }
+    int held = t.heldContainerId(container, rt);
+    if (held >= 0) {
+      return held;
+    }
+    if (!ContainerModel.isModelled(container.getClass())) {
+      return -1;
+    }
+    t.busy = true;
     try {
-      Integer holder = HOLDERS.get(container);
-      if (holder != null) {
-        return BY_HOLDER.get(rt, holder);
+      WeakIdentityTable.Entry<Integer> e = HOLDERS.peekEntry(container);
+      if (e != null) {
+        int id = BY_HOLDER.get(rt, e.value);
+        t.cacheHeldContainer(e, id, rt);
+        return id;
       }
       Integer unnamed = UNNAMED.getOrCreate(container, new java.util.function.Function<Object, Integer>() {
         @Override
@@ -120,26 +147,49 @@ public final class ContainerHooks {
 
   /**
    * An int key → pseudo-field id table of one registry (tests install a new runtime per run), filled on first use;
-   * ids are kept plus one, so 0 is "not asked yet" (and an id of -1 is asked again).
+   * ids are kept plus one, so 0 is "not asked yet" (and an id of -1 is asked again). Reads take no lock: the table
+   * and its registry are published together (final fields), and an entry is a whole int, written once with the same
+   * value by whichever thread computes it first; a racing reader that sees 0 asks again under the lock.
    */
   private abstract static class IdsByKey {
-    private int[] ids = new int[256];
-    private FieldRegistry of;
+    private static final class Table {
+      final FieldRegistry of;
+      final int[] ids;
 
-    final synchronized int get(DetectRuntime rt, int key) {
-      if (of != rt.fields()) {
-        ids = new int[256];
-        of = rt.fields();
+      Table(FieldRegistry of, int[] ids) {
+        this.of = of;
+        this.ids = ids;
       }
-      if (key >= ids.length) {
-        ids = java.util.Arrays.copyOf(ids, Math.max(key + 1, ids.length * 2));
+    }
+
+    private Table table = new Table(null, new int[0]);
+
+    final int get(DetectRuntime rt, int key) {
+      Table t = table;
+      if (t.of == rt.fields() && key >= 0 && key < t.ids.length) {
+        int known = t.ids[key];
+        if (known != 0) {
+          return known - 1;
+        }
       }
-      int known = ids[key];
+      return miss(rt, key);
+    }
+
+    private synchronized int miss(DetectRuntime rt, int key) {
+      Table t = table;
+      if (t.of != rt.fields()) {
+        t = new Table(rt.fields(), new int[256]);
+      }
+      if (key >= t.ids.length) {
+        t = new Table(t.of, java.util.Arrays.copyOf(t.ids, Math.max(key + 1, t.ids.length * 2)));
+      }
+      table = t;
+      int known = t.ids[key];
       if (known != 0) {
         return known - 1;
       }
       int id = compute(rt, key);
-      ids[key] = id + 1;
+      t.ids[key] = id + 1;
       return id;
     }
 

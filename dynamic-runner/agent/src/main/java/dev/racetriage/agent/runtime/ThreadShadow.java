@@ -53,6 +53,16 @@ public final class ThreadShadow {
    * touched recently (16 KiB with compressed references; 256 slots made a loop over ~900 objects miss into the table).
    */
   private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
+  /**
+   * The last two containers this thread met that a field holds ({@code ContainerHooks}): their holder entries and
+   * pseudo-field ids under {@link #heldRuntime}. A holder is set once, so a hit is final; a parser walking its element
+   * stack and its list of formatting elements in turn asks for the same two lists millions of times.
+   */
+  private WeakIdentityTable.Entry<Integer> held0;
+  private WeakIdentityTable.Entry<Integer> held1;
+  private int heldId0;
+  private int heldId1;
+  private Object heldRuntime;
 
   /**
    * The shadows of running threads by {@link Thread#getId()} modulo the length: a cache in front of {@link #CURRENT}
@@ -166,10 +176,11 @@ public final class ThreadShadow {
 
   /**
    * The write hook's check (see {@code Hooks.writeField}): true if {@code object} already has this memory's shadow in
-   * its slot, found by the field's cached (class, offset) pair, and this thread's write of the field from
+   * its slot, found by the field's cached (class, offset) pair — or, for a class without a slot (a JDK container
+   * under its pseudo-field), in one of this thread's four ways — and this thread's write of the field from
    * {@code site} in its current epoch changes nothing in it but a site ({@link ObjectShadow#rewrite}) — exactly the
    * case in which {@code DetectRuntime.writeField} would change nothing else. False whenever anything is not at hand
-   * (no state in this registry yet, a class initialiser running, a cache miss, no slot, no shadow yet).
+   * (no state in this registry yet, a class initialiser running, a cache miss, no shadow yet).
    */
   @ForceInline // into the write hook: loads and compares, no call
   boolean rewrites(Object object, int fieldId, int site, ShadowMemory memory, ThreadRegistry registry) {
@@ -178,15 +189,23 @@ public final class ThreadShadow {
       return false;
     }
     long slot = cachedSlot(object.getClass(), fieldId);
-    return slot >= 0 && ShadowSlots.rewrites(object, slot, memory, s.epoch(), fieldId, site);
+    if (slot >= 0) {
+      return ShadowSlots.rewrites(object, slot, memory, s.epoch(), fieldId, site);
+    }
+    if (slot == ShadowSlots.NONE) { // a class without a slot (a JDK container's pseudo-field): a way may hold it
+      WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
+      return e != null && e.value.rewrite(s.epoch(), fieldId, site);
+    }
+    return false;
   }
 
   /**
    * The read hook's cover check (see {@code Hooks.readField}): true if {@code object} already has this memory's
-   * shadow in its slot, found by the field's cached (class, offset) pair, and this thread covers every write to it
-   * (its own writes, or writes ordered before it) — exactly the case in which {@code DetectRuntime.readField} does
-   * nothing. False whenever anything is not at hand (no state in this registry yet, a cache miss, no slot, no shadow
-   * yet): the hook's call then does the full read. Reads only; no cache is filled here.
+   * shadow in its slot, found by the field's cached (class, offset) pair — or, for a class without a slot (a JDK
+   * container under its pseudo-field: a parser's element stack), in one of this thread's four ways — and this thread
+   * covers every write to it (its own writes, or writes ordered before it) — exactly the case in which
+   * {@code DetectRuntime.readField} does nothing. False whenever anything is not at hand (no state in this registry
+   * yet, a cache miss, no shadow yet): the hook's call then does the full read. Reads only; no cache is filled here.
    */
   @ForceInline // into the read hook: loads and compares, no call
   boolean coversWritesOf(Object object, int fieldId, ShadowMemory memory, ThreadRegistry registry) {
@@ -195,7 +214,14 @@ public final class ThreadShadow {
       return false;
     }
     long slot = cachedSlot(object.getClass(), fieldId);
-    return slot >= 0 && ShadowSlots.writesCoveredBy(object, slot, memory, s);
+    if (slot >= 0) {
+      return ShadowSlots.writesCoveredBy(object, slot, memory, s);
+    }
+    if (slot == ShadowSlots.NONE) { // a class without a slot (a JDK container's pseudo-field): a way may hold it
+      WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
+      return e != null && e.value.writesCoveredBy(s);
+    }
+    return false;
   }
 
   /**
@@ -298,6 +324,35 @@ public final class ThreadShadow {
       lastWritten = e;
     }
     return e.value;
+  }
+
+  /** The pseudo-field id cached for {@code container} held by a field, under {@code runtime}; -1 if none is. */
+  int heldContainerId(Object container, Object runtime) {
+    if (heldRuntime != runtime) {
+      return -1;
+    }
+    WeakIdentityTable.Entry<Integer> e = held0;
+    if (e != null && e.refersTo(container)) {
+      return heldId0;
+    }
+    e = held1;
+    return e != null && e.refersTo(container) ? heldId1 : -1;
+  }
+
+  /** Remembers a held container's entry and pseudo-field id (the older of the two goes). */
+  void cacheHeldContainer(WeakIdentityTable.Entry<Integer> entry, int id, Object runtime) {
+    if (heldRuntime != runtime) {
+      held0 = null;
+      held1 = null;
+      heldRuntime = runtime;
+    }
+    if (id < 0) {
+      return;
+    }
+    held1 = held0;
+    heldId1 = heldId0;
+    held0 = entry;
+    heldId0 = id;
   }
 
   private WeakIdentityTable.Entry<ObjectShadow> entryOf(Object object, ShadowMemory memory) {

@@ -49,6 +49,9 @@ class LoopCheckHoisterTest {
     }
     // a[j] += 1: the write's range check stands for the read's (same elements, same clock)
     assertFalse(hooks.get("addOne").contains("readRange"), hooks.get("addOne").toString());
+    // a String query and a static callee of the class that only reads and calls such code (QuietCallees)
+    List<String> keys = hooks.get("countPublicKeys");
+    assertTrue(keys.contains("readRange") && !keys.contains("readElement"), keys.toString());
   }
 
   @Test
@@ -78,7 +81,7 @@ class LoopCheckHoisterTest {
   void loopsThatMaySynchroniseOrDoNotCountByOneKeepTheirElementHooks() throws IOException {
     Map<String, List<String>> hooks = hooksByMethod(detect());
     for (String m : List.of("withCall", "withRandom", "withVolatileRead", "withMonitor", "arrayReassigned",
-        "strideDownTwo",
+        "strideDownTwo", "withStoringCallee", "withCalleeCallingOut", "withCharSequenceArgument",
         "conditionalAccess", "inductionAlsoStored")) {
       List<String> h = hooks.get(m);
       assertFalse(h.contains("readRange") || h.contains("writeRange"), m + ": " + h);
@@ -146,6 +149,7 @@ class LoopCheckHoisterTest {
         assertArrayEquals(new int[] {0, 1, 1, 1}, other);
         assertTrue(swapped[0] == other);
         assertEquals(30L, InstrumentedRun.call(c, "sumRepeated", new int[] {1, 2, 3, 4}, 3));
+        assertEquals(2, InstrumentedRun.call(c, "countPublicKeys", new String[] {"id", "/data", "class", "/x"}, 3));
         double[][] m = {{1, 2}, {3, 4}};
         double[][] out = new double[2][2];
         InstrumentedRun.call(c, "multiply", m, m, out, 2);

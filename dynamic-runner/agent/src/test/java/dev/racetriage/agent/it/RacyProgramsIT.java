@@ -186,6 +186,20 @@ class RacyProgramsIT {
     assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
   }
 
+  /**
+   * A container its owner used alone until every one of its caches is hot (the held container's id, the container's
+   * shadow in one of its ways: reads and rewrites settled without a call), then added to by a thread nothing orders
+   * before the owner's next reads: those reads race with the add; the container the other thread only read does not.
+   */
+  @Test
+  void anOwnersHotContainerCachesDoNotSettleAReadAfterAnUnorderedWrite() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.OwnedContainerThenSharedBad";
+    AgentJvm.Result result = run("owned-container", List.of(), fixture);
+    assertTrue(result.stdout().contains("ok " + fixture), result.describe());
+    assertEquals(Set.of(fixture + ".items{}"), result.report().racyFields(), result.describe());
+    assertEquals(0, result.report().summaryNumber("internalErrors"), result.report().summary());
+  }
+
   /** {@code containers=false} turns the container model off: the same program reports no container race. */
   @Test
   void withContainersOffSharedContainersReportNothing() throws Exception {
