@@ -51,6 +51,24 @@ final class ArgLine {
     return java.util.stream.Stream.concat(argLine.stream(), env.flatMap(v -> tokens(v).stream())).anyMatch(option);
   }
 
+  /** The parallel collector's time goal in a detection JVM: 1/(1 + 19), 5 % of the time in collections. */
+  static final String DETECTION_GC_TIME_RATIO = "-XX:GCTimeRatio=19";
+
+  /**
+   * With the collector racetriage chose ({@link #detectionCollector}), its time goal, unless the argLine or the
+   * environment sets one: the parallel collector's default goal (99: 1 % of the time in collections) grows the heap
+   * to cut collections, and the agent's shadows allocate fast, so the heap grew to four times its largest live set
+   * (jsoup's suite: 1.4 GB committed, 326 MB live after any collection; peak RSS 1.94 GB against 807 MB natively under
+   * G1, whose goal is about 8 %). At 5 % the same run peaked at 1.45–1.68 GB in the same time (benchmarks/RESULTS.md).
+   * Empty when the project chose the collector.
+   */
+  static java.util.Optional<String> detectionGcTimeRatio(List<String> argLine,
+                                                         java.util.Map<String, String> environment) {
+    return detectionCollector(argLine, environment).isEmpty()
+        || projectSets(argLine, environment, t -> t.startsWith("-XX:GCTimeRatio="))
+        ? java.util.Optional.empty() : java.util.Optional.of(DETECTION_GC_TIME_RATIO);
+  }
+
   /** How long, per free MB of heap, a detection JVM keeps a soft reference nobody used (the JVM's default: 1000 ms). */
   static final String DETECTION_SOFT_REFERENCES = "-XX:SoftRefLRUPolicyMSPerMB=100";
 

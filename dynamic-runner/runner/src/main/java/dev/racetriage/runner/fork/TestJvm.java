@@ -73,6 +73,7 @@ public final class TestJvm {
     boolean detection = agentOptions.isPresent() && agentOptions.get().startsWith("mode=detect");
     if (detection) {
       ArgLine.detectionCollector(argLine, surefire.environment()).ifPresent(command::add);
+      ArgLine.detectionGcTimeRatio(argLine, surefire.environment()).ifPresent(command::add);
       ArgLine.detectionSoftReferences(argLine, surefire.environment()).ifPresent(command::add);
     }
     command.addAll(argLine);

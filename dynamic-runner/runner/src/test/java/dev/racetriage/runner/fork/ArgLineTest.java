@@ -39,6 +39,19 @@ class ArgLineTest {
         ArgLine.detectionCollector(List.of(), java.util.Map.of("JDK_JAVA_OPTIONS", "-XX:+UseSerialGC")));
   }
 
+  /** With the collector racetriage chose, its time goal too, unless the project set one; none with the project's. */
+  @Test
+  void theDetectionCollectorsTimeGoalComesWithItUnlessTheProjectSetOne() {
+    assertEquals(java.util.Optional.of("-XX:GCTimeRatio=19"),
+        ArgLine.detectionGcTimeRatio(List.of("-Xss640k"), java.util.Map.of()));
+    assertEquals(java.util.Optional.empty(),
+        ArgLine.detectionGcTimeRatio(List.of("-XX:+UseG1GC"), java.util.Map.of()));
+    assertEquals(java.util.Optional.empty(),
+        ArgLine.detectionGcTimeRatio(List.of("-XX:GCTimeRatio=4"), java.util.Map.of()));
+    assertEquals(java.util.Optional.empty(),
+        ArgLine.detectionGcTimeRatio(List.of(), java.util.Map.of("_JAVA_OPTIONS", "-XX:GCTimeRatio=9")));
+  }
+
   /** The detection JVM clears unused soft references sooner, unless the project chose a policy itself. */
   @Test
   void theDetectionSoftReferencePolicyIsAddedOnlyWhenTheProjectSetNone() {

@@ -139,6 +139,9 @@ class SurefireConfiguredRunTest {
     // and its soft-reference policy (the fixture's argLine sets none); the baseline keeps the JVM's default
     assertTrue(replay.contains(" -XX:SoftRefLRUPolicyMSPerMB=100 "), replay);
     assertTrue(!baseline.contains("SoftRefLRUPolicyMSPerMB"), baseline);
+    // the parallel collector with a 5 % time goal, for the detection JVM only
+    assertTrue(replay.contains(" -XX:+UseParallelGC -XX:GCTimeRatio=19 "), replay);
+    assertTrue(!baseline.contains("GCTimeRatio") && !baseline.contains("UseParallelGC"), baseline);
   }
 
   @Test
