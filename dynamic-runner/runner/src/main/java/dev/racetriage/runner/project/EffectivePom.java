@@ -75,7 +75,14 @@ final class EffectivePom {
       DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
       factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
       factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      root = factory.newDocumentBuilder().parse(new InputSource(new StringReader(wellFormed(
+      javax.xml.parsers.DocumentBuilder parser = factory.newDocumentBuilder();
+      parser.setErrorHandler(new org.xml.sax.helpers.DefaultHandler() { // thrown, not also printed on stderr
+        @Override
+        public void error(org.xml.sax.SAXParseException e) throws SAXException {
+          throw e;
+        }
+      });
+      root = parser.parse(new InputSource(new StringReader(wellFormed(
           Files.readString(file, StandardCharsets.UTF_8))))).getDocumentElement();
     } catch (ParserConfigurationException | SAXException e) {
       throw new IOException("cannot read the effective POM " + file + ": " + e.getMessage(), e);

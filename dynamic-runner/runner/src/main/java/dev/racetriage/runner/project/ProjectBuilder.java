@@ -14,9 +14,12 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Builds a Maven project with its own build ({@code test-compile}) and, in the same Maven invocation, reads each
- * module's test class path (dependency plugin) and its effective POM (help plugin), from which each module's Surefire
- * configuration comes.
+ * Builds a Maven project with its own build, up to the phase before Surefire's ({@code process-test-classes}: what
+ * {@code mvn test} runs before the tests, so a plugin that post-processes the compiled tests — gson obfuscates a test
+ * class with ProGuard there — has run), and, in the same Maven invocation, reads each module's test class path
+ * (dependency plugin) and its effective POM (help plugin), from which each module's Surefire configuration comes. The
+ * build goes on past a module that fails ({@code --fail-at-end}): the modules that built are triaged, and the project
+ * notes name the ones that did not (gson's {@code test-jpms} needs the packaged jar, its {@code proto} a newer Maven).
  */
 public final class ProjectBuilder {
   /** Written by the dependency plugin into each module's {@code target/}. */
@@ -46,6 +49,7 @@ public final class ProjectBuilder {
     Path log;
     Path effectivePom;
     try {
+      deleteClasspathFiles(root); // a module that does not build this time must not be read from an earlier build
       log = Files.createTempFile("racetriage-build", ".log");
       effectivePom = Files.createTempFile("racetriage-effective-pom", ".xml");
       command = new ExternalCommand(mavenCommand(root, effectivePom), root, Map.of());
@@ -72,20 +76,65 @@ public final class ProjectBuilder {
       throw new ProjectBuildException(
           "Building " + root + " took longer than " + timeout.toSeconds() + " s and was stopped. Its output is in " + log + ".");
     }
-    if (!outcome.succeeded()) {
-      throw new ProjectBuildException(
-          "The project in " + root + " does not build ('mvn test-compile' exited with " + outcome.exitCode()
-              + "). Fix the build, check with 'mvn test-compile', and run racetriage again. The build said:"
-              + System.lineSeparator() + BuildErrors.essence(outcome.tail(ERROR_TAIL_LINES))
-              + System.lineSeparator() + "(the whole output: " + log + ")");
+    ProjectBuildException failed = outcome.succeeded() ? null : new ProjectBuildException(
+        "The project in " + root + " does not build ('mvn " + PHASE + "' exited with " + outcome.exitCode()
+            + "). Fix the build, check with 'mvn " + PHASE + "', and run racetriage again. The build said:"
+            + System.lineSeparator() + BuildErrors.essence(outcome.tail(ERROR_TAIL_LINES))
+            + System.lineSeparator() + "(the whole output: " + log + ")");
+    List<TestModule> modules;
+    EffectivePom pom;
+    try {
+      pom = EffectivePom.read(effectivePom);
+      modules = readModules(root, pom);
+    } catch (IOException e) {
+      if (failed != null) {
+        throw failed; // the build stopped before the class paths or the effective POM were written
+      }
+      throw new ProjectBuildException("Could not read the test class path or the effective POM of " + root + ": "
+          + e.getMessage(), e);
+    }
+    if (failed != null && modules.isEmpty()) {
+      throw failed;
+    }
+    MavenProject project = project(root, modules);
+    if (failed != null) {
+      List<String> notes = new ArrayList<>();
+      notes.add("Part of the build failed ('mvn " + PHASE + "' exited with " + outcome.exitCode() + "): "
+          + failedModules(outcome.tail(4 * ERROR_TAIL_LINES)) + " did not build, so their tests are not run; the other "
+          + modules.size() + " module(s) with tests are. The build said:" + System.lineSeparator()
+          + BuildErrors.essence(outcome.tail(ERROR_TAIL_LINES)) + System.lineSeparator() + "(the whole output: " + log
+          + ")");
+      notes.addAll(project.notes());
+      return new MavenProject(project.root(), project.modules(), notes);
     }
     try {
       Files.deleteIfExists(log);
-      EffectivePom pom = EffectivePom.read(effectivePom);
-      return project(root, readModules(root, pom));
-    } catch (IOException e) {
-      throw new ProjectBuildException("Could not read the test class path or the effective POM of " + root + ": "
-          + e.getMessage(), e);
+    } catch (IOException ignored) {
+      // a temporary file left behind
+    }
+    return project;
+  }
+
+  /** The phase the build runs to: the last before Surefire's {@code test}. */
+  static final String PHASE = "process-test-classes";
+
+  /** The modules Maven names in its "Failed to execute goal … on project NAME" lines, or "some modules". */
+  static String failedModules(String output) {
+    java.util.Set<String> names = new java.util.LinkedHashSet<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("on project ([^\\s:]+)").matcher(output);
+    while (m.find()) {
+      names.add(m.group(1));
+    }
+    return names.isEmpty() ? "some modules" : "module(s) " + String.join(", ", names);
+  }
+
+  /** Deletes the test class path files an earlier build left in {@code root}'s modules. */
+  private static void deleteClasspathFiles(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root, 12)) {
+      for (Path p : files.filter(p -> p.getFileName().toString().equals(CLASSPATH_FILE))
+          .filter(p -> p.getParent().getFileName().toString().equals("target")).toList()) {
+        Files.deleteIfExists(p);
+      }
     }
   }
 
@@ -109,8 +158,8 @@ public final class ProjectBuilder {
     Path wrapper = root.resolve("mvnw");
     String mvn = Files.isExecutable(wrapper) ? wrapper.toString() : "mvn";
     return List.of(
-        mvn, "-B", "-q", "-Dstyle.color=never",
-        "test-compile",
+        mvn, "-B", "-q", "-Dstyle.color=never", "--fail-at-end",
+        PHASE,
         DEPENDENCY_PLUGIN + ":build-classpath",
         "-Dmdep.includeScope=test",
         "-Dmdep.outputFile=target/" + CLASSPATH_FILE,

@@ -76,6 +76,45 @@ class ProjectBuilderTest {
     assertTrue(error.getMessage().contains("does not exist"), error.getMessage());
   }
 
+  /**
+   * A module that does not build leaves the others to be triaged, with a note naming it (gson's test-jpms needs the
+   * packaged jar); its class path from an earlier, successful build is not read again.
+   */
+  @Test
+  void aModuleThatDoesNotBuildIsLeftOutWithANoteAndTheOthersAreBuilt() throws Exception {
+    ProjectFixtures.writeTwoModuleProject(dir);
+    assertEquals(List.of("app", "lib"), builder.build(dir).modules().stream().map(m -> m.name(dir)).toList());
+    Files.writeString(dir.resolve("app/src/test/java/demo/app/AppTest.java"), "package demo.app; class AppTest { int x = ; }");
+
+    MavenProject project = builder.build(dir);
+
+    assertEquals(List.of("lib"), project.modules().stream().map(m -> m.name(dir)).toList());
+    String note = project.notes().get(0);
+    assertTrue(note.startsWith("Part of the build failed ('mvn process-test-classes' exited with 1): module(s) app did "
+        + "not build, so their tests are not run; the other 1 module(s) with tests are."), note);
+    assertTrue(note.contains("AppTest.java"), note);
+  }
+
+  /** The build runs what 'mvn test' runs before the tests: a plugin bound to process-test-classes has run. */
+  @Test
+  void pluginsBoundToProcessTestClassesRunBeforeTheTests() throws Exception {
+    ProjectFixtures.writeTwoModuleProject(dir);
+    Files.createDirectories(dir.resolve("lib/extra"));
+    Files.writeString(dir.resolve("lib/extra/marker.txt"), "copied at process-test-classes\n");
+    Files.writeString(dir.resolve("lib/pom.xml"), Files.readString(dir.resolve("lib/pom.xml")).replace("</project>", """
+          <build><plugins><plugin><artifactId>maven-resources-plugin</artifactId>
+            <executions><execution><id>post-process</id><phase>process-test-classes</phase><goals><goal>copy-resources</goal></goals>
+              <configuration><outputDirectory>${project.build.testOutputDirectory}/post</outputDirectory>
+                <resources><resource><directory>extra</directory></resource></resources></configuration>
+            </execution></executions>
+          </plugin></plugins></build>
+        </project>"""));
+
+    builder.build(dir);
+
+    assertTrue(Files.isRegularFile(dir.resolve("lib/target/test-classes/post/marker.txt")));
+  }
+
   @Test
   void aProjectThatDoesNotCompileShowsTheCompilerError() throws Exception {
     ProjectFixtures.writeSingleModuleProject(dir, "package demo; public class Broken { int x = ; }");
