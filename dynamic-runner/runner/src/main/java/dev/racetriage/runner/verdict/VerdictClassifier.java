@@ -14,8 +14,9 @@ import java.util.Optional;
  *
  * <ol>
  *   <li><b>flaky</b> — the test failed without the agent in every run, or under {@code sc} no less often than under
- *       every adversarial heuristic, or under a heuristic in a run that served no stale value: a failure the race
- *       cannot explain; or the control keeps timing out ({@link #controlKeepsTimingOut}). A timeout is never a
+ *       every adversarial heuristic, or under heuristics in {@link #UNEXPLAINED_REPEATS} runs that served no stale
+ *       value: failures the race cannot explain (a single one is noted in the evidence and not counted); or the
+ *       control keeps timing out ({@link #controlKeepsTimingOut}). A timeout is never a
  *       failure: one under {@code sc} is noise, one under a heuristic a duration at its limit for the qos rule
  *       (checked before unexercised for such heuristics, since a killed run reports no stale values);</li>
  *   <li><b>destructive</b> — some adversarial heuristic failed in runs that served stale values, and, where
@@ -114,11 +115,38 @@ public final class VerdictClassifier {
           + control.map(sc -> ", 0/" + sc.runs() + " under sc").orElse("");
       return new Classification(Verdict.DESTRUCTIVE, summary, b.heuristic(), facts);
     }
-    if (unexplained.isPresent()) {
+    int unexplainedRuns = adversarial.stream().mapToInt(HeuristicTrials::unexplainedFailures).sum();
+    if (unexplained.isPresent() && unexplainedRuns >= UNEXPLAINED_REPEATS) {
       HeuristicTrials u = unexplained.get();
-      return new Classification(Verdict.FLAKY, u.unexplainedFailures() + " run(s) under " + u.heuristic()
-          + " failed without being served any stale value", u.heuristic(), facts);
+      return new Classification(Verdict.FLAKY, unexplainedRuns + " run(s) under " + adversarial.stream()
+          .filter(t -> t.unexplainedFailures() > 0).map(HeuristicTrials::heuristic)
+          .collect(java.util.stream.Collectors.joining(", ")) + " failed without being served any stale value",
+          u.heuristic(), facts);
     }
+    Classification c = withoutFailures(control, adversarial, facts);
+    if (unexplained.isEmpty()) {
+      return c;
+    }
+    // one failure no stale value explains, never repeated although the scheduler ran every heuristic and the control
+    // again after it (StoppingRule): the test's own intermittence, noted and not counted
+    String note = "1 run under " + unexplained.get().heuristic() + " failed without being served any stale value: not"
+        + " counted (a failure the race cannot explain, not repeated; a second one makes the race flaky)";
+    Map<String, String> noted = new LinkedHashMap<>(c.facts());
+    noted.put("unexplainedFailure", note);
+    return new Classification(c.verdict(), c.summary() + "; " + note, c.decisiveHeuristic(), noted);
+  }
+
+  /**
+   * How many failures without a stale value served make a race flaky: one alone is the test's own intermittence
+   * (a timing-sensitive test on a loaded machine: commons-pool's resilient-factory test failed once in 60 runs under
+   * {@code random} and turned a write-write race no read sees from unexercised into flaky), two are a test that
+   * fails on its own.
+   */
+  static final int UNEXPLAINED_REPEATS = 2;
+
+  /** The verdict of trials in which no run failed with stale values served and the control did not fail. */
+  private Classification withoutFailures(Optional<HeuristicTrials> control, List<HeuristicTrials> adversarial,
+                                         Map<String, String> facts) {
     // Runs killed at their limit under a heuristic, not under sc: stale values slowed the test past it (the JVM's
     // report, and with it the count of stale values, died with it), so qos comes before unexercised for them.
     Optional<Classification> hangs = control.flatMap(sc -> adversarial.stream().filter(t -> t.timeouts() > 0)
