@@ -104,6 +104,11 @@ final class EffectivePom {
    * The module whose base directory is {@code moduleDir}; failing that (a build directory elsewhere), the one whose
    * test output lies deepest under it.
    */
+  /** Every module the effective POM describes. */
+  List<Module> modules() {
+    return modules;
+  }
+
   Optional<Module> module(Path moduleDir) {
     Path dir = path(moduleDir.toString());
     return modules.stream().filter(m -> dir.equals(m.baseDir())).findFirst()

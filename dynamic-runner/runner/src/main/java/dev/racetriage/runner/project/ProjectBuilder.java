@@ -100,8 +100,9 @@ public final class ProjectBuilder {
     if (failed != null) {
       List<String> notes = new ArrayList<>();
       notes.add("Part of the build failed ('mvn " + PHASE + "' exited with " + outcome.exitCode() + "): "
-          + failedModules(outcome.tail(4 * ERROR_TAIL_LINES)) + " did not build, so their tests are not run; the other "
-          + modules.size() + " module(s) with tests are. The build said:" + System.lineSeparator()
+          + failedModules(outcome.tail(4 * ERROR_TAIL_LINES)) + " did not build, so their tests are not run"
+          + unbuilt(root, pom, modules) + "; the other " + modules.size() + " module(s) with tests are. The build said:"
+          + System.lineSeparator()
           + BuildErrors.essence(outcome.tail(ERROR_TAIL_LINES)) + System.lineSeparator() + "(the whole output: " + log
           + ")");
       notes.addAll(project.notes());
@@ -126,6 +127,27 @@ public final class ProjectBuilder {
       names.add(m.group(1));
     }
     return names.isEmpty() ? "some modules" : "module(s) " + String.join(", ", names);
+  }
+
+  /**
+   * The modules with test sources that the effective POM describes and the build did not produce a class path for
+   * (those that failed, and those Maven skipped because a module they depend on failed), as
+   * {@code " (not built: a, b)"}, or empty.
+   */
+  static String unbuilt(Path root, EffectivePom pom, List<TestModule> built) {
+    java.util.Set<Path> read = new java.util.HashSet<>();
+    built.forEach(m -> read.add(m.dir().toAbsolutePath().normalize()));
+    List<String> names = new ArrayList<>();
+    for (EffectivePom.Module m : pom.modules()) {
+      Path dir = m.baseDir().toAbsolutePath().normalize();
+      Path tests = Dom.child(m.project(), "build").flatMap(b -> Dom.text(b, "testSourceDirectory")).map(Path::of)
+          .orElse(dir.resolve("src/test/java"));
+      if (!read.contains(dir) && Files.isDirectory(tests)) {
+        String name = root.toAbsolutePath().normalize().relativize(dir).toString();
+        names.add(name.isEmpty() ? "." : name);
+      }
+    }
+    return names.isEmpty() ? "" : " (not built: " + String.join(", ", names) + ")";
   }
 
   /** Deletes the test class path files an earlier build left in {@code root}'s modules. */

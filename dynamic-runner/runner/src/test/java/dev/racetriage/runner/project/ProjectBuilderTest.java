@@ -91,8 +91,30 @@ class ProjectBuilderTest {
     assertEquals(List.of("lib"), project.modules().stream().map(m -> m.name(dir)).toList());
     String note = project.notes().get(0);
     assertTrue(note.startsWith("Part of the build failed ('mvn process-test-classes' exited with 1): module(s) app did "
-        + "not build, so their tests are not run; the other 1 module(s) with tests are."), note);
+        + "not build, so their tests are not run (not built: app); the other 1 module(s) with tests are."), note);
     assertTrue(note.contains("AppTest.java"), note);
+  }
+
+  /** A module Maven skips because the module it depends on failed is named too, though Maven names only the failure. */
+  @Test
+  void aModuleSkippedAfterItsDependencyFailedIsNamedAsNotBuilt() throws Exception {
+    ProjectFixtures.writeTwoModuleProject(dir);
+    Files.writeString(dir.resolve("lib/src/test/java/demo/lib/CounterTest.java"), "package demo.lib; class CounterTest { int x = ; }");
+    Files.createDirectories(dir.resolve("extra/src/test/java/demo/extra"));
+    Files.writeString(dir.resolve("pom.xml"), Files.readString(dir.resolve("pom.xml"))
+        .replace("<module>app</module>", "<module>app</module><module>extra</module>"));
+    Files.writeString(dir.resolve("extra/pom.xml"), Files.readString(dir.resolve("lib/pom.xml"))
+        .replace("<artifactId>lib</artifactId>", "<artifactId>extra</artifactId>"));
+    Files.writeString(dir.resolve("extra/src/test/java/demo/extra/ExtraTest.java"), """
+        package demo.extra;
+        class ExtraTest { @org.junit.jupiter.api.Test void runs() {} }
+        """);
+
+    MavenProject project = builder.build(dir);
+
+    assertEquals(List.of("extra"), project.modules().stream().map(m -> m.name(dir)).toList());
+    String note = project.notes().get(0);
+    assertTrue(note.contains("module(s) lib did not build") && note.contains("(not built: lib, app)"), note);
   }
 
   /** The build runs what 'mvn test' runs before the tests: a plugin bound to process-test-classes has run. */
