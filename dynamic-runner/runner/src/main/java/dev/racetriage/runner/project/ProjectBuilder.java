@@ -101,7 +101,7 @@ public final class ProjectBuilder {
       List<String> notes = new ArrayList<>();
       notes.add("Part of the build failed ('mvn " + PHASE + "' exited with " + outcome.exitCode() + "): "
           + failedModules(outcome.tail(4 * ERROR_TAIL_LINES)) + " did not build, so their tests are not run"
-          + unbuilt(root, pom, modules) + "; the other " + modules.size() + " module(s) with tests are. The build said:"
+          + unbuilt(root, pom, modules, outcome.tail(4 * ERROR_TAIL_LINES)) + "; the other " + modules.size() + " module(s) with tests are. The build said:"
           + System.lineSeparator()
           + BuildErrors.essence(outcome.tail(ERROR_TAIL_LINES)) + System.lineSeparator() + "(the whole output: " + log
           + ")");
@@ -121,20 +121,26 @@ public final class ProjectBuilder {
 
   /** The modules Maven names in its "Failed to execute goal … on project NAME" lines, or "some modules". */
   static String failedModules(String output) {
+    java.util.Set<String> names = failedNames(output);
+    return names.isEmpty() ? "some modules" : "module(s) " + String.join(", ", names);
+  }
+
+  private static java.util.Set<String> failedNames(String output) {
     java.util.Set<String> names = new java.util.LinkedHashSet<>();
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("on project ([^\\s:]+)").matcher(output);
     while (m.find()) {
       names.add(m.group(1));
     }
-    return names.isEmpty() ? "some modules" : "module(s) " + String.join(", ", names);
+    return names;
   }
 
   /**
    * The modules with test sources that the effective POM describes and the build did not produce a class path for
-   * (those that failed, and those Maven skipped because a module they depend on failed), as
-   * {@code " (not built: a, b)"}, or empty.
+   * besides those Maven names as failed in {@code output} (those Maven skipped because a module they depend on
+   * failed), as {@code " (nor did: a, b)"}, or empty.
    */
-  static String unbuilt(Path root, EffectivePom pom, List<TestModule> built) {
+  static String unbuilt(Path root, EffectivePom pom, List<TestModule> built, String output) {
+    java.util.Set<String> failed = failedNames(output);
     java.util.Set<Path> read = new java.util.HashSet<>();
     built.forEach(m -> read.add(m.dir().toAbsolutePath().normalize()));
     List<String> names = new ArrayList<>();
@@ -142,12 +148,13 @@ public final class ProjectBuilder {
       Path dir = m.baseDir().toAbsolutePath().normalize();
       Path tests = Dom.child(m.project(), "build").flatMap(b -> Dom.text(b, "testSourceDirectory")).map(Path::of)
           .orElse(dir.resolve("src/test/java"));
-      if (!read.contains(dir) && Files.isDirectory(tests)) {
+      String artifactId = Dom.text(m.project(), "artifactId").orElse("");
+      if (!read.contains(dir) && Files.isDirectory(tests) && !failed.contains(artifactId)) {
         String name = root.toAbsolutePath().normalize().relativize(dir).toString();
         names.add(name.isEmpty() ? "." : name);
       }
     }
-    return names.isEmpty() ? "" : " (not built: " + String.join(", ", names) + ")";
+    return names.isEmpty() ? "" : " (nor did " + String.join(", ", names) + ", skipped after it)";
   }
 
   /** Deletes the test class path files an earlier build left in {@code root}'s modules. */
