@@ -134,7 +134,9 @@ public final class ClassInstrumenter {
         hierarchy.remember(loader, info);
         boolean frames = major >= Opcodes.V1_6;
         boolean linked = true;
-        java.util.Set<String> quietCallees = kind == ClassKind.APPLICATION ? QuietCallees.of(reader) : java.util.Set.of();
+        // only detect mode hoists loop checks (InstrumentingClassVisitor), so only it needs the quiet callees
+        java.util.Set<String> quietCallees = kind == ClassKind.APPLICATION && jumble == null ? QuietCallees.of(reader)
+            : java.util.Set.of();
         for (;;) {
           ClassWriter writer = new HierarchyClassWriter(reader,
               frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);

@@ -167,14 +167,22 @@ final class EventInstrumenter extends AdviceAdapter {
 
   /** An access hook with its arguments on the stack: pass the thread local and store back what it returns. */
   private void callAccessHook(HookMethod hook) {
+    withThreadSlot(() -> hook.call(mv));
+  }
+
+  /**
+   * Emits {@code invoke}, a hook that takes the thread slot last and returns it: the slot is passed and stored back,
+   * or, where there is none, null is passed and the result dropped.
+   */
+  private void withThreadSlot(Runnable invoke) {
     if (threadSlot < 0) { // jumble mode names arrays at volatile array fields: no slot there
       mv.visitInsn(ACONST_NULL);
-      hook.call(mv);
+      invoke.run();
       mv.visitInsn(POP);
       return;
     }
     mv.visitVarInsn(ALOAD, threadSlot);
-    hook.call(mv);
+    invoke.run();
     mv.visitVarInsn(ASTORE, threadSlot);
   }
 
@@ -849,15 +857,7 @@ final class EventInstrumenter extends AdviceAdapter {
 
   /** A {@code ContainerHooks} method taking and returning the thread slot, as {@link #callAccessHook} calls hooks. */
   private void callContainerHook(String name, String descriptor) {
-    if (threadSlot < 0) {
-      mv.visitInsn(ACONST_NULL);
-      mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, name, descriptor, false);
-      mv.visitInsn(POP);
-      return;
-    }
-    mv.visitVarInsn(ALOAD, threadSlot);
-    mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, name, descriptor, false);
-    mv.visitVarInsn(ASTORE, threadSlot);
+    withThreadSlot(() -> mv.visitMethodInsn(INVOKESTATIC, CONTAINER_HOOKS, name, descriptor, false));
   }
 
   private boolean isThread(String owner) {

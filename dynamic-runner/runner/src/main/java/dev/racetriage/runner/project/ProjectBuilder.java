@@ -98,11 +98,12 @@ public final class ProjectBuilder {
     }
     MavenProject project = project(root, modules);
     if (failed != null) {
+      java.util.Set<String> failedNames = failedNames(outcome.tail(4 * ERROR_TAIL_LINES));
       List<String> notes = new ArrayList<>();
       notes.add("Part of the build failed ('mvn " + PHASE + "' exited with " + outcome.exitCode() + "): "
-          + failedModules(outcome.tail(4 * ERROR_TAIL_LINES)) + " did not build, so their tests are not run"
-          + unbuilt(root, pom, modules, outcome.tail(4 * ERROR_TAIL_LINES)) + "; the other " + modules.size() + " module(s) with tests are. The build said:"
-          + System.lineSeparator()
+          + (failedNames.isEmpty() ? "some modules" : "module(s) " + String.join(", ", failedNames))
+          + " did not build, so their tests are not run" + unbuilt(root, pom, modules, failedNames) + "; the other "
+          + modules.size() + " module(s) with tests are. The build said:" + System.lineSeparator()
           + BuildErrors.essence(outcome.tail(ERROR_TAIL_LINES)) + System.lineSeparator() + "(the whole output: " + log
           + ")");
       notes.addAll(project.notes());
@@ -119,12 +120,7 @@ public final class ProjectBuilder {
   /** The phase the build runs to: the last before Surefire's {@code test}. */
   static final String PHASE = "process-test-classes";
 
-  /** The modules Maven names in its "Failed to execute goal … on project NAME" lines, or "some modules". */
-  static String failedModules(String output) {
-    java.util.Set<String> names = failedNames(output);
-    return names.isEmpty() ? "some modules" : "module(s) " + String.join(", ", names);
-  }
-
+  /** The modules Maven names in its "Failed to execute goal … on project NAME" lines (artifactIds). */
   private static java.util.Set<String> failedNames(String output) {
     java.util.Set<String> names = new java.util.LinkedHashSet<>();
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("on project ([^\\s:]+)").matcher(output);
@@ -136,11 +132,10 @@ public final class ProjectBuilder {
 
   /**
    * The modules with test sources that the effective POM describes and the build did not produce a class path for
-   * besides those Maven names as failed in {@code output} (those Maven skipped because a module they depend on
-   * failed), as {@code " (nor did: a, b)"}, or empty.
+   * besides those Maven names as {@code failed} (those Maven skipped because a module they depend on failed), as
+   * {@code " (nor did a, b, skipped after it)"}, or empty.
    */
-  static String unbuilt(Path root, EffectivePom pom, List<TestModule> built, String output) {
-    java.util.Set<String> failed = failedNames(output);
+  static String unbuilt(Path root, EffectivePom pom, List<TestModule> built, java.util.Set<String> failed) {
     java.util.Set<Path> read = new java.util.HashSet<>();
     built.forEach(m -> read.add(m.dir().toAbsolutePath().normalize()));
     List<String> names = new ArrayList<>();

@@ -138,8 +138,8 @@ public final class VerdictClassifier {
 
   /**
    * How many failures without a stale value served make a race flaky: one alone is the test's own intermittence
-   * (a timing-sensitive test on a loaded machine: commons-pool's resilient-factory test failed once in 60 runs under
-   * {@code random} and turned a write-write race no read sees from unexercised into flaky), two are a test that
+   * (a timing-sensitive test on a loaded machine: commons-pool's resilient-factory test failed once in 47 runs
+   * (under {@code random}) and turned a write-write race no read sees from unexercised into flaky), two are a test that
    * fails on its own.
    */
   static final int UNEXPLAINED_REPEATS = 2;

@@ -100,7 +100,7 @@ class VerdictClassifierTest {
   }
 
   /**
-   * One failure without a stale value, not repeated (commons-pool's timing-sensitive test, once in 60 runs): noted and
+   * One failure without a stale value, not repeated (commons-pool's timing-sensitive test, once in 47 runs): noted and
    * not counted — the write-write race no read sees stays unexercised, and an exercised race keeps its verdict.
    */
   @Test
