@@ -219,6 +219,16 @@ public final class DetectRuntime {
     return predict == null && t.coversWritesOf(object, fieldId, shadow, threads);
   }
 
+  /**
+   * The element read hook's fast path (see {@code Hooks.readElement}): true if {@code t} covers every write to
+   * {@code array}, whose shadow its caches hold — exactly the case in which {@link #readElement} does nothing. Not while
+   * a predictive analysis runs.
+   */
+  @ForceInline
+  boolean coveredElementRead(ThreadShadow t, Object array) {
+    return predict == null && t.coversElementWritesOf(array, shadow, threads);
+  }
+
   @ForceInline // see the class comment
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOfField(object, fieldId, shadow);

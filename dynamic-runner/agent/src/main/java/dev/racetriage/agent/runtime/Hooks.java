@@ -276,7 +276,7 @@ public final class Hooks {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-    if (t.busy) {
+    if (t.busy || rt.coveredElementRead(t, array)) {
       return t;
     }
     t.busy = true;

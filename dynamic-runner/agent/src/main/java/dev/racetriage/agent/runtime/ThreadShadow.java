@@ -225,6 +225,28 @@ public final class ThreadShadow {
   }
 
   /**
+   * The element read hook's cover check (see {@code Hooks.readElement}): true if {@code array}'s shadow is this
+   * thread's last read array or in one of its four ways, and this thread covers every write to the array (the summary
+   * is one of its own epochs, or ordered before it) — exactly the case in which {@code DetectRuntime.readElement}
+   * returns before looking at any element. False whenever anything is not at hand; reads only, fills no cache.
+   */
+  @ForceInline // into the read hook: loads and compares, no call
+  boolean coversElementWritesOf(Object array, ShadowMemory memory, ThreadRegistry registry) {
+    ThreadState s = state;
+    if (s == null || stateRegistry != registry || cacheMemory != memory) {
+      return false;
+    }
+    WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
+    if (e == null || !e.refersTo(array)) {
+      e = cachedWay(array, memory);
+      if (e == null) {
+        return false;
+      }
+    }
+    return e.value.writesCoveredBy(s);
+  }
+
+  /**
    * Slot offsets by field id: the class of the field's last receiver (any thread's) and its offset. Shared by all
    * threads, written only on a miss; an entry is immutable, so a racing reader sees a whole one or a stale one (a
    * miss). A stale array after a growth is a miss too.

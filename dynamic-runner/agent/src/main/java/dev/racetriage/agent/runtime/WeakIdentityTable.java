@@ -11,9 +11,13 @@ import java.util.function.Function;
  * Object → value by identity, holding keys weakly: the shadow memory of program objects, which must neither keep
  * them alive nor confuse an object with a later one that reuses its identity hash.
  *
- * <p>Reads take no lock: chains are immutable linked entries, so a racy read sees either an older chain (a miss,
- * repeated under the segment's monitor) or a complete entry. Writes lock one of 64 segments. Cleared keys are
- * expunged on later inserts into their segment. Deliberately not a {@code java.util.concurrent} map: the agent's
+ * <p>Reads take no lock: a racy read sees either an older chain or a newer one, never an incomplete entry (its key,
+ * hash and value are final; an entry is published by the segment's volatile table write). Writes lock one of 64
+ * segments and relink entries in place: an expunge unlinks the cleared entry (its own link still leads on), a resize
+ * moves each live entry into the new table. A reader that a concurrent relink leads off its chain misses, and a miss is
+ * repeated under the segment's monitor. Entries are never copied, so each key has one weak reference for its lifetime
+ * (copies used to double the references the collector discovers, and left the originals that callers cache to be
+ * enqueued and polled a second time). Cleared keys are expunged on later inserts. Deliberately not a {@code java.util.concurrent} map: the agent's
  * hooks run inside j.u.c code and must not re-enter it.
  */
 final class WeakIdentityTable<V> {
@@ -23,7 +27,8 @@ final class WeakIdentityTable<V> {
   static final class Entry<V> extends WeakReference<Object> {
     final int hash;
     final V value;
-    final Entry<V> next;
+    /** The chain's next entry: written only under the segment's monitor (see the class comment). */
+    Entry<V> next;
 
     Entry(Object key, int hash, V value, Entry<V> next, ReferenceQueue<Object> queue) {
       super(key, queue);
@@ -118,17 +123,24 @@ final class WeakIdentityTable<V> {
     return total;
   }
 
+  /**
+   * Moves the live entries of {@code old} into a table twice as long (the caller publishes it), dropping cleared ones
+   * (their queued references are then not found by {@link #expungeStale}, which is harmless).
+   */
   private Entry<V>[] resize(Segment<V> segment, Entry<V>[] old) {
     Entry<V>[] table = newTable(old.length * 2);
     int live = 0;
     for (Entry<V> head : old) {
-      for (Entry<V> e = head; e != null; e = e.next) {
-        Object key = e.get();
-        if (key != null) {
+      Entry<V> e = head;
+      while (e != null) {
+        Entry<V> following = e.next;
+        if (!e.refersTo(null)) {
           int index = (e.hash >>> 6) & (table.length - 1);
-          table[index] = new Entry<>(key, e.hash, e.value, table[index], queue);
+          e.next = table[index];
+          table[index] = e;
           live++;
         }
+        e = following;
       }
     }
     segment.count = live;
@@ -148,20 +160,18 @@ final class WeakIdentityTable<V> {
       synchronized (segment) {
         Entry<V>[] table = segment.table;
         int index = (stale.hash >>> 6) & (table.length - 1);
-        Entry<V> rebuilt = null;
-        boolean removed = false;
-        for (Entry<V> e = table[index]; e != null; e = e.next) {
-          Object key = e.get();
+        Entry<V> previous = null;
+        for (Entry<V> e = table[index]; e != null; previous = e, e = e.next) {
           if (e == stale) {
-            removed = true;
-          } else if (key != null) {
-            rebuilt = new Entry<>(key, e.hash, e.value, rebuilt, queue);
+            if (previous == null) {
+              table[index] = e.next;
+            } else {
+              previous.next = e.next;
+            }
+            segment.count--;
+            segment.table = table; // volatile write: publishes the unlink
+            break;
           }
-        }
-        if (removed) {
-          table[index] = rebuilt;
-          segment.count--;
-          segment.table = table;
         }
       }
     }
