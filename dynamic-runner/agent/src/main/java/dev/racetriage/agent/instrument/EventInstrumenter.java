@@ -65,13 +65,17 @@ final class EventInstrumenter extends AdviceAdapter {
   private int fieldAccesses;
   /** Ordinals (among the method's array loads and stores) of the accesses an earlier write check covers. */
   private final java.util.BitSet coveredElements;
+  /** Ordinals (among the method's modelled bulk array calls) of those whose arrays never leave the frame. */
+  private final java.util.BitSet confinedBulkCalls;
+  private int bulkCalls;
   /** Per field-read ordinal, the fields one hook after it checks (RedundantChecks' read groups). */
   private final java.util.Map<Integer, int[]> combinedReads;
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors,
-                    int[] confinedContainers, RedundantChecks.Covered covered) {
+                    int[] confinedContainers, RedundantChecks.Covered covered, java.util.BitSet confinedBulkCalls) {
     super(Opcodes.ASM9, next, access, name, descriptor);
+    this.confinedBulkCalls = confinedBulkCalls;
     this.coveredFields = covered.fields();
     this.coveredElements = covered.elements();
     this.combinedReads = covered.combined();
@@ -753,6 +757,10 @@ final class EventInstrumenter extends AdviceAdapter {
       return;
     }
     BulkArrayCalls.Model bulk = bulkArrays != null ? BulkArrayCalls.of(opcode, owner, name, descriptor) : null;
+    if (bulk != null && confinedBulkCalls.get(bulkCalls++)) {
+      super.visitMethodInsn(opcode, owner, name, descriptor, isInterface); // its arrays never leave the frame
+      return;
+    }
     if (bulk != null) {
       bulkArrays.call(bulk, opcode, owner, name, descriptor, isInterface, site());
       return;

@@ -59,7 +59,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       return new LoopHoistingMethod(access, name, descriptor, signature, exceptions, buffered, ctx);
     }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
-        LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, RedundantChecks.NONE);
+        LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, RedundantChecks.NONE,
+        new java.util.BitSet());
     // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
     return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
   }
@@ -68,9 +69,10 @@ final class InstrumentingClassVisitor extends ClassVisitor {
                                                  String descriptor, ClassContext ctx, boolean checkAccesses,
                                                  LoopCheckHoister.Hoisted hoisted,
                                                  java.util.BitSet transparentMonitors, int[] confinedContainers,
-                                                 RedundantChecks.Covered covered) {
+                                                 RedundantChecks.Covered covered,
+                                                 java.util.BitSet confinedBulkCalls) {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
-        hoisted, transparentMonitors, confinedContainers, covered);
+        hoisted, transparentMonitors, confinedContainers, covered, confinedBulkCalls);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
 
@@ -98,10 +100,36 @@ final class InstrumentingClassVisitor extends ClassVisitor {
           : new java.util.BitSet();
       int[] confined = ContainerModel.enabled() ? ConfinedContainers.find(ctx.internalName(), this) // original code
           : ConfinedContainers.NONE;
-      LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx);
+      ConfinedArrays.Confined confinedArrays = ConfinedArrays.find(ctx.internalName(), this); // original code
+      LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx,
+          confinedArrays.accesses());
       RedundantChecks.Covered covered = RedundantChecks.find(ctx.internalName(), this, ctx, hoisted, // hoisted code
           !transparent.isEmpty());
-      accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered));
+      java.util.BitSet confinedBulkCalls = new java.util.BitSet();
+      if (!confinedArrays.isEmpty()) { // their accesses and bulk calls go unhooked, as covered ones do
+        java.util.BitSet elements = (java.util.BitSet) covered.elements().clone();
+        int ordinal = 0;
+        int bulkOrdinal = 0;
+        for (org.objectweb.asm.tree.AbstractInsnNode insn = instructions.getFirst(); insn != null;
+             insn = insn.getNext()) {
+          int op = insn.getOpcode();
+          if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
+            if (confinedArrays.accesses().contains(insn)) {
+              elements.set(ordinal);
+            }
+            ordinal++;
+          } else if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call
+              && BulkArrayCalls.of(op, call.owner, call.name, call.desc) != null) {
+            if (confinedArrays.bulkCalls().contains(insn)) {
+              confinedBulkCalls.set(bulkOrdinal);
+            }
+            bulkOrdinal++;
+          }
+        }
+        covered = new RedundantChecks.Covered(covered.fields(), elements, covered.combined());
+      }
+      accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered,
+          confinedBulkCalls));
     }
   }
 }

@@ -61,7 +61,31 @@ final class LoopCheckHoister {
    *     element hooks the {@link EventInstrumenter} must leave out; empty if nothing was hoisted
    */
   static Hoisted hoist(String owner, MethodNode method, ClassContext ctx) {
+    return hoist(owner, method, ctx, java.util.Set.of());
+  }
+
+  /**
+   * As {@link #hoist(String, MethodNode, ClassContext)}, leaving out the accesses in {@code unhooked} (array accesses
+   * that need no check at all, {@link ConfinedArrays}): a loop left with none is not rewritten.
+   */
+  static Hoisted hoist(String owner, MethodNode method, ClassContext ctx, java.util.Set<AbstractInsnNode> unhooked) {
     List<CountedLoops.Loop> loops = CountedLoops.find(owner, method, ctx);
+    if (!unhooked.isEmpty()) {
+      List<CountedLoops.Loop> kept = new ArrayList<>();
+      for (CountedLoops.Loop l : loops) {
+        List<CountedLoops.Access> accesses = new ArrayList<>();
+        for (CountedLoops.Access a : l.accesses()) {
+          if (!unhooked.contains(a.insn())) {
+            accesses.add(a);
+          }
+        }
+        if (!accesses.isEmpty()) {
+          kept.add(accesses.size() == l.accesses().size() ? l : new CountedLoops.Loop(l.induction(), l.stride(),
+              l.header(), l.entries(), accesses, l.exits(), l.catchAll(), l.bodyRuns()));
+        }
+      }
+      loops = kept;
+    }
     if (loops.isEmpty()) {
       return Hoisted.NONE;
     }

@@ -1,0 +1,298 @@
+package dev.racetriage.agent.instrument;
+
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.BasicInterpreter;
+import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.Frame;
+import org.objectweb.asm.tree.analysis.Interpreter;
+import org.objectweb.asm.tree.analysis.Value;
+
+/**
+ * Element accesses that need no check because their array never leaves the frame that allocated it (detect mode).
+ * An array allocated in a method ({@code newarray}, {@code anewarray}) whose reference is only ever indexed, measured,
+ * compared, kept in locals, or handed to a JDK method that reads it and keeps nothing ({@link #READS_ONLY}: {@code
+ * String.format}'s varargs, {@code new String(chars)}, {@code Arrays.toString} …) is confined to one invocation of that
+ * method, and so to one thread: none of its element accesses can race, and their hooks — a weak-table entry, a shadow
+ * and element records per array, kept until a collection after the array died — are pure cost. A varargs array built
+ * for {@code String.format} and a scratch buffer turned into a {@code String} are the common cases.
+ *
+ * <p>The same intraprocedural escape analysis as {@link ConfinedContainers}, over array allocations: a value is the set
+ * of candidate allocations it may be, plus whether it may be anything else. A candidate <em>escapes</em> when a value
+ * that may be it is stored to a field, a static or an array element, passed to any call other than those of
+ * {@link #READS_ONLY} and the bulk array calls the instrumenter checks as ranges ({@link BulkArrayCalls}: {@code
+ * System.arraycopy}, {@code Arrays.fill}, {@code new String(chars)} …) — an application method, a lambda that captures
+ * it —, returned or thrown. The JDK's own code is not instrumented, so only the frame's own accesses are hooked at all,
+ * and those are exactly the ones skipped: element accesses, and bulk calls all of whose ranges are confined arrays'
+ * (a copy from a confined array into a shared one keeps its hook: the shared array's range is checked). An access is
+ * skipped only when its array may be no other object than candidates that never escape.
+ */
+final class ConfinedArrays {
+  /** JDK methods (by class and name, any descriptor) that read their array arguments during the call and keep none. */
+  private static final Map<String, Set<String>> READS_ONLY = Map.of(
+      "java/lang/String", Set.of("<init>", "valueOf", "copyValueOf", "format", "formatted", "join"),
+      "java/lang/StringBuilder", Set.of("append", "insert"),
+      "java/lang/StringBuffer", Set.of("append", "insert"),
+      "java/util/Arrays", Set.of("toString", "deepToString", "hashCode", "deepHashCode", "equals", "deepEquals",
+          "mismatch", "compare", "binarySearch"),
+      "java/util/Objects", Set.of("hash", "hashCode", "equals", "deepEquals", "toString", "requireNonNull", "isNull",
+          "nonNull"),
+      "java/io/PrintStream", Set.of("printf", "format", "print", "println"),
+      "java/util/Formatter", Set.of("format"),
+      "java/text/MessageFormat", Set.of("format"),
+      "java/lang/System", Set.of("identityHashCode"));
+
+  private ConfinedArrays() {
+  }
+
+  /**
+   * What needs no hook: {@code accesses}, array loads and stores whose array never leaves the frame; {@code bulkCalls},
+   * bulk array calls ({@link BulkArrayCalls}) every range of which is such an array's. By identity; both empty usually.
+   */
+  record Confined(Set<AbstractInsnNode> accesses, Set<AbstractInsnNode> bulkCalls) {
+    static final Confined NONE = new Confined(Set.of(), Set.of());
+
+    boolean isEmpty() {
+      return accesses.isEmpty() && bulkCalls.isEmpty();
+    }
+  }
+
+  /** The accesses and bulk calls of {@code method} whose arrays never leave the frame. */
+  static Confined find(String owner, MethodNode method) {
+    if (!allocatesArray(method)) {
+      return Confined.NONE;
+    }
+    Escapes interpreter = new Escapes();
+    Frame<Alloc>[] frames;
+    try {
+      frames = new Analyzer<>(interpreter).analyze(owner, method);
+    } catch (AnalyzerException | RuntimeException e) {
+      return Confined.NONE; // not analysable here: every access keeps its hook
+    }
+    Set<AbstractInsnNode> calls = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Map.Entry<AbstractInsnNode, List<Alloc>> call : interpreter.bulkCalls.entrySet()) {
+      if (call.getValue().stream().allMatch(interpreter::confined)) {
+        calls.add(call.getKey());
+      }
+    }
+    Set<AbstractInsnNode> confined = Collections.newSetFromMap(new IdentityHashMap<>());
+    AbstractInsnNode[] insns = method.instructions.toArray();
+    for (int i = 0; i < insns.length; i++) {
+      int op = insns[i].getOpcode();
+      Frame<Alloc> frame = frames[i];
+      if (frame == null || !(isArrayLoad(op) || isArrayStore(op))) {
+        continue; // null: unreachable code
+      }
+      int arrayDepth = isArrayLoad(op) ? 2 : 3; // a frame holds a long or a double as one value
+      if (interpreter.confined(frame.getStack(frame.getStackSize() - arrayDepth))) {
+        confined.add(insns[i]);
+      }
+    }
+    return confined.isEmpty() && calls.isEmpty() ? Confined.NONE : new Confined(confined, calls);
+  }
+
+  static boolean isArrayLoad(int op) {
+    return op >= Opcodes.IALOAD && op <= Opcodes.SALOAD;
+  }
+
+  static boolean isArrayStore(int op) {
+    return op >= Opcodes.IASTORE && op <= Opcodes.SASTORE;
+  }
+
+  private static boolean allocatesArray(MethodNode method) {
+    for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+      if (insn.getOpcode() == Opcodes.NEWARRAY || insn.getOpcode() == Opcodes.ANEWARRAY) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A call that reads its array arguments and keeps none (see {@link #READS_ONLY}). */
+  static boolean readsOnly(MethodInsnNode call) {
+    Set<String> names = READS_ONLY.get(call.owner);
+    return names != null && names.contains(call.name);
+  }
+
+  /** The candidate allocations a value may be, and whether it may be any other object. */
+  static final class Alloc implements Value {
+    final int size;
+    final Set<AbstractInsnNode> news;
+    final boolean other;
+
+    Alloc(int size, Set<AbstractInsnNode> news, boolean other) {
+      this.size = size;
+      this.news = news;
+      this.other = other;
+    }
+
+    @Override
+    public int getSize() {
+      return size;
+    }
+
+    boolean tracked() {
+      return !news.isEmpty();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Alloc a && a.size == size && a.other == other && a.news.equals(news);
+    }
+
+    @Override
+    public int hashCode() {
+      return news.hashCode() * 31 + size * 2 + (other ? 1 : 0);
+    }
+  }
+
+  /** The data flow of candidate arrays, recording every use that lets one escape. */
+  private static final class Escapes extends Interpreter<Alloc> {
+    private final BasicInterpreter sizes = new BasicInterpreter();
+    private final Set<AbstractInsnNode> escaped = new HashSet<>();
+    /** Per bulk array call: the values of its ranges' arrays (merged over the frames the analysis visits it in). */
+    final Map<AbstractInsnNode, List<Alloc>> bulkCalls = new IdentityHashMap<>();
+
+    Escapes() {
+      super(Opcodes.ASM9);
+    }
+
+    boolean confined(Alloc value) {
+      if (value == null || value.other || !value.tracked()) {
+        return false;
+      }
+      for (AbstractInsnNode n : value.news) {
+        if (escaped.contains(n)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static Alloc other(BasicValue shape) {
+      return shape == null ? null : new Alloc(shape.getSize(), Collections.emptySet(), true);
+    }
+
+    private void escape(Alloc value) {
+      if (value != null && value.tracked()) {
+        escaped.addAll(value.news);
+      }
+    }
+
+    @Override
+    public Alloc newValue(Type type) {
+      if (type == Type.VOID_TYPE) {
+        return null;
+      }
+      return new Alloc(type == null ? 1 : type.getSize(), Collections.emptySet(), true);
+    }
+
+    @Override
+    public Alloc newOperation(AbstractInsnNode insn) throws AnalyzerException {
+      if (insn.getOpcode() == Opcodes.ACONST_NULL) {
+        return new Alloc(1, Collections.emptySet(), false);
+      }
+      return other(sizes.newOperation(insn));
+    }
+
+    @Override
+    public Alloc copyOperation(AbstractInsnNode insn, Alloc value) {
+      return value;
+    }
+
+    @Override
+    public Alloc unaryOperation(AbstractInsnNode insn, Alloc value) throws AnalyzerException {
+      switch (insn.getOpcode()) {
+        case Opcodes.NEWARRAY, Opcodes.ANEWARRAY:
+          return new Alloc(1, Set.of(insn), false); // its operand is the length
+        case Opcodes.CHECKCAST:
+          return value;
+        case Opcodes.ARRAYLENGTH, Opcodes.INSTANCEOF:
+          break;
+        case Opcodes.IFNULL, Opcodes.IFNONNULL, Opcodes.MONITORENTER, Opcodes.MONITOREXIT:
+          return null;
+        default:
+          escape(value); // putstatic, athrow, areturn's kin, anything unforeseen
+      }
+      return other(sizes.unaryOperation(insn, BasicValue.REFERENCE_VALUE));
+    }
+
+    @Override
+    public Alloc binaryOperation(AbstractInsnNode insn, Alloc value1, Alloc value2) throws AnalyzerException {
+      int op = insn.getOpcode();
+      if (isArrayLoad(op)) {
+        escape(value2); // the index: never an array
+      } else if (op != Opcodes.IF_ACMPEQ && op != Opcodes.IF_ACMPNE) {
+        escape(value1); // putfield: its object
+        escape(value2); // putfield: its value
+      }
+      return other(sizes.binaryOperation(insn, BasicValue.REFERENCE_VALUE, BasicValue.REFERENCE_VALUE));
+    }
+
+    @Override
+    public Alloc ternaryOperation(AbstractInsnNode insn, Alloc value1, Alloc value2, Alloc value3) {
+      escape(value3); // a store's value: an array stored into an array escapes; the array stored into does not
+      return null;
+    }
+
+    @Override
+    public Alloc naryOperation(AbstractInsnNode insn, List<? extends Alloc> values) throws AnalyzerException {
+      int op = insn.getOpcode();
+      boolean instance = op == Opcodes.INVOKEVIRTUAL || op == Opcodes.INVOKEINTERFACE || op == Opcodes.INVOKESPECIAL;
+      boolean readsOnly = insn instanceof MethodInsnNode call && op != Opcodes.INVOKEDYNAMIC && readsOnly(call);
+      boolean arrayReceiver = instance && insn instanceof MethodInsnNode call && call.owner.startsWith("[");
+      BulkArrayCalls.Model bulk = insn instanceof MethodInsnNode call
+          ? BulkArrayCalls.of(op, call.owner, call.name, call.desc) : null;
+      Set<Integer> ranged = new HashSet<>();
+      if (bulk != null) { // its hook reads or writes ranges of these arrays and keeps nothing
+        List<Alloc> arrays = new java.util.ArrayList<>();
+        // BulkArrayCalls counts a constructor's arguments from 0 (SpilledCall's positions); the frame has its receiver
+        int shift = op == Opcodes.INVOKESPECIAL && ((MethodInsnNode) insn).name.equals("<init>") ? 1 : 0;
+        for (BulkArrayCalls.Range r : bulk.ranges()) {
+          ranged.add(r.array() + shift);
+          arrays.add(values.get(r.array() + shift));
+        }
+        List<Alloc> seen = bulkCalls.get(insn);
+        if (seen != null) {
+          for (int i = 0; i < arrays.size(); i++) {
+            arrays.set(i, merge(seen.get(i), arrays.get(i)));
+          }
+        }
+        bulkCalls.put(insn, arrays);
+      }
+      for (int i = 0; i < values.size(); i++) {
+        if (readsOnly || ranged.contains(i) || (i == 0 && arrayReceiver)) {
+          continue; // a JDK call that keeps nothing; clone(), getClass() … of the array itself
+        }
+        escape(values.get(i)); // the callee (or a lambda capturing it) may keep it; multianewarray's lengths
+      }
+      return other(sizes.naryOperation(insn, Collections.nCopies(values.size(), BasicValue.REFERENCE_VALUE)));
+    }
+
+    @Override
+    public void returnOperation(AbstractInsnNode insn, Alloc value, Alloc expected) {
+      escape(value);
+    }
+
+    @Override
+    public Alloc merge(Alloc a, Alloc b) {
+      if (a.equals(b) || (a.other || !b.other) && a.news.containsAll(b.news) && a.size == b.size) {
+        return a;
+      }
+      Set<AbstractInsnNode> news = new HashSet<>(a.news);
+      news.addAll(b.news);
+      return new Alloc(Math.min(a.size, b.size), news, a.other || b.other);
+    }
+  }
+}
