@@ -7,17 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
-import org.objectweb.asm.tree.analysis.BasicInterpreter;
 import org.objectweb.asm.tree.analysis.BasicValue;
 import org.objectweb.asm.tree.analysis.Frame;
-import org.objectweb.asm.tree.analysis.Interpreter;
-import org.objectweb.asm.tree.analysis.Value;
 
 /**
  * Element accesses that need no check because their array never leaves the frame that allocated it (detect mode).
@@ -74,14 +70,14 @@ final class ConfinedArrays {
       return Confined.NONE;
     }
     Escapes interpreter = new Escapes();
-    Frame<Alloc>[] frames;
+    Frame<FrameEscapes.Alloc>[] frames;
     try {
       frames = new Analyzer<>(interpreter).analyze(owner, method);
     } catch (AnalyzerException | RuntimeException e) {
       return Confined.NONE; // not analysable here: every access keeps its hook
     }
     Set<AbstractInsnNode> calls = Collections.newSetFromMap(new IdentityHashMap<>());
-    for (Map.Entry<AbstractInsnNode, List<Alloc>> call : interpreter.bulkCalls.entrySet()) {
+    for (Map.Entry<AbstractInsnNode, List<FrameEscapes.Alloc>> call : interpreter.bulkCalls.entrySet()) {
       if (call.getValue().stream().allMatch(interpreter::confined)) {
         calls.add(call.getKey());
       }
@@ -90,7 +86,7 @@ final class ConfinedArrays {
     AbstractInsnNode[] insns = method.instructions.toArray();
     for (int i = 0; i < insns.length; i++) {
       int op = insns[i].getOpcode();
-      Frame<Alloc> frame = frames[i];
+      Frame<FrameEscapes.Alloc> frame = frames[i];
       if (frame == null || !(isArrayLoad(op) || isArrayStore(op))) {
         continue; // null: unreachable code
       }
@@ -125,97 +121,24 @@ final class ConfinedArrays {
     return names != null && names.contains(call.name);
   }
 
-  /** The candidate allocations a value may be, and whether it may be any other object. */
-  static final class Alloc implements Value {
-    final int size;
-    final Set<AbstractInsnNode> news;
-    final boolean other;
-
-    Alloc(int size, Set<AbstractInsnNode> news, boolean other) {
-      this.size = size;
-      this.news = news;
-      this.other = other;
-    }
-
-    @Override
-    public int getSize() {
-      return size;
-    }
-
-    boolean tracked() {
-      return !news.isEmpty();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Alloc a && a.size == size && a.other == other && a.news.equals(news);
-    }
-
-    @Override
-    public int hashCode() {
-      return news.hashCode() * 31 + size * 2 + (other ? 1 : 0);
-    }
-  }
-
   /** The data flow of candidate arrays, recording every use that lets one escape. */
-  private static final class Escapes extends Interpreter<Alloc> {
-    private final BasicInterpreter sizes = new BasicInterpreter();
-    private final Set<AbstractInsnNode> escaped = new HashSet<>();
+  private static final class Escapes extends FrameEscapes {
     /** Per bulk array call: the values of its ranges' arrays (merged over the frames the analysis visits it in). */
-    final Map<AbstractInsnNode, List<Alloc>> bulkCalls = new IdentityHashMap<>();
-
-    Escapes() {
-      super(Opcodes.ASM9);
-    }
-
-    boolean confined(Alloc value) {
-      if (value == null || value.other || !value.tracked()) {
-        return false;
-      }
-      for (AbstractInsnNode n : value.news) {
-        if (escaped.contains(n)) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    private static Alloc other(BasicValue shape) {
-      return shape == null ? null : new Alloc(shape.getSize(), Collections.emptySet(), true);
-    }
-
-    private void escape(Alloc value) {
-      if (value != null && value.tracked()) {
-        escaped.addAll(value.news);
-      }
-    }
-
-    @Override
-    public Alloc newValue(Type type) {
-      if (type == Type.VOID_TYPE) {
-        return null;
-      }
-      return new Alloc(type == null ? 1 : type.getSize(), Collections.emptySet(), true);
-    }
+    final Map<AbstractInsnNode, List<FrameEscapes.Alloc>> bulkCalls = new IdentityHashMap<>();
 
     @Override
     public Alloc newOperation(AbstractInsnNode insn) throws AnalyzerException {
       if (insn.getOpcode() == Opcodes.ACONST_NULL) {
-        return new Alloc(1, Collections.emptySet(), false);
+        return nothing();
       }
       return other(sizes.newOperation(insn));
-    }
-
-    @Override
-    public Alloc copyOperation(AbstractInsnNode insn, Alloc value) {
-      return value;
     }
 
     @Override
     public Alloc unaryOperation(AbstractInsnNode insn, Alloc value) throws AnalyzerException {
       switch (insn.getOpcode()) {
         case Opcodes.NEWARRAY, Opcodes.ANEWARRAY:
-          return new Alloc(1, Set.of(insn), false); // its operand is the length
+          return candidate(insn); // its operand is the length
         case Opcodes.CHECKCAST:
           return value;
         case Opcodes.ARRAYLENGTH, Opcodes.INSTANCEOF:
@@ -256,14 +179,14 @@ final class ConfinedArrays {
           ? BulkArrayCalls.of(op, call.owner, call.name, call.desc) : null;
       Set<Integer> ranged = new HashSet<>();
       if (bulk != null) { // its hook reads or writes ranges of these arrays and keeps nothing
-        List<Alloc> arrays = new java.util.ArrayList<>();
+        List<FrameEscapes.Alloc> arrays = new java.util.ArrayList<>();
         // BulkArrayCalls counts a constructor's arguments from 0 (SpilledCall's positions); the frame has its receiver
         int shift = op == Opcodes.INVOKESPECIAL && ((MethodInsnNode) insn).name.equals("<init>") ? 1 : 0;
         for (BulkArrayCalls.Range r : bulk.ranges()) {
           ranged.add(r.array() + shift);
           arrays.add(values.get(r.array() + shift));
         }
-        List<Alloc> seen = bulkCalls.get(insn);
+        List<FrameEscapes.Alloc> seen = bulkCalls.get(insn);
         if (seen != null) {
           for (int i = 0; i < arrays.size(); i++) {
             arrays.set(i, merge(seen.get(i), arrays.get(i)));
@@ -280,19 +203,5 @@ final class ConfinedArrays {
       return other(sizes.naryOperation(insn, Collections.nCopies(values.size(), BasicValue.REFERENCE_VALUE)));
     }
 
-    @Override
-    public void returnOperation(AbstractInsnNode insn, Alloc value, Alloc expected) {
-      escape(value);
-    }
-
-    @Override
-    public Alloc merge(Alloc a, Alloc b) {
-      if (a.equals(b) || (a.other || !b.other) && a.news.containsAll(b.news) && a.size == b.size) {
-        return a;
-      }
-      Set<AbstractInsnNode> news = new HashSet<>(a.news);
-      news.addAll(b.news);
-      return new Alloc(Math.min(a.size, b.size), news, a.other || b.other);
-    }
   }
 }

@@ -1,7 +1,5 @@
 package dev.racetriage.agent.instrument;
 
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -11,11 +9,8 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
-import org.objectweb.asm.tree.analysis.BasicInterpreter;
 import org.objectweb.asm.tree.analysis.BasicValue;
 import org.objectweb.asm.tree.analysis.Frame;
-import org.objectweb.asm.tree.analysis.Interpreter;
-import org.objectweb.asm.tree.analysis.Value;
 
 /**
  * Container calls that need no check because their container never leaves the frame that allocated it (detect mode,
@@ -61,7 +56,7 @@ final class ConfinedContainers {
       return NONE;
     }
     Escapes interpreter = new Escapes();
-    Frame<Alloc>[] frames;
+    Frame<FrameEscapes.Alloc>[] frames;
     try {
       frames = new Analyzer<>(interpreter).analyze(owner, method);
     } catch (AnalyzerException | RuntimeException e) {
@@ -75,7 +70,7 @@ final class ConfinedContainers {
         continue;
       }
       int mask = 0;
-      Frame<Alloc> frame = frames[i];
+      Frame<FrameEscapes.Alloc> frame = frames[i];
       if (frame != null) { // null: unreachable code
         int[] accesses = accesses(call);
         int first = frame.getStackSize() - accesses.length;
@@ -118,91 +113,17 @@ final class ConfinedContainers {
     return result.getInternalName().equals(call.owner) || VIEWS.contains(call.name);
   }
 
-  /** The candidate allocations a value may be, and whether it may be any other object. */
-  static final class Alloc implements Value {
-    final int size;
-    final Set<AbstractInsnNode> news;
-    final boolean other;
-
-    Alloc(int size, Set<AbstractInsnNode> news, boolean other) {
-      this.size = size;
-      this.news = news;
-      this.other = other;
-    }
-
-    @Override
-    public int getSize() {
-      return size;
-    }
-
-    boolean tracked() {
-      return !news.isEmpty();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Alloc a && a.size == size && a.other == other && a.news.equals(news);
-    }
-
-    @Override
-    public int hashCode() {
-      return news.hashCode() * 31 + size * 2 + (other ? 1 : 0);
-    }
-  }
-
   /** The data flow of candidates, recording every use that lets one escape. */
-  private static final class Escapes extends Interpreter<Alloc> {
-    private final BasicInterpreter sizes = new BasicInterpreter();
-    private final Set<AbstractInsnNode> escaped = new HashSet<>();
-
-    Escapes() {
-      super(Opcodes.ASM9);
-    }
-
-    boolean confined(Alloc value) {
-      if (value == null || value.other || !value.tracked()) {
-        return false;
-      }
-      for (AbstractInsnNode n : value.news) {
-        if (escaped.contains(n)) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    private static Alloc other(BasicValue shape) {
-      return shape == null ? null : new Alloc(shape.getSize(), Collections.emptySet(), true);
-    }
-
-    private void escape(Alloc value) {
-      if (value != null && value.tracked()) {
-        escaped.addAll(value.news);
-      }
-    }
-
-    @Override
-    public Alloc newValue(Type type) {
-      if (type == Type.VOID_TYPE) {
-        return null;
-      }
-      return new Alloc(type == null ? 1 : type.getSize(), Collections.emptySet(), true);
-    }
-
+  private static final class Escapes extends FrameEscapes {
     @Override
     public Alloc newOperation(AbstractInsnNode insn) throws AnalyzerException {
       if (insn.getOpcode() == Opcodes.NEW && ContainerModel.isModelledClass(((TypeInsnNode) insn).desc)) {
-        return new Alloc(1, Set.of(insn), false);
+        return candidate(insn);
       }
       if (insn.getOpcode() == Opcodes.ACONST_NULL) {
-        return new Alloc(1, Collections.emptySet(), false);
+        return nothing();
       }
       return other(sizes.newOperation(insn));
-    }
-
-    @Override
-    public Alloc copyOperation(AbstractInsnNode insn, Alloc value) {
-      return value;
     }
 
     @Override
@@ -257,19 +178,5 @@ final class ConfinedContainers {
       return other(shape);
     }
 
-    @Override
-    public void returnOperation(AbstractInsnNode insn, Alloc value, Alloc expected) {
-      escape(value);
-    }
-
-    @Override
-    public Alloc merge(Alloc a, Alloc b) {
-      if (a.equals(b) || (a.other || !b.other) && a.news.containsAll(b.news) && a.size == b.size) {
-        return a;
-      }
-      Set<AbstractInsnNode> news = new HashSet<>(a.news);
-      news.addAll(b.news);
-      return new Alloc(Math.min(a.size, b.size), news, a.other || b.other);
-    }
   }
 }
