@@ -66,7 +66,7 @@ final class ConfinedArrays {
 
   /** The accesses and bulk calls of {@code method} whose arrays never leave the frame. */
   static Confined find(String owner, MethodNode method) {
-    if (!allocatesArray(method)) {
+    if (!allocatesArray(method) || FrameEscapes.tooLarge(method)) {
       return Confined.NONE;
     }
     Escapes interpreter = new Escapes();

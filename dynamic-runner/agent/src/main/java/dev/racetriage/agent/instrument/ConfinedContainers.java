@@ -52,7 +52,7 @@ final class ConfinedContainers {
    * confined; {@link #NONE} when nothing is (the usual case: the method allocates no modelled container).
    */
   static int[] find(String owner, MethodNode method) {
-    if (!allocatesCandidate(method)) {
+    if (!allocatesCandidate(method) || FrameEscapes.tooLarge(method)) {
       return NONE;
     }
     Escapes interpreter = new Escapes();

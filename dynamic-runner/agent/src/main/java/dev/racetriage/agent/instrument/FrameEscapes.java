@@ -26,6 +26,18 @@ abstract class FrameEscapes extends Interpreter<FrameEscapes.Alloc> {
     super(Opcodes.ASM9);
   }
 
+  /**
+   * Frames the analysis may hold at once (one per instruction, each as wide as the method's locals and stack): beyond
+   * it a method keeps all its checks rather than cost the class's loading seconds and the heap hundreds of megabytes
+   * (a generated parser's method of 30,000 instructions and 300 locals).
+   */
+  static final long MAX_FRAME_VALUES = 2_000_000;
+
+  /** True if {@code method} is too large to analyse (see {@link #MAX_FRAME_VALUES}). */
+  static boolean tooLarge(org.objectweb.asm.tree.MethodNode method) {
+    return (long) method.instructions.size() * (method.maxLocals + method.maxStack) > MAX_FRAME_VALUES;
+  }
+
   /** The candidate allocations a value may be, and whether it may be any other object. */
   static final class Alloc implements Value {
     final int size;

@@ -127,6 +127,28 @@ class ConfinedArraysTest {
   }
 
   @Test
+  void aMethodTooLargeToAnalyseKeepsItsChecks() {
+    MethodNode big = new MethodNode(Opcodes.ASM9, Opcodes.ACC_STATIC, "big", "()V", null, null);
+    big.instructions.add(new org.objectweb.asm.tree.InsnNode(Opcodes.ICONST_1));
+    big.instructions.add(new org.objectweb.asm.tree.IntInsnNode(Opcodes.NEWARRAY, Opcodes.T_INT));
+    big.instructions.add(new org.objectweb.asm.tree.VarInsnNode(Opcodes.ASTORE, 0));
+    big.instructions.add(new org.objectweb.asm.tree.VarInsnNode(Opcodes.ALOAD, 0));
+    big.instructions.add(new org.objectweb.asm.tree.InsnNode(Opcodes.ICONST_0));
+    big.instructions.add(new org.objectweb.asm.tree.InsnNode(Opcodes.IALOAD));
+    big.instructions.add(new org.objectweb.asm.tree.InsnNode(Opcodes.POP));
+    big.instructions.add(new org.objectweb.asm.tree.InsnNode(Opcodes.RETURN));
+    big.maxLocals = 1;
+    big.maxStack = 2;
+    assertEquals(1, ConfinedArrays.find(OWNER, big).accesses().size()); // small: analysed, the load confined
+    for (int i = 0; i < 20_000; i++) {
+      big.instructions.insert(new org.objectweb.asm.tree.InsnNode(Opcodes.NOP));
+    }
+    big.maxLocals = 200;
+    assertTrue(FrameEscapes.tooLarge(big));
+    assertSame(ConfinedArrays.Confined.NONE, ConfinedArrays.find(OWNER, big));
+  }
+
+  @Test
   void aCapturedArrayWrittenByTwoThreadsStillRaces() throws Throwable {
     try (InstrumentedRun run = new InstrumentedRun()) {
       Class<?> c = run.load(ArrayEscapes.class);
