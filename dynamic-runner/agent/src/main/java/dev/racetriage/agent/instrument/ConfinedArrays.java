@@ -35,16 +35,19 @@ import org.objectweb.asm.tree.analysis.Frame;
  * skipped only when its array may be no other object than candidates that never escape.
  */
 final class ConfinedArrays {
-  /** JDK methods (by class and name, any descriptor) that read their array arguments during the call and keep none. */
+  /**
+   * JDK methods (by class and name, any descriptor) that read their array arguments during the call, keep none and
+   * return none: static methods, or instance methods of final classes (an application subclass overriding a method
+   * of a non-final class, {@code PrintStream.printf} say, would receive the array). Application code they call back
+   * ({@code toString}, {@code equals}, a comparator) receives elements, never the array.
+   */
   private static final Map<String, Set<String>> READS_ONLY = Map.of(
       "java/lang/String", Set.of("<init>", "valueOf", "copyValueOf", "format", "formatted", "join"),
       "java/lang/StringBuilder", Set.of("append", "insert"),
       "java/lang/StringBuffer", Set.of("append", "insert"),
       "java/util/Arrays", Set.of("toString", "deepToString", "hashCode", "deepHashCode", "equals", "deepEquals",
           "mismatch", "compare", "binarySearch"),
-      "java/util/Objects", Set.of("hash", "hashCode", "equals", "deepEquals", "toString", "requireNonNull", "isNull",
-          "nonNull"),
-      "java/io/PrintStream", Set.of("printf", "format", "print", "println"),
+      "java/util/Objects", Set.of("hash", "hashCode", "equals", "deepEquals", "toString", "isNull", "nonNull"),
       "java/util/Formatter", Set.of("format"),
       "java/text/MessageFormat", Set.of("format"),
       "java/lang/System", Set.of("identityHashCode"));

@@ -80,7 +80,7 @@ class ConfinedArraysTest {
 
   @Test
   void everyWayOutOfTheFrameKeepsTheChecks() throws Exception {
-    for (String name : List.of("returned", "stored", "passed", "inArray", "merged", "pair")) {
+    for (String name : List.of("returned", "stored", "passed", "inArray", "merged", "pair", "printed", "aliased")) {
       List<Boolean> a = accesses(name);
       assertFalse(a.stream().anyMatch(c -> c), name + ": " + a);
     }
