@@ -10,7 +10,6 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.BasicValue;
 import org.objectweb.asm.tree.analysis.Frame;
@@ -69,15 +68,10 @@ final class ConfinedArrays {
 
   /** The accesses and bulk calls of {@code method} whose arrays never leave the frame. */
   static Confined find(String owner, MethodNode method) {
-    if (!allocatesArray(method) || FrameEscapes.tooLarge(method)) {
-      return Confined.NONE;
-    }
     Escapes interpreter = new Escapes();
-    Frame<FrameEscapes.Alloc>[] frames;
-    try {
-      frames = new Analyzer<>(interpreter).analyze(owner, method);
-    } catch (AnalyzerException | RuntimeException e) {
-      return Confined.NONE; // not analysable here: every access keeps its hook
+    Frame<FrameEscapes.Alloc>[] frames = interpreter.analyze(owner, method);
+    if (frames == null) {
+      return Confined.NONE; // nothing allocated, too large, or not analysable: every access keeps its check
     }
     Set<AbstractInsnNode> calls = Collections.newSetFromMap(new IdentityHashMap<>());
     for (Map.Entry<AbstractInsnNode, List<FrameEscapes.Alloc>> call : interpreter.bulkCalls.entrySet()) {
@@ -109,15 +103,6 @@ final class ConfinedArrays {
     return op >= Opcodes.IASTORE && op <= Opcodes.SASTORE;
   }
 
-  private static boolean allocatesArray(MethodNode method) {
-    for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
-      if (insn.getOpcode() == Opcodes.NEWARRAY || insn.getOpcode() == Opcodes.ANEWARRAY) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** A call that reads its array arguments and keeps none (see {@link #READS_ONLY}). */
   static boolean readsOnly(MethodInsnNode call) {
     Set<String> names = READS_ONLY.get(call.owner);
@@ -130,46 +115,8 @@ final class ConfinedArrays {
     final Map<AbstractInsnNode, List<FrameEscapes.Alloc>> bulkCalls = new IdentityHashMap<>();
 
     @Override
-    public Alloc newOperation(AbstractInsnNode insn) throws AnalyzerException {
-      if (insn.getOpcode() == Opcodes.ACONST_NULL) {
-        return nothing();
-      }
-      return other(sizes.newOperation(insn));
-    }
-
-    @Override
-    public Alloc unaryOperation(AbstractInsnNode insn, Alloc value) throws AnalyzerException {
-      switch (insn.getOpcode()) {
-        case Opcodes.NEWARRAY, Opcodes.ANEWARRAY:
-          return candidate(insn); // its operand is the length
-        case Opcodes.CHECKCAST:
-          return value;
-        case Opcodes.ARRAYLENGTH, Opcodes.INSTANCEOF:
-          break;
-        case Opcodes.IFNULL, Opcodes.IFNONNULL, Opcodes.MONITORENTER, Opcodes.MONITOREXIT:
-          return null;
-        default:
-          escape(value); // putstatic, athrow, areturn's kin, anything unforeseen
-      }
-      return other(sizes.unaryOperation(insn, BasicValue.REFERENCE_VALUE));
-    }
-
-    @Override
-    public Alloc binaryOperation(AbstractInsnNode insn, Alloc value1, Alloc value2) throws AnalyzerException {
-      int op = insn.getOpcode();
-      if (isArrayLoad(op)) {
-        escape(value2); // the index: never an array
-      } else if (op != Opcodes.IF_ACMPEQ && op != Opcodes.IF_ACMPNE) {
-        escape(value1); // putfield: its object
-        escape(value2); // putfield: its value
-      }
-      return other(sizes.binaryOperation(insn, BasicValue.REFERENCE_VALUE, BasicValue.REFERENCE_VALUE));
-    }
-
-    @Override
-    public Alloc ternaryOperation(AbstractInsnNode insn, Alloc value1, Alloc value2, Alloc value3) {
-      escape(value3); // a store's value: an array stored into an array escapes; the array stored into does not
-      return null;
+    boolean allocatesCandidate(AbstractInsnNode insn) {
+      return insn.getOpcode() == Opcodes.NEWARRAY || insn.getOpcode() == Opcodes.ANEWARRAY;
     }
 
     @Override
@@ -205,6 +152,5 @@ final class ConfinedArrays {
       }
       return other(sizes.naryOperation(insn, Collections.nCopies(values.size(), BasicValue.REFERENCE_VALUE)));
     }
-
   }
 }

@@ -52,15 +52,10 @@ final class ConfinedContainers {
    * confined; {@link #NONE} when nothing is (the usual case: the method allocates no modelled container).
    */
   static int[] find(String owner, MethodNode method) {
-    if (!allocatesCandidate(method) || FrameEscapes.tooLarge(method)) {
-      return NONE;
-    }
     Escapes interpreter = new Escapes();
-    Frame<FrameEscapes.Alloc>[] frames;
-    try {
-      frames = new Analyzer<>(interpreter).analyze(owner, method);
-    } catch (AnalyzerException | RuntimeException e) {
-      return NONE; // not analysable here (e.g. an unusual subroutine): every call keeps its hooks
+    Frame<FrameEscapes.Alloc>[] frames = interpreter.analyze(owner, method);
+    if (frames == null) {
+      return NONE; // nothing allocated, too large, or not analysable: every access keeps its check
     }
     java.util.List<Integer> masks = new java.util.ArrayList<>();
     boolean any = false;
@@ -95,15 +90,6 @@ final class ConfinedContainers {
     return ContainerModel.accesses(call.getOpcode(), call.owner, call.name, call.desc);
   }
 
-  private static boolean allocatesCandidate(MethodNode method) {
-    for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
-      if (insn.getOpcode() == Opcodes.NEW && ContainerModel.isModelledClass(((TypeInsnNode) insn).desc)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** The result of {@code call} on a container is that container or a view of it. */
   static boolean returnsAlias(MethodInsnNode call) {
     Type result = Type.getReturnType(call.desc);
@@ -116,47 +102,8 @@ final class ConfinedContainers {
   /** The data flow of candidates, recording every use that lets one escape. */
   private static final class Escapes extends FrameEscapes {
     @Override
-    public Alloc newOperation(AbstractInsnNode insn) throws AnalyzerException {
-      if (insn.getOpcode() == Opcodes.NEW && ContainerModel.isModelledClass(((TypeInsnNode) insn).desc)) {
-        return candidate(insn);
-      }
-      if (insn.getOpcode() == Opcodes.ACONST_NULL) {
-        return nothing();
-      }
-      return other(sizes.newOperation(insn));
-    }
-
-    @Override
-    public Alloc unaryOperation(AbstractInsnNode insn, Alloc value) throws AnalyzerException {
-      switch (insn.getOpcode()) {
-        case Opcodes.CHECKCAST:
-          return value;
-        case Opcodes.IFNULL, Opcodes.IFNONNULL, Opcodes.MONITORENTER, Opcodes.MONITOREXIT:
-          return null;
-        case Opcodes.INSTANCEOF:
-          break;
-        default:
-          escape(value); // putstatic, athrow, getfield of it (not a JDK container's), anything unforeseen
-      }
-      return other(sizes.unaryOperation(insn, BasicValue.REFERENCE_VALUE));
-    }
-
-    @Override
-    public Alloc binaryOperation(AbstractInsnNode insn, Alloc value1, Alloc value2) throws AnalyzerException {
-      int op = insn.getOpcode();
-      if (op != Opcodes.IF_ACMPEQ && op != Opcodes.IF_ACMPNE) {
-        escape(value1); // putfield (its value, or a field of it), array loads of it (impossible)
-        escape(value2);
-      }
-      return other(sizes.binaryOperation(insn, BasicValue.REFERENCE_VALUE, BasicValue.REFERENCE_VALUE));
-    }
-
-    @Override
-    public Alloc ternaryOperation(AbstractInsnNode insn, Alloc value1, Alloc value2, Alloc value3) {
-      escape(value1); // aastore
-      escape(value2);
-      escape(value3);
-      return null;
+    boolean allocatesCandidate(AbstractInsnNode insn) {
+      return insn.getOpcode() == Opcodes.NEW && ContainerModel.isModelledClass(((TypeInsnNode) insn).desc);
     }
 
     @Override
@@ -177,6 +124,5 @@ final class ConfinedContainers {
       }
       return other(shape);
     }
-
   }
 }

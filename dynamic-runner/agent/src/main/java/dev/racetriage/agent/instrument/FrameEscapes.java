@@ -6,16 +6,22 @@ import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.BasicInterpreter;
 import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.Frame;
 import org.objectweb.asm.tree.analysis.Interpreter;
 import org.objectweb.asm.tree.analysis.Value;
 
 /**
  * The data flow both intraprocedural escape analyses share ({@link ConfinedContainers}, {@link ConfinedArrays}): a
  * value is the set of candidate allocations it may be, plus whether it may be anything else; copies keep the set,
- * merges unite it, a return lets it escape. Subclasses say which instructions allocate a candidate and which uses let
- * one escape ({@link #escape}); {@link #confined} then tells a value that may only be candidates that never escaped.
+ * merges unite it. A candidate escapes when a value that may be it is stored to a field, a static or an array element,
+ * returned or thrown; being indexed, measured, compared, tested for null, locked or kept in a local keeps it confined.
+ * Subclasses say which instructions allocate a candidate and which call arguments let one escape
+ * ({@link #naryOperation}); {@link #confined} then tells a value that may only be candidates that never escaped.
  */
 abstract class FrameEscapes extends Interpreter<FrameEscapes.Alloc> {
   /** Operand shapes (sizes) for the values that are not candidates. */
@@ -34,8 +40,28 @@ abstract class FrameEscapes extends Interpreter<FrameEscapes.Alloc> {
   static final long MAX_FRAME_VALUES = 2_000_000;
 
   /** True if {@code method} is too large to analyse (see {@link #MAX_FRAME_VALUES}). */
-  static boolean tooLarge(org.objectweb.asm.tree.MethodNode method) {
+  static boolean tooLarge(MethodNode method) {
     return (long) method.instructions.size() * (method.maxLocals + method.maxStack) > MAX_FRAME_VALUES;
+  }
+
+  /**
+   * The frames of {@code method} under this analysis, or null when there is nothing to find (no instruction allocates
+   * a candidate: the usual case), the method is {@link #tooLarge}, or it cannot be analysed here (an unusual
+   * subroutine): every access of such a method keeps its check.
+   */
+  final Frame<Alloc>[] analyze(String owner, MethodNode method) {
+    boolean allocates = false;
+    for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null && !allocates; insn = insn.getNext()) {
+      allocates = allocatesCandidate(insn);
+    }
+    if (!allocates || tooLarge(method)) {
+      return null;
+    }
+    try {
+      return new Analyzer<>(this).analyze(owner, method);
+    } catch (AnalyzerException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** The candidate allocations a value may be, and whether it may be any other object. */
@@ -103,6 +129,54 @@ abstract class FrameEscapes extends Interpreter<FrameEscapes.Alloc> {
     if (value != null && value.tracked()) {
       escaped.addAll(value.news);
     }
+  }
+
+  /** True if {@code insn} allocates a candidate ({@code new}, or {@code newarray}, whose operand is a length). */
+  abstract boolean allocatesCandidate(AbstractInsnNode insn);
+
+  @Override
+  public final Alloc newOperation(AbstractInsnNode insn) throws AnalyzerException {
+    if (allocatesCandidate(insn)) {
+      return candidate(insn);
+    }
+    if (insn.getOpcode() == Opcodes.ACONST_NULL) {
+      return nothing();
+    }
+    return other(sizes.newOperation(insn));
+  }
+
+  @Override
+  public final Alloc unaryOperation(AbstractInsnNode insn, Alloc value) throws AnalyzerException {
+    if (allocatesCandidate(insn)) {
+      return candidate(insn);
+    }
+    switch (insn.getOpcode()) {
+      case Opcodes.CHECKCAST:
+        return value;
+      case Opcodes.IFNULL, Opcodes.IFNONNULL, Opcodes.MONITORENTER, Opcodes.MONITOREXIT:
+        return null;
+      case Opcodes.INSTANCEOF, Opcodes.ARRAYLENGTH:
+        break;
+      default:
+        escape(value); // putstatic, athrow, areturn's kin, getfield of a candidate (not a JDK container's), …
+    }
+    return other(sizes.unaryOperation(insn, BasicValue.REFERENCE_VALUE));
+  }
+
+  @Override
+  public final Alloc binaryOperation(AbstractInsnNode insn, Alloc value1, Alloc value2) throws AnalyzerException {
+    int op = insn.getOpcode();
+    if (!ConfinedArrays.isArrayLoad(op) && op != Opcodes.IF_ACMPEQ && op != Opcodes.IF_ACMPNE) {
+      escape(value1); // putfield: its object
+      escape(value2); // putfield: its value
+    } // an array load's array stays confined; its index is never a candidate
+    return other(sizes.binaryOperation(insn, BasicValue.REFERENCE_VALUE, BasicValue.REFERENCE_VALUE));
+  }
+
+  @Override
+  public final Alloc ternaryOperation(AbstractInsnNode insn, Alloc value1, Alloc value2, Alloc value3) {
+    escape(value3); // a store's value escapes into the array; the array stored into (and its index) does not
+    return null;
   }
 
   @Override

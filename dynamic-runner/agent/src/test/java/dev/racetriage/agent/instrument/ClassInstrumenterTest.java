@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -205,6 +207,25 @@ class ClassInstrumenterTest {
       sums[i] += values[i] * factor;
       count++;
     }
+  }
+
+  /** Per method of the class: the names of the methods of {@code owner} (a hooks class) it calls, in order. */
+  static Map<String, List<String>> callsByMethod(byte[] classFile, String owner) {
+    Map<String, List<String>> calls = new HashMap<>();
+    new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exceptions) {
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitMethodInsn(int opcode, String callee, String method, String d, boolean itf) {
+            if (callee.equals(owner)) {
+              calls.computeIfAbsent(name, n -> new ArrayList<>()).add(method);
+            }
+          }
+        };
+      }
+    }, 0);
+    return calls;
   }
 
   /** The names of the Hooks methods the class calls, in order of appearance. */

@@ -14,8 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
@@ -92,32 +90,22 @@ class ConfinedArraysTest {
     byte[] out = new ClassInstrumenter(new dev.racetriage.agent.detect.SiteTable(),
         new dev.racetriage.agent.runtime.FieldRegistry()).instrument(ClassKind.APPLICATION,
         getClass().getClassLoader(), original()).bytes();
-    Map<String, Integer> hooks = new HashMap<>();
-    Map<String, Integer> bulkHooks = new HashMap<>();
-    new ClassReader(out).accept(new ClassVisitor(Opcodes.ASM9) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exceptions) {
-        return new MethodVisitor(Opcodes.ASM9) {
-          @Override
-          public void visitMethodInsn(int opcode, String owner, String method, String d, boolean itf) {
-            if (owner.equals(HookMethod.OWNER) && (method.endsWith("Element") || method.endsWith("Range"))) {
-              hooks.merge(name, 1, Integer::sum);
-            }
-            if (owner.equals(BulkHookMethod.OWNER)) {
-              bulkHooks.merge(name, 1, Integer::sum);
-            }
-          }
-        };
+    Map<String, List<String>> hooks = new HashMap<>();
+    ClassInstrumenterTest.callsByMethod(out, HookMethod.OWNER).forEach((method, calls) -> {
+      List<String> checks = calls.stream().filter(c -> c.endsWith("Element") || c.endsWith("Range")).toList();
+      if (!checks.isEmpty()) {
+        hooks.put(method, checks);
       }
-    }, 0);
+    });
+    Map<String, List<String>> bulkHooks = ClassInstrumenterTest.callsByMethod(out, BulkHookMethod.OWNER);
     for (String confined : List.of("varargs", "scratch", "sumLocal", "copied")) {
       assertFalse(hooks.containsKey(confined), confined + ": " + hooks);
     }
     assertFalse(bulkHooks.containsKey("scratch"), bulkHooks.toString()); // new String(buf)
     assertFalse(bulkHooks.containsKey("sumLocal"), bulkHooks.toString()); // a.clone(), Arrays.hashCode(a)
-    assertTrue(bulkHooks.getOrDefault("copied", 0) > 0, bulkHooks.toString()); // reads the shared array
+    assertTrue(bulkHooks.containsKey("copied"), bulkHooks.toString()); // reads the shared array
     for (String escaping : List.of("returned", "stored", "passed", "inArray", "merged")) {
-      assertTrue(hooks.getOrDefault(escaping, 0) > 0, escaping + ": " + hooks);
+      assertTrue(hooks.containsKey(escaping), escaping + ": " + hooks);
     }
   }
 
