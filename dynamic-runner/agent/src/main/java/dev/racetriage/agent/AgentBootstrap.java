@@ -188,6 +188,7 @@ public final class AgentBootstrap {
       ContainerHooks.inField(new java.util.ArrayList<Object>(), 0); // loads the naming path (a garbage entry)
       ContainerHooks.call(lock, 0, -1);
       Hooks.readElement(array, 0, -1);
+      Hooks.trustedReferenceRead(lock, null);
       Hooks.atomicBefore(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
       Hooks.atomicAfter(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
       Hooks.clinitEnter();

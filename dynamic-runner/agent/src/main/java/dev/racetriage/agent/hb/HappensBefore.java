@@ -222,6 +222,11 @@ public final class HappensBefore {
         }
     }
 
+    /** True if {@link #acquire} of {@code s} by {@code t} would change nothing: t's clock covers s's cover. */
+    public static boolean covers(ThreadState t, SyncClock s) {
+        return t.clock().covers(s.cover());
+    }
+
     /**
      * [ACQUIRE] acq(t, s): C(t) := C(t) ⊔ L(s). Lock enter, volatile read, the "after" side of j.u.c edges. Skipped
      * without locking when t covers the clock's cover epoch (L(s) ⊑ C(t) already, see {@link SyncClock}).

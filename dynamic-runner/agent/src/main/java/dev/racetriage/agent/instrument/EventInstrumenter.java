@@ -101,8 +101,9 @@ final class EventInstrumenter extends AdviceAdapter {
   private final boolean containerTrials;
 
   /**
-   * Detect mode, application code: a local holding the thread's shadow, null at entry and filled by the first
-   * access hook (which returns it), so the hooks of one invocation share one {@code ThreadLocal} lookup. Set up in
+   * Detect mode: a local holding the thread's shadow, null at entry and filled by the first access hook (which
+   * returns it), so the hooks of one invocation share one {@code ThreadLocal} lookup — in application code and in
+   * trusted JDK code, whose pointer reads ({@code Hooks.trustedReferenceRead}) are a lock-free structure's walk. Set up in
    * {@link #visitCode} — before a constructor's {@code super(...)} too, where array accesses are already hooked.
    */
   private int threadSlot = -1;
@@ -110,7 +111,7 @@ final class EventInstrumenter extends AdviceAdapter {
   @Override
   public void visitCode() {
     super.visitCode();
-    if (checkAccesses && jumble == null) {
+    if (jumble == null) { // trusted code too: its pointer reads pass the slot (Hooks.trustedReferenceRead)
       threadSlot = newLocal(Type.getObjectType(HookMethod.THREAD_SHADOW));
       mv.visitInsn(ACONST_NULL);
       mv.visitVarInsn(ASTORE, threadSlot);
@@ -313,7 +314,7 @@ final class EventInstrumenter extends AdviceAdapter {
         mv.visitInsn(DUP);
         super.visitFieldInsn(opcode, owner, name, descriptor);
         mv.visitInsn(SWAP);
-        HookMethod.TRUSTED_REFERENCE_READ.call(mv);
+        callAccessHook(HookMethod.TRUSTED_REFERENCE_READ);
       } else {
         super.visitFieldInsn(opcode, owner, name, descriptor);
       }
@@ -582,7 +583,7 @@ final class EventInstrumenter extends AdviceAdapter {
       mv.visitInsn(POP);            // [arr, arr, i]
       super.visitInsn(opcode);      // [arr, value]
       mv.visitInsn(SWAP);           // [value, arr]
-      HookMethod.TRUSTED_REFERENCE_READ.call(mv);
+      callAccessHook(HookMethod.TRUSTED_REFERENCE_READ);
       return;
     } else if (opcode == MONITORENTER) {
       mv.visitInsn(DUP);

@@ -35,7 +35,8 @@ public enum HookMethod {
   VOLATILE_WRITE("volatileWrite", "(Ljava/lang/Object;I)V"),
   VOLATILE_READ_STATIC("volatileReadStatic", "(I)V"),
   VOLATILE_WRITE_STATIC("volatileWriteStatic", "(I)V"),
-  TRUSTED_REFERENCE_READ("trustedReferenceRead", "(Ljava/lang/Object;)V"),
+  // trusted code's pointer read: acquires the holder's atomic clock; takes and returns the thread slot too
+  TRUSTED_REFERENCE_READ("trustedReferenceRead", "(Ljava/lang/Object;" + Slot.TS + ")" + Slot.TS),
   ATOMIC_BEFORE("atomicBefore", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
   ATOMIC_AFTER("atomicAfter", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
   WAIT("waitOn", "(Ljava/lang/Object;)V"),

@@ -960,6 +960,17 @@ public final class DetectRuntime {
     hb.acquireRelease(t.state(threads), t.shadowOf(object, shadow).atomic());
   }
 
+  /**
+   * The trusted pointer read's fast path (see {@code Hooks.trustedReferenceRead}): true if {@link #trustedReferenceRead}
+   * would change nothing — the holder's slot holds no shadow of this memory, or a shadow without an atomic clock, or
+   * one whose cover {@code t}'s clock already covers (the acquire's own first test). Not while a predictive analysis
+   * runs (it sees every acquire); false for a class without a slot (the full path looks in the table).
+   */
+  @ForceInline
+  boolean coveredTrustedRead(ThreadShadow t, Object holder) {
+    return predict == null && t.coversAtomicOf(holder, shadow, threads);
+  }
+
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
   @ForceInline // see the class comment
   void trustedReferenceRead(ThreadShadow t, Object holder) {

@@ -669,18 +669,37 @@ public final class Hooks {
    * After a plain reference read in trusted JDK code (a field of reference type, or an element of an object array):
    * ACQUIRE the holder's atomic clock if an atomic operation ever released on it. Lock-free JDK structures publish
    * with a CAS on the predecessor and read with plain loads after a fence (ConcurrentSkipListMap); the agent does
-   * not model fences, so the pointer it follows stands in for them.
+   * not model fences, so the pointer it follows stands in for them. Without the thread slot (tests, the warm-up).
    */
   @DontInline
   public static void trustedReferenceRead(Object holder) {
+    trustedReferenceRead(holder, null);
+  }
+
+  /**
+   * As {@link #trustedReferenceRead(Object)}, with the method's thread slot (see {@link #readField}). Its body is the
+   * acquire's cover check ({@code DetectRuntime.coveredTrustedRead}): a holder of a class with a shadow slot that has
+   * no shadow, no atomic clock, or one the thread's clock already covers — a walk over nodes this thread linked, or
+   * had already acquired — costs loads and compares, no busy flag and no call. A skip list's search reads a few
+   * dozen such pointers per operation.
+   */
+  @DontInline // the cover check is its body: see the class comment
+  public static ThreadShadow trustedReferenceRead(Object holder, ThreadShadow thread) {
     DetectRuntime rt = runtime;
     if (rt == null || holder == null) {
-      return;
+      return thread;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy || rt.coveredTrustedRead(t, holder)) {
+      return t;
     }
+    return checkedTrustedRead(rt, t, holder);
+  }
+
+  /** A trusted pointer read the cover check did not settle: the acquire, out of line. */
+  @DontInline
+  private static ThreadShadow checkedTrustedRead(DetectRuntime rt, ThreadShadow t, Object holder) {
+    t.busy = true;
     try {
       rt.trustedReferenceRead(t, holder);
     } catch (Throwable e) {
@@ -688,6 +707,7 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
+    return t;
   }
 
   /** Replaces {@code monitor.wait()}: the monitor is released while waiting and acquired again after. */

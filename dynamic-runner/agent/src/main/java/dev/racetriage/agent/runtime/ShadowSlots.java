@@ -170,6 +170,22 @@ public final class ShadowSlots {
   }
 
   /**
+   * True if {@code object}'s slot at {@code offset} holds no shadow of {@code memory}, or one whose atomic clock was
+   * never released, or was last covered by a clock {@code reader}'s covers: an acquire of it would change nothing (see
+   * {@code DetectRuntime.trustedReferenceRead}, which peeks as {@link #peek} does).
+   */
+  @ForceInline // the trusted read hook's fast path
+  static boolean atomicCoveredBy(Object object, long offset, ShadowMemory memory,
+                                 dev.racetriage.agent.hb.ThreadState reader) {
+    Object s = UNSAFE.getReferenceAcquire(object, offset); // as peek()
+    if (!(s instanceof ObjectShadow shadow) || shadow.memory != memory) {
+      return true;
+    }
+    dev.racetriage.agent.hb.SyncClock atomic = shadow.atomicIfReleased();
+    return atomic == null || dev.racetriage.agent.hb.HappensBefore.covers(reader, atomic);
+  }
+
+  /**
    * As {@link #of}, for the write of field {@code fieldId} from {@code site} at epoch {@code now} by a thread outside a
    * class initialiser: a shadow installed here already holds that write (see
    * {@link ObjectShadow#ObjectShadow(ShadowMemory, long, int, int)}), so an object's first write costs one

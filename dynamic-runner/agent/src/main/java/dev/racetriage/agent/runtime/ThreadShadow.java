@@ -225,6 +225,22 @@ public final class ThreadShadow {
   }
 
   /**
+   * The trusted pointer read's cover check (see {@code Hooks.trustedReferenceRead}): true if {@code holder}'s class has
+   * a shadow slot and the slot holds no shadow of this memory, or one with no atomic clock, or one whose clock's cover
+   * this thread's clock covers — exactly the cases in which {@code DetectRuntime.trustedReferenceRead} changes nothing.
+   * False whenever anything is not at hand (no state in this registry yet, a class without a slot).
+   */
+  @ForceInline // into the trusted read hook: loads and compares, no call
+  boolean coversAtomicOf(Object holder, ShadowMemory memory, ThreadRegistry registry) {
+    ThreadState s = state;
+    if (s == null || stateRegistry != registry) {
+      return false;
+    }
+    long slot = slotOffset(holder.getClass());
+    return slot >= 0 && ShadowSlots.atomicCoveredBy(holder, slot, memory, s);
+  }
+
+  /**
    * The element read hook's cover check (see {@code Hooks.readElement}): true if {@code array}'s shadow is this
    * thread's last read array or in one of its four ways, and this thread covers every write to the array (the summary
    * is one of its own epochs, or ordered before it) — exactly the case in which {@code DetectRuntime.readElement}
@@ -304,9 +320,19 @@ public final class ThreadShadow {
   /** The class of the last lookup and its offset: consecutive accesses are mostly to objects of one class. */
   private SlotOffset lastSlot = new SlotOffset(ThreadShadow.class, ShadowSlots.NONE);
 
+  /**
+   * The class of the lookup before the last one that missed {@link #lastSlot}: a walk that alternates between two
+   * classes (a skip list's index and data nodes) hits one of the two without the hashed table's call.
+   */
+  private SlotOffset previousSlot = lastSlot;
+
   private long slotOffset(Class<?> type) {
     SlotOffset last = lastSlot;
-    return last.type == type ? last.offset : slotOffsetOther(type);
+    if (last.type == type) {
+      return last.offset;
+    }
+    SlotOffset previous = previousSlot;
+    return previous.type == type ? previous.offset : slotOffsetOther(type);
   }
 
   @DontInline // compiled once, not into every hot caller (see Hooks)
@@ -320,6 +346,7 @@ public final class ThreadShadow {
       known = new SlotOffset(type, ShadowSlots.offsetOf(type));
       slotOffsets[System.identityHashCode(type) & (SLOT_CLASSES - 1)] = known;
     }
+    previousSlot = lastSlot;
     lastSlot = known;
     return known;
   }

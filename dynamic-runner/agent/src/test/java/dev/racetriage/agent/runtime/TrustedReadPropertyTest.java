@@ -1,0 +1,267 @@
+package dev.racetriage.agent.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.racetriage.agent.detect.FieldRaces;
+import dev.racetriage.agent.detect.RunSummary;
+import dev.racetriage.agent.detect.SiteTable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Semaphore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The trusted pointer read's cover check ({@code DetectRuntime.coveredTrustedRead}, the body of
+ * {@code Hooks.trustedReferenceRead}) against a vector-clock oracle, on random traces run by real threads through the
+ * hooks. A lock-free JDK structure publishes with a compare-and-set on a node and its readers follow the node's
+ * pointer with a plain load: the agent makes that load an acquire of the node's atomic clock. Three threads write and
+ * read fields of data objects, compare-and-set or release-store holders (nodes), and read pointers out of them; the
+ * races reported must be exactly the oracle's, and wherever the cover check settles a pointer read (no call, no
+ * acquire) the oracle must say the reader's clock already covers everything released on that holder. Holders of a
+ * class with a shadow slot take the check; a holder without a slot never does (the full path looks in the table).
+ */
+class TrustedReadPropertyTest {
+  private static final int TRACES = 300;
+  private static final int STEPS = 40;
+  private static final int THREADS = 3;
+  private static final int OBJECTS = 3;
+  private static final int FIELDS = 2;
+  /** Holders 0 and 1 have a slot; holder 2 has none. */
+  private static final int HOLDERS = 3;
+  private static final int UNSLOTTED = 2;
+
+  private record Step(int thread, char op, int target, int field) {
+  }
+
+  /** A node of an instrumented class: its shadow lives in this slot (as ShadowSlot adds it). */
+  static final class Node {
+    @SuppressWarnings("unused")
+    private transient Object $racetriage$shadow;
+  }
+
+  @AfterEach
+  void uninstall() {
+    Hooks.install(null);
+  }
+
+  @Test
+  void theCoverCheckSettlesOnlyPointerReadsWhoseAcquireWouldChangeNothing() throws Exception {
+    Random random = new Random(0x7A0575L);
+    int settled = 0;
+    int settledAfterAnother = 0;
+    int slottedReads = 0;
+    int racyTraces = 0;
+    int orderedHandOffs = 0;
+    for (int n = 0; n < TRACES; n++) {
+      List<Step> trace = randomTrace(random);
+      boolean[] covered = new boolean[trace.size()];
+      Set<String> reported = run(trace, covered);
+      Oracle oracle = oracle(trace);
+      assertEquals(oracle.racy, reported, "trace " + n + ": " + trace);
+      for (int i = 0; i < trace.size(); i++) {
+        Step s = trace.get(i);
+        if (s.op() != 't') {
+          continue;
+        }
+        if (s.target() == UNSLOTTED) {
+          assertEquals(false, covered[i], "trace " + n + ", step " + i + ": a holder without a slot: " + trace);
+          continue;
+        }
+        slottedReads++;
+        if (covered[i]) {
+          assertTrue(oracle.acquireChangesNothing[i],
+              "trace " + n + ", step " + i + " settled, but the holder's clock is not covered: " + trace);
+          settled++;
+          settledAfterAnother += oracle.lastReleasedByAnother[i] ? 1 : 0;
+        }
+      }
+      orderedHandOffs += oracle.orderedHandOffs;
+      racyTraces += oracle.racy.isEmpty() ? 0 : 1;
+    }
+    // both sides occur: reads the check settles (a walk over nodes the reader linked or already acquired), reads it
+    // leaves to the acquire, data handed over through a holder without a race, and races
+    assertTrue(settled > slottedReads / 5 && settled < slottedReads, settled + " of " + slottedReads + " settled");
+    assertTrue(settledAfterAnother >= 10, settledAfterAnother + " settled reads of a holder another thread released");
+    assertTrue(orderedHandOffs >= 50, orderedHandOffs + " accesses ordered after another thread's write");
+    assertTrue(racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
+  }
+
+  private static List<Step> randomTrace(Random random) {
+    List<Step> trace = new ArrayList<>();
+    for (int i = 0; i < STEPS; i++) {
+      int kind = random.nextInt(12);
+      int object = random.nextInt(OBJECTS);
+      // a data object's accesses mostly by its home thread, sometimes by another (after a hand-off, or racing)
+      int thread = kind < 6 && random.nextInt(6) != 0 ? object % THREADS : random.nextInt(THREADS);
+      if (kind < 3) {
+        trace.add(new Step(thread, 'w', object, random.nextInt(FIELDS)));
+      } else if (kind < 6) {
+        trace.add(new Step(thread, 'r', object, random.nextInt(FIELDS)));
+      } else if (kind < 8) {
+        trace.add(new Step(thread, 'c', random.nextInt(HOLDERS), 0)); // compare-and-set: acquire and release
+      } else if (kind < 9) {
+        trace.add(new Step(thread, 's', random.nextInt(HOLDERS), 0)); // a release store (setRelease, lazySet)
+      } else {
+        trace.add(new Step(thread, 't', random.nextInt(HOLDERS), 0)); // a pointer read out of the holder
+      }
+    }
+    return trace;
+  }
+
+  private static final class Oracle {
+    final Set<String> racy = new TreeSet<>();
+    boolean[] acquireChangesNothing;
+    boolean[] lastReleasedByAnother;
+    int orderedHandOffs;
+  }
+
+  /** The h-summary on vector clocks; pointer reads acquire the holder's clock, compare-and-sets acquire and release. */
+  private static Oracle oracle(List<Step> trace) {
+    Oracle o = new Oracle();
+    o.acquireChangesNothing = new boolean[trace.size()];
+    o.lastReleasedByAnother = new boolean[trace.size()];
+    int[][] clocks = new int[THREADS][THREADS];
+    for (int t = 0; t < THREADS; t++) {
+      clocks[t][t] = 1;
+    }
+    int[][] holders = new int[HOLDERS][THREADS];
+    int[] lastReleaser = new int[HOLDERS];
+    Arrays.fill(lastReleaser, -1);
+    int[][] lastWriteThread = new int[OBJECTS][FIELDS];
+    int[][] lastWriteClock = new int[OBJECTS][FIELDS];
+    for (int[] row : lastWriteThread) {
+      Arrays.fill(row, -1);
+    }
+    for (int i = 0; i < trace.size(); i++) {
+      Step s = trace.get(i);
+      int[] c = clocks[s.thread()];
+      switch (s.op()) {
+        case 't' -> {
+          boolean covered = true;
+          for (int u = 0; u < THREADS; u++) {
+            covered &= holders[s.target()][u] <= c[u];
+          }
+          o.acquireChangesNothing[i] = covered;
+          o.lastReleasedByAnother[i] = lastReleaser[s.target()] >= 0 && lastReleaser[s.target()] != s.thread();
+          join(c, holders[s.target()]);
+        }
+        case 'c', 's' -> {
+          if (s.op() == 'c') {
+            join(c, holders[s.target()]);
+          }
+          join(holders[s.target()], c);
+          c[s.thread()]++;
+          lastReleaser[s.target()] = s.thread();
+        }
+        default -> {
+          int w = lastWriteThread[s.target()][s.field()];
+          if (w >= 0 && lastWriteClock[s.target()][s.field()] > c[w]) {
+            o.racy.add(key(s.target(), s.field()));
+          } else if (w >= 0 && w != s.thread()) {
+            o.orderedHandOffs++; // another thread's write, ordered before this access (holders are the only edges)
+          }
+          if (s.op() == 'w') {
+            lastWriteThread[s.target()][s.field()] = s.thread();
+            lastWriteClock[s.target()][s.field()] = c[s.thread()];
+          }
+        }
+      }
+    }
+    return o;
+  }
+
+  private static void join(int[] into, int[] from) {
+    for (int u = 0; u < THREADS; u++) {
+      into[u] = Math.max(into[u], from[u]);
+    }
+  }
+
+  private static String key(int object, int field) {
+    return "pkg.O" + object + ".f" + field;
+  }
+
+  /**
+   * Runs the trace through the hooks, each step on its thread, one at a time; each pointer read first asks the cover
+   * check and records its answer in {@code covered}, then calls the hook as instrumented code does.
+   */
+  private static Set<String> run(List<Step> trace, boolean[] covered) throws InterruptedException {
+    FieldRegistry fields = new FieldRegistry();
+    SiteTable siteTable = new SiteTable();
+    int site = siteTable.register("pkg.Sites", "step", "Sites.java", 1);
+    DetectRuntime runtime = new DetectRuntime(siteTable, fields, new RunSummary(), 0);
+    Hooks.install(runtime);
+    Object[] objects = new Object[OBJECTS];
+    int[][] ids = new int[OBJECTS][FIELDS];
+    for (int o = 0; o < OBJECTS; o++) {
+      objects[o] = new Object();
+      for (int f = 0; f < FIELDS; f++) {
+        ids[o][f] = fields.id("pkg/O" + o, "f" + f);
+      }
+    }
+    Object[] holders = new Object[HOLDERS];
+    for (int h = 0; h < HOLDERS; h++) {
+      holders[h] = h == UNSLOTTED ? new Object() : new Node();
+    }
+    Semaphore[] go = new Semaphore[THREADS];
+    Semaphore done = new Semaphore(0);
+    Step[] current = new Step[1];
+    int[] index = new int[1];
+    Thread[] threads = new Thread[THREADS];
+    int both = Hooks.SYNC_ACQUIRE | Hooks.SYNC_RELEASE;
+    for (int t = 0; t < THREADS; t++) {
+      go[t] = new Semaphore(0);
+      int self = t;
+      threads[t] = new Thread(() -> {
+        for (;;) {
+          go[self].acquireUninterruptibly();
+          Step s = current[0];
+          if (s == null) {
+            return;
+          }
+          switch (s.op()) {
+            case 'w' -> Hooks.writeField(objects[s.target()], ids[s.target()][s.field()], site, null);
+            case 'r' -> Hooks.readField(objects[s.target()], ids[s.target()][s.field()], site, null);
+            case 'c' -> {
+              Hooks.atomicBefore(null, holders[s.target()], both);
+              Hooks.atomicAfter(null, holders[s.target()], both);
+            }
+            case 's' -> {
+              Hooks.atomicBefore(null, holders[s.target()], Hooks.SYNC_RELEASE);
+              Hooks.atomicAfter(null, holders[s.target()], Hooks.SYNC_RELEASE);
+            }
+            default -> {
+              covered[index[0]] = runtime.coveredTrustedRead(ThreadShadow.current(), holders[s.target()]);
+              Hooks.trustedReferenceRead(holders[s.target()], null);
+            }
+          }
+          done.release();
+        }
+      }, "t" + t);
+      Hooks.threadStarting(threads[t]);
+      threads[t].start();
+    }
+    for (int i = 0; i < trace.size(); i++) {
+      Step s = trace.get(i);
+      current[0] = s;
+      index[0] = i;
+      go[s.thread()].release();
+      done.acquireUninterruptibly();
+    }
+    current[0] = null;
+    for (int t = 0; t < THREADS; t++) {
+      go[t].release();
+      threads[t].join();
+    }
+    Set<String> racy = new TreeSet<>();
+    for (FieldRaces f : runtime.aggregator().fields()) {
+      racy.add(f.fieldKey());
+    }
+    return racy;
+  }
+}
