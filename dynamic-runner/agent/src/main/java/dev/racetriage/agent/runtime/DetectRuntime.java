@@ -940,7 +940,9 @@ public final class DetectRuntime {
     if (predict != null) {
       predict.release(t.state(threads).tid(), object);
     }
-    hb.release(t.state(threads), t.shadowOf(object, shadow).atomic());
+    ObjectShadow s = t.shadowOf(object, shadow);
+    hb.release(t.state(threads), s.atomic());
+    s.noteAtomicReleaser();
   }
 
   /**
@@ -957,7 +959,9 @@ public final class DetectRuntime {
       predict.acquire(tid, object);
       predict.release(tid, object);
     }
-    hb.acquireRelease(t.state(threads), t.shadowOf(object, shadow).atomic());
+    ObjectShadow s = t.shadowOf(object, shadow);
+    hb.acquireRelease(t.state(threads), s.atomic());
+    s.noteAtomicReleaser();
   }
 
   /**

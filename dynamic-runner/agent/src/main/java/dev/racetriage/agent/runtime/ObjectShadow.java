@@ -50,6 +50,14 @@ class ObjectShadow {
   private volatile Thread writer;
   private volatile SyncClock monitor;
   private volatile SyncClock atomic;
+  /**
+   * The one thread that ever released on {@link #atomic} (a compare-and-set, a release store), or {@link #SEVERAL}
+   * once a second one did; null before any. Kept here, not in the clock, so that a pointer read of an object only
+   * its reader ever released ({@link #atomicReleasedOnlyByCurrentThread}) loads no object but this one: a skip list
+   * walked by the thread that built it. Fits the object's padding (no larger shadow).
+   */
+  private volatile Object atomicReleaser;
+  private static final Object SEVERAL = new Object();
   private volatile int[] volatileIds = NO_IDS;
   private volatile SyncClock[] volatileClocks = NO_CLOCKS;
   /**
@@ -307,6 +315,8 @@ class ObjectShadow {
   }
 
   private static final java.lang.invoke.VarHandle WRITE_SUMMARY;
+  private static final java.lang.invoke.VarHandle ATOMIC;
+  private static final java.lang.invoke.VarHandle ATOMIC_RELEASER;
   private static final java.lang.invoke.VarHandle OWN_COUNT;
   private static final java.lang.invoke.VarHandle WRITER;
 
@@ -316,6 +326,9 @@ class ObjectShadow {
           long.class);
       OWN_COUNT = java.lang.invoke.MethodHandles.lookup().findVarHandle(ObjectShadow.class, "ownCount", int.class);
       WRITER = java.lang.invoke.MethodHandles.lookup().findVarHandle(ObjectShadow.class, "writer", Thread.class);
+      ATOMIC = java.lang.invoke.MethodHandles.lookup().findVarHandle(ObjectShadow.class, "atomic", SyncClock.class);
+      ATOMIC_RELEASER = java.lang.invoke.MethodHandles.lookup().findVarHandle(ObjectShadow.class, "atomicReleaser",
+          Object.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -345,11 +358,38 @@ class ObjectShadow {
   }
 
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
-  private synchronized SyncClock createAtomic() {
-    if (atomic == null) {
-      atomic = new SyncClock();
+  private SyncClock createAtomic() {
+    // a compare-and-set, not the monitor: a skip list's insert makes one per node
+    SyncClock fresh = new SyncClock();
+    SyncClock won = (SyncClock) ATOMIC.compareAndExchange(this, (SyncClock) null, fresh);
+    return won != null ? won : fresh;
+  }
+
+  /**
+   * Records the calling thread as a releaser on the atomic clock, after its release and before the program's atomic
+   * operation itself (so whoever sees that operation's effect sees this). Moves only from null to a thread to
+   * {@link #SEVERAL}; the common case, the same thread again, is one load.
+   */
+  void noteAtomicReleaser() {
+    Thread me = Thread.currentThread();
+    for (;;) {
+      Object r = atomicReleaser;
+      if (r == me || r == SEVERAL) {
+        return;
+      }
+      if (ATOMIC_RELEASER.compareAndSet(this, r, r == null ? me : SEVERAL)) {
+        return;
+      }
     }
-    return atomic;
+  }
+
+  /**
+   * True if every release on the atomic clock so far was the calling thread's: the atomic clock is then a join of
+   * clocks this thread had, which its clock covers — an acquire of it changes nothing. False before any release.
+   */
+  @ForceInline
+  boolean atomicReleasedOnlyByCurrentThread() {
+    return atomicReleaser == Thread.currentThread();
   }
 
   /** The atomic clock, or null if no atomic operation released on this object yet (nothing to acquire). */

@@ -170,15 +170,15 @@ public final class ShadowSlots {
   }
 
   /**
-   * True if {@code object}'s slot at {@code offset} holds no shadow of {@code memory}, or one whose atomic clock was
-   * never released, or was last covered by a clock {@code reader}'s covers: an acquire of it would change nothing (see
+   * True if {@code object}'s slot at {@code offset} holds no shadow of {@code memory}, or one whose atomic clock only
+   * the calling thread ever released on, or was never released, or was last covered by a clock {@code reader}'s covers: an acquire of it would change nothing (see
    * {@code DetectRuntime.trustedReferenceRead}, which peeks as {@link #peek} does).
    */
   @ForceInline // the trusted read hook's fast path
   static boolean atomicCoveredBy(Object object, long offset, ShadowMemory memory,
                                  dev.racetriage.agent.hb.ThreadState reader) {
     Object s = UNSAFE.getReferenceAcquire(object, offset); // as peek()
-    if (!(s instanceof ObjectShadow shadow) || shadow.memory != memory) {
+    if (!(s instanceof ObjectShadow shadow) || shadow.memory != memory || shadow.atomicReleasedOnlyByCurrentThread()) {
       return true;
     }
     dev.racetriage.agent.hb.SyncClock atomic = shadow.atomicIfReleased();
