@@ -14,6 +14,9 @@ final class InstrumentingClassVisitor extends ClassVisitor {
   /** A trusted JDK class that may declare the slot (detect mode, its first definition: {@link ShadowSlot}). */
   private final boolean jdkSlot;
   private boolean declareSlot;
+  /** A trusted JDK class declaring the slot: it also declares the releaser if it has a plain reference field. */
+  private boolean jdkDeclaresSlot;
+  private boolean plainReferenceField;
 
   InstrumentingClassVisitor(ClassVisitor next, ClassContext ctx, boolean checkAccesses,
                             java.util.function.Predicate<String> applicationClass, boolean jdkSlot) {
@@ -26,16 +29,27 @@ final class InstrumentingClassVisitor extends ClassVisitor {
 
   @Override
   public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
+    jdkDeclaresSlot = jdkSlot && ShadowSlot.declaredByJdk(access, superName);
     declareSlot = checkAccesses && ctx.jumble() == null && ShadowSlot.declaredBy(access, superName, applicationClass)
-        || jdkSlot && ShadowSlot.declaredByJdk(access, superName);
+        || jdkDeclaresSlot;
     ctx = ctx.withDeclaresSlot(declareSlot);
     super.visit(version, access, name, signature, superName, interfaces);
+  }
+
+  @Override
+  public org.objectweb.asm.FieldVisitor visitField(int access, String name, String descriptor, String signature,
+                                                   Object value) {
+    plainReferenceField |= ShadowSlot.plainReference(access, descriptor);
+    return super.visitField(access, name, descriptor, signature, value);
   }
 
   @Override
   public void visitEnd() {
     if (declareSlot) {
       ShadowSlot.declare(cv);
+      if (jdkDeclaresSlot && plainReferenceField) {
+        ShadowSlot.declareReleaser(cv); // fields come before visitEnd: the class's own are all seen
+      }
     }
     super.visitEnd();
   }

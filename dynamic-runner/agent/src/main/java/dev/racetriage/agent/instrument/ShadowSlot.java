@@ -58,4 +58,25 @@ final class ShadowSlot {
   static void declare(ClassVisitor cv) {
     cv.visitField(ACCESS, NAME, DESCRIPTOR, null, null).visitEnd();
   }
+
+  /**
+   * The releaser field ({@code runtime.ShadowSlots#RELEASER}), declared next to the slot by a trusted JDK class that
+   * declares the slot and has a plain (non-final, non-volatile) reference field: the pointers a lock-free structure
+   * publishes with a compare-and-set and follows with plain loads (a skip list's {@code next}, {@code right},
+   * {@code val}). It names the one thread that ever released on the object — or a marker once a second did — so a
+   * pointer read by that thread is settled by a load from the object it is reading anyway, where the slot's shadow is
+   * another object (a cache miss per node on a long walk). A class without such a field never takes that read and
+   * gets none (a {@code ConcurrentHashMap} node's fields are volatile: four bytes more would cost eight there).
+   */
+  static final String RELEASER_NAME = "$racetriage$releaser";
+
+  static void declareReleaser(ClassVisitor cv) {
+    cv.visitField(ACCESS | Opcodes.ACC_VOLATILE, RELEASER_NAME, DESCRIPTOR, null, null).visitEnd();
+  }
+
+  /** True if a field with these flags and descriptor is a plain reference field (see {@link #declareReleaser}). */
+  static boolean plainReference(int access, String descriptor) {
+    return (access & (Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_VOLATILE)) == 0
+        && (descriptor.charAt(0) == 'L' || descriptor.charAt(0) == '[');
+  }
 }

@@ -942,7 +942,7 @@ public final class DetectRuntime {
     }
     ObjectShadow s = t.shadowOf(object, shadow);
     hb.release(t.state(threads), s.atomic());
-    s.noteAtomicReleaser();
+    t.noteAtomicReleaser(object, s);
   }
 
   /**
@@ -961,7 +961,7 @@ public final class DetectRuntime {
     }
     ObjectShadow s = t.shadowOf(object, shadow);
     hb.acquireRelease(t.state(threads), s.atomic());
-    s.noteAtomicReleaser();
+    t.noteAtomicReleaser(object, s);
   }
 
   /**

@@ -18,6 +18,13 @@ import jdk.internal.vm.annotation.ForceInline;
 public final class ShadowSlots {
   /** The field's name; {@code instrument.ShadowSlot.NAME} is the same. */
   static final String NAME = "$racetriage$shadow";
+  /**
+   * The releaser field's name ({@code instrument.ShadowSlot.RELEASER_NAME}): declared next to the slot by trusted
+   * JDK classes with plain reference fields. It holds the one thread that ever released on the object's atomic clock,
+   * or {@link #SEVERAL_RELEASERS} once a second one did; null before any release.
+   */
+  static final String RELEASER = "$racetriage$releaser";
+  static final Object SEVERAL_RELEASERS = new Object();
   /** No slot: the object's shadow is in the table. */
   static final long NONE = -1L;
 
@@ -34,17 +41,22 @@ public final class ShadowSlots {
   private static final ClassValue<Offset> OFFSETS = new ClassValue<>() {
     @Override
     protected Offset computeValue(Class<?> type) {
-      return new Offset(find(type));
+      return find(type);
     }
   };
 
   private static final class Offset {
     final long value;
+    /** The releaser field's offset in the class that declares the slot, or {@link #NONE}. */
+    final long releaser;
 
-    Offset(long value) {
+    Offset(long value, long releaser) {
       this.value = value;
+      this.releaser = releaser;
     }
   }
+
+  private static final Offset NO_OFFSET = new Offset(NONE, NONE);
 
   private ShadowSlots() {
   }
@@ -115,20 +127,56 @@ public final class ShadowSlots {
     return OFFSETS.get(type).value;
   }
 
-  private static long find(Class<?> type) {
-    // up to Object: a trusted JDK class defined after the agent started may declare it too (instrument.ShadowSlot)
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      long offset = declared(c);
-      if (offset != NONE) {
-        return offset;
-      }
+  /** The offset of the releaser field objects of {@code type} have (next to their slot), or {@link #NONE}. */
+  @DontInline // once per class and thread cache miss (see ThreadShadow)
+  static long releaserOffsetOf(Class<?> type) {
+    if (UNSAFE == null || type.isArray()) {
+      return NONE;
     }
-    return NONE;
+    return OFFSETS.get(type).releaser;
   }
 
-  private static long declared(Class<?> c) {
+  /**
+   * Records the calling thread as a releaser in {@code object}'s releaser field at {@code offset}, after its release
+   * and before the program's atomic operation (whoever sees the operation's effect sees this). Moves only from null to
+   * a thread to {@link #SEVERAL_RELEASERS}; the same thread again is one load.
+   */
+  static void noteReleaser(Object object, long offset) {
+    Thread me = Thread.currentThread();
+    for (;;) {
+      Object r = UNSAFE.getReferenceVolatile(object, offset);
+      if (r == me || r == SEVERAL_RELEASERS) {
+        return;
+      }
+      if (UNSAFE.compareAndSetReference(object, offset, r, r == null ? me : SEVERAL_RELEASERS)) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * True if every release on {@code object}'s atomic clock was the calling thread's (its releaser field at
+   * {@code offset} names it): its clock covers the atomic clock. A load from the object the program is reading.
+   */
+  @ForceInline // the trusted read hook's fast path
+  static boolean releasedOnlyByCurrentThread(Object object, long offset) {
+    return UNSAFE.getReferenceAcquire(object, offset) == Thread.currentThread();
+  }
+
+  private static Offset find(Class<?> type) {
+    // up to Object: a trusted JDK class defined after the agent started may declare it too (instrument.ShadowSlot)
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      long offset = declared(c, NAME);
+      if (offset != NONE) {
+        return new Offset(offset, declared(c, RELEASER));
+      }
+    }
+    return NO_OFFSET;
+  }
+
+  private static long declared(Class<?> c, String field) {
     try {
-      return UNSAFE.objectFieldOffset(c, NAME);
+      return UNSAFE.objectFieldOffset(c, field);
     } catch (InternalError noSuchField) {
       return NONE; // not declared here: an uninstrumented or hidden class, or the slot is further up
     }
@@ -139,7 +187,7 @@ public final class ShadowSlots {
    * class defined without it must not), since a retransformation cannot change the class's fields.
    */
   public static boolean declares(Class<?> type) {
-    return UNSAFE != null && !type.isArray() && !type.isPrimitive() && declared(type) != NONE;
+    return UNSAFE != null && !type.isArray() && !type.isPrimitive() && declared(type, NAME) != NONE;
   }
 
   /** The shadow in {@code object}'s slot at {@code offset}, or null if none belongs to {@code memory}. */

@@ -225,19 +225,36 @@ public final class ThreadShadow {
   }
 
   /**
-   * The trusted pointer read's cover check (see {@code Hooks.trustedReferenceRead}): true if {@code holder}'s class has
-   * a shadow slot and the slot holds no shadow of this memory, or one with no atomic clock, or one whose clock's cover
+   * The trusted pointer read's cover check (see {@code Hooks.trustedReferenceRead}): true if {@code holder}'s releaser
+   * field names this thread (every release on it was this thread's), or its class has a shadow slot and the slot holds
+   * no shadow of this memory, or one with no atomic clock or only this thread's releases, or one whose clock's cover
    * this thread's clock covers — exactly the cases in which {@code DetectRuntime.trustedReferenceRead} changes nothing.
    * False whenever anything is not at hand (no state in this registry yet, a class without a slot).
    */
   @ForceInline // into the trusted read hook: loads and compares, no call
   boolean coversAtomicOf(Object holder, ShadowMemory memory, ThreadRegistry registry) {
+    SlotOffset k = slotEntry(holder.getClass());
+    if (k.releaser >= 0 && ShadowSlots.releasedOnlyByCurrentThread(holder, k.releaser)) {
+      return true; // every release on it was this thread's, in any memory: no shadow needed
+    }
     ThreadState s = state;
     if (s == null || stateRegistry != registry) {
       return false;
     }
-    long slot = slotOffset(holder.getClass());
-    return slot >= 0 && ShadowSlots.atomicCoveredBy(holder, slot, memory, s);
+    return k.offset >= 0 && ShadowSlots.atomicCoveredBy(holder, k.offset, memory, s);
+  }
+
+  /**
+   * After this thread released on {@code object}'s atomic clock (whose shadow is {@code shadow}): records it as a
+   * releaser, in the object's releaser field if its class has one, else in the shadow.
+   */
+  void noteAtomicReleaser(Object object, ObjectShadow shadow) {
+    long releaser = slotEntry(object.getClass()).releaser;
+    if (releaser >= 0) {
+      ShadowSlots.noteReleaser(object, releaser);
+    } else {
+      shadow.noteAtomicReleaser();
+    }
   }
 
   /**
@@ -302,10 +319,13 @@ public final class ThreadShadow {
   private static final class SlotOffset {
     final Class<?> type;
     final long offset;
+    /** The releaser field's offset ({@link ShadowSlots#RELEASER}), or -1. */
+    final long releaser;
 
-    SlotOffset(Class<?> type, long offset) {
+    SlotOffset(Class<?> type, long offset, long releaser) {
       this.type = type;
       this.offset = offset;
+      this.releaser = releaser;
     }
   }
 
@@ -318,7 +338,7 @@ public final class ThreadShadow {
   private final SlotOffset[] slotOffsets = new SlotOffset[SLOT_CLASSES];
 
   /** The class of the last lookup and its offset: consecutive accesses are mostly to objects of one class. */
-  private SlotOffset lastSlot = new SlotOffset(ThreadShadow.class, ShadowSlots.NONE);
+  private SlotOffset lastSlot = new SlotOffset(ThreadShadow.class, ShadowSlots.NONE, ShadowSlots.NONE);
 
   /**
    * The class of the lookup before the last one that missed {@link #lastSlot}: a walk that alternates between two
@@ -327,23 +347,28 @@ public final class ThreadShadow {
   private SlotOffset previousSlot = lastSlot;
 
   private long slotOffset(Class<?> type) {
+    return slotEntry(type).offset;
+  }
+
+  /** The slot and releaser offsets of {@code type}: the last class looked up, the one before, or the table. */
+  private SlotOffset slotEntry(Class<?> type) {
     SlotOffset last = lastSlot;
     if (last.type == type) {
-      return last.offset;
+      return last;
     }
     SlotOffset previous = previousSlot;
-    return previous.type == type ? previous.offset : slotOffsetOther(type);
+    return previous.type == type ? previous : slotOffsetOther(type);
   }
 
   @DontInline // compiled once, not into every hot caller (see Hooks)
-  private long slotOffsetOther(Class<?> type) {
-    return slotOffsetEntry(type).offset;
+  private SlotOffset slotOffsetOther(Class<?> type) {
+    return slotOffsetEntry(type);
   }
 
   private SlotOffset slotOffsetEntry(Class<?> type) {
     SlotOffset known = slotOffsets[System.identityHashCode(type) & (SLOT_CLASSES - 1)];
     if (known == null || known.type != type) {
-      known = new SlotOffset(type, ShadowSlots.offsetOf(type));
+      known = new SlotOffset(type, ShadowSlots.offsetOf(type), ShadowSlots.releaserOffsetOf(type));
       slotOffsets[System.identityHashCode(type) & (SLOT_CLASSES - 1)] = known;
     }
     previousSlot = lastSlot;

@@ -78,6 +78,43 @@ class ClassInstrumenterTest {
     }
   }
 
+  /** The synthetic fields the instrumenter added to a class (names starting with $racetriage$). */
+  private static List<String> addedFields(byte[] bytes) {
+    List<String> fields = new java.util.ArrayList<>();
+    new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public org.objectweb.asm.FieldVisitor visitField(int access, String name, String desc, String sig, Object v) {
+        if (name.startsWith("$racetriage$")) {
+          fields.add(name);
+        }
+        return null;
+      }
+    }, 0);
+    return fields;
+  }
+
+  /**
+   * A trusted JDK class that declares the shadow slot gets the releaser field too when it has a plain reference field
+   * (a skip list's nodes and index nodes: their pointers are CASed and read plainly), and not when its pointers are
+   * volatile (a concurrent hash map's node) or when it cannot declare the slot (a redefinition of a class defined
+   * without it); an application class gets the slot alone.
+   */
+  @Test
+  void trustedClassesWithPlainPointersGetTheReleaserFieldNextToTheSlot() throws IOException {
+    String node = "java/util/concurrent/ConcurrentSkipListMap$Node";
+    String index = "java/util/concurrent/ConcurrentSkipListMap$Index";
+    String hashNode = "java/util/concurrent/ConcurrentHashMap$Node";
+    List<String> both = List.of("$racetriage$shadow", "$racetriage$releaser");
+    assertEquals(both, addedFields(instrumenter.instrument(ClassKind.TRUSTED_JDK, null, bytesOf(node)).bytes()));
+    assertEquals(both, addedFields(instrumenter.instrument(ClassKind.TRUSTED_JDK, null, bytesOf(index)).bytes()));
+    assertEquals(List.of("$racetriage$shadow"),
+        addedFields(instrumenter.instrument(ClassKind.TRUSTED_JDK, null, bytesOf(hashNode)).bytes()));
+    byte[] redefined = instrumenter.instrument(ClassKind.TRUSTED_JDK, null, bytesOf(node), false).bytes();
+    assertEquals(List.of(), redefined == null ? List.of() : addedFields(redefined));
+    assertEquals(List.of("$racetriage$shadow"), addedFields(instrumenter.instrument(ClassKind.APPLICATION, null,
+        bytesOf("dev/racetriage/agent/instrument/fixtures/MonitorExits")).bytes()));
+  }
+
   @Test
   void aqsKeepsItsStateEdgesButNotItsQueueBookkeeping() throws IOException {
     String aqs = "java/util/concurrent/locks/AbstractQueuedSynchronizer";

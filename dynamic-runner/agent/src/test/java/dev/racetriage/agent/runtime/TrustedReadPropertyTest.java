@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * read fields of data objects, compare-and-set or release-store holders (nodes), and read pointers out of them; the
  * races reported must be exactly the oracle's, and wherever the cover check settles a pointer read (no call, no
  * acquire) the oracle must say the reader's clock already covers everything released on that holder. Holders of a
- * class with a shadow slot take the check; a holder without a slot never does (the full path looks in the table).
+ * class with a shadow slot take the check, and those with a releaser field too (it names the holder's one releaser,
+ * without the shadow); a holder without a slot never does (the full path looks in the table).
  */
 class TrustedReadPropertyTest {
   private static final int TRACES = 300;
@@ -32,8 +33,8 @@ class TrustedReadPropertyTest {
   private static final int THREADS = 3;
   private static final int OBJECTS = 3;
   private static final int FIELDS = 2;
-  /** Holders 0 and 1 have a slot; holder 2 has none. */
-  private static final int HOLDERS = 3;
+  /** Holder 0 has a slot; holders 1 and 3 a slot and a releaser field; holder 2 neither. */
+  private static final int HOLDERS = 4;
   private static final int UNSLOTTED = 2;
 
   private record Step(int thread, char op, int target, int field) {
@@ -43,6 +44,17 @@ class TrustedReadPropertyTest {
   static final class Node {
     @SuppressWarnings("unused")
     private transient Object $racetriage$shadow;
+  }
+
+  /**
+   * A node of a trusted JDK class with plain pointer fields: the slot and the releaser field, which names the one
+   * thread that ever released on it (as ShadowSlot adds them to a skip list's nodes).
+   */
+  static final class LinkedNode {
+    @SuppressWarnings("unused")
+    private transient Object $racetriage$shadow;
+    @SuppressWarnings("unused")
+    private transient volatile Object $racetriage$releaser;
   }
 
   @AfterEach
@@ -55,6 +67,7 @@ class TrustedReadPropertyTest {
     Random random = new Random(0x7A0575L);
     int settled = 0;
     int settledAfterAnother = 0;
+    int settledWithReleaser = 0;
     int slottedReads = 0;
     int racyTraces = 0;
     int orderedHandOffs = 0;
@@ -79,6 +92,7 @@ class TrustedReadPropertyTest {
               "trace " + n + ", step " + i + " settled, but the holder's clock is not covered: " + trace);
           settled++;
           settledAfterAnother += oracle.lastReleasedByAnother[i] ? 1 : 0;
+          settledWithReleaser += s.target() == 0 ? 0 : 1;
         }
       }
       orderedHandOffs += oracle.orderedHandOffs;
@@ -88,6 +102,8 @@ class TrustedReadPropertyTest {
     // leaves to the acquire, data handed over through a holder without a race, and races
     assertTrue(settled > slottedReads / 5 && settled < slottedReads, settled + " of " + slottedReads + " settled");
     assertTrue(settledAfterAnother >= 10, settledAfterAnother + " settled reads of a holder another thread released");
+    assertTrue(settledWithReleaser >= settled / 4 && settledWithReleaser < settled,
+        settledWithReleaser + " of " + settled + " settled reads of holders with a releaser field");
     assertTrue(orderedHandOffs >= 50, orderedHandOffs + " accesses ordered after another thread's write");
     assertTrue(racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
   }
@@ -206,7 +222,7 @@ class TrustedReadPropertyTest {
     }
     Object[] holders = new Object[HOLDERS];
     for (int h = 0; h < HOLDERS; h++) {
-      holders[h] = h == UNSLOTTED ? new Object() : new Node();
+      holders[h] = h == UNSLOTTED ? new Object() : h == 0 ? new Node() : new LinkedNode();
     }
     Semaphore[] go = new Semaphore[THREADS];
     Semaphore done = new Semaphore(0);
