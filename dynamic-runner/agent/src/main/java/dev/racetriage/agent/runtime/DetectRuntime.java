@@ -922,6 +922,8 @@ public final class DetectRuntime {
     if (predict != null) {
       predict.acquire(t.state(threads).tid(), object);
     }
+    // shadowOf, not a peek: an object without a slot (a hash table's array) then has its shadow in the thread's ways,
+    // where the next acquire's cover check finds it, where a peek that found nothing would search the table each time
     ObjectShadow s = t.shadowOf(object, shadow);
     ThreadState state = t.state(threads);
     SyncClock atomic = s.atomicIfReleased();
@@ -962,6 +964,15 @@ public final class DetectRuntime {
     ObjectShadow s = t.shadowOf(object, shadow);
     hb.acquireRelease(t.state(threads), s.atomic());
     t.noteAtomicReleaser(object, s);
+  }
+
+  /**
+   * The atomic acquire's fast path (see {@code Hooks.atomicAfter}): true if {@link #atomicAcquire} would change nothing
+   * ({@code ThreadShadow.coversAtomicAcquireOf}). Not while a predictive analysis runs.
+   */
+  @ForceInline
+  boolean coveredAtomicAcquire(ThreadShadow t, Object object) {
+    return predict == null && t.coversAtomicAcquireOf(object, shadow, threads);
   }
 
   /**

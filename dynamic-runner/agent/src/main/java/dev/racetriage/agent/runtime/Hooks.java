@@ -652,10 +652,11 @@ public final class Hooks {
     if (rt == null || key == null || (mode & SYNC_ACQUIRE) == 0) {
       return;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = ThreadShadow.current();
+    if (t.busy || rt.coveredAtomicAcquire(t, key)) {
+      return; // the agent at work, or an acquire that would change nothing (the cover check, as for pointer reads)
     }
+    t.busy = true;
     try {
       rt.atomicAcquire(t, key);
     } catch (Throwable e) {

@@ -447,6 +447,29 @@ class ObjectShadow {
     return volatileClocks;
   }
 
+  /** True while no volatile field of the object has a clock of its own (an acquire of it is the atomic clock's). */
+  @ForceInline
+  boolean noVolatileClocks() {
+    return volatileClocks.length == 0;
+  }
+
+  /**
+   * True if an atomic acquire of the object by {@code reader} (the calling thread's state) would change nothing: no
+   * volatile field has a clock of its own, and the atomic clock was only released on by the calling thread, or never,
+   * or is covered by the reader's clock.
+   */
+  @ForceInline
+  boolean atomicAcquireCoveredBy(dev.racetriage.agent.hb.ThreadState reader) {
+    if (!noVolatileClocks()) {
+      return false;
+    }
+    if (atomicReleasedOnlyByCurrentThread()) {
+      return true;
+    }
+    SyncClock clock = atomic;
+    return clock == null || dev.racetriage.agent.hb.HappensBefore.covers(reader, clock);
+  }
+
   /**
    * The owner's write of field {@code fieldId} from {@code site} at its epoch {@code now}, kept in the compact records
    * if they still describe the object (the summary is ⊥, or one of this thread's epochs: {@code now}, or an earlier

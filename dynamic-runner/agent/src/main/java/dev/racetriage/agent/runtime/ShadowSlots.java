@@ -234,6 +234,25 @@ public final class ShadowSlots {
   }
 
   /**
+   * As {@link #atomicCoveredBy}, for an atomic acquire ({@code DetectRuntime.atomicAcquire}), which also acquires the
+   * clocks of the object's volatile fields: true if the slot holds no shadow of {@code memory}, or one without such
+   * clocks whose atomic clock only the calling thread released on (its releaser field at {@code releaser}, if the class
+   * has one, or the shadow's record), was never released, or is covered by {@code reader}'s clock.
+   */
+  @ForceInline // the atomic acquire hook's fast path
+  static boolean atomicAcquireCoveredBy(Object object, long offset, long releaser, ShadowMemory memory,
+                                        dev.racetriage.agent.hb.ThreadState reader) {
+    Object s = UNSAFE.getReferenceAcquire(object, offset); // as peek()
+    if (!(s instanceof ObjectShadow shadow) || shadow.memory != memory) {
+      return true;
+    }
+    if (releaser >= 0 && shadow.noVolatileClocks() && releasedOnlyByCurrentThread(object, releaser)) {
+      return true;
+    }
+    return shadow.atomicAcquireCoveredBy(reader);
+  }
+
+  /**
    * As {@link #of}, for the write of field {@code fieldId} from {@code site} at epoch {@code now} by a thread outside a
    * class initialiser: a shadow installed here already holds that write (see
    * {@link ObjectShadow#ObjectShadow(ShadowMemory, long, int, int)}), so an object's first write costs one

@@ -245,6 +245,27 @@ public final class ThreadShadow {
   }
 
   /**
+   * The atomic acquire's cover check (see {@code Hooks.atomicAfter}): true if {@code DetectRuntime.atomicAcquire} would
+   * change nothing — found through the object's slot ({@link ShadowSlots#atomicAcquireCoveredBy}), or for an array in
+   * one of this thread's four ways ({@link ObjectShadow#atomicAcquireCoveredBy}). False whenever anything is not at
+   * hand (no state in this registry yet, a class without a slot, an array not in the ways).
+   */
+  @ForceInline // into the atomic acquire hook: loads and compares, no call
+  boolean coversAtomicAcquireOf(Object object, ShadowMemory memory, ThreadRegistry registry) {
+    ThreadState s = state;
+    if (s == null || stateRegistry != registry) {
+      return false;
+    }
+    Class<?> type = object.getClass();
+    if (type.isArray()) { // no slot: the ways (a hash table's array, acquired at each lookup of a bucket)
+      WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
+      return e != null && e.value.atomicAcquireCoveredBy(s);
+    }
+    SlotOffset k = slotEntry(type);
+    return k.offset >= 0 && ShadowSlots.atomicAcquireCoveredBy(object, k.offset, k.releaser, memory, s);
+  }
+
+  /**
    * After this thread released on {@code object}'s atomic clock (whose shadow is {@code shadow}): records it as a
    * releaser, in the object's releaser field if its class has one, else in the shadow.
    */

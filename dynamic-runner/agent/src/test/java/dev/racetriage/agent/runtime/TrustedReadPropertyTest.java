@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The trusted pointer read's cover check ({@code DetectRuntime.coveredTrustedRead}, the body of
- * {@code Hooks.trustedReferenceRead}) against a vector-clock oracle, on random traces run by real threads through the
+ * {@code Hooks.trustedReferenceRead}), and the atomic acquire's ({@code DetectRuntime.coveredAtomicAcquire}, in
+ * {@code Hooks.atomicAfter}: a volatile get of the holder), against a vector-clock oracle, on random traces run by real threads through the
  * hooks. A lock-free JDK structure publishes with a compare-and-set on a node and its readers follow the node's
  * pointer with a plain load: the agent makes that load an acquire of the node's atomic clock. Three threads write and
  * read fields of data objects, compare-and-set or release-store holders (nodes), and read pointers out of them; the
@@ -33,8 +34,12 @@ class TrustedReadPropertyTest {
   private static final int THREADS = 3;
   private static final int OBJECTS = 3;
   private static final int FIELDS = 2;
-  /** Holder 0 has a slot; holders 1 and 3 a slot and a releaser field; holder 2 neither. */
-  private static final int HOLDERS = 4;
+  /**
+   * Holder 0 has a slot; holders 1 and 3 a slot and a releaser field; holder 2 neither; holder 4 is an array (no
+   * slot either: an atomic read of it finds its shadow in the thread's ways, as a hash table's bucket array).
+   */
+  private static final int HOLDERS = 5;
+  private static final int ARRAY = 4;
   private static final int UNSLOTTED = 2;
 
   private record Step(int thread, char op, int target, int field) {
@@ -68,6 +73,8 @@ class TrustedReadPropertyTest {
     int settled = 0;
     int settledAfterAnother = 0;
     int settledWithReleaser = 0;
+    int atomicReads = 0;
+    int settledArrays = 0;
     int slottedReads = 0;
     int racyTraces = 0;
     int orderedHandOffs = 0;
@@ -79,12 +86,16 @@ class TrustedReadPropertyTest {
       assertEquals(oracle.racy, reported, "trace " + n + ": " + trace);
       for (int i = 0; i < trace.size(); i++) {
         Step s = trace.get(i);
-        if (s.op() != 't') {
+        if (s.op() != 't' && s.op() != 'A') {
           continue;
         }
-        if (s.target() == UNSLOTTED) {
+        atomicReads += s.op() == 'A' && covered[i] ? 1 : 0;
+        if (s.target() == UNSLOTTED || s.target() == ARRAY && s.op() == 't') {
           assertEquals(false, covered[i], "trace " + n + ", step " + i + ": a holder without a slot: " + trace);
           continue;
+        }
+        if (s.target() == ARRAY) {
+          settledArrays += covered[i] ? 1 : 0;
         }
         slottedReads++;
         if (covered[i]) {
@@ -92,7 +103,7 @@ class TrustedReadPropertyTest {
               "trace " + n + ", step " + i + " settled, but the holder's clock is not covered: " + trace);
           settled++;
           settledAfterAnother += oracle.lastReleasedByAnother[i] ? 1 : 0;
-          settledWithReleaser += s.target() == 0 ? 0 : 1;
+          settledWithReleaser += s.target() == 1 || s.target() == 3 ? 1 : 0;
         }
       }
       orderedHandOffs += oracle.orderedHandOffs;
@@ -104,6 +115,8 @@ class TrustedReadPropertyTest {
     assertTrue(settledAfterAnother >= 10, settledAfterAnother + " settled reads of a holder another thread released");
     assertTrue(settledWithReleaser >= settled / 4 && settledWithReleaser < settled,
         settledWithReleaser + " of " + settled + " settled reads of holders with a releaser field");
+    assertTrue(atomicReads >= 50, atomicReads + " settled atomic reads");
+    assertTrue(settledArrays >= 10, settledArrays + " settled atomic reads of the array");
     assertTrue(orderedHandOffs >= 50, orderedHandOffs + " accesses ordered after another thread's write");
     assertTrue(racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
   }
@@ -122,9 +135,13 @@ class TrustedReadPropertyTest {
       } else if (kind < 8) {
         trace.add(new Step(thread, 'c', random.nextInt(HOLDERS), 0)); // compare-and-set: acquire and release
       } else if (kind < 9) {
-        trace.add(new Step(thread, 's', random.nextInt(HOLDERS), 0)); // a release store (setRelease, lazySet)
-      } else {
+        // a release store (setRelease, lazySet), or now and then a write of a volatile field of the holder's own
+        // (its own clock, which an atomic read acquires too but a pointer read does not)
+        trace.add(new Step(thread, random.nextInt(4) == 0 ? 'v' : 's', random.nextInt(HOLDERS), 0));
+      } else if (kind < 11) {
         trace.add(new Step(thread, 't', random.nextInt(HOLDERS), 0)); // a pointer read out of the holder
+      } else {
+        trace.add(new Step(thread, 'A', random.nextInt(HOLDERS), 0)); // an atomic read (a volatile get) of it
       }
     }
     return trace;
@@ -147,6 +164,7 @@ class TrustedReadPropertyTest {
       clocks[t][t] = 1;
     }
     int[][] holders = new int[HOLDERS][THREADS];
+    int[][] volatiles = new int[HOLDERS][THREADS];
     int[] lastReleaser = new int[HOLDERS];
     Arrays.fill(lastReleaser, -1);
     int[][] lastWriteThread = new int[OBJECTS][FIELDS];
@@ -158,18 +176,26 @@ class TrustedReadPropertyTest {
       Step s = trace.get(i);
       int[] c = clocks[s.thread()];
       switch (s.op()) {
-        case 't' -> {
+        case 't', 'A' -> {
           boolean covered = true;
           for (int u = 0; u < THREADS; u++) {
-            covered &= holders[s.target()][u] <= c[u];
+            covered &= holders[s.target()][u] <= c[u] && (s.op() == 't' || volatiles[s.target()][u] <= c[u]);
           }
           o.acquireChangesNothing[i] = covered;
           o.lastReleasedByAnother[i] = lastReleaser[s.target()] >= 0 && lastReleaser[s.target()] != s.thread();
           join(c, holders[s.target()]);
+          if (s.op() == 'A') {
+            join(c, volatiles[s.target()]);
+          }
+        }
+        case 'v' -> {
+          join(volatiles[s.target()], c);
+          c[s.thread()]++;
         }
         case 'c', 's' -> {
           if (s.op() == 'c') {
             join(c, holders[s.target()]);
+            join(c, volatiles[s.target()]); // its acquire after the operation (Hooks.atomicAfter) takes both
           }
           join(holders[s.target()], c);
           c[s.thread()]++;
@@ -220,9 +246,10 @@ class TrustedReadPropertyTest {
         ids[o][f] = fields.id("pkg/O" + o, "f" + f);
       }
     }
+    int volatileField = fields.id("pkg/Holder", "state");
     Object[] holders = new Object[HOLDERS];
     for (int h = 0; h < HOLDERS; h++) {
-      holders[h] = h == UNSLOTTED ? new Object() : h == 0 ? new Node() : new LinkedNode();
+      holders[h] = h == UNSLOTTED ? new Object() : h == ARRAY ? new Object[1] : h == 0 ? new Node() : new LinkedNode();
     }
     Semaphore[] go = new Semaphore[THREADS];
     Semaphore done = new Semaphore(0);
@@ -250,6 +277,11 @@ class TrustedReadPropertyTest {
             case 's' -> {
               Hooks.atomicBefore(null, holders[s.target()], Hooks.SYNC_RELEASE);
               Hooks.atomicAfter(null, holders[s.target()], Hooks.SYNC_RELEASE);
+            }
+            case 'v' -> Hooks.volatileWrite(holders[s.target()], volatileField);
+            case 'A' -> {
+              covered[index[0]] = runtime.coveredAtomicAcquire(ThreadShadow.current(), holders[s.target()]);
+              Hooks.atomicAfter(null, holders[s.target()], Hooks.SYNC_ACQUIRE);
             }
             default -> {
               covered[index[0]] = runtime.coveredTrustedRead(ThreadShadow.current(), holders[s.target()]);
