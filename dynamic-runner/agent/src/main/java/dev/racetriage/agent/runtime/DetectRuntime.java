@@ -922,9 +922,14 @@ public final class DetectRuntime {
     if (predict != null) {
       predict.acquire(t.state(threads).tid(), object);
     }
-    // shadowOf, not a peek: an object without a slot (a hash table's array) then has its shadow in the thread's ways,
-    // where the next acquire's cover check finds it, where a peek that found nothing would search the table each time
-    ObjectShadow s = t.shadowOf(object, shadow);
+    // An array (a hash table's buckets, acquired at every lookup) gets its shadow here if it has none, so that it sits
+    // in the thread's ways, where the next acquire's cover check finds it; any other object is only looked up: a
+    // shadow made for each node a lookup reads (a ConcurrentHashMap node, loaded before the agent: no slot) would
+    // hold nothing but cost a table entry and a miss of the ways per node
+    ObjectShadow s = object.getClass().isArray() ? t.shadowOf(object, shadow) : t.peekShadow(object, shadow);
+    if (s == null) {
+      return; // nothing ever released on it: nothing to acquire
+    }
     ThreadState state = t.state(threads);
     SyncClock atomic = s.atomicIfReleased();
     if (atomic != null) {
