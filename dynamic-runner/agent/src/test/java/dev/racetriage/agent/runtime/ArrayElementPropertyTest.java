@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -211,47 +210,20 @@ class ArrayElementPropertyTest {
     for (int l = 0; l < LOCKS; l++) {
       locks[l] = new Object();
     }
-    Semaphore[] go = new Semaphore[THREADS];
-    Semaphore done = new Semaphore(0);
-    Step[] current = new Step[1];
-    Thread[] threads = new Thread[THREADS];
-    for (int t = 0; t < THREADS; t++) {
-      go[t] = new Semaphore(0);
-      int self = t;
-      threads[t] = new Thread(() -> {
-        for (;;) {
-          go[self].acquireUninterruptibly();
-          Step s = current[0];
-          if (s == null) {
-            return;
-          }
-          long[] array = arrays[s.target()];
-          switch (s.op()) {
-            case 'w' -> Hooks.writeElement(array, s.from(), 1);
-            case 'r' -> Hooks.readElement(array, s.from(), 2);
-            case 'W' -> Hooks.writeRange(array, s.from(), s.to(), s.step(), 3);
-            case 'R' -> Hooks.readRange(array, s.from(), s.to(), s.step(), 4);
-            case 'F' -> BulkHooks.writeAll(array, 5);
-            case 'C' -> BulkHooks.arraycopy(array, s.from(), arrays[s.other()], s.to(), s.step(), 6);
-            case 'a' -> Hooks.monitorEnter(locks[s.target()]);
-            default -> Hooks.monitorExit(locks[s.target()]);
-          }
-          done.release();
-        }
-      }, "t" + t);
-      Hooks.threadStarting(threads[t]);
-      threads[t].start();
-    }
-    for (Step s : trace) {
-      current[0] = s;
-      go[s.thread()].release();
-      done.acquireUninterruptibly();
-    }
-    current[0] = null;
-    for (int t = 0; t < THREADS; t++) {
-      go[t].release();
-      threads[t].join();
-    }
+    TakingTurns.run(THREADS, trace.size(), i -> trace.get(i).thread(), i -> {
+      Step s = trace.get(i);
+      long[] array = arrays[s.target()];
+      switch (s.op()) {
+        case 'w' -> Hooks.writeElement(array, s.from(), 1);
+        case 'r' -> Hooks.readElement(array, s.from(), 2);
+        case 'W' -> Hooks.writeRange(array, s.from(), s.to(), s.step(), 3);
+        case 'R' -> Hooks.readRange(array, s.from(), s.to(), s.step(), 4);
+        case 'F' -> BulkHooks.writeAll(array, 5);
+        case 'C' -> BulkHooks.arraycopy(array, s.from(), arrays[s.other()], s.to(), s.step(), 6);
+        case 'a' -> Hooks.monitorEnter(locks[s.target()]);
+        default -> Hooks.monitorExit(locks[s.target()]);
+      }
+    });
     for (FieldRaces f : runtime.aggregator().fields()) {
       f.countByKind().forEach((kind, n) -> counts.merge(f.fieldKey() + " " + kind, n, Long::sum));
       indices.computeIfAbsent(f.fieldKey(), k -> new TreeSet<>()).addAll(f.indices());

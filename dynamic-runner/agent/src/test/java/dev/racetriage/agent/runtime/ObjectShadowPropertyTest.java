@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -514,62 +513,32 @@ class ObjectShadowPropertyTest {
     for (int l = 0; l < LOCKS; l++) {
       locks[l] = new Object();
     }
-    Semaphore[] go = new Semaphore[THREADS];
-    Semaphore done = new Semaphore(0);
-    Step[] current = new Step[1];
-    int[] index = new int[1];
-    Thread[] threads = new Thread[THREADS];
-    for (int t = 0; t < THREADS; t++) {
-      go[t] = new Semaphore(0);
-      int self = t;
-      threads[t] = new Thread(() -> {
-        for (;;) {
-          go[self].acquireUninterruptibly();
-          Step s = current[0];
-          if (s == null) {
-            return;
-          }
-          switch (s.op()) {
-            case 'w' -> {
-              int site = twoSites ? siteIds[writeSite(index[0])] : 1;
-              if (recordedWrite != null) {
-                recordedWrite[index[0]] = runtime.recordedWrite(ThreadShadow.current(), objects[s.target()],
-                    ids[s.target()][s.field()], site);
-              }
-              Hooks.writeField(objects[s.target()], ids[s.target()][s.field()], site, null);
-            }
-            case 'r' -> {
-              if (coveredRead != null) {
-                coveredRead[index[0]] = runtime.coveredRead(ThreadShadow.current(), objects[s.target()],
-                    ids[s.target()][s.field()]);
-              }
-              if (ownedRead != null && Hooks.ownedShadow(slotOf(objects[s.target()]))) {
-                ownedRead[index[0]] = true; // skipped, as the instrumented code skips the hook
-              } else {
-                Hooks.readField(objects[s.target()], ids[s.target()][s.field()], twoSites ? siteIds[READ_SITE] : 2);
-              }
-            }
-            case 'a' -> Hooks.monitorEnter(locks[s.target()]);
-            default -> Hooks.monitorExit(locks[s.target()]);
-          }
-          done.release();
-        }
-      }, "t" + t);
-      Hooks.threadStarting(threads[t]);
-      threads[t].start();
-    }
-    for (int i = 0; i < trace.size(); i++) {
+    TakingTurns.run(THREADS, trace.size(), i -> trace.get(i).thread(), i -> {
       Step s = trace.get(i);
-      current[0] = s;
-      index[0] = i;
-      go[s.thread()].release();
-      done.acquireUninterruptibly();
-    }
-    current[0] = null;
-    for (int t = 0; t < THREADS; t++) {
-      go[t].release();
-      threads[t].join();
-    }
+      switch (s.op()) {
+        case 'w' -> {
+          int site = twoSites ? siteIds[writeSite(i)] : 1;
+          if (recordedWrite != null) {
+            recordedWrite[i] = runtime.recordedWrite(ThreadShadow.current(), objects[s.target()],
+                ids[s.target()][s.field()], site);
+          }
+          Hooks.writeField(objects[s.target()], ids[s.target()][s.field()], site, null);
+        }
+        case 'r' -> {
+          if (coveredRead != null) {
+            coveredRead[i] = runtime.coveredRead(ThreadShadow.current(), objects[s.target()],
+                ids[s.target()][s.field()]);
+          }
+          if (ownedRead != null && Hooks.ownedShadow(slotOf(objects[s.target()]))) {
+            ownedRead[i] = true; // skipped, as the instrumented code skips the hook
+          } else {
+            Hooks.readField(objects[s.target()], ids[s.target()][s.field()], twoSites ? siteIds[READ_SITE] : 2);
+          }
+        }
+        case 'a' -> Hooks.monitorEnter(locks[s.target()]);
+        default -> Hooks.monitorExit(locks[s.target()]);
+      }
+    });
     return runtime.aggregator().fields();
   }
 }

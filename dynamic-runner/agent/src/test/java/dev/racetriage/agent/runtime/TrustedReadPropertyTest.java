@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -251,61 +250,31 @@ class TrustedReadPropertyTest {
     for (int h = 0; h < HOLDERS; h++) {
       holders[h] = h == UNSLOTTED ? new Object() : h == ARRAY ? new Object[1] : h == 0 ? new Node() : new LinkedNode();
     }
-    Semaphore[] go = new Semaphore[THREADS];
-    Semaphore done = new Semaphore(0);
-    Step[] current = new Step[1];
-    int[] index = new int[1];
-    Thread[] threads = new Thread[THREADS];
     int both = Hooks.SYNC_ACQUIRE | Hooks.SYNC_RELEASE;
-    for (int t = 0; t < THREADS; t++) {
-      go[t] = new Semaphore(0);
-      int self = t;
-      threads[t] = new Thread(() -> {
-        for (;;) {
-          go[self].acquireUninterruptibly();
-          Step s = current[0];
-          if (s == null) {
-            return;
-          }
-          switch (s.op()) {
-            case 'w' -> Hooks.writeField(objects[s.target()], ids[s.target()][s.field()], site, null);
-            case 'r' -> Hooks.readField(objects[s.target()], ids[s.target()][s.field()], site, null);
-            case 'c' -> {
-              Hooks.atomicBefore(null, holders[s.target()], both);
-              Hooks.atomicAfter(null, holders[s.target()], both);
-            }
-            case 's' -> {
-              Hooks.atomicBefore(null, holders[s.target()], Hooks.SYNC_RELEASE);
-              Hooks.atomicAfter(null, holders[s.target()], Hooks.SYNC_RELEASE);
-            }
-            case 'v' -> Hooks.volatileWrite(holders[s.target()], volatileField);
-            case 'A' -> {
-              covered[index[0]] = runtime.coveredAtomicAcquire(ThreadShadow.current(), holders[s.target()]);
-              Hooks.atomicAfter(null, holders[s.target()], Hooks.SYNC_ACQUIRE);
-            }
-            default -> {
-              covered[index[0]] = runtime.coveredTrustedRead(ThreadShadow.current(), holders[s.target()]);
-              Hooks.trustedReferenceRead(holders[s.target()], null);
-            }
-          }
-          done.release();
-        }
-      }, "t" + t);
-      Hooks.threadStarting(threads[t]);
-      threads[t].start();
-    }
-    for (int i = 0; i < trace.size(); i++) {
+    TakingTurns.run(THREADS, trace.size(), i -> trace.get(i).thread(), i -> {
       Step s = trace.get(i);
-      current[0] = s;
-      index[0] = i;
-      go[s.thread()].release();
-      done.acquireUninterruptibly();
-    }
-    current[0] = null;
-    for (int t = 0; t < THREADS; t++) {
-      go[t].release();
-      threads[t].join();
-    }
+      switch (s.op()) {
+        case 'w' -> Hooks.writeField(objects[s.target()], ids[s.target()][s.field()], site, null);
+        case 'r' -> Hooks.readField(objects[s.target()], ids[s.target()][s.field()], site, null);
+        case 'c' -> {
+          Hooks.atomicBefore(null, holders[s.target()], both);
+          Hooks.atomicAfter(null, holders[s.target()], both);
+        }
+        case 's' -> {
+          Hooks.atomicBefore(null, holders[s.target()], Hooks.SYNC_RELEASE);
+          Hooks.atomicAfter(null, holders[s.target()], Hooks.SYNC_RELEASE);
+        }
+        case 'v' -> Hooks.volatileWrite(holders[s.target()], volatileField);
+        case 'A' -> {
+          covered[i] = runtime.coveredAtomicAcquire(ThreadShadow.current(), holders[s.target()]);
+          Hooks.atomicAfter(null, holders[s.target()], Hooks.SYNC_ACQUIRE);
+        }
+        default -> {
+          covered[i] = runtime.coveredTrustedRead(ThreadShadow.current(), holders[s.target()]);
+          Hooks.trustedReferenceRead(holders[s.target()], null);
+        }
+      }
+    });
     Set<String> racy = new TreeSet<>();
     for (FieldRaces f : runtime.aggregator().fields()) {
       racy.add(f.fieldKey());
