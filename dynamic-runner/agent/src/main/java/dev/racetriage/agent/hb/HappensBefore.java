@@ -232,7 +232,7 @@ public final class HappensBefore {
      * without locking when t covers the clock's cover epoch (L(s) ⊑ C(t) already, see {@link SyncClock}).
      */
     public void acquire(ThreadState t, SyncClock s) {
-        if (!t.clock().covers(s.cover())) {
+        if (!covers(t, s)) {
             joinClock(t, s);
         }
     }

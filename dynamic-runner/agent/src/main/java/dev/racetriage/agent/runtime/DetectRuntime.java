@@ -982,9 +982,10 @@ public final class DetectRuntime {
 
   /**
    * The trusted pointer read's fast path (see {@code Hooks.trustedReferenceRead}): true if {@link #trustedReferenceRead}
-   * would change nothing — the holder's slot holds no shadow of this memory, or a shadow without an atomic clock, or
-   * one whose cover {@code t}'s clock already covers (the acquire's own first test). Not while a predictive analysis
-   * runs (it sees every acquire); false for a class without a slot (the full path looks in the table).
+   * would change nothing — the holder's releaser field names {@code t}'s thread, or its slot holds no shadow of this
+   * memory, or a shadow without an atomic clock, released on by this thread only, or whose cover {@code t}'s clock
+   * already covers (the acquire's own first test); see {@code ThreadShadow.coversAtomicOf}. Not while a predictive
+   * analysis runs (it sees every acquire); false for a class without a slot (the full path looks in the table).
    */
   @ForceInline
   boolean coveredTrustedRead(ThreadShadow t, Object holder) {

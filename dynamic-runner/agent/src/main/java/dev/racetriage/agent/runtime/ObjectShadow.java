@@ -51,13 +51,12 @@ class ObjectShadow {
   private volatile SyncClock monitor;
   private volatile SyncClock atomic;
   /**
-   * The one thread that ever released on {@link #atomic} (a compare-and-set, a release store), or {@link #SEVERAL}
-   * once a second one did; null before any. Kept here, not in the clock, so that a pointer read of an object only
+   * The one thread that ever released on {@link #atomic} (a compare-and-set, a release store), or
+   * {@link ShadowSlots#SEVERAL_RELEASERS} once a second one did; null before any ({@link ShadowSlots#nextReleaser}). Kept here, not in the clock, so that a pointer read of an object only
    * its reader ever released ({@link #atomicReleasedOnlyByCurrentThread}) loads no object but this one: a skip list
    * walked by the thread that built it. Fits the object's padding (no larger shadow).
    */
   private volatile Object atomicReleaser;
-  private static final Object SEVERAL = new Object();
   private volatile int[] volatileIds = NO_IDS;
   private volatile SyncClock[] volatileClocks = NO_CLOCKS;
   /**
@@ -367,17 +366,15 @@ class ObjectShadow {
 
   /**
    * Records the calling thread as a releaser on the atomic clock, after its release and before the program's atomic
-   * operation itself (so whoever sees that operation's effect sees this). Moves only from null to a thread to
-   * {@link #SEVERAL}; the common case, the same thread again, is one load.
+   * operation itself (so whoever sees that operation's effect sees this), as {@link ShadowSlots#noteReleaser} does in
+   * an object's own releaser field; the common case, the same thread again, is one load.
    */
   void noteAtomicReleaser() {
     Thread me = Thread.currentThread();
     for (;;) {
       Object r = atomicReleaser;
-      if (r == me || r == SEVERAL) {
-        return;
-      }
-      if (ATOMIC_RELEASER.compareAndSet(this, r, r == null ? me : SEVERAL)) {
+      Object next = ShadowSlots.nextReleaser(r, me);
+      if (next == r || ATOMIC_RELEASER.compareAndSet(this, r, next)) {
         return;
       }
     }
@@ -460,9 +457,15 @@ class ObjectShadow {
    */
   @ForceInline
   boolean atomicAcquireCoveredBy(dev.racetriage.agent.hb.ThreadState reader) {
-    if (!noVolatileClocks()) {
-      return false;
-    }
+    return noVolatileClocks() && atomicClockCoveredBy(reader);
+  }
+
+  /**
+   * True if an acquire of the atomic clock alone by {@code reader} (the calling thread's state) would change nothing:
+   * it was only released on by the calling thread, or never, or is covered by the reader's clock.
+   */
+  @ForceInline
+  boolean atomicClockCoveredBy(dev.racetriage.agent.hb.ThreadState reader) {
     if (atomicReleasedOnlyByCurrentThread()) {
       return true;
     }

@@ -139,19 +139,26 @@ public final class ShadowSlots {
   /**
    * Records the calling thread as a releaser in {@code object}'s releaser field at {@code offset}, after its release
    * and before the program's atomic operation (whoever sees the operation's effect sees this). Moves only from null to
-   * a thread to {@link #SEVERAL_RELEASERS}; the same thread again is one load.
+   * a thread to {@link #SEVERAL_RELEASERS} ({@link #nextReleaser}); the same thread again is one load.
    */
   static void noteReleaser(Object object, long offset) {
     Thread me = Thread.currentThread();
     for (;;) {
       Object r = UNSAFE.getReferenceVolatile(object, offset);
-      if (r == me || r == SEVERAL_RELEASERS) {
-        return;
-      }
-      if (UNSAFE.compareAndSetReference(object, offset, r, r == null ? me : SEVERAL_RELEASERS)) {
+      Object next = nextReleaser(r, me);
+      if (next == r || UNSAFE.compareAndSetReference(object, offset, r, next)) {
         return;
       }
     }
+  }
+
+  /**
+   * The releaser record after a release by {@code me}, given the record {@code r} (a releaser field or
+   * {@code ObjectShadow}'s): null → me → {@link #SEVERAL_RELEASERS} at another thread, which stays; {@code r} itself
+   * when nothing changes.
+   */
+  static Object nextReleaser(Object r, Thread me) {
+    return r == me || r == SEVERAL_RELEASERS ? r : r == null ? me : SEVERAL_RELEASERS;
   }
 
   /**
@@ -218,19 +225,15 @@ public final class ShadowSlots {
   }
 
   /**
-   * True if {@code object}'s slot at {@code offset} holds no shadow of {@code memory}, or one whose atomic clock only
-   * the calling thread ever released on, or was never released, or was last covered by a clock {@code reader}'s covers: an acquire of it would change nothing (see
-   * {@code DetectRuntime.trustedReferenceRead}, which peeks as {@link #peek} does).
+   * True if {@code object}'s slot at {@code offset} holds no shadow of {@code memory}, or one whose atomic clock an
+   * acquire by {@code reader} would not change ({@link ObjectShadow#atomicClockCoveredBy}); see
+   * {@code DetectRuntime.trustedReferenceRead}, which peeks as {@link #peek} does.
    */
   @ForceInline // the trusted read hook's fast path
   static boolean atomicCoveredBy(Object object, long offset, ShadowMemory memory,
                                  dev.racetriage.agent.hb.ThreadState reader) {
     Object s = UNSAFE.getReferenceAcquire(object, offset); // as peek()
-    if (!(s instanceof ObjectShadow shadow) || shadow.memory != memory || shadow.atomicReleasedOnlyByCurrentThread()) {
-      return true;
-    }
-    dev.racetriage.agent.hb.SyncClock atomic = shadow.atomicIfReleased();
-    return atomic == null || dev.racetriage.agent.hb.HappensBefore.covers(reader, atomic);
+    return !(s instanceof ObjectShadow shadow) || shadow.memory != memory || shadow.atomicClockCoveredBy(reader);
   }
 
   /**
