@@ -177,8 +177,9 @@ public final class HappensBefore {
     public void fork(ThreadState parent, ThreadState child) {
         synchronized (child) {
             child.clock().join(parent.clock());
+            child.refreshAfterJoin();
         }
-        parent.clock().tick(parent.tid());
+        parent.tick();
     }
 
     /**
@@ -194,7 +195,7 @@ public final class HappensBefore {
             last = joined.clock().get(joined.tid());
             joiner.clock().join(joined.clock());
             if (!joined.isRetired()) {
-                joined.clock().tick(joined.tid()); // a retired id's new owner starts above every value it had
+                joined.tick(); // a retired id's new owner starts above every value it had
             }
         }
         if (!joined.isTerminated()) {
@@ -281,7 +282,7 @@ public final class HappensBefore {
         } finally {
             s.cover = cover; // releases the lock: a store, never a call (SyncClock#lock)
         }
-        mine.tick(t.tid());
+        t.tick();
     }
 
     /**
@@ -302,6 +303,6 @@ public final class HappensBefore {
         } finally {
             s.cover = cover; // releases the lock: a store, never a call (SyncClock#lock)
         }
-        mine.tick(t.tid());
+        t.tick();
     }
 }

@@ -23,6 +23,14 @@ public final class ThreadState {
     private volatile boolean retired;
     /** This thread's own component when it was first joined: the clock of its last accesses. Guarded by idLock. */
     int lastOwnClock;
+    /**
+     * {@link #epoch()} outside class initialisers, {@link #NO_GUARD_EPOCH} inside one: kept up to date at every change
+     * of either (the clock's own component moves only by {@link #tick}), so that the runtime's owned-write guard
+     * reads one field instead of the clock. Written as the clock is (see the class comment).
+     */
+    private long guardEpoch;
+    /** Never an epoch: the owned-write guard's epoch while no write may be settled without its hook. */
+    public static final long NO_GUARD_EPOCH = Long.MIN_VALUE;
 
     ThreadState(int tid, String name) {
         this(tid, name, 1);
@@ -34,6 +42,27 @@ public final class ThreadState {
         this.name = name;
         // JUMBLE §4.1: each thread starts with C(t) = inc_t(⊥), so none of its accesses has clock 0 (= ⊥).
         clock.set(tid, first);
+        refreshGuardEpoch();
+    }
+
+    /** inc_t(C(t)): this thread's next epoch (after a release; a fork or join ticks it too). */
+    void tick() {
+        clock.tick(tid);
+        refreshGuardEpoch();
+    }
+
+    /** The owned-write guard's epoch: {@link #epoch()}, or {@link #NO_GUARD_EPOCH} inside a class initialiser. */
+    public long guardEpoch() {
+        return guardEpoch;
+    }
+
+    /** After a join into this (not yet started) thread's clock: a recycled id's entry cannot rise, but say so once. */
+    void refreshAfterJoin() {
+        refreshGuardEpoch();
+    }
+
+    private void refreshGuardEpoch() {
+        guardEpoch = clinitDepth > 0 ? NO_GUARD_EPOCH : epoch();
     }
 
     boolean isRetired() {
@@ -71,6 +100,7 @@ public final class ThreadState {
     /** Called by the runtime when this thread enters a {@code <clinit>}; writes inside are recorded at ⊥. */
     public void enterClinit() {
         clinitDepth++;
+        guardEpoch = NO_GUARD_EPOCH;
     }
 
     /** Called when this thread leaves a {@code <clinit>} (normally or by an exception). Never goes below 0. */
@@ -78,6 +108,7 @@ public final class ThreadState {
         if (clinitDepth > 0) {
             clinitDepth--;
         }
+        refreshGuardEpoch();
     }
 
     /** True while this thread runs a class initialiser (possibly nested: one clinit may trigger another). */

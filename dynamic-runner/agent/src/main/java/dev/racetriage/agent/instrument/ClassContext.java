@@ -16,15 +16,19 @@ import dev.racetriage.agent.runtime.JumbleTargets;
  *                     {@link HugeMethods#LIMIT}
  * @param quietCallees the class's static and private methods a counted loop may call ({@link QuietCallees}), as
  *                     {@code name + descriptor}
+ * @param guardedWrites the write sites that get the owned-write guard if the class declares the slot
+ *                     ({@link GuardedWrites}); like the linked slot reads, none where they would take a method past
+ *                     {@link HugeMethods#LIMIT}
  */
 record ClassContext(String internalName, String sourceFile, int version, ClassLoader loader,
                     ClassHierarchy hierarchy, IdPlaceholders ids,
                     JumbleTargets jumble, boolean declaresSlot, boolean linkedSlotReads,
-                    java.util.Set<String> quietCallees) {
+                    java.util.Set<String> quietCallees, GuardedWrites guardedWrites) {
 
   ClassContext(String internalName, String sourceFile, int version, ClassLoader loader, ClassHierarchy hierarchy,
                IdPlaceholders ids, JumbleTargets jumble) {
-    this(internalName, sourceFile, version, loader, hierarchy, ids, jumble, false, true, java.util.Set.of());
+    this(internalName, sourceFile, version, loader, hierarchy, ids, jumble, false, true, java.util.Set.of(),
+        GuardedWrites.NONE);
   }
 
   String binaryName() {
@@ -33,22 +37,28 @@ record ClassContext(String internalName, String sourceFile, int version, ClassLo
 
   ClassContext withSourceFile(String file) {
     return new ClassContext(internalName, file, version, loader, hierarchy, ids, jumble, declaresSlot, linkedSlotReads,
-        quietCallees);
+        quietCallees, guardedWrites);
   }
 
   ClassContext withDeclaresSlot(boolean declares) {
     return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declares,
-        linkedSlotReads, quietCallees);
+        linkedSlotReads, quietCallees, guardedWrites);
   }
 
   ClassContext withoutLinkedSlotReads() {
     return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot, false,
-        quietCallees);
+        quietCallees, GuardedWrites.NONE);
   }
 
   /** With the class's methods a counted loop may call ({@link QuietCallees}, as {@code name + descriptor}). */
   ClassContext withQuietCallees(java.util.Set<String> callees) {
     return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot,
-        linkedSlotReads, callees);
+        linkedSlotReads, callees, guardedWrites);
+  }
+
+  /** With the write sites that get the owned-write guard ({@link GuardedWrites}). */
+  ClassContext withGuardedWrites(GuardedWrites writes) {
+    return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot,
+        linkedSlotReads, quietCallees, writes);
   }
 }

@@ -137,11 +137,13 @@ public final class ClassInstrumenter {
         // only detect mode hoists loop checks (InstrumentingClassVisitor), so only it needs the quiet callees
         java.util.Set<String> quietCallees = kind == ClassKind.APPLICATION && jumble == null ? QuietCallees.of(reader)
             : java.util.Set.of();
+        GuardedWrites guardedWrites = kind == ClassKind.APPLICATION && jumble == null ? GuardedWrites.of(reader)
+            : GuardedWrites.NONE;
         for (;;) {
           ClassWriter writer = new HierarchyClassWriter(reader,
               frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
           ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble)
-              .withQuietCallees(quietCallees);
+              .withQuietCallees(quietCallees).withGuardedWrites(guardedWrites);
           ClassVisitor visitor = new InstrumentingClassVisitor(writer, linked ? ctx : ctx.withoutLinkedSlotReads(),
               kind == ClassKind.APPLICATION, applicationClass, jdkSlot);
           reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);

@@ -165,6 +165,45 @@ final class EventInstrumenter extends AdviceAdapter {
     return done;
   }
 
+  /**
+   * The owned-write guard's bit for a write of {@code owner.name} here ({@link GuardedWrites}), or 0 for none: only in
+   * a class that declares the slot, for a field instruction naming that class, outside constructors, with a thread
+   * slot and the linked slot reads allowed (a second pass for a method past {@link HugeMethods#LIMIT} drops both).
+   */
+  private long guardedWriteBit(String owner, String name) {
+    if (!ctx.declaresSlot() || !ctx.linkedSlotReads() || threadSlot < 0 || !owner.equals(ctx.internalName())
+        || methodName.startsWith("<")) {
+      return 0;
+    }
+    return ctx.guardedWrites().bit(methodName, line, name);
+  }
+
+  /**
+   * The owned-write guard before a guarded site's write hook, with {@code [obj, v, obj]} on the stack: the receiver's
+   * slot (this class's own {@code getfield}), the thread slot and the site's bit go to {@code Hooks.ownedRewrite},
+   * inlined by the JIT. If it returns the thread's shadow, the write changes nothing in the detector's state (its
+   * field's record is this site's, in the writer's current epoch): the shadow fills the thread slot, the receiver copy
+   * is dropped and the code jumps to the returned label, to be placed after the hook; otherwise it falls through to
+   * the hook with {@code [obj, v, obj]} again.
+   */
+  private Label guardOwnedWrite(String owner, long bit) {
+    Label done = new Label();
+    Label hook = new Label();
+    mv.visitInsn(DUP);
+    mv.visitFieldInsn(GETFIELD, owner, ShadowSlot.NAME, ShadowSlot.DESCRIPTOR);
+    mv.visitVarInsn(ALOAD, threadSlot);
+    mv.visitLdcInsn(bit);
+    HookMethod.OWNED_REWRITE.call(mv);
+    mv.visitInsn(DUP);
+    mv.visitJumpInsn(IFNULL, hook);
+    mv.visitVarInsn(ASTORE, threadSlot);
+    mv.visitInsn(POP);
+    mv.visitJumpInsn(GOTO, done);
+    mv.visitLabel(hook);
+    mv.visitInsn(POP);
+    return done;
+  }
+
   /** The bootstrap of the owned-read guard's slot read outside the class that declares the slot. */
   private static final org.objectweb.asm.Handle SLOT_READER = new org.objectweb.asm.Handle(H_INVOKESTATIC,
       "dev/racetriage/agent/runtime/ShadowSlots", "slotReader", "(Ljava/lang/invoke/MethodHandles$Lookup;"
@@ -377,9 +416,20 @@ final class EventInstrumenter extends AdviceAdapter {
             pushInt(fieldId);
             HookMethod.VOLATILE_WRITE.call(mv);
           } else {
-            pushInt(fieldId);
-            pushInt(site());
-            callAccessHook(HookMethod.WRITE_FIELD);
+            long bit = guardedWriteBit(owner, name);
+            if (bit != 0) {
+              Label done = guardOwnedWrite(owner, bit);
+              pushInt(fieldId);
+              pushInt(site());
+              mv.visitLdcInsn(bit);
+              mv.visitLdcInsn(ctx.guardedWrites().mask(name));
+              callAccessHook(HookMethod.WRITE_FIELD_GUARDED);
+              mv.visitLabel(done);
+            } else {
+              pushInt(fieldId);
+              pushInt(site());
+              callAccessHook(HookMethod.WRITE_FIELD);
+            }
           }
         }
         nameArray(isArray, fieldId);

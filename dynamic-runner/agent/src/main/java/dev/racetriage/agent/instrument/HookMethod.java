@@ -16,6 +16,10 @@ public enum HookMethod {
   // the owned-read guard before READ_FIELD(S), given the receiver's slot: true if the thread made every write in it
   OWNED_SHADOW("ownedShadow", "(Ljava/lang/Object;)Z"),
   WRITE_FIELD("writeField", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  // the owned-write guard before a guarded site's write, given the receiver's slot, the thread slot and the site's
+  // bit (GuardedWrites): the thread's shadow if the write changes nothing, else null and then WRITE_FIELD_GUARDED
+  OWNED_REWRITE("ownedRewrite", "(Ljava/lang/Object;" + Slot.TS + "J)" + Slot.TS),
+  WRITE_FIELD_GUARDED("writeFieldGuarded", "(Ljava/lang/Object;IIJJ" + Slot.TS + ")" + Slot.TS),
   READ_STATIC("readStatic", "(II" + Slot.TS + ")" + Slot.TS),
   WRITE_STATIC("writeStatic", "(II" + Slot.TS + ")" + Slot.TS),
   READ_ELEMENT("readElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),

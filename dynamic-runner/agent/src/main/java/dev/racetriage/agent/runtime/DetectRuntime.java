@@ -268,11 +268,48 @@ public final class DetectRuntime {
    */
   @ForceInline
   boolean recordedWrite(ThreadShadow t, Object object, int fieldId, int site) {
-    return predict == null && t.rewrites(object, fieldId, site, shadow, threads);
+    return recordedWrite(t, object, fieldId, site, 0L);
+  }
+
+  /**
+   * {@link #recordedWrite(ThreadShadow, Object, int, int)}; a record whose site it changes keeps only the owned-write
+   * stamp's bits in {@code keep} (see {@code ObjectShadow#stampSites}).
+   */
+  @ForceInline
+  boolean recordedWrite(ThreadShadow t, Object object, int fieldId, int site, long keep) {
+    return predict == null && t.rewrites(object, fieldId, site, shadow, threads, keep);
   }
 
   @ForceInline // see the class comment
   void writeField(ThreadShadow t, Object object, int fieldId, int site) {
+    writeField(t, object, fieldId, site, 0L);
+  }
+
+  /**
+   * The write of a guarded site that neither its owned-write guard nor the rewrite check settled
+   * ({@code Hooks.writeFieldGuarded}): {@link #writeField}'s, a record's site change dropping only the bits of the
+   * field's other guarded sites ({@code mask}) from the object's stamp.
+   */
+  void guardedWrite(ThreadShadow t, Object object, int fieldId, int site, long mask) {
+    writeField(t, object, fieldId, site, ~mask);
+  }
+
+  /**
+   * After a guarded site's write: the site's bit in the object's stamp if the records now hold this write in the
+   * writer's current epoch ({@code ObjectShadow.stamp}, which checks the records themselves).
+   */
+  void stamp(ThreadShadow t, Object object, int fieldId, int site, long bit) {
+    ThreadState state = t.state(threads);
+    if (!state.inClinit()) {
+      ObjectShadow s = t.slotShadowOfField(object, fieldId, shadow);
+      if (s != null) {
+        s.stamp(state.epoch(), fieldId, site, bit);
+      }
+    }
+  }
+
+  @ForceInline // see the class comment
+  private void writeField(ThreadShadow t, Object object, int fieldId, int site, long keep) {
     ThreadState state = t.state(threads);
     ObjectShadow s = state.inClinit() ? t.shadowOfField(object, fieldId, shadow)
         : t.shadowOfWrittenField(object, fieldId, shadow, state.epoch(), site);
@@ -284,7 +321,7 @@ public final class DetectRuntime {
       }
     }
     long now = state.epoch();
-    if (state.inClinit() || !s.compactWrite(now, fieldId, site)) {
+    if (state.inClinit() || !s.compactWrite(now, fieldId, site, keep)) {
       stateWrite(state, s, now, fieldId, site);
     }
   }

@@ -56,8 +56,39 @@ public final class Hooks {
 
   /** Called by {@code detectRuntime} when its predictive analysis starts or stops, and at installation. */
   static void ownedReadsFor(DetectRuntime detectRuntime) {
-    ownedReads = OWNED_READS_ALLOWED && detectRuntime != null && runtime == detectRuntime
-        && !detectRuntime.seesEveryRead();
+    boolean guards = detectRuntime != null && runtime == detectRuntime && !detectRuntime.seesEveryRead();
+    ownedReads = OWNED_READS_ALLOWED && guards;
+    ownedWrites = OWNED_WRITES_ALLOWED && guards ? detectRuntime.shadowMemory() : null;
+  }
+
+  /**
+   * The shadow memory whose stamps the owned-write guard may trust ({@link #ownedRewrite}), or null while it may trust
+   * none: no runtime installed, or a predictive analysis running (it sees every event). Volatile, as
+   * {@link #ownedReads}.
+   */
+  private static volatile ShadowMemory ownedWrites;
+  /** {@code -Dracetriage.agent.ownedWrites=false} turns the owned-write guard off, for measurements. */
+  private static final boolean OWNED_WRITES_ALLOWED =
+      !"false".equals(System.getProperty("racetriage.agent.ownedWrites"));
+
+  /**
+   * The owned-write guard, inlined into instrumented code before the hook of a write the instrumenter numbered a
+   * guarded site ({@code GuardedWrites}: a class's own field written in its own non-constructor code), given the
+   * receiver's shadow slot, the method's thread slot (null until a hook filled it) and the site's bit: the calling
+   * thread's shadow if the hook can be skipped — the shadow is this run's, its stamp holds the site's bit at the
+   * thread's current epoch, and the thread is its writer: the field's compact record is this very write's epoch and
+   * site, so the write hook would change nothing ({@code ObjectShadow.rewrite}'s compact case) — or null: call the
+   * hook ({@link #writeFieldGuarded}). The thread's shadow, returned, fills the method's thread slot.
+   */
+  @ForceInline
+  public static ThreadShadow ownedRewrite(Object slot, ThreadShadow thread, long bit) {
+    if (slot instanceof ObjectShadow s && s.anyStamped(bit) && s.memory == ownedWrites) {
+      ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+      if (s.stamped(bit, t.guardEpoch())) {
+        return t;
+      }
+    }
+    return null;
   }
 
   /**
@@ -181,6 +212,50 @@ public final class Hooks {
       return t;
     }
     return checkedWrite(rt, t, object, fieldId, site);
+  }
+
+  /**
+   * Before a non-volatile instance field write from a guarded site whose owned-write guard ({@link #ownedRewrite}) did
+   * not settle it: the write as {@link #writeField(Object, int, int, ThreadShadow)}'s, then the site's bit
+   * {@code bit} in the object's stamp if the records now hold this write ({@code DetectRuntime.guardedWrite});
+   * {@code mask}: the bits of every guarded site of the same field.
+   */
+  @DontInline
+  public static ThreadShadow writeFieldGuarded(Object object, int fieldId, int site, long bit, long mask,
+                                               ThreadShadow thread) {
+    DetectRuntime rt = runtime;
+    if (rt == null || object == null) {
+      return thread;
+    }
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
+    }
+    if (rt.recordedWrite(t, object, fieldId, site, ~mask)) { // the rewrite check, as writeField's
+      if (ownedWrites != null) {
+        rt.stamp(t, object, fieldId, site, bit); // agent objects only: no busy flag needed
+      }
+      return t;
+    }
+    return checkedGuardedWrite(rt, t, object, fieldId, site, bit, mask);
+  }
+
+  /** A guarded site's write the rewrite check did not settle: the whole write path, then the stamp, out of line. */
+  @DontInline
+  private static ThreadShadow checkedGuardedWrite(DetectRuntime rt, ThreadShadow t, Object object, int fieldId,
+                                                  int site, long bit, long mask) {
+    t.busy = true;
+    try {
+      rt.guardedWrite(t, object, fieldId, site, mask);
+      if (ownedWrites != null) {
+        rt.stamp(t, object, fieldId, site, bit);
+      }
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+    return t;
   }
 
   /** A field write the rewrite check did not settle: the runtime's whole write path, out of line. */

@@ -90,6 +90,22 @@ class ObjectShadow {
   private int[] own = NO_IDS;
   private volatile int ownCount;
   /**
+   * The owned-write stamp, for the guard instrumented code puts before a write hook ({@code Hooks.ownedRewrite}):
+   * while the compact records hold, each bit of {@link #stampSites} stands for one guarded write site of the object's
+   * class (the instrumenter numbers them, {@code GuardedWrites}) whose field's record is at the epoch
+   * {@link #stampEpoch}, from that site. A write from that site by the owner in that epoch changes nothing (exactly
+   * {@link #rewrite}'s compact case), so the guard skips its hook. Written only by the owner, with plain stores: after
+   * a write it recorded, from the records themselves ({@link #stamp}); a record's site change drops the bits of its
+   * field's other sites ({@link #rewrite}, {@link #compactWrite}: the guarded site's own mask, or every bit from an
+   * unguarded one); an owner's later epoch makes the stamp's epoch stale. Read only by the owner for its guard
+   * ({@link #stamped}, which also asks that the calling thread is the {@link #writer}): its own stores, in program
+   * order. Another thread's turn of the records into states is seen by the guard's read of the volatile
+   * {@link #compact} flag — only the owner changes records while it is set, so a set flag read after a stamp's bit
+   * means the field's record is still that site's, at that epoch — and no other thread writes the stamp.
+   */
+  private long stampEpoch;
+  private long stampSites;
+  /**
    * The shadow memory this shadow belongs to: a shadow found in an object's slot ({@link ShadowSlots}) is this run's
    * only if it is the current memory's (tests install several runtimes in one JVM).
    */
@@ -230,7 +246,7 @@ class ObjectShadow {
    * report names the field's previous site in the same epoch), as in {@link #compactWrite}; an epoch never is.
    */
   @ForceInline // into the write hook: loads and compares, no call
-  boolean rewrite(long now, int fieldId, int site) {
+  boolean rewrite(long now, int fieldId, int site, long keep) {
     long summary = writeSummary;
     if (compact) {
       if (summary != now) {
@@ -243,6 +259,7 @@ class ObjectShadow {
       }
       if (table[at + 1] != site) {
         table[at + 1] = site;
+        dropStamps(keep);
         return compact; // turned into states meanwhile: the full write sets the state's site
       }
       return true;
@@ -252,6 +269,56 @@ class ObjectShadow {
     }
     int i = fieldIndex(fieldId);
     return i >= 0 && fieldStates[i].repeats(now, site);
+  }
+
+  /**
+   * The owned-write guard's test ({@code Hooks.ownedRewrite}): true if a write by the calling thread at its current
+   * epoch {@code now} from the guarded site {@code bit} changes nothing — the stamp holds the site at {@code now} and
+   * the calling thread is the writer (the stamp's owner).
+   */
+  @ForceInline // the owned-write guard, inlined into instrumented code
+  boolean stamped(long bit, long now) {
+    return stampEpoch == now && writer == Thread.currentThread() && compact;
+  }
+
+  /** True if some guarded site's bit may be set (the guard's first load). */
+  @ForceInline
+  boolean anyStamped(long bit) {
+    return (stampSites & bit) != 0;
+  }
+
+  /**
+   * After the calling thread's write of field {@code fieldId} from the guarded site {@code bit} at its epoch
+   * {@code now} was recorded: sets the site's bit if the records say so — compact, the summary {@code now} (so the
+   * calling thread is the owner), the field's record at {@code now} from {@code site}. Read from the records, not
+   * assumed from the path the write took, so any write path may precede it. Records turned into states drop the
+   * stamp here, so that the guard fails at its first load.
+   */
+  void stamp(long now, int fieldId, int site, long bit) {
+    if (!compact || writeSummary != now) {
+      if (!compact && writer == Thread.currentThread()) {
+        stampSites = 0;
+      }
+      return;
+    }
+    int[] table = own;
+    int at = ownSlot(table, fieldId);
+    if (at < 0 || table[at + 1] != site || hasClocks(table) && table[clockAt(table, at)] != Epoch.clock(now)) {
+      return;
+    }
+    if (stampEpoch != now) {
+      stampSites = 0;
+      stampEpoch = now;
+    }
+    stampSites |= bit;
+  }
+
+  /** A record's site changed: only the bits in {@code keep} (the other fields' sites) stay. Owner only. */
+  private void dropStamps(long keep) {
+    long bits = stampSites;
+    if ((bits & ~keep) != 0) {
+      stampSites = bits & keep;
+    }
   }
 
   /** True if every write to this object so far happens-before {@code reader}'s current clock. */
@@ -486,7 +553,7 @@ class ObjectShadow {
    * either the turning thread, which clears {@code compact} before reading the table, sees the clock, or this write
    * sees the turn and goes through the states too.
    */
-  boolean compactWrite(long now, int fieldId, int site) {
+  boolean compactWrite(long now, int fieldId, int site, long keep) {
     if (!compact) {
       return false;
     }
@@ -515,6 +582,7 @@ class ObjectShadow {
     if (at >= 0) {
       if (table[at + 1] != site) {
         table[at + 1] = site;
+        dropStamps(keep);
       }
       if (hasClocks(table)) {
         int word = clockAt(table, at);
@@ -634,7 +702,7 @@ class ObjectShadow {
     if (!compact) {
       return;
     }
-    compact = false; // the owner's next write takes the states' path
+    compact = false; // the owner's next write takes the states' path (and the owned-write guard settles nothing)
     long epoch = writeSummary;
     int n = ownCount; // read before the table: every record below the count is in the table read after it
     int[] table = own;

@@ -276,9 +276,10 @@ public final class ShadowSlots {
    * {@link ObjectShadow#rewrite}); false if not, or if there is no such shadow yet.
    */
   @ForceInline // the write hook's fast path
-  static boolean rewrites(Object object, long offset, ShadowMemory memory, long now, int fieldId, int site) {
+  static boolean rewrites(Object object, long offset, ShadowMemory memory, long now, int fieldId, int site,
+                          long keep) {
     Object s = UNSAFE.getReference(object, offset); // a plain load, as in of()
-    return s instanceof ObjectShadow shadow && shadow.memory == memory && shadow.rewrite(now, fieldId, site);
+    return s instanceof ObjectShadow shadow && shadow.memory == memory && shadow.rewrite(now, fieldId, site, keep);
   }
 
   @DontInline // once per object

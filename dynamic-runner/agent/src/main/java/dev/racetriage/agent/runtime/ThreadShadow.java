@@ -158,6 +158,32 @@ public final class ThreadShadow {
   }
 
   /**
+   * The shadow in the slot of {@code object}, whose field {@code fieldId} was just written, or null: no slot, or none
+   * of this memory's (the owned-write guard's stamp, after the write: see {@code DetectRuntime.guardedWrite}).
+   */
+  ObjectShadow slotShadowOfField(Object object, int fieldId, ShadowMemory memory) {
+    Class<?> type = object.getClass();
+    long slot = cachedSlot(type, fieldId);
+    if (slot == UNCACHED) {
+      slot = fieldSlotMiss(type, fieldId);
+    }
+    return slot >= 0 ? ShadowSlots.peek(object, slot, memory) : null;
+  }
+
+  /**
+   * The owned-write guard's epoch (see {@code Hooks.ownedRewrite}): this thread's current epoch, or
+   * {@code ThreadState.NO_GUARD_EPOCH} — never a stamp's — while it has no state yet or runs a class initialiser (whose writes
+   * are recorded at ⊥: the hook must run). A state of an earlier registry may answer: the guard also asks that the
+   * shadow's writer is this thread, which a stamp of this memory's shadow is only for a thread that ran this
+   * registry's hooks.
+   */
+  @ForceInline
+  long guardEpoch() {
+    ThreadState s = state;
+    return s == null ? ThreadState.NO_GUARD_EPOCH : s.guardEpoch();
+  }
+
+  /**
    * The shadow of an object whose field {@code fieldId} is written from {@code site} at epoch {@code now} outside a
    * class initialiser: as {@link #shadowOfField}, but a shadow installed in the object's slot for this write already
    * holds it ({@link ShadowSlots#ofWritten}).
@@ -183,18 +209,22 @@ public final class ThreadShadow {
    * (no state in this registry yet, a class initialiser running, a cache miss, no shadow yet).
    */
   @ForceInline // into the write hook: loads and compares, no call
-  boolean rewrites(Object object, int fieldId, int site, ShadowMemory memory, ThreadRegistry registry) {
+  boolean rewrites(Object object, int fieldId, int site, ShadowMemory memory, ThreadRegistry registry, long keep) {
     ThreadState s = state;
-    if (s == null || stateRegistry != registry || s.inClinit()) {
+    if (s == null || stateRegistry != registry) {
+      return false;
+    }
+    long now = s.guardEpoch(); // the epoch, or NO_GUARD_EPOCH in a class initialiser: one load, not the clock's
+    if (now == ThreadState.NO_GUARD_EPOCH) {
       return false;
     }
     long slot = cachedSlot(object.getClass(), fieldId);
     if (slot >= 0) {
-      return ShadowSlots.rewrites(object, slot, memory, s.epoch(), fieldId, site);
+      return ShadowSlots.rewrites(object, slot, memory, now, fieldId, site, keep);
     }
     if (slot == ShadowSlots.NONE) { // a class without a slot (a JDK container's pseudo-field): a way may hold it
       WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
-      return e != null && e.value.rewrite(s.epoch(), fieldId, site);
+      return e != null && e.value.rewrite(now, fieldId, site, keep);
     }
     return false;
   }

@@ -178,7 +178,8 @@ class ClassInstrumenterTest {
     // sums[i] += values[i] * factor: values[i] is read-checked, sums[i] only write-checked; count++: one write check
     assertEquals(1, hooks.stream().filter("readElement"::equals).count(), hooks.toString());
     assertEquals(1, hooks.stream().filter("writeElement"::equals).count(), hooks.toString());
-    assertEquals(1, hooks.stream().filter("writeField"::equals).count(), hooks.toString());
+    // count++ writes this class's own field outside a constructor: the owned-write guard, then its hook
+    assertEquals(1, hooks.stream().filter("writeFieldGuarded"::equals).count(), hooks.toString());
     assertEquals(1, hooks.stream().filter("readField"::equals).count(), "only factor's read: " + hooks);
   }
 
@@ -212,12 +213,75 @@ class ClassInstrumenterTest {
     // the write whose value a load returns is recorded before the load's check (see EventInstrumenter); wide, wides
     // and ints, three fields of `this` on one line, are checked together after the last of the three loads
     // (RedundantChecks); a read of a field of this class, which declares the shadow slot, has the owned-read guard
-    // in front of its hook: the receiver's slot loaded by this class's own getfield, then Hooks.ownedShadow
+    // in front of its hook: the receiver's slot loaded by this class's own getfield, then Hooks.ownedShadow; the
+    // write of its own field outside a constructor has the owned-write guard (the slot, Hooks.ownedRewrite) in front
     assertEquals(List.of("load flag", "load $racetriage$shadow", "ownedShadow", "readField", "load wide",
         "load shared", "readStatic", "load wides", "arrayInField", "load element", "readElement",
         "load ints", "load $racetriage$shadow", "ownedShadow", "readFields", "arrayInField", "load element",
         "readElement",
-        "writeField", "store flag"), order);
+        "load $racetriage$shadow", "ownedRewrite", "writeFieldGuarded", "store flag"), order);
+  }
+
+  /**
+   * The owned-write guard ({@link GuardedWrites}): a class that declares the shadow slot guards the writes of its own
+   * non-final fields in its own methods — each site its bit, a field's sites sharing one mask — but not in its
+   * constructor (a fresh object), not a static field's, and not a subclass's writes (the bits are the declaring
+   * class's numbering: a subclass keeps the plain hook).
+   */
+  @Test
+  void theOwnedWriteGuardIsOnAClassesOwnFieldWritesOutsideItsConstructors() throws IOException {
+    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(),
+        bytesOf(Stepper.class.getName().replace('.', '/'))).bytes();
+    Map<String, List<String>> calls = callsByMethod(out, HookMethod.OWNER);
+    assertEquals(List.of("writeField", "writeField"), calls.get("<init>"), calls.toString());
+    assertEquals(List.of("ownedRewrite", "writeFieldGuarded", "ownedRewrite", "writeFieldGuarded"),
+        calls.get("step").stream().filter(c -> !c.startsWith("read") && !c.equals("ownedShadow")).toList(),
+        calls.toString());
+    assertEquals(List.of("readStatic", "writeStatic"), calls.get("count"), calls.toString());
+    byte[] sub = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(),
+        bytesOf(SubStepper.class.getName().replace('.', '/'))).bytes();
+    Map<String, List<String>> subCalls = callsByMethod(sub, HookMethod.OWNER);
+    assertEquals(true, subCalls.get("reset").contains("writeField")
+        && !subCalls.get("reset").contains("ownedRewrite"), subCalls.toString());
+    GuardedWrites sites = GuardedWrites.of(new org.objectweb.asm.ClassReader(bytesOf(
+        Stepper.class.getName().replace('.', '/'))));
+    assertEquals(3, sites.size(), "step's two sites and fresh's second site in reset");
+    assertEquals(2, Long.bitCount(sites.mask("fresh")));
+    assertEquals(1, Long.bitCount(sites.mask("index")));
+    assertEquals(0, sites.mask("total"), "a static field");
+  }
+
+  /** An iterator's shape: a step writes two of its own fields; a constructor and a static write too. */
+  static class Stepper {
+    static long total;
+    int index;
+    boolean fresh;
+
+    Stepper() {
+      index = 0;
+      fresh = true;
+    }
+
+    void step() {
+      index++;
+      fresh = false;
+    }
+
+    void reset() {
+      fresh = true;
+    }
+
+    static void count() {
+      total++;
+    }
+  }
+
+  /** A subclass writing an inherited field: its own class does not declare the slot. */
+  static final class SubStepper extends Stepper {
+    @Override
+    void reset() {
+      index = -1;
+    }
   }
 
   /** Reads of every shape the read hooks take (a wide value too), then a write. */
