@@ -268,16 +268,17 @@ public final class DetectRuntime {
    */
   @ForceInline
   boolean recordedWrite(ThreadShadow t, Object object, int fieldId, int site) {
-    return recordedWrite(t, object, fieldId, site, 0L);
+    return recordedWrite(t, object, fieldId, site, 0L, 0L);
   }
 
   /**
    * {@link #recordedWrite(ThreadShadow, Object, int, int)}; a record whose site it changes keeps only the owned-write
-   * stamp's bits in {@code keep} (see {@code ObjectShadow#stampSites}).
+   * stamp's bits in {@code keep} (see {@code ObjectShadow#stampSites}), and a settled write of a slotted object
+   * stamps the guarded site's {@code bit} (0: none).
    */
   @ForceInline
-  boolean recordedWrite(ThreadShadow t, Object object, int fieldId, int site, long keep) {
-    return predict == null && t.rewrites(object, fieldId, site, shadow, threads, keep);
+  boolean recordedWrite(ThreadShadow t, Object object, int fieldId, int site, long keep, long bit) {
+    return predict == null && t.rewrites(object, fieldId, site, shadow, threads, keep, bit);
   }
 
   @ForceInline // see the class comment

@@ -231,10 +231,9 @@ public final class Hooks {
     if (t.busy) {
       return t;
     }
-    if (rt.recordedWrite(t, object, fieldId, site, ~mask)) { // the rewrite check, as writeField's
-      if (ownedWrites != null) {
-        rt.stamp(t, object, fieldId, site, bit); // agent objects only: no busy flag needed
-      }
+    // the rewrite check, as writeField's, stamping the site when it settles the write (agent objects only: no busy
+    // flag needed)
+    if (rt.recordedWrite(t, object, fieldId, site, ~mask, ownedWrites != null ? bit : 0L)) {
       return t;
     }
     return checkedGuardedWrite(rt, t, object, fieldId, site, bit, mask);

@@ -247,6 +247,16 @@ class ObjectShadow {
    */
   @ForceInline // into the write hook: loads and compares, no call
   boolean rewrite(long now, int fieldId, int site, long keep) {
+    return rewrite(now, fieldId, site, keep, 0L);
+  }
+
+  /**
+   * {@link #rewrite(long, int, int, long)}, and if it settles the write while the records hold, the guarded site's bit
+   * {@code bit} (0: none) in the stamp — what {@link #stamp} would set, without probing the records again (the owned
+   * write guard's miss at a site whose field's record another site wrote last: an iterator's flag set in two methods).
+   */
+  @ForceInline
+  boolean rewrite(long now, int fieldId, int site, long keep, long bit) {
     long summary = writeSummary;
     if (compact) {
       if (summary != now) {
@@ -260,7 +270,12 @@ class ObjectShadow {
       if (table[at + 1] != site) {
         table[at + 1] = site;
         dropStamps(keep);
-        return compact; // turned into states meanwhile: the full write sets the state's site
+        if (!compact) {
+          return false; // turned into states meanwhile: the full write sets the state's site
+        }
+      }
+      if (bit != 0) {
+        stampAt(now, bit);
       }
       return true;
     }
@@ -306,6 +321,11 @@ class ObjectShadow {
     if (at < 0 || table[at + 1] != site || hasClocks(table) && table[clockAt(table, at)] != Epoch.clock(now)) {
       return;
     }
+    stampAt(now, bit);
+  }
+
+  /** The bit {@code bit} in the stamp of epoch {@code now} (a stamp of an earlier epoch starts afresh). Owner only. */
+  private void stampAt(long now, long bit) {
     if (stampEpoch != now) {
       stampSites = 0;
       stampEpoch = now;

@@ -277,9 +277,10 @@ public final class ShadowSlots {
    */
   @ForceInline // the write hook's fast path
   static boolean rewrites(Object object, long offset, ShadowMemory memory, long now, int fieldId, int site,
-                          long keep) {
+                          long keep, long bit) {
     Object s = UNSAFE.getReference(object, offset); // a plain load, as in of()
-    return s instanceof ObjectShadow shadow && shadow.memory == memory && shadow.rewrite(now, fieldId, site, keep);
+    return s instanceof ObjectShadow shadow && shadow.memory == memory
+        && shadow.rewrite(now, fieldId, site, keep, bit);
   }
 
   @DontInline // once per object

@@ -209,7 +209,8 @@ public final class ThreadShadow {
    * (no state in this registry yet, a class initialiser running, a cache miss, no shadow yet).
    */
   @ForceInline // into the write hook: loads and compares, no call
-  boolean rewrites(Object object, int fieldId, int site, ShadowMemory memory, ThreadRegistry registry, long keep) {
+  boolean rewrites(Object object, int fieldId, int site, ShadowMemory memory, ThreadRegistry registry, long keep,
+                   long bit) {
     ThreadState s = state;
     if (s == null || stateRegistry != registry) {
       return false;
@@ -220,7 +221,7 @@ public final class ThreadShadow {
     }
     long slot = cachedSlot(object.getClass(), fieldId);
     if (slot >= 0) {
-      return ShadowSlots.rewrites(object, slot, memory, now, fieldId, site, keep);
+      return ShadowSlots.rewrites(object, slot, memory, now, fieldId, site, keep, bit);
     }
     if (slot == ShadowSlots.NONE) { // a class without a slot (a JDK container's pseudo-field): a way may hold it
       WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
