@@ -92,18 +92,19 @@ class ObjectShadow {
   /**
    * The owned-write stamp, for the guard instrumented code puts before a write hook ({@code Hooks.ownedRewrite}):
    * while the compact records hold, each bit of {@link #stampSites} stands for one guarded write site of the object's
-   * class (the instrumenter numbers them, {@code GuardedWrites}) whose field's record is at the epoch
-   * {@link #stampEpoch}, from that site. A write from that site by the owner in that epoch changes nothing (exactly
-   * {@link #rewrite}'s compact case), so the guard skips its hook. Written only by the owner, with plain stores: after
-   * a write it recorded, from the records themselves ({@link #stamp}); a record's site change drops the bits of its
-   * field's other sites ({@link #rewrite}, {@link #compactWrite}: the guarded site's own mask, or every bit from an
-   * unguarded one); an owner's later epoch makes the stamp's epoch stale. Read only by the owner for its guard
+   * class (the instrumenter numbers them, {@code GuardedWrites}) whose field's record is at the write summary's epoch,
+   * from that site. A write from that site by the owner in that epoch changes nothing (exactly {@link #rewrite}'s
+   * compact case), so the guard skips its hook. Written only by the owner, with plain stores: after a write it
+   * recorded, from the records themselves ({@link #stamp}); a record's site change drops the bits of its field's other
+   * sites ({@link #rewrite}, {@link #compactWrite}: the guarded site's own mask, or every bit from an unguarded one);
+   * every move of the summary to one of the thread's own epochs drops them all ({@link #compactWrite},
+   * {@link #updateSummary}), and any other move leaves a summary that is not the owner's epoch. So a set bit is of the
+   * summary's epoch, and the guard compares the summary with the thread's epoch. Read only by the owner for its guard
    * ({@link #stamped}, which also asks that the calling thread is the {@link #writer}): its own stores, in program
    * order. Another thread's turn of the records into states is seen by the guard's read of the volatile
    * {@link #compact} flag — only the owner changes records while it is set, so a set flag read after a stamp's bit
    * means the field's record is still that site's, at that epoch — and no other thread writes the stamp.
    */
-  private long stampEpoch;
   private long stampSites;
   /**
    * The shadow memory this shadow belongs to: a shadow found in an object's slot ({@link ShadowSlots}) is this run's
@@ -275,7 +276,7 @@ class ObjectShadow {
         }
       }
       if (bit != 0) {
-        stampAt(now, bit);
+        stampSites |= bit; // the summary is now: the records hold this write (see stamp)
       }
       return true;
     }
@@ -293,7 +294,7 @@ class ObjectShadow {
    */
   @ForceInline // the owned-write guard, inlined into instrumented code
   boolean stamped(long bit, long now) {
-    return stampEpoch == now && writer == Thread.currentThread() && compact;
+    return writeSummary == now && writer == Thread.currentThread() && compact;
   }
 
   /** True if some guarded site's bit may be set (the guard's first load). */
@@ -320,15 +321,6 @@ class ObjectShadow {
     int at = ownSlot(table, fieldId);
     if (at < 0 || table[at + 1] != site || hasClocks(table) && table[clockAt(table, at)] != Epoch.clock(now)) {
       return;
-    }
-    stampAt(now, bit);
-  }
-
-  /** The bit {@code bit} in the stamp of epoch {@code now} (a stamp of an earlier epoch starts afresh). Owner only. */
-  private void stampAt(long now, long bit) {
-    if (stampEpoch != now) {
-      stampSites = 0;
-      stampEpoch = now;
     }
     stampSites |= bit;
   }
@@ -390,6 +382,9 @@ class ObjectShadow {
         writer = null; // before the summary leaves its thread: that thread's reads are checked from here on
       }
       if (WRITE_SUMMARY.compareAndSet(this, summary, next)) {
+        if (next != SHARED_WRITES) {
+          stampSites = 0; // the summary is this thread's new epoch (see stampSites)
+        }
         if (next == SHARED_WRITES) {
           writer = null; // after too: a claim racing with this change may have stored its thread meanwhile
         } else if (handOver) {
@@ -584,6 +579,7 @@ class ObjectShadow {
         if (!WRITE_SUMMARY.compareAndSet(this, summary, now)) {
           return false;
         }
+        stampSites = 0; // a new epoch of the summary: no bit is of it yet
         claimWriter(now);
       } else if (summary != SHARED_WRITES && Epoch.tid(summary) == Epoch.tid(now)
           && Epoch.clock(now) > Epoch.clock(summary)) {
@@ -594,6 +590,7 @@ class ObjectShadow {
         if (!WRITE_SUMMARY.compareAndSet(this, summary, now)) {
           return false;
         }
+        stampSites = 0; // the owner's later epoch: its bits were of the earlier one
       } else {
         return false;
       }
