@@ -270,6 +270,10 @@ public final class HappensBefore {
     @DontInline // always the lock and a clock copy: compiled once, not into each releasing hook
     public void release(ThreadState t, SyncClock s) {
         VectorClock mine = t.clock();
+        if (s.releaseAgain(mine, t)) {
+            t.tick();
+            return;
+        }
         long cover = s.lock();
         try {
             if (mine.covers(cover)) {
@@ -293,6 +297,10 @@ public final class HappensBefore {
     @DontInline // the lock and two clock loops: compiled once (see release)
     public void acquireRelease(ThreadState t, SyncClock s) {
         VectorClock mine = t.clock();
+        if (s.releaseAgain(mine, t)) { // its acquire half is covered: the cover is t's own earlier epoch
+            t.tick();
+            return;
+        }
         long cover = s.lock();
         try {
             if (!mine.covers(cover)) {

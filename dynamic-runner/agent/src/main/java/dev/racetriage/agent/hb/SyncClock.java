@@ -79,6 +79,26 @@ public final class SyncClock {
     }
 
 
+    /**
+     * A release by {@code t} of a clock it released last, with nothing but its own component changed since: L(s) is in
+     * the shared form over {@code t}'s frozen array, which is still valid ({@link VectorClock#hasFrozen}), and the cover
+     * is {@code t}'s earlier epoch. Then the release under the lock — the acquire half covered, {@link #copyShared}
+     * keeping the same array — would change only the cover, to {@code t}'s current epoch; this does that with one
+     * compare-and-set of the cover from the value read, without the lock (a compare-and-set and a fenced store). A
+     * locked clock, or one another thread released or joined meanwhile (its cover is then another epoch, or
+     * {@link #UNKNOWN}; an acquire under the lock restores the cover it found and changes neither form), fails the
+     * compare-and-set or the checks: false, and the caller takes the lock. A single-threaded sequence of
+     * compare-and-sets or release stores on one object (a histogram's total count) costs one atomic operation each.
+     */
+    boolean releaseAgain(VectorClock mine, ThreadState t) {
+        long current = cover;
+        if (current < 0 || Epoch.isBottom(current) || Epoch.tid(current) != t.tid()) {
+            return false;
+        }
+        int[] b = base; // written under the lock before the store of the cover just read
+        return b != null && mine.isFrozen(b, t.tid()) && COVER.compareAndSet(this, current, t.epoch());
+    }
+
     /** A copy of the current clock, taken under the lock (diagnostics and tests). */
     public VectorClock snapshot() {
         long current = lock();

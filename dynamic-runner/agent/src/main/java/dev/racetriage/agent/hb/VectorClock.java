@@ -107,6 +107,11 @@ public final class VectorClock {
         Arrays.fill(c, o.length, c.length, 0);
     }
 
+    /** Whether {@code array} is what {@link #frozenExcept}{@code (owner)} would return now, without allocating. */
+    boolean isFrozen(int[] array, int owner) {
+        return frozen == array && frozenOwner == owner;
+    }
+
     /** Whether {@link #frozenExcept}{@code (owner)} would return an existing array (allocate nothing). */
     boolean hasFrozen(int owner) {
         return frozen != null && frozenOwner == owner;
