@@ -1010,6 +1010,15 @@ public final class DetectRuntime {
   }
 
   /**
+   * The volatile read's fast path (see {@code Hooks.volatileRead}): true if {@link #volatileRead} would change nothing
+   * ({@code ThreadShadow.coversVolatileReadOf}). Not while a predictive analysis runs.
+   */
+  @ForceInline
+  boolean coveredVolatileRead(ThreadShadow t, Object object, int fieldId) {
+    return predict == null && t.coversVolatileReadOf(object, fieldId, shadow, threads);
+  }
+
+  /**
    * The atomic acquire's fast path (see {@code Hooks.atomicAfter}): true if {@link #atomicAcquire} would change nothing
    * ({@code ThreadShadow.coversAtomicAcquireOf}). Not while a predictive analysis runs.
    */

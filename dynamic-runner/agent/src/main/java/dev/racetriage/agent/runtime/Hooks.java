@@ -556,10 +556,11 @@ public final class Hooks {
     if (rt == null || object == null) {
       return;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
-      return;
+    ThreadShadow t = ThreadShadow.current();
+    if (t.busy || rt.coveredVolatileRead(t, object, fieldId)) {
+      return; // the agent at work on this thread, or an acquire that would change nothing: no busy flag, no call
     }
+    t.busy = true;
     try {
       rt.volatileRead(t, object, fieldId);
     } catch (Throwable e) {

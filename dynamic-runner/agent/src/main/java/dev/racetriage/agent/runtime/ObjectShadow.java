@@ -489,6 +489,19 @@ class ObjectShadow {
     return null;
   }
 
+  /**
+   * True if a read of volatile field {@code fieldId} by {@code reader} (the calling thread's state) would change
+   * nothing: the field's clock was never released or is covered by the reader's clock, and so is the atomic clock
+   * (see {@link #atomicClockCoveredBy}) — {@code DetectRuntime.volatileRead}'s acquires, each skipped by its own first
+   * test.
+   */
+  @ForceInline
+  boolean volatileReadCoveredBy(int fieldId, dev.racetriage.agent.hb.ThreadState reader) {
+    SyncClock field = volatileFieldIfReleased(fieldId);
+    return (field == null || dev.racetriage.agent.hb.HappensBefore.covers(reader, field))
+        && atomicClockCoveredBy(reader);
+  }
+
   /** The clock of volatile field {@code fieldId} of this object. */
   SyncClock volatileField(int fieldId) {
     SyncClock[] clocks = volatileClocks;

@@ -297,6 +297,27 @@ public final class ThreadShadow {
   }
 
   /**
+   * The volatile read's cover check (see {@code Hooks.volatileRead}): true if {@code DetectRuntime.volatileRead} would
+   * change nothing — the object's slot holds no shadow of this memory (nothing was ever released on it: the full read
+   * would only make one), or its shadow's field and atomic clocks are covered
+   * ({@link ObjectShadow#volatileReadCoveredBy}). False whenever anything is not at hand (no state in this registry
+   * yet, a class without a slot).
+   */
+  @ForceInline // into the volatile read hook: loads and compares, no call
+  boolean coversVolatileReadOf(Object object, int fieldId, ShadowMemory memory, ThreadRegistry registry) {
+    ThreadState s = state;
+    if (s == null || stateRegistry != registry) {
+      return false;
+    }
+    SlotOffset k = slotEntry(object.getClass());
+    if (k.offset < 0) {
+      return false;
+    }
+    ObjectShadow shadow = ShadowSlots.peek(object, k.offset, memory);
+    return shadow == null || shadow.volatileReadCoveredBy(fieldId, s);
+  }
+
+  /**
    * After this thread released on {@code object}'s atomic clock (whose shadow is {@code shadow}): records it as a
    * releaser, in the object's releaser field if its class has one, else in the shadow.
    */

@@ -73,6 +73,7 @@ class TrustedReadPropertyTest {
     int settledAfterAnother = 0;
     int settledWithReleaser = 0;
     int atomicReads = 0;
+    int volatileReads = 0;
     int settledArrays = 0;
     int slottedReads = 0;
     int racyTraces = 0;
@@ -85,10 +86,11 @@ class TrustedReadPropertyTest {
       assertEquals(oracle.racy, reported, "trace " + n + ": " + trace);
       for (int i = 0; i < trace.size(); i++) {
         Step s = trace.get(i);
-        if (s.op() != 't' && s.op() != 'A') {
+        if (s.op() != 't' && s.op() != 'A' && s.op() != 'V') {
           continue;
         }
         atomicReads += s.op() == 'A' && covered[i] ? 1 : 0;
+        volatileReads += s.op() == 'V' && covered[i] ? 1 : 0;
         if (s.target() == UNSLOTTED || s.target() == ARRAY && s.op() == 't') {
           assertEquals(false, covered[i], "trace " + n + ", step " + i + ": a holder without a slot: " + trace);
           continue;
@@ -115,6 +117,7 @@ class TrustedReadPropertyTest {
     assertTrue(settledWithReleaser >= settled / 4 && settledWithReleaser < settled,
         settledWithReleaser + " of " + settled + " settled reads of holders with a releaser field");
     assertTrue(atomicReads >= 50, atomicReads + " settled atomic reads");
+    assertTrue(volatileReads >= 30, volatileReads + " settled volatile field reads");
     assertTrue(settledArrays >= 10, settledArrays + " settled atomic reads of the array");
     assertTrue(orderedHandOffs >= 50, orderedHandOffs + " accesses ordered after another thread's write");
     assertTrue(racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
@@ -140,7 +143,9 @@ class TrustedReadPropertyTest {
       } else if (kind < 11) {
         trace.add(new Step(thread, 't', random.nextInt(HOLDERS), 0)); // a pointer read out of the holder
       } else {
-        trace.add(new Step(thread, 'A', random.nextInt(HOLDERS), 0)); // an atomic read (a volatile get) of it
+        // an atomic read (a volatile get) of it, or a read of its volatile field (Hooks.volatileRead): both acquire
+        // the field's clock and the atomic clock
+        trace.add(new Step(thread, random.nextBoolean() ? 'A' : 'V', random.nextInt(HOLDERS), 0));
       }
     }
     return trace;
@@ -175,7 +180,7 @@ class TrustedReadPropertyTest {
       Step s = trace.get(i);
       int[] c = clocks[s.thread()];
       switch (s.op()) {
-        case 't', 'A' -> {
+        case 't', 'A', 'V' -> {
           boolean covered = true;
           for (int u = 0; u < THREADS; u++) {
             covered &= holders[s.target()][u] <= c[u] && (s.op() == 't' || volatiles[s.target()][u] <= c[u]);
@@ -183,7 +188,7 @@ class TrustedReadPropertyTest {
           o.acquireChangesNothing[i] = covered;
           o.lastReleasedByAnother[i] = lastReleaser[s.target()] >= 0 && lastReleaser[s.target()] != s.thread();
           join(c, holders[s.target()]);
-          if (s.op() == 'A') {
+          if (s.op() != 't') {
             join(c, volatiles[s.target()]);
           }
         }
@@ -265,6 +270,10 @@ class TrustedReadPropertyTest {
           Hooks.atomicAfter(null, holders[s.target()], Hooks.SYNC_RELEASE);
         }
         case 'v' -> Hooks.volatileWrite(holders[s.target()], volatileField);
+        case 'V' -> {
+          covered[i] = runtime.coveredVolatileRead(ThreadShadow.current(), holders[s.target()], volatileField);
+          Hooks.volatileRead(holders[s.target()], volatileField);
+        }
         case 'A' -> {
           covered[i] = runtime.coveredAtomicAcquire(ThreadShadow.current(), holders[s.target()]);
           Hooks.atomicAfter(null, holders[s.target()], Hooks.SYNC_ACQUIRE);
