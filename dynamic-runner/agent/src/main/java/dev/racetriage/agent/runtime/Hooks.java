@@ -75,16 +75,16 @@ public final class Hooks {
    * The owned-write guard, inlined into instrumented code before the hook of a write the instrumenter numbered a
    * guarded site ({@code GuardedWrites}: a class's own field written in its own non-constructor code), given the
    * receiver's shadow slot, the method's thread slot (null until a hook filled it) and the site's bit: the calling
-   * thread's shadow if the hook can be skipped — the shadow is this run's, its stamp holds the site's bit at the
-   * thread's current epoch, and the thread is its writer: the field's compact record is this very write's epoch and
-   * site, so the write hook would change nothing ({@code ObjectShadow.rewrite}'s compact case) — or null: call the
-   * hook ({@link #writeFieldGuarded}). The thread's shadow, returned, fills the method's thread slot.
+   * thread's shadow if the hook can be skipped — the shadow is this run's, its stamp holds the site's bit, its write
+   * summary is the thread's current epoch, and the thread is its writer: the field's compact record is this very
+   * write's epoch and site, so the write hook would change nothing ({@code ObjectShadow.rewrite}'s compact case) — or
+   * null: call the hook ({@link #writeFieldGuarded}). The thread's shadow, returned, fills the method's thread slot.
    */
   @ForceInline
   public static ThreadShadow ownedRewrite(Object slot, ThreadShadow thread, long bit) {
     if (slot instanceof ObjectShadow s && s.anyStamped(bit) && s.memory == ownedWrites) {
       ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-      if (s.stamped(bit, t.guardEpoch())) {
+      if (s.stamped(t.guardEpoch())) {
         return t;
       }
     }

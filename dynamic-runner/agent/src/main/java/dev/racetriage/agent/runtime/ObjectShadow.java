@@ -103,7 +103,9 @@ class ObjectShadow {
    * ({@link #stamped}, which also asks that the calling thread is the {@link #writer}): its own stores, in program
    * order. Another thread's turn of the records into states is seen by the guard's read of the volatile
    * {@link #compact} flag — only the owner changes records while it is set, so a set flag read after a stamp's bit
-   * means the field's record is still that site's, at that epoch — and no other thread writes the stamp.
+   * means the field's record is still that site's, at that epoch. No thread but the one whose epoch the summary is
+   * writes the stamp (a thread that takes the summary over clears it, after which the former owner's guard fails at
+   * the summary).
    */
   private long stampSites;
   /**
@@ -288,16 +290,17 @@ class ObjectShadow {
   }
 
   /**
-   * The owned-write guard's test ({@code Hooks.ownedRewrite}): true if a write by the calling thread at its current
-   * epoch {@code now} from the guarded site {@code bit} changes nothing — the stamp holds the site at {@code now} and
-   * the calling thread is the writer (the stamp's owner).
+   * The owned-write guard's test ({@code Hooks.ownedRewrite}), after its site's bit was found set
+   * ({@link #anyStamped}): true if the write summary is the calling thread's current epoch {@code now} (so the bit is
+   * of that epoch), the calling thread is the writer (the stamp's owner) and the records still hold — so a write from
+   * that site changes nothing.
    */
   @ForceInline // the owned-write guard, inlined into instrumented code
-  boolean stamped(long bit, long now) {
+  boolean stamped(long now) {
     return writeSummary == now && writer == Thread.currentThread() && compact;
   }
 
-  /** True if some guarded site's bit may be set (the guard's first load). */
+  /** True if the guarded site's bit {@code bit} is set (the guard's first load). */
   @ForceInline
   boolean anyStamped(long bit) {
     return (stampSites & bit) != 0;

@@ -172,9 +172,9 @@ public final class ThreadShadow {
 
   /**
    * The owned-write guard's epoch (see {@code Hooks.ownedRewrite}): this thread's current epoch, or
-   * {@code ThreadState.NO_GUARD_EPOCH} — never a stamp's — while it has no state yet or runs a class initialiser (whose writes
-   * are recorded at ⊥: the hook must run). A state of an earlier registry may answer: the guard also asks that the
-   * shadow's writer is this thread, which a stamp of this memory's shadow is only for a thread that ran this
+   * {@code ThreadState.NO_GUARD_EPOCH} — never a write summary — while it has no state yet or runs a class initialiser
+   * (whose writes are recorded at ⊥: the hook must run). A state of an earlier registry may answer: the guard also
+   * asks that the shadow's writer is this thread, which for a shadow of this memory is only a thread that ran this
    * registry's hooks.
    */
   @ForceInline
