@@ -281,36 +281,15 @@ public final class DetectRuntime {
     return predict == null && t.rewrites(object, fieldId, site, shadow, threads, keep, bit);
   }
 
-  @ForceInline // see the class comment
-  void writeField(ThreadShadow t, Object object, int fieldId, int site) {
-    writeField(t, object, fieldId, site, 0L);
-  }
-
   /**
-   * The write of a guarded site that neither its owned-write guard nor the rewrite check settled
-   * ({@code Hooks.writeFieldGuarded}): {@link #writeField}'s, a record's site change dropping only the bits of the
-   * field's other guarded sites ({@code mask}) from the object's stamp.
+   * The full write of an instance field. For a guarded site's write that neither its owned-write guard nor the rewrite
+   * check settled ({@code Hooks.writeFieldGuarded}): a record's site change keeps only the stamp's bits in
+   * {@code keep} (those not of the field's guarded sites), and afterwards the site's {@code bit} goes into the stamp
+   * if the records now hold this write in the writer's current epoch ({@code ObjectShadow.stamp}, which checks the
+   * records themselves). Any other write passes 0 for both.
    */
-  void guardedWrite(ThreadShadow t, Object object, int fieldId, int site, long mask) {
-    writeField(t, object, fieldId, site, ~mask);
-  }
-
-  /**
-   * After a guarded site's write: the site's bit in the object's stamp if the records now hold this write in the
-   * writer's current epoch ({@code ObjectShadow.stamp}, which checks the records themselves).
-   */
-  void stamp(ThreadShadow t, Object object, int fieldId, int site, long bit) {
-    ThreadState state = t.state(threads);
-    if (!state.inClinit()) {
-      ObjectShadow s = t.slotShadowOfField(object, fieldId, shadow);
-      if (s != null) {
-        s.stamp(state.epoch(), fieldId, site, bit);
-      }
-    }
-  }
-
   @ForceInline // see the class comment
-  private void writeField(ThreadShadow t, Object object, int fieldId, int site, long keep) {
+  void writeField(ThreadShadow t, Object object, int fieldId, int site, long keep, long bit) {
     ThreadState state = t.state(threads);
     ObjectShadow s = state.inClinit() ? t.shadowOfField(object, fieldId, shadow)
         : t.shadowOfWrittenField(object, fieldId, shadow, state.epoch(), site);
@@ -324,6 +303,8 @@ public final class DetectRuntime {
     long now = state.epoch();
     if (state.inClinit() || !s.compactWrite(now, fieldId, site, keep)) {
       stateWrite(state, s, now, fieldId, site);
+    } else if (bit != 0) {
+      s.stamp(now, fieldId, site, bit);
     }
   }
 

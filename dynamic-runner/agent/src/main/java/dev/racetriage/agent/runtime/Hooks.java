@@ -211,13 +211,13 @@ public final class Hooks {
     if (t.busy || rt.recordedWrite(t, object, fieldId, site)) {
       return t;
     }
-    return checkedWrite(rt, t, object, fieldId, site);
+    return checkedWrite(rt, t, object, fieldId, site, 0L, 0L);
   }
 
   /**
    * Before a non-volatile instance field write from a guarded site whose owned-write guard ({@link #ownedRewrite}) did
    * not settle it: the write as {@link #writeField(Object, int, int, ThreadShadow)}'s, then the site's bit
-   * {@code bit} in the object's stamp if the records now hold this write ({@code DetectRuntime.guardedWrite});
+   * {@code bit} in the object's stamp if the records now hold this write ({@code DetectRuntime.writeField});
    * {@code mask}: the bits of every guarded site of the same field.
    */
   @DontInline
@@ -232,37 +232,24 @@ public final class Hooks {
       return t;
     }
     // the rewrite check, as writeField's, stamping the site when it settles the write (agent objects only: no busy
-    // flag needed)
-    if (rt.recordedWrite(t, object, fieldId, site, ~mask, ownedWrites != null ? bit : 0L)) {
+    // flag needed); no stamp while the guard may trust none
+    long stamp = ownedWrites != null ? bit : 0L;
+    if (rt.recordedWrite(t, object, fieldId, site, ~mask, stamp)) {
       return t;
     }
-    return checkedGuardedWrite(rt, t, object, fieldId, site, bit, mask);
+    return checkedWrite(rt, t, object, fieldId, site, ~mask, stamp);
   }
 
-  /** A guarded site's write the rewrite check did not settle: the whole write path, then the stamp, out of line. */
+  /**
+   * A field write the rewrite check did not settle: the runtime's whole write path, out of line ({@code keep} and
+   * {@code bit}: a guarded site's, see {@code DetectRuntime.writeField}; 0 for any other write).
+   */
   @DontInline
-  private static ThreadShadow checkedGuardedWrite(DetectRuntime rt, ThreadShadow t, Object object, int fieldId,
-                                                  int site, long bit, long mask) {
+  private static ThreadShadow checkedWrite(DetectRuntime rt, ThreadShadow t, Object object, int fieldId, int site,
+                                           long keep, long bit) {
     t.busy = true;
     try {
-      rt.guardedWrite(t, object, fieldId, site, mask);
-      if (ownedWrites != null) {
-        rt.stamp(t, object, fieldId, site, bit);
-      }
-    } catch (Throwable e) {
-      rt.internalError();
-    } finally {
-      t.busy = false;
-    }
-    return t;
-  }
-
-  /** A field write the rewrite check did not settle: the runtime's whole write path, out of line. */
-  @DontInline
-  private static ThreadShadow checkedWrite(DetectRuntime rt, ThreadShadow t, Object object, int fieldId, int site) {
-    t.busy = true;
-    try {
-      rt.writeField(t, object, fieldId, site);
+      rt.writeField(t, object, fieldId, site, keep, bit);
     } catch (Throwable e) {
       rt.internalError();
     } finally {

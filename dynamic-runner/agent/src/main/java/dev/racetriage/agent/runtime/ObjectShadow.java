@@ -247,18 +247,13 @@ class ObjectShadow {
    * can only have become shared since — after the records were turned into states at {@code now}, which the state
    * branch then checks. A site stored into the records while another thread turns them into states may be lost (the
    * report names the field's previous site in the same epoch), as in {@link #compactWrite}; an epoch never is.
+   *
+   * <p>For the owned-write guard (see {@link #stampSites}): a record's site change keeps only the stamp's bits in
+   * {@code keep}, and a write settled while the records hold sets the guarded site's {@code bit} (0: none) — what
+   * {@link #stamp} would set, without probing the records again (the guard's miss at a site whose field's record
+   * another site wrote last: an iterator's flag set in two methods).
    */
   @ForceInline // into the write hook: loads and compares, no call
-  boolean rewrite(long now, int fieldId, int site, long keep) {
-    return rewrite(now, fieldId, site, keep, 0L);
-  }
-
-  /**
-   * {@link #rewrite(long, int, int, long)}, and if it settles the write while the records hold, the guarded site's bit
-   * {@code bit} (0: none) in the stamp — what {@link #stamp} would set, without probing the records again (the owned
-   * write guard's miss at a site whose field's record another site wrote last: an iterator's flag set in two methods).
-   */
-  @ForceInline
   boolean rewrite(long now, int fieldId, int site, long keep, long bit) {
     long summary = writeSummary;
     if (compact) {

@@ -158,19 +158,6 @@ public final class ThreadShadow {
   }
 
   /**
-   * The shadow in the slot of {@code object}, whose field {@code fieldId} was just written, or null: no slot, or none
-   * of this memory's (the owned-write guard's stamp, after the write: see {@code DetectRuntime.guardedWrite}).
-   */
-  ObjectShadow slotShadowOfField(Object object, int fieldId, ShadowMemory memory) {
-    Class<?> type = object.getClass();
-    long slot = cachedSlot(type, fieldId);
-    if (slot == UNCACHED) {
-      slot = fieldSlotMiss(type, fieldId);
-    }
-    return slot >= 0 ? ShadowSlots.peek(object, slot, memory) : null;
-  }
-
-  /**
    * The owned-write guard's epoch (see {@code Hooks.ownedRewrite}): this thread's current epoch, or
    * {@code ThreadState.NO_GUARD_EPOCH} — never a write summary — while it has no state yet or runs a class initialiser
    * (whose writes are recorded at ⊥: the hook must run). A state of an earlier registry may answer: the guard also
@@ -225,7 +212,7 @@ public final class ThreadShadow {
     }
     if (slot == ShadowSlots.NONE) { // a class without a slot (a JDK container's pseudo-field): a way may hold it
       WeakIdentityTable.Entry<ObjectShadow> e = cachedWay(object, memory);
-      return e != null && e.value.rewrite(now, fieldId, site, keep);
+      return e != null && e.value.rewrite(now, fieldId, site, keep, 0L);
     }
     return false;
   }
