@@ -1,6 +1,7 @@
 package dev.racetriage.agent.runtime;
 
 import dev.racetriage.agent.predict.WcpAnalysis;
+import jdk.internal.vm.annotation.DontInline;
 
 /**
  * Detect mode with {@code predict=true} (the default): the shadow state of the WCP analysis ({@link WcpAnalysis}) — its locks,
@@ -15,6 +16,10 @@ import dev.racetriage.agent.predict.WcpAnalysis;
  * until then stands; happens-before detection goes on whole. {@link DetectRuntime} drops its reference in
  * {@code stopped}, so from then on an event costs it one read of a null field; a thread that read the reference just
  * before takes this monitor once more, sees the stop, and reads the null afterwards (the monitor orders it).
+ *
+ * <p>Every entry point is {@code @DontInline}: the hooks' C2 code is compiled while the analysis runs (it runs first
+ * in every test), and with these calls inlined it carried the whole analysis for the rest of the run — twice the code,
+ * and compile time the program's threads wait for (docs/architecture.md, "Predictive detection").
  */
 final class Predictions {
   static final int MAX_ELEMENTS = 1 << 16;
@@ -103,24 +108,28 @@ final class Predictions {
 
   // ---- accesses (each returns the prediction, or null) ----
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   WcpAnalysis.Prediction readField(int tid, Object o, int fieldId) {
     synchronized (wcp) {
       return take(1) ? wcp.read(tid, field(shadow(o), fieldId)) : null;
     }
   }
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   WcpAnalysis.Prediction writeField(int tid, Object o, int fieldId, int site, boolean clinit) {
     synchronized (wcp) {
       return take(1) ? wcp.write(tid, field(shadow(o), fieldId), site, clinit) : null;
     }
   }
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   WcpAnalysis.Prediction readStatic(int tid, int fieldId) {
     synchronized (wcp) {
       return take(1) ? wcp.read(tid, staticField(fieldId)) : null;
     }
   }
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   WcpAnalysis.Prediction writeStatic(int tid, int fieldId, int site, boolean clinit) {
     synchronized (wcp) {
       return take(1) ? wcp.write(tid, staticField(fieldId), site, clinit) : null;
@@ -128,6 +137,7 @@ final class Predictions {
   }
 
   /** An element read, or null when the array is too long for the analysis or the index out of bounds. */
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   WcpAnalysis.Prediction readElement(int tid, Object array, int index) {
     synchronized (wcp) {
       WcpAnalysis.Location x = take(1) ? element(array, index) : null;
@@ -135,6 +145,7 @@ final class Predictions {
     }
   }
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   WcpAnalysis.Prediction writeElement(int tid, Object array, int index, int site, boolean clinit) {
     synchronized (wcp) {
       WcpAnalysis.Location x = take(1) ? element(array, index) : null;
@@ -151,6 +162,7 @@ final class Predictions {
    * A hoisted loop's or a bulk call's elements {@code from, from + step, …} below {@code to}, read or written: one
    * monitor and one table lookup for the range (element by element, the hook cost a monitor and a lookup each).
    */
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void range(int tid, Object array, int from, int to, int step, int site, boolean write, boolean clinit,
              Found found) {
     int length = java.lang.reflect.Array.getLength(array);
@@ -231,6 +243,7 @@ final class Predictions {
 
   // ---- synchronisation ----
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void monitorEnter(int tid, Object monitor, boolean transparent) {
     synchronized (wcp) {
       if (take(1)) {
@@ -239,6 +252,7 @@ final class Predictions {
     }
   }
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void monitorExit(int tid, Object monitor) {
     synchronized (wcp) {
       if (take(1)) {
@@ -257,6 +271,7 @@ final class Predictions {
   }
 
   /** A volatile read, an atomic operation's acquire half, a trusted pointer read: a hard acquire of the object. */
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void acquire(int tid, Object o) {
     synchronized (wcp) {
       Shadow s = take(1) ? shadow(o) : null;
@@ -267,6 +282,7 @@ final class Predictions {
   }
 
   /** The same for an object the analysis may not know yet, creating nothing (a trusted pointer read). */
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void peekAcquire(int tid, Object o) {
     synchronized (wcp) {
       Shadow s = take(1) ? objects.get(o) : null;
@@ -277,6 +293,7 @@ final class Predictions {
   }
 
   /** A volatile write, an atomic operation's release half. */
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void release(int tid, Object o) {
     synchronized (wcp) {
       if (!take(1)) {
@@ -290,6 +307,7 @@ final class Predictions {
     }
   }
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void acquireStatic(int tid, int fieldId) {
     synchronized (wcp) {
       if (take(1)) {
@@ -298,6 +316,7 @@ final class Predictions {
     }
   }
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void releaseStatic(int tid, int fieldId) {
     synchronized (wcp) {
       if (take(1)) {
@@ -318,6 +337,7 @@ final class Predictions {
     return s;
   }
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void fork(int parent, int child) {
     synchronized (wcp) {
       if (take(1)) {
@@ -326,6 +346,7 @@ final class Predictions {
     }
   }
 
+  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
   void join(int joiner, int joined) {
     synchronized (wcp) {
       if (take(1)) {
