@@ -108,28 +108,28 @@ final class Predictions {
 
   // ---- accesses (each returns the prediction, or null) ----
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   WcpAnalysis.Prediction readField(int tid, Object o, int fieldId) {
     synchronized (wcp) {
       return take(1) ? wcp.read(tid, field(shadow(o), fieldId)) : null;
     }
   }
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   WcpAnalysis.Prediction writeField(int tid, Object o, int fieldId, int site, boolean clinit) {
     synchronized (wcp) {
       return take(1) ? wcp.write(tid, field(shadow(o), fieldId), site, clinit) : null;
     }
   }
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   WcpAnalysis.Prediction readStatic(int tid, int fieldId) {
     synchronized (wcp) {
       return take(1) ? wcp.read(tid, staticField(fieldId)) : null;
     }
   }
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   WcpAnalysis.Prediction writeStatic(int tid, int fieldId, int site, boolean clinit) {
     synchronized (wcp) {
       return take(1) ? wcp.write(tid, staticField(fieldId), site, clinit) : null;
@@ -137,7 +137,7 @@ final class Predictions {
   }
 
   /** An element read, or null when the array is too long for the analysis or the index out of bounds. */
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   WcpAnalysis.Prediction readElement(int tid, Object array, int index) {
     synchronized (wcp) {
       WcpAnalysis.Location x = take(1) ? element(array, index) : null;
@@ -145,7 +145,7 @@ final class Predictions {
     }
   }
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   WcpAnalysis.Prediction writeElement(int tid, Object array, int index, int site, boolean clinit) {
     synchronized (wcp) {
       WcpAnalysis.Location x = take(1) ? element(array, index) : null;
@@ -162,7 +162,7 @@ final class Predictions {
    * A hoisted loop's or a bulk call's elements {@code from, from + step, …} below {@code to}, read or written: one
    * monitor and one table lookup for the range (element by element, the hook cost a monitor and a lookup each).
    */
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void range(int tid, Object array, int from, int to, int step, int site, boolean write, boolean clinit,
              Found found) {
     int length = java.lang.reflect.Array.getLength(array);
@@ -243,7 +243,7 @@ final class Predictions {
 
   // ---- synchronisation ----
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void monitorEnter(int tid, Object monitor, boolean transparent) {
     synchronized (wcp) {
       if (take(1)) {
@@ -252,7 +252,7 @@ final class Predictions {
     }
   }
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void monitorExit(int tid, Object monitor) {
     synchronized (wcp) {
       if (take(1)) {
@@ -271,7 +271,7 @@ final class Predictions {
   }
 
   /** A volatile read, an atomic operation's acquire half, a trusted pointer read: a hard acquire of the object. */
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void acquire(int tid, Object o) {
     synchronized (wcp) {
       Shadow s = take(1) ? shadow(o) : null;
@@ -282,7 +282,7 @@ final class Predictions {
   }
 
   /** The same for an object the analysis may not know yet, creating nothing (a trusted pointer read). */
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void peekAcquire(int tid, Object o) {
     synchronized (wcp) {
       Shadow s = take(1) ? objects.get(o) : null;
@@ -293,7 +293,7 @@ final class Predictions {
   }
 
   /** A volatile write, an atomic operation's release half. */
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void release(int tid, Object o) {
     synchronized (wcp) {
       if (!take(1)) {
@@ -307,7 +307,7 @@ final class Predictions {
     }
   }
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void acquireStatic(int tid, int fieldId) {
     synchronized (wcp) {
       if (take(1)) {
@@ -316,7 +316,7 @@ final class Predictions {
     }
   }
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void releaseStatic(int tid, int fieldId) {
     synchronized (wcp) {
       if (take(1)) {
@@ -337,7 +337,7 @@ final class Predictions {
     return s;
   }
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void fork(int parent, int child) {
     synchronized (wcp) {
       if (take(1)) {
@@ -346,7 +346,7 @@ final class Predictions {
     }
   }
 
-  @DontInline // see the class comment: the analysis stays out of the hooks' compiled code
+  @DontInline // out of the hooks' compiled code: see the class comment
   void join(int joiner, int joined) {
     synchronized (wcp) {
       if (take(1)) {
