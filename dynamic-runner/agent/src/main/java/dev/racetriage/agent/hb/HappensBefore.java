@@ -177,7 +177,7 @@ public final class HappensBefore {
     public void fork(ThreadState parent, ThreadState child) {
         synchronized (child) {
             child.clock().join(parent.clock());
-            child.refreshAfterJoin();
+            child.refreshGuardEpoch(); // a recycled id's own entry may rise with the parent's clock
         }
         parent.tick();
     }

@@ -56,12 +56,8 @@ public final class ThreadState {
         return guardEpoch;
     }
 
-    /** After a join into this (not yet started) thread's clock: a recycled id's entry cannot rise, but say so once. */
-    void refreshAfterJoin() {
-        refreshGuardEpoch();
-    }
-
-    private void refreshGuardEpoch() {
+    /** Recomputes {@link #guardEpoch}; also after a join into this (not yet started) thread's clock ({@code fork}). */
+    void refreshGuardEpoch() {
         guardEpoch = clinitDepth > 0 ? NO_GUARD_EPOCH : epoch();
     }
 

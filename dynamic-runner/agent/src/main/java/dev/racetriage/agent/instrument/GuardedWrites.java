@@ -59,7 +59,7 @@ final class GuardedWrites {
     Map<String, Boolean> candidates = new HashMap<>(); // the class's own fields: name -> may be guarded
     Map<String, Integer> bits = new HashMap<>();
     Map<String, Long> masks = new HashMap<>();
-    java.util.List<String[]> writes = new java.util.ArrayList<>(); // (method, line, field) in encounter order
+    java.util.List<String[]> writes = new java.util.ArrayList<>(); // (site key, field) in encounter order
     reader.accept(new ClassVisitor(Opcodes.ASM9) {
       @Override
       public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
@@ -84,23 +84,22 @@ final class GuardedWrites {
           @Override
           public void visitFieldInsn(int opcode, String owner, String field, String fieldDescriptor) {
             if (opcode == Opcodes.PUTFIELD && owner.equals(self)) {
-              writes.add(new String[] {name, Integer.toString(line), field});
+              writes.add(new String[] {key(name, line, field), field});
             }
           }
         };
       }
     }, ClassReader.SKIP_FRAMES);
     for (String[] w : writes) {
-      if (!Boolean.TRUE.equals(candidates.get(w[2]))) {
+      if (!Boolean.TRUE.equals(candidates.get(w[1]))) {
         continue; // inherited, static, final or volatile
       }
-      String key = key(w[0], Integer.parseInt(w[1]), w[2]);
-      if (bits.containsKey(key) || bits.size() == MAX_SITES) {
+      if (bits.containsKey(w[0]) || bits.size() == MAX_SITES) {
         continue;
       }
       int b = bits.size();
-      bits.put(key, b);
-      masks.merge(w[2], 1L << b, (x, y) -> x | y);
+      bits.put(w[0], b);
+      masks.merge(w[1], 1L << b, (x, y) -> x | y);
     }
     return bits.isEmpty() ? NONE : new GuardedWrites(Map.copyOf(bits), Map.copyOf(masks));
   }

@@ -380,12 +380,12 @@ class ObjectShadow {
         writer = null; // before the summary leaves its thread: that thread's reads are checked from here on
       }
       if (WRITE_SUMMARY.compareAndSet(this, summary, next)) {
-        if (next != SHARED_WRITES) {
-          stampSites = 0; // the summary is this thread's new epoch (see stampSites)
-        }
         if (next == SHARED_WRITES) {
           writer = null; // after too: a claim racing with this change may have stored its thread meanwhile
-        } else if (handOver) {
+          return;
+        }
+        stampSites = 0; // the summary is this thread's new epoch (see stampSites)
+        if (handOver) {
           claimWriter(next);
         }
         return;

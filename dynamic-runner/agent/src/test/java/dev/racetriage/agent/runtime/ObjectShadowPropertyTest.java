@@ -134,7 +134,7 @@ class ObjectShadowPropertyTest {
       List<Step> trace = randomTrace(random);
       boolean[] recordedWrite = new boolean[trace.size()];
       Set<String> expected = oracleWithSites(trace);
-      Set<String> reported = runWithSites(trace, Slotted::new, recordedWrite, null);
+      Set<String> reported = runWithSites(trace, Slotted::new, recordedWrite, null, null);
       assertEquals(expected, reported, "trace " + n + ": " + trace);
       boolean[] rewrites = rewritesInEpoch(trace);
       for (int i = 0; i < trace.size(); i++) {
@@ -172,7 +172,7 @@ class ObjectShadowPropertyTest {
       List<Step> trace = randomTrace(random);
       boolean[] ownedRead = new boolean[trace.size()];
       Set<String> expected = oracleWithSites(trace);
-      Set<String> reported = runWithSites(trace, Slotted::new, null, ownedRead);
+      Set<String> reported = runWithSites(trace, Slotted::new, null, ownedRead, null);
       assertEquals(expected, reported, "trace " + n + ": " + trace);
       boolean[] covering = coveringReads(trace);
       boolean[] own = readsOfOwnWrites(trace);
@@ -214,12 +214,7 @@ class ObjectShadowPropertyTest {
       List<Step> trace = randomTrace(random);
       boolean[] ownedWrite = new boolean[trace.size()];
       Set<String> expected = oracleWithSites(trace);
-      Set<String> reported = new TreeSet<>();
-      for (FieldRaces f : runTrace(trace, Slotted::new, null, null, null, ownedWrite, true)) {
-        for (FieldRaces.SitePair p : f.sitePairs()) {
-          reported.add(f.fieldKey() + " " + p.kind() + " " + p.current().line() + " after " + p.previous().line());
-        }
-      }
+      Set<String> reported = runWithSites(trace, Slotted::new, null, null, ownedWrite);
       assertEquals(expected, reported, "trace " + n + ": " + trace);
       boolean[] rewrites = rewritesInEpoch(trace);
       for (int i = 0; i < trace.size(); i++) {
@@ -522,12 +517,14 @@ class ObjectShadowPropertyTest {
    * As {@link #run}, writes from two sites ({@link #writeSite}); each race as the oracle's "field kind site after
    * earlier site" (site: its line). If {@code recordedWrite} is given, each write step first asks the write hook's
    * rewrite check and records its answer there; if {@code ownedRead} is given, each read step first asks the owned-read
-   * guard, skips the hook if it says so (as instrumented code does) and records that there.
+   * guard, skips the hook if it says so (as instrumented code does) and records that there; {@code ownedWrite} does
+   * the same for the owned-write guard at each write step (see {@code runTrace}).
    */
   private static Set<String> runWithSites(List<Step> trace, java.util.function.Supplier<Object> newObject,
-                                          boolean[] recordedWrite, boolean[] ownedRead) throws InterruptedException {
+                                          boolean[] recordedWrite, boolean[] ownedRead, boolean[] ownedWrite)
+      throws InterruptedException {
     Set<String> racy = new TreeSet<>();
-    for (FieldRaces f : runTrace(trace, newObject, null, recordedWrite, ownedRead, null, true)) {
+    for (FieldRaces f : runTrace(trace, newObject, null, recordedWrite, ownedRead, ownedWrite, true)) {
       for (FieldRaces.SitePair p : f.sitePairs()) {
         racy.add(f.fieldKey() + " " + p.kind() + " " + p.current().line() + " after " + p.previous().line());
       }
