@@ -48,8 +48,9 @@ public final class DetectRuntime {
   private final ThreadRegistry threads = new ThreadRegistry(hb);
   private final int maxArrayElements;
   /**
-   * predict=true: the WCP analysis every event also goes to (see {@link Predictions}); null otherwise, and from the
-   * moment its budget is spent (then an event costs one read of this field). Read it once per event into a local.
+   * predict=true: the WCP analysis every event also goes to (see {@link Predictions}); null otherwise, while an
+   * analysis waits for a second thread ({@link #waiting}), and from the moment its budget is spent (then an event
+   * costs one read of this field and of {@link #waiting}). Read through {@link #predictions} once per event.
    */
   private Predictions predict;
 
@@ -87,8 +88,70 @@ public final class DetectRuntime {
    */
   public void enablePredictions(long budget) {
     predictBudget = budget;
-    predict = newPredictions();
+    if (budget > 0) {
+      waiting = new Waiting(newPredictions(), Thread.currentThread());
+    } else {
+      predict = newPredictions();
+    }
     Hooks.ownedReadsFor(this);
+  }
+
+  /**
+   * predict=true with a budget: an analysis that waits for a second thread — it takes no event until a thread other
+   * than {@link #solo} reaches a hook's slow path, or any thread starts another ({@link #fork}); then it becomes
+   * {@link #predict} and takes every event. WCP predicts only races between two threads' accesses, and those of a thread
+   * before it starts another are ordered before everything the started thread does, so a single-threaded test (most of
+   * a real suite's) neither pays for an analysis nor loses the hooks' fast paths (off while an analysis takes every
+   * event) for its first events. What waiting gives up: a race between an access of the single-threaded part and a
+   * thread that was running before the analysis (a pool started before the test) which only reordering critical
+   * sections would expose. Once started, the analysis sees a suffix of the trace, as a fresh analysis at a test's start
+   * does ({@link #testStarted}), with the same soundness; the suffix is a consistent cut because every event that
+   * follows the second thread's first event in happens-before order comes after an acquire whose hook (never a fast
+   * path when it gains something: a covered acquire gains nothing) reads the volatile {@link #waiting}.
+   */
+  private static final class Waiting {
+    final Predictions analysis;
+    final Thread solo;
+
+    Waiting(Predictions analysis, Thread solo) {
+      this.analysis = analysis;
+      this.solo = solo;
+    }
+  }
+
+  /** predict=true with a budget: the analysis waiting for a second thread, or null (see {@link Waiting}). */
+  private volatile Waiting waiting;
+
+  /**
+   * The analysis this slow-path event goes to: {@link #predict}, or the waiting one if another thread than its solo
+   * thread sends the event (it starts now), or null.
+   */
+  @ForceInline // into every hook's slow path: two loads and compares
+  private Predictions predictions() {
+    Predictions p = predict;
+    if (p == null) {
+      Waiting w = waiting;
+      if (w == null) {
+        p = predict; // again after the volatile read: a wake that cleared it set this first
+      } else if (w.solo != Thread.currentThread()) {
+        p = wake();
+      }
+    }
+    return p;
+  }
+
+  /** The waiting analysis starts (if one waits): it becomes {@link #predict}, the owned-read guards go off. */
+  @DontInline // once per analysis
+  private Predictions wake() {
+    synchronized (predictSwitch) {
+      Waiting w = waiting;
+      if (w != null) {
+        predict = w.analysis;
+        waiting = null;
+        Hooks.ownedReadsFor(this);
+      }
+      return predict;
+    }
   }
 
   /** True while a predictive analysis takes every read (the owned-read guard must not skip any: see Hooks). */
@@ -138,8 +201,10 @@ public final class DetectRuntime {
     Predictions old;
     synchronized (predictSwitch) {
       testsStarted = true;
-      old = predict;
-      predict = newPredictions();
+      Waiting w = waiting;
+      old = w != null ? w.analysis : predict;
+      predict = null;
+      waiting = new Waiting(newPredictions(), Thread.currentThread());
       Hooks.ownedReadsFor(this);
     }
     long events = old == null ? 0 : old.retire();
@@ -233,7 +298,7 @@ public final class DetectRuntime {
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOfField(object, fieldId, shadow);
     ThreadState state = t.state(threads);
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       var p = predict.readField(state.tid(), object, fieldId);
       if (p != null) {
@@ -293,7 +358,7 @@ public final class DetectRuntime {
     ThreadState state = t.state(threads);
     ObjectShadow s = state.inClinit() ? t.shadowOfField(object, fieldId, shadow)
         : t.shadowOfWrittenField(object, fieldId, shadow, state.epoch(), site);
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       var p = predict.writeField(state.tid(), object, fieldId, site, state.inClinit());
       if (p != null) {
@@ -318,7 +383,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void readStatic(ThreadShadow t, int fieldId, int site) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       ThreadState state = t.state(threads);
       var p = predict.readStatic(state.tid(), fieldId);
@@ -331,7 +396,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void writeStatic(ThreadShadow t, int fieldId, int site) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       ThreadState state = t.state(threads);
       var p = predict.writeStatic(state.tid(), fieldId, site, state.inClinit());
@@ -353,7 +418,7 @@ public final class DetectRuntime {
   void readElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
-    if (predict != null) {
+    if (predictions() != null) {
       predictElement(s, state, array, index, site, false);
     }
     if (s.allWritesCoveredBy(state)) {
@@ -447,7 +512,7 @@ public final class DetectRuntime {
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
-    if (predict != null) {
+    if (predictions() != null) {
       predictElement(s, state, array, index, site, true);
     }
     long now = state.epoch();
@@ -541,7 +606,7 @@ public final class DetectRuntime {
   /** predict=true: an element access through the WCP analysis, reported under the array's key. */
   @DontInline
   private void predictElement(ObjectShadow s, ThreadState state, Object array, int index, int site, boolean write) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict == null) {
       return;
     }
@@ -556,7 +621,7 @@ public final class DetectRuntime {
   @DontInline
   private void predictRange(ObjectShadow s, ThreadState state, Object array, int from, int to, int step, int site,
                             boolean write) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict == null) {
       return;
     }
@@ -618,7 +683,7 @@ public final class DetectRuntime {
   void readRange(ThreadShadow t, Object array, int from, int to, int step, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
-    if (predict != null) {
+    if (predictions() != null) {
       predictRange(s, state, array, from, to, step, site, false);
     }
     if (s.allWritesCoveredBy(state)) {
@@ -686,7 +751,7 @@ public final class DetectRuntime {
   void writeRange(ThreadShadow t, Object array, int from, int to, int step, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
-    if (predict != null) {
+    if (predictions() != null) {
       predictRange(s, state, array, from, to, step, site, true);
     }
     long now = state.epoch();
@@ -886,7 +951,7 @@ public final class DetectRuntime {
   /** {@code transparent}: predict=true, a section the agent sees whole (see TransparentSections). */
   @ForceInline // see the class comment
   void monitorEnter(ThreadShadow t, Object object, boolean transparent) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.monitorEnter(t.state(threads).tid(), object, transparent);
     }
@@ -899,7 +964,7 @@ public final class DetectRuntime {
   /** Before monitorexit (and before Object.wait): RELEASE the object's monitor. */
   @DontInline // see the class comment
   void monitorExit(ThreadShadow t, Object object) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.monitorExit(t.state(threads).tid(), object);
     }
@@ -909,7 +974,7 @@ public final class DetectRuntime {
   /** After a volatile read: ACQUIRE the field's clock and the object's atomic clock. */
   @ForceInline // see the class comment
   void volatileRead(ThreadShadow t, Object object, int fieldId) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.acquire(t.state(threads).tid(), object);
     }
@@ -927,7 +992,7 @@ public final class DetectRuntime {
   /** Before a volatile write: RELEASE to the field's clock. */
   @DontInline // see the class comment
   void volatileWrite(ThreadShadow t, Object object, int fieldId) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.release(t.state(threads).tid(), object);
     }
@@ -937,7 +1002,7 @@ public final class DetectRuntime {
   /** After an atomic operation that reads: ACQUIRE the atomic clock and every volatile field clock. */
   @ForceInline // see the class comment
   void atomicAcquire(ThreadShadow t, Object object) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.acquire(t.state(threads).tid(), object);
     }
@@ -962,7 +1027,7 @@ public final class DetectRuntime {
   /** Before an atomic operation that writes: RELEASE to the atomic clock (volatile readers acquire it too). */
   @DontInline // see the class comment
   void atomicRelease(ThreadShadow t, Object object) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.release(t.state(threads).tid(), object);
     }
@@ -979,7 +1044,7 @@ public final class DetectRuntime {
    */
   @DontInline // see the class comment
   void atomicAcquireRelease(ThreadShadow t, Object object) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       int tid = t.state(threads).tid();
       predict.acquire(tid, object);
@@ -1023,7 +1088,7 @@ public final class DetectRuntime {
   /** Acquire the holder's atomic clock if it has one; never creates shadow state for the holder. */
   @ForceInline // see the class comment
   void trustedReferenceRead(ThreadShadow t, Object holder) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.peekAcquire(t.state(threads).tid(), holder);
     }
@@ -1036,7 +1101,7 @@ public final class DetectRuntime {
 
   @ForceInline // see the class comment
   void volatileReadStatic(ThreadShadow t, int fieldId) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.acquireStatic(t.state(threads).tid(), fieldId);
     }
@@ -1045,7 +1110,7 @@ public final class DetectRuntime {
 
   @DontInline // see the class comment
   void volatileWriteStatic(ThreadShadow t, int fieldId) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.releaseStatic(t.state(threads).tid(), fieldId);
     }
@@ -1055,7 +1120,7 @@ public final class DetectRuntime {
   void fork(ThreadShadow t, Thread child) {
     ThreadState childState = threads.stateOf(child);
     hb.rename(childState, child.getName());
-    Predictions predict = this.predict;
+    Predictions predict = wake(); // a start ends the wait of an analysis (see Waiting), whichever thread starts
     if (predict != null) {
       predict.fork(t.state(threads).tid(), childState.tid());
     }
@@ -1063,7 +1128,7 @@ public final class DetectRuntime {
   }
 
   void join(ThreadShadow t, Thread joined) {
-    Predictions predict = this.predict;
+    Predictions predict = predictions();
     if (predict != null) {
       predict.join(t.state(threads).tid(), threads.stateOf(joined).tid());
     }

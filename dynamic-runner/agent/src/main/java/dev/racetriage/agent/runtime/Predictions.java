@@ -8,7 +8,9 @@ import jdk.internal.vm.annotation.DontInline;
  * syncs and locations per program object, in a weak identity table of its own beside the happens-before shadow — and
  * the calls {@link DetectRuntime} makes into it for every event, on the event's thread. The analysis's monitor is the
  * trace order, so every event takes it: the option's cost (RESULTS.md). Arrays longer than {@link #MAX_ELEMENTS}
- * are left to happens-before (a location object per element).
+ * are left to happens-before (a location object per element), and their elements' accesses take neither the
+ * monitor nor the budget. With a budget, {@link DetectRuntime} gives an analysis no event until a second thread takes
+ * part (its {@code Waiting}).
  *
  * <p><b>Budget</b> ({@code predictEvents}; one analysis per test, see {@link DetectRuntime#testStarted}): the analysis
  * takes at most that many events (an element of a range counts as one), then stops for good: it calls {@link Stop#stopped} once, under its monitor, and every later call returns
@@ -139,6 +141,9 @@ final class Predictions {
   /** An element read, or null when the array is too long for the analysis or the index out of bounds. */
   @DontInline // out of the hooks' compiled code: see the class comment
   WcpAnalysis.Prediction readElement(int tid, Object array, int index) {
+    if (untracked(array)) {
+      return null;
+    }
     synchronized (wcp) {
       WcpAnalysis.Location x = take(1) ? element(array, index) : null;
       return x == null ? null : wcp.read(tid, x);
@@ -147,10 +152,22 @@ final class Predictions {
 
   @DontInline // out of the hooks' compiled code: see the class comment
   WcpAnalysis.Prediction writeElement(int tid, Object array, int index, int site, boolean clinit) {
+    if (untracked(array)) {
+      return null;
+    }
     synchronized (wcp) {
       WcpAnalysis.Location x = take(1) ? element(array, index) : null;
       return x == null ? null : wcp.write(tid, x, site, clinit);
     }
+  }
+
+  /**
+   * An array too long for the analysis: its element accesses neither take the monitor nor count against the budget
+   * (a cipher's megabyte buffers, read by every worker, spent the whole budget contending for the monitor and
+   * analysed nothing).
+   */
+  private static boolean untracked(Object array) {
+    return java.lang.reflect.Array.getLength(array) > MAX_ELEMENTS;
   }
 
   /** Receives the predictions of a range, with the element index each is about. */
@@ -165,10 +182,10 @@ final class Predictions {
   @DontInline // out of the hooks' compiled code: see the class comment
   void range(int tid, Object array, int from, int to, int step, int site, boolean write, boolean clinit,
              Found found) {
-    int length = java.lang.reflect.Array.getLength(array);
-    if (length > MAX_ELEMENTS) {
+    if (untracked(array)) {
       return;
     }
+    int length = java.lang.reflect.Array.getLength(array);
     int end = Math.min(to, length);
     synchronized (wcp) {
       if (!take(end > from ? (end - 1 - from) / step + 1 : 0)) {

@@ -171,6 +171,27 @@ class RacyProgramsIT {
         whole.report().summary());
   }
 
+  /**
+   * With a budget, an analysis waits for a second thread: the fixture's single-threaded busy loop (above the budget)
+   * costs it nothing, and the race only prediction finds, after the loop, is predicted — where an analysis that took
+   * the loop's events stopped before it (the test above, where an earlier fixture's threads woke it first).
+   */
+  @Test
+  void theAnalysisWaitsForASecondThreadSoASingleThreadedPrefixSpendsNoBudget() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.PredictionPastBudgetBad";
+    AgentJvm.Result result = AgentJvm.run("prediction-waits", List.of(), "mode=detect;predictEvents=50000",
+        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", "--repeat", "1", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(fixture + ".late", fixture + ".observed"), result.report().racyFields(), result.describe());
+    assertEquals(0, result.report().summaryNumber("predictionStoppedAfterEvents"), result.report().summary());
+    assertTrue(result.report().summaryNumber("predictionEvents") < 50_000, result.report().summary());
+    for (String line : result.report().lines()) {
+      if (line.contains("\"field\":\"" + fixture + ".late\"")) {
+        assertTrue(line.contains("\"predicted\":true"), line);
+      }
+    }
+  }
+
   /** With container calls modelled (the default), each unsynchronised container shared by two threads races on its field. */
   @Test
   void sharedUnsynchronisedContainersRaceOnTheFieldsThatHoldThem() throws Exception {
