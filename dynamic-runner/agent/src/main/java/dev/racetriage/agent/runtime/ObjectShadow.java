@@ -884,7 +884,8 @@ class ObjectShadow {
      * check, and a hoisted loop's range write is two {@code Arrays.fill}s. Once the summary is {@link #SHARED_WRITES} the
      * same records are each element's h-summary state, written under a per-element lock — the epoch's top bit, as in
      * {@code LocationState} — by {@code DetectRuntime}. 12 bytes an element, no object per element. Only arrays of
-     * at most {@link #FLAT_MAX} elements have flat records; a longer one's are kept per chunk ({@link #chunks}).
+     * at most {@link #FLAT_MAX} elements have flat records, and longer ones up to {@link #GRANTED_FLAT_MAX} while the
+     * shadow memory grants them; the others' are kept per chunk ({@link #chunks}).
      */
     private volatile long[] elementEpochs;
     /** The site of each element's last write; set before {@link #elementEpochs} is published. */
@@ -904,6 +905,12 @@ class ObjectShadow {
 
     /** Arrays up to this long get flat records (a chunk directory would cost more than it saves). */
     static final int FLAT_MAX = 2 * ElementChunks.SIZE;
+    /**
+     * Arrays up to this long get flat records too while the shadow memory's grant lasts ({@link ShadowMemory#grantFlat}):
+     * a chunk costs a strided sweep (a matrix's rows, read and written column by column) an extra load and branch
+     * per element, about a third of the sweep under the agent.
+     */
+    static final int GRANTED_FLAT_MAX = 1 << 16;
 
     @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
     synchronized boolean allocate(Object array, String unnamedKey, int maxElements) {
@@ -916,7 +923,7 @@ class ObjectShadow {
           untracked = true;
           return false;
         }
-        if (length > FLAT_MAX) {
+        if (length > FLAT_MAX && (length > GRANTED_FLAT_MAX || !memory.grantFlat(length))) {
           chunks = new ElementChunks(length);
         } else {
           elementSites = new int[length];

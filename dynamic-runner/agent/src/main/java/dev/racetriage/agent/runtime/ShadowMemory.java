@@ -18,6 +18,34 @@ final class ShadowMemory {
     this.fields = fields;
   }
 
+  /**
+   * Elements of arrays longer than {@code ArrayShadow.FLAT_MAX} that may still get flat records: 4 Mi elements, 48 MiB
+   * of records over the whole run, granted first come first served and never given back (an array's death is not
+   * seen). Past it such arrays get chunks, whose records cost ~20 bytes per 64 elements until written: the memory
+   * bound stays what it was plus this fixed allowance, and the first arrays — a kernel's matrix, a histogram's counts —
+   * keep flat records' speed.
+   */
+  private final java.util.concurrent.atomic.AtomicLong flatElementsLeft =
+      new java.util.concurrent.atomic.AtomicLong(FLAT_GRANT);
+  static final long FLAT_GRANT = Long.getLong("racetriage.agent.flatGrant", 1L << 22);
+
+  /** Sets what is left of the grant (tests: 0 gives every array longer than {@code FLAT_MAX} chunks). */
+  void flatGrant(long elements) {
+    flatElementsLeft.set(elements);
+  }
+
+  /** True if an array of {@code length} elements gets flat records from the grant (taken from it). */
+  boolean grantFlat(int length) {
+    if (flatElementsLeft.get() < length) {
+      return false;
+    }
+    if (flatElementsLeft.addAndGet(-length) >= 0) {
+      return true;
+    }
+    flatElementsLeft.addAndGet(length); // raced past it: give back, get chunks
+    return false;
+  }
+
   /** The object's shadow: in its slot if its class has one ({@link ShadowSlots}), else in the table. */
   ObjectShadow of(Object object) {
     long slot = ShadowSlots.offsetOf(object.getClass());

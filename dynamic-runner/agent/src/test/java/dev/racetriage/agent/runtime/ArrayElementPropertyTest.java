@@ -34,7 +34,10 @@ class ArrayElementPropertyTest {
   private static final int STEPS = 25;
   private static final int THREADS = 3;
   private static final int LOCKS = 2;
-  /** A short array (flat records) and two long ones (chunked: 4 chunks, the last partial; 16 chunks). */
+  /**
+   * A short array (flat records) and two long ones (chunked: 4 chunks, the last partial; 16 chunks — or flat, while
+   * the shadow memory's grant lasts).
+   */
   private static final int[] LENGTHS = {100, 200, 1000};
 
   /**
@@ -63,13 +66,15 @@ class ArrayElementPropertyTest {
       Map<String, Long> expected = new TreeMap<>();
       Map<String, TreeSet<Integer>> expectedIndices = new TreeMap<>();
       oracle(trace, expected, expectedIndices);
-      Map<String, Long> reported = new TreeMap<>();
-      Map<String, TreeSet<Integer>> reportedIndices = new TreeMap<>();
-      run(trace, reported, reportedIndices);
-      assertEquals(expected, reported, "trace " + n + ": " + trace);
-      for (var e : expectedIndices.entrySet()) {
-        if (e.getValue().size() <= 16) { // the aggregator keeps 32 indices per array
-          assertEquals(e.getValue(), reportedIndices.get(e.getKey()), "trace " + n + " indices: " + trace);
+      for (long grant : new long[] {0, ShadowMemory.FLAT_GRANT}) { // long arrays chunked, then flat from the grant
+        Map<String, Long> reported = new TreeMap<>();
+        Map<String, TreeSet<Integer>> reportedIndices = new TreeMap<>();
+        run(trace, reported, reportedIndices, grant);
+        assertEquals(expected, reported, "trace " + n + ", grant " + grant + ": " + trace);
+        for (var e : expectedIndices.entrySet()) {
+          if (e.getValue().size() <= 16) { // the aggregator keeps 32 indices per array
+            assertEquals(e.getValue(), reportedIndices.get(e.getKey()), "trace " + n + " indices: " + trace);
+          }
         }
       }
       racyTraces += expected.isEmpty() ? 0 : 1;
@@ -196,10 +201,11 @@ class ArrayElementPropertyTest {
   }
 
   /** Runs the trace through the hooks, each step on its thread, one step at a time. */
-  private static void run(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices)
-      throws InterruptedException {
+  private static void run(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices,
+                          long flatGrant) throws InterruptedException {
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
+    runtime.shadowMemory().flatGrant(flatGrant);
     Hooks.install(runtime);
     long[][] arrays = new long[LENGTHS.length][];
     for (int a = 0; a < LENGTHS.length; a++) {
@@ -239,6 +245,7 @@ class ArrayElementPropertyTest {
   void aLongArrayAllocatesOnlyTheChunksItsElementWritesTouch() throws Exception {
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
+    runtime.shadowMemory().flatGrant(0); // past the flat records' grant
     Hooks.install(runtime);
     long[] array = new long[10_000];
     Hooks.arrayInField(array, fields.id("pkg/Arrays", "big"));
@@ -267,5 +274,27 @@ class ArrayElementPropertyTest {
     assertEquals(Map.of(RaceKind.WR, 66L), races.countByKind());
     assertEquals("owner", races.first().previous().threadName());
     assertEquals(2, chunks.allocatedChunks(), "reads allocate nothing");
+  }
+
+  /** The grant: long arrays get flat records first come first served until it is spent, then chunks. */
+  @Test
+  void longArraysGetFlatRecordsUntilTheGrantIsSpent() {
+    FieldRegistry fields = new FieldRegistry();
+    DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
+    runtime.shadowMemory().flatGrant(1_500);
+    Hooks.install(runtime);
+    long[] first = new long[1_000];
+    long[] second = new long[1_000];
+    long[] small = new long[ObjectShadow.ArrayShadow.FLAT_MAX];
+    Hooks.writeElement(first, 999, 1);
+    Hooks.writeElement(second, 999, 1);
+    Hooks.writeElement(small, 0, 1);
+    ObjectShadow a = runtime.shadowMemory().peek(first);
+    ObjectShadow b = runtime.shadowMemory().peek(second);
+    assertNotNull(a.elementEpochs(), "granted: flat");
+    assertNull(a.elementChunks());
+    assertNull(b.elementEpochs(), "past the grant: chunks");
+    assertEquals(1, b.elementChunks().allocatedChunks());
+    assertNotNull(runtime.shadowMemory().peek(small).elementEpochs(), "short arrays are flat without the grant");
   }
 }
