@@ -99,10 +99,10 @@ public final class DetectRuntime {
   /**
    * predict=true with a budget: an analysis that waits for a second thread — it takes no event until a thread other
    * than {@link #solo} reaches a hook's slow path, or any thread starts another ({@link #fork}); then it becomes
-   * {@link #predict} and takes every event. WCP predicts only races between two threads' accesses, and those of a thread
-   * before it starts another are ordered before everything the started thread does, so a single-threaded test (most of
-   * a real suite's) neither pays for an analysis nor loses the hooks' fast paths (off while an analysis takes every
-   * event) for its first events. What waiting gives up: a race between an access of the single-threaded part and a
+   * {@link #predict} and takes every event. WCP predicts only races between two threads' accesses, and those of a
+   * thread before it starts another are ordered before everything the started thread does, so a single-threaded test
+   * (most of a real suite's) neither pays for an analysis nor loses the hooks' fast paths (off while an analysis takes
+   * every event) for its first events. What waiting gives up: a race between an access of the single-threaded part and a
    * thread that was running before the analysis (a pool started before the test) which only reordering critical
    * sections would expose. Once started, the analysis sees a suffix of the trace, as a fresh analysis at a test's start
    * does ({@link #testStarted}), with the same soundness; the suffix is a consistent cut because every event that

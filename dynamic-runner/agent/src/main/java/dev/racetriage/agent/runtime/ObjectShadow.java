@@ -906,9 +906,9 @@ class ObjectShadow {
     /** Arrays up to this long get flat records (a chunk directory would cost more than it saves). */
     static final int FLAT_MAX = 2 * ElementChunks.SIZE;
     /**
-     * Arrays up to this long get flat records too while the shadow memory's grant lasts ({@link ShadowMemory#grantFlat}):
-     * a chunk costs a strided sweep (a matrix's rows, read and written column by column) an extra load and branch
-     * per element, about a third of the sweep under the agent.
+     * Arrays up to this long get flat records too while the shadow memory's grant lasts
+     * ({@link ShadowMemory#grantFlat}): a chunk costs a strided sweep (a matrix's rows, read and written column by
+     * column) an extra load and branch per element, about a third of the sweep under the agent.
      */
     static final int GRANTED_FLAT_MAX = 1 << 16;
 
