@@ -117,7 +117,8 @@ final class TriageCommand implements Callable<Integer> {
   @Option(names = "--predict", description = "Predict over the whole of every detection run, at any cost. By default "
       + "the agent runs WCP beside happens-before, so two synchronized blocks on one lock that touch nothing in common "
       + "do not hide the race between accesses around them (such races are marked predicted, with the lock order to "
-      + "flip), for each JVM's first events only (its budget: it then stops, and the triage says so); on CPU-heavy "
+      + "flip), for each test's first events once a second thread takes part (its budget: it then stops, and the triage "
+      + "says so); on CPU-heavy "
       + "tests the whole run costs up to 10x detection (benchmarks/RESULTS.md)")
   boolean predict;
 

@@ -418,8 +418,9 @@ public final class DetectRuntime {
   void readElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
-    if (predictions() != null) {
-      predictElement(s, state, array, index, site, false);
+    Predictions predict = predictions();
+    if (predict != null) {
+      predictElement(predict, s, state, array, index, site, false);
     }
     if (s.allWritesCoveredBy(state)) {
       return;
@@ -512,8 +513,9 @@ public final class DetectRuntime {
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
-    if (predictions() != null) {
-      predictElement(s, state, array, index, site, true);
+    Predictions predict = predictions();
+    if (predict != null) {
+      predictElement(predict, s, state, array, index, site, true);
     }
     long now = state.epoch();
     s.noteWrite(state, now);
@@ -605,11 +607,8 @@ public final class DetectRuntime {
 
   /** predict=true: an element access through the WCP analysis, reported under the array's key. */
   @DontInline
-  private void predictElement(ObjectShadow s, ThreadState state, Object array, int index, int site, boolean write) {
-    Predictions predict = predictions();
-    if (predict == null) {
-      return;
-    }
+  private void predictElement(Predictions predict, ObjectShadow s, ThreadState state, Object array, int index,
+                              int site, boolean write) {
     var p = write ? predict.writeElement(state.tid(), array, index, site, state.inClinit())
         : predict.readElement(state.tid(), array, index);
     if (p != null) {
@@ -619,12 +618,8 @@ public final class DetectRuntime {
 
   /** predict=true: a range's elements through the WCP analysis, one by one. */
   @DontInline
-  private void predictRange(ObjectShadow s, ThreadState state, Object array, int from, int to, int step, int site,
-                            boolean write) {
-    Predictions predict = predictions();
-    if (predict == null) {
-      return;
-    }
+  private void predictRange(Predictions predict, ObjectShadow s, ThreadState state, Object array, int from, int to,
+                            int step, int site, boolean write) {
     predict.range(state.tid(), array, firstInBounds(from, step), to, step, site, write, state.inClinit(),
         new Predictions.Found() { // not a lambda: see the package contract
           @Override
@@ -683,8 +678,9 @@ public final class DetectRuntime {
   void readRange(ThreadShadow t, Object array, int from, int to, int step, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
-    if (predictions() != null) {
-      predictRange(s, state, array, from, to, step, site, false);
+    Predictions predict = predictions();
+    if (predict != null) {
+      predictRange(predict, s, state, array, from, to, step, site, false);
     }
     if (s.allWritesCoveredBy(state)) {
       return;
@@ -751,8 +747,9 @@ public final class DetectRuntime {
   void writeRange(ThreadShadow t, Object array, int from, int to, int step, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
-    if (predictions() != null) {
-      predictRange(s, state, array, from, to, step, site, true);
+    Predictions predict = predictions();
+    if (predict != null) {
+      predictRange(predict, s, state, array, from, to, step, site, true);
     }
     long now = state.epoch();
     boolean clinit = state.inClinit();
