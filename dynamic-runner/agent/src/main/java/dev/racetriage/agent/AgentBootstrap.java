@@ -18,6 +18,7 @@ import dev.racetriage.agent.runtime.DetectRuntime;
 import dev.racetriage.agent.runtime.FieldRegistry;
 import dev.racetriage.agent.runtime.BulkHooks;
 import dev.racetriage.agent.runtime.ContainerHooks;
+import dev.racetriage.agent.runtime.HookEntry;
 import dev.racetriage.agent.runtime.Hooks;
 import dev.racetriage.agent.runtime.LockContracts;
 import dev.racetriage.agent.runtime.JumbleHooks;
@@ -193,6 +194,8 @@ public final class AgentBootstrap {
       Hooks.atomicAfter(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
       Hooks.clinitEnter();
       Hooks.clinitExit();
+      HookEntry.monitorEnter(lock); // loads the class instrumented code calls (its methods forward to these)
+      HookEntry.monitorExit(lock);
     } finally {
       Hooks.install(null);
     }

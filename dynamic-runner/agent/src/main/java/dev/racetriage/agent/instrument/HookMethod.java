@@ -4,9 +4,10 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * The static methods of {@code dev.racetriage.agent.runtime.Hooks} that instrumented code calls, by name and
- * descriptor. Named here as strings (not class literals) because the instrumented code must link against the hooks
- * from any class loader: they are found on the boot class path.
+ * The static methods instrumented code calls, by name and descriptor: {@code dev.racetriage.agent.runtime.HookEntry}
+ * forwards each to the {@code Hooks} method of the same name and descriptor (see HookEntry on why). Named here as
+ * strings (not class literals) because the instrumented code must link against the hooks from any class loader: they
+ * are found on the boot class path.
  */
 public enum HookMethod {
   // access hooks take and return the method's thread-shadow local (see EventInstrumenter#callAccessHook)
@@ -52,7 +53,7 @@ public enum HookMethod {
   CLINIT_ENTER("clinitEnter", "()V"),
   CLINIT_EXIT("clinitExit", "()V");
 
-  public static final String OWNER = "dev/racetriage/agent/runtime/Hooks";
+  public static final String OWNER = "dev/racetriage/agent/runtime/HookEntry";
   /** The type of the local in which an instrumented method keeps its thread's shadow. */
   public static final String THREAD_SHADOW = "dev/racetriage/agent/runtime/ThreadShadow";
   /** Mirrors {@code Hooks.SYNC_ACQUIRE} / {@code Hooks.SYNC_RELEASE}. */

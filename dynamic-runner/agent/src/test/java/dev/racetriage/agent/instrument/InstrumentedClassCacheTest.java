@@ -286,7 +286,7 @@ class InstrumentedClassCacheTest {
     return copy;
   }
 
-  /** The Hooks methods the class calls, in order. */
+  /** The hook methods the class calls (through HookEntry), in order. */
   private static List<String> hookCalls(byte[] classFile) {
     List<String> calls = new ArrayList<>();
     new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
@@ -296,7 +296,7 @@ class InstrumentedClassCacheTest {
         return new MethodVisitor(Opcodes.ASM9) {
           @Override
           public void visitMethodInsn(int opcode, String owner, String method, String desc, boolean itf) {
-            if (owner.endsWith("/Hooks")) {
+            if (owner.equals(HookMethod.OWNER)) {
               calls.add(method);
             }
           }
