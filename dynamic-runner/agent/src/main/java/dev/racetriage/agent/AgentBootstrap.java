@@ -194,8 +194,8 @@ public final class AgentBootstrap {
       Hooks.atomicAfter(lock, lock, Hooks.SYNC_RELEASE | Hooks.SYNC_ACQUIRE);
       Hooks.clinitEnter();
       Hooks.clinitExit();
-      HookEntry.monitorEnter(lock); // loads the class instrumented code calls (its methods forward to these)
-      HookEntry.monitorExit(lock);
+      HookEntry.readElement(array, 0, -1, null); // loads the element hooks' forwarders, which instrumented code calls
+      HookEntry.writeElement(array, 0, -1, null);
     } finally {
       Hooks.install(null);
     }

@@ -4,10 +4,10 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * The static methods instrumented code calls, by name and descriptor: {@code dev.racetriage.agent.runtime.HookEntry}
- * forwards each to the {@code Hooks} method of the same name and descriptor (see HookEntry on why). Named here as
- * strings (not class literals) because the instrumented code must link against the hooks from any class loader: they
- * are found on the boot class path.
+ * The static methods of {@code dev.racetriage.agent.runtime.Hooks} that instrumented code calls, by name and
+ * descriptor; the element hooks through {@code HookEntry}, whose methods forward to the {@code Hooks} method of the same
+ * name and descriptor (see HookEntry on why). Named here as strings (not class literals) because the instrumented code
+ * must link against the hooks from any class loader: they are found on the boot class path.
  */
 public enum HookMethod {
   // access hooks take and return the method's thread-shadow local (see EventInstrumenter#callAccessHook)
@@ -23,14 +23,14 @@ public enum HookMethod {
   WRITE_FIELD_GUARDED("writeFieldGuarded", "(Ljava/lang/Object;IIJJ" + Slot.TS + ")" + Slot.TS),
   READ_STATIC("readStatic", "(II" + Slot.TS + ")" + Slot.TS),
   WRITE_STATIC("writeStatic", "(II" + Slot.TS + ")" + Slot.TS),
-  READ_ELEMENT("readElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
-  WRITE_ELEMENT("writeElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  READ_ELEMENT(Slot.ENTRY, "readElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  WRITE_ELEMENT(Slot.ENTRY, "writeElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
   // a hoisted loop's elements [from, to), checked at the loop's exits (LoopCheckHoister); no thread slot
-  READ_RANGE("readRange", "(Ljava/lang/Object;III)V"),
-  WRITE_RANGE("writeRange", "(Ljava/lang/Object;III)V"),
+  READ_RANGE(Slot.ENTRY, "readRange", "(Ljava/lang/Object;III)V"),
+  WRITE_RANGE(Slot.ENTRY, "writeRange", "(Ljava/lang/Object;III)V"),
   // every step-th element of [from, to): a loop with a stride above 1
-  READ_RANGE_STRIDED("readRange", "(Ljava/lang/Object;IIII)V"),
-  WRITE_RANGE_STRIDED("writeRange", "(Ljava/lang/Object;IIII)V"),
+  READ_RANGE_STRIDED(Slot.ENTRY, "readRange", "(Ljava/lang/Object;IIII)V"),
+  WRITE_RANGE_STRIDED(Slot.ENTRY, "writeRange", "(Ljava/lang/Object;IIII)V"),
   ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I" + Slot.TS + ")" + Slot.TS),
   MONITOR_ENTER("monitorEnter", "(Ljava/lang/Object;)V"),
   MONITOR_EXIT("monitorExit", "(Ljava/lang/Object;)V"),
@@ -53,7 +53,9 @@ public enum HookMethod {
   CLINIT_ENTER("clinitEnter", "()V"),
   CLINIT_EXIT("clinitExit", "()V");
 
-  public static final String OWNER = "dev/racetriage/agent/runtime/HookEntry";
+  public static final String OWNER = "dev/racetriage/agent/runtime/Hooks";
+  /** The element hooks' forwarders. */
+  public static final String ENTRY = Slot.ENTRY;
   /** The type of the local in which an instrumented method keeps its thread's shadow. */
   public static final String THREAD_SHADOW = "dev/racetriage/agent/runtime/ThreadShadow";
   /** Mirrors {@code Hooks.SYNC_ACQUIRE} / {@code Hooks.SYNC_RELEASE}. */
@@ -63,14 +65,31 @@ public enum HookMethod {
   /** The thread-slot type in access hook descriptors (a nested class: enum constants cannot use the enum's own). */
   private static final class Slot {
     static final String TS = "L" + THREAD_SHADOW + ";";
+    static final String ENTRY = "dev/racetriage/agent/runtime/HookEntry";
   }
 
+  private final String owner;
   private final String methodName;
   private final String descriptor;
 
   HookMethod(String methodName, String descriptor) {
+    this(OWNER, methodName, descriptor);
+  }
+
+  HookMethod(String owner, String methodName, String descriptor) {
+    this.owner = owner;
     this.methodName = methodName;
     this.descriptor = descriptor;
+  }
+
+  /** True for the class of a hook call instrumented code makes ({@link #OWNER} or {@link #ENTRY}). */
+  public static boolean isOwner(String internalName) {
+    return OWNER.equals(internalName) || ENTRY.equals(internalName);
+  }
+
+  /** The class the instrumented call names: {@link #OWNER}, or {@link #ENTRY} for the element hooks. */
+  public String owner() {
+    return owner;
   }
 
   public String methodName() {
@@ -82,11 +101,11 @@ public enum HookMethod {
   }
 
   void call(MethodVisitor mv) {
-    mv.visitMethodInsn(Opcodes.INVOKESTATIC, OWNER, methodName, descriptor, false);
+    mv.visitMethodInsn(Opcodes.INVOKESTATIC, owner, methodName, descriptor, false);
   }
 
   /** The call as a tree instruction, for code built as an {@code InsnList} (the loop hoister's exit checks). */
   org.objectweb.asm.tree.MethodInsnNode insn() {
-    return new org.objectweb.asm.tree.MethodInsnNode(Opcodes.INVOKESTATIC, OWNER, methodName, descriptor, false);
+    return new org.objectweb.asm.tree.MethodInsnNode(Opcodes.INVOKESTATIC, owner, methodName, descriptor, false);
   }
 }

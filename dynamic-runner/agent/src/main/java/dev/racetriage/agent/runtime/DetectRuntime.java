@@ -27,15 +27,10 @@ import dev.racetriage.agent.hb.VectorClock;
  * access, are {@code @ForceInline} (C1 and C2 inline them into their one hook: no call more per access), and so are
  * the acquires, whose common case is a cover check (their lock and join are out of line in {@link HappensBefore});
  * the releases, which take a clock's lock every time, are {@code @DontInline} (the hooks around them stay small).
- * So are the element accesses, {@link #readElement} and {@link #writeElement}: inlined, their branches' uncommon traps
- * made the element hooks' compiled code not entrant again and again during warm-up, and a loop running the whole
- * program in one invocation (a worker's on-stack-replaced loop that another thread's trap made not entrant, which the
- * worker never leaves) could have its call to the hook re-bound to the interpreter while the hook had no compiled
- * code — for the rest of the run, since the VM repairs such a call only in code still in use: the Java Grande SOR
- * took 20–40 s instead of 1.5 s in a third of its runs. Out of line, the deoptimisations are this class's, the hooks'
- * compiled code stays, and a call from stale code reaches it (0 slow runs of 12). The extra call costs up to ~10 % on
- * element-heavy loops the hoister cannot take (SOR's fast runs 1.09×, the Grande LU factorisation 1.06×), nothing
- * measurable on HdrHistogram: benchmarks/RESULTS.md, issue 18.
+ * The element accesses, {@link #readElement} and {@link #writeElement}, are {@code @ForceInline} too: their uncommon
+ * traps make the element hooks' compiled code not entrant now and then, which instrumented code survives because it
+ * calls the element hooks through {@link HookEntry}'s forwarders (see there: out of line before the forwarders, the
+ * hooks' own cover checks still trapped, and the Java Grande SOR ran 8–40 s instead of 1.3 s in most runs).
  */
 public final class DetectRuntime {
   private final HappensBefore hb = new HappensBefore();
@@ -414,7 +409,7 @@ public final class DetectRuntime {
   /** The lock bit of an element's epoch in a shared array (epochs never have it: thread ids are not negative). */
   private static final long LOCKED = Long.MIN_VALUE;
 
-  @DontInline // the element hooks' compiled code must not deoptimise: see the class comment
+  @ForceInline // into the element hook: see the class comment
   void readElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfReadArray(array, shadow);
     ThreadState state = t.state(threads);
@@ -509,7 +504,7 @@ public final class DetectRuntime {
     }
   }
 
-  @DontInline // the element hooks' compiled code must not deoptimise: see the class comment
+  @ForceInline // into the element hook: see the class comment
   void writeElement(ThreadShadow t, Object array, int index, int site) {
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);

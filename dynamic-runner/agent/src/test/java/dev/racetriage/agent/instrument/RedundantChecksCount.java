@@ -96,7 +96,7 @@ public final class RedundantChecksCount {
     for (MethodNode m : node.methods) {
       List<String> calls = new ArrayList<>();
       for (AbstractInsnNode insn : m.instructions) {
-        if (insn instanceof MethodInsnNode call && call.owner.equals(HookMethod.OWNER)
+        if (insn instanceof MethodInsnNode call && HookMethod.isOwner(call.owner)
             && ACCESS_HOOKS.contains(call.name)) {
           n++;
           calls.add(call.name);
