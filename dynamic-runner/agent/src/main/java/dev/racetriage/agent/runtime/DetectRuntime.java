@@ -753,17 +753,21 @@ public final class DetectRuntime {
     }
     s.noteWrite(state, now);
     long[] epochs = s.elementEpochs();
+    // the array's first element write (a fresh copy, a filled buffer) notes no range: most such arrays are written
+    // once, and a range only pays when a loop writes it again (a second write notes it)
+    boolean first = false;
     if (epochs == null) {
       ElementChunks chunks = s.elementChunks();
       if (chunks == null) {
         if (!allocateRecords(s, array, site)) {
           return;
         }
+        first = true;
         epochs = s.elementEpochs();
         chunks = s.elementChunks();
       }
       if (chunks != null) {
-        writeChunkedRange(state, s, chunks, from, to, step, site, now);
+        writeChunkedRange(state, s, chunks, from, to, step, site, now, first);
         return;
       }
     }
@@ -786,7 +790,7 @@ public final class DetectRuntime {
       // the shared way below (checked against whatever that writer stored)
       java.lang.invoke.VarHandle.fullFence();
       if (s.writtenOnlyAt(now)) {
-        if (!clinit && step == 1 && start < end) {
+        if (!clinit && !first && step == 1 && start < end) {
           s.noteRange(now, start, end, site);
         }
         return;
@@ -797,7 +801,7 @@ public final class DetectRuntime {
         sharedWrite(state, s, epochs, sites, i, i, site, now);
       }
     }
-    if (!clinit && step == 1 && start < end) {
+    if (!clinit && !first && step == 1 && start < end) {
       s.noteRange(now, start, end, site);
     }
   }
@@ -810,7 +814,7 @@ public final class DetectRuntime {
    */
   @DontInline // a slow path: compiled once, not into every hot caller (see Hooks)
   private void writeChunkedRange(ThreadState state, ObjectShadow s, ElementChunks chunks, int from, int to, int step,
-                                 int site, long now) {
+                                 int site, long now, boolean first) {
     boolean clinit = state.inClinit();
     int start = firstInBounds(from, step);
     int end = Math.min(to, chunks.length);
@@ -848,7 +852,7 @@ public final class DetectRuntime {
       }
       java.lang.invoke.VarHandle.fullFence(); // Dekker with an unordered writer: see writeRange
       if (s.writtenOnlyAt(now)) {
-        if (!clinit && step == 1) {
+        if (!clinit && !first && step == 1) {
           s.noteRange(now, start, end, site);
         }
         return;
@@ -868,7 +872,7 @@ public final class DetectRuntime {
         }
       }
     }
-    if (!clinit && step == 1) {
+    if (!clinit && !first && step == 1) {
       s.noteRange(now, start, end, site);
     }
   }
