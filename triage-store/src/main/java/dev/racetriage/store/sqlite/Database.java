@@ -382,8 +382,28 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * A new connection. Opening one runs pragmas (SQLite's journal mode among them) that can meet another process's lock
+   * before the connection's busy timeout applies, and then fail at once with SQLITE_BUSY: a lock is waited for here
+   * too, up to {@link #lockWait}, as every write waits for it.
+   */
   private Connection connect(Engine.Role role) throws SQLException {
-    return engine.connect(role, readOnly, busyTimeoutMillis);
+    long deadline = System.nanoTime() + lockWait.toNanos();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return engine.connect(role, readOnly, busyTimeoutMillis);
+      } catch (SQLException e) {
+        if (!engine.isRetryable(e) || System.nanoTime() - deadline >= 0) {
+          throw e;
+        }
+        try {
+          Thread.sleep(Math.min(500, 20L * attempt));
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
   }
 
   /** The writer connection, made anew if the last unit of work lost it (call under {@link #writeLock}). */
