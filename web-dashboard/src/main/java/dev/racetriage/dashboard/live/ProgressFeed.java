@@ -60,7 +60,8 @@ public final class ProgressFeed implements AutoCloseable {
     clients.put(client, listener);
     poller.execute(() -> {
       Progress now = safeRead();
-      if (now != null) {
+      // a poll that ran between the registration and this task may have sent it the same snapshot already
+      if (now != null && !Objects.equals(now, listener.lastSent)) {
         send(listener, now);
       }
     });
