@@ -5,10 +5,9 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * The static methods of {@code dev.racetriage.agent.runtime.Hooks} that instrumented code calls, by name and
- * descriptor; the element and synchronisation hooks through {@code HookEntry}, whose methods forward to the
- * {@code Hooks} method of the same name and descriptor (see HookEntry on why). Named here as strings (not class
- * literals) because the instrumented code must link against the hooks from any class loader: they are found on the
- * boot class path.
+ * descriptor; the element hooks through {@code HookEntry}, whose methods forward to the {@code Hooks} method of the same
+ * name and descriptor (see HookEntry on why). Named here as strings (not class literals) because the instrumented code
+ * must link against the hooks from any class loader: they are found on the boot class path.
  */
 public enum HookMethod {
   // access hooks take and return the method's thread-shadow local (see EventInstrumenter#callAccessHook)
@@ -33,29 +32,29 @@ public enum HookMethod {
   READ_RANGE_STRIDED(Slot.ENTRY, "readRange", "(Ljava/lang/Object;IIII)V"),
   WRITE_RANGE_STRIDED(Slot.ENTRY, "writeRange", "(Ljava/lang/Object;IIII)V"),
   ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I" + Slot.TS + ")" + Slot.TS),
-  MONITOR_ENTER(Slot.ENTRY, "monitorEnter", "(Ljava/lang/Object;)V"),
-  MONITOR_EXIT(Slot.ENTRY, "monitorExit", "(Ljava/lang/Object;)V"),
+  MONITOR_ENTER("monitorEnter", "(Ljava/lang/Object;)V"),
+  MONITOR_EXIT("monitorExit", "(Ljava/lang/Object;)V"),
   // predict=true: a synchronized block whose section the agent sees whole (TransparentSections)
-  MONITOR_ENTER_TRANSPARENT(Slot.ENTRY, "monitorEnterTransparent", "(Ljava/lang/Object;)V"),
-  VOLATILE_READ(Slot.ENTRY, "volatileRead", "(Ljava/lang/Object;I)V"),
-  VOLATILE_WRITE(Slot.ENTRY, "volatileWrite", "(Ljava/lang/Object;I)V"),
-  VOLATILE_READ_STATIC(Slot.ENTRY, "volatileReadStatic", "(I)V"),
-  VOLATILE_WRITE_STATIC(Slot.ENTRY, "volatileWriteStatic", "(I)V"),
+  MONITOR_ENTER_TRANSPARENT("monitorEnterTransparent", "(Ljava/lang/Object;)V"),
+  VOLATILE_READ("volatileRead", "(Ljava/lang/Object;I)V"),
+  VOLATILE_WRITE("volatileWrite", "(Ljava/lang/Object;I)V"),
+  VOLATILE_READ_STATIC("volatileReadStatic", "(I)V"),
+  VOLATILE_WRITE_STATIC("volatileWriteStatic", "(I)V"),
   // trusted code's pointer read: acquires the holder's atomic clock; takes and returns the thread slot too
   TRUSTED_REFERENCE_READ("trustedReferenceRead", "(Ljava/lang/Object;" + Slot.TS + ")" + Slot.TS),
-  ATOMIC_BEFORE(Slot.ENTRY, "atomicBefore", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
-  ATOMIC_AFTER(Slot.ENTRY, "atomicAfter", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
-  WAIT(Slot.ENTRY, "waitOn", "(Ljava/lang/Object;)V"),
-  WAIT_MILLIS(Slot.ENTRY, "waitOn", "(Ljava/lang/Object;J)V"),
-  WAIT_MILLIS_NANOS(Slot.ENTRY, "waitOn", "(Ljava/lang/Object;JI)V"),
-  THREAD_STARTING(Slot.ENTRY, "threadStarting", "(Ljava/lang/Thread;)V"),
-  JOIN_RETURNED(Slot.ENTRY, "joinReturned", "(Ljava/lang/Thread;)V"),
-  IS_ALIVE(Slot.ENTRY, "isAlive", "(Ljava/lang/Thread;)Z"),
-  CLINIT_ENTER(Slot.ENTRY, "clinitEnter", "()V"),
-  CLINIT_EXIT(Slot.ENTRY, "clinitExit", "()V");
+  ATOMIC_BEFORE("atomicBefore", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
+  ATOMIC_AFTER("atomicAfter", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
+  WAIT("waitOn", "(Ljava/lang/Object;)V"),
+  WAIT_MILLIS("waitOn", "(Ljava/lang/Object;J)V"),
+  WAIT_MILLIS_NANOS("waitOn", "(Ljava/lang/Object;JI)V"),
+  THREAD_STARTING("threadStarting", "(Ljava/lang/Thread;)V"),
+  JOIN_RETURNED("joinReturned", "(Ljava/lang/Thread;)V"),
+  IS_ALIVE("isAlive", "(Ljava/lang/Thread;)Z"),
+  CLINIT_ENTER("clinitEnter", "()V"),
+  CLINIT_EXIT("clinitExit", "()V");
 
   public static final String OWNER = "dev/racetriage/agent/runtime/Hooks";
-  /** The forwarders of the element and synchronisation hooks. */
+  /** The element hooks' forwarders. */
   public static final String ENTRY = Slot.ENTRY;
   /** The type of the local in which an instrumented method keeps its thread's shadow. */
   public static final String THREAD_SHADOW = "dev/racetriage/agent/runtime/ThreadShadow";
@@ -88,7 +87,7 @@ public enum HookMethod {
     return OWNER.equals(internalName) || ENTRY.equals(internalName);
   }
 
-  /** The class the instrumented call names: {@link #OWNER}, or {@link #ENTRY} for a forwarded hook. */
+  /** The class the instrumented call names: {@link #OWNER}, or {@link #ENTRY} for the element hooks. */
   public String owner() {
     return owner;
   }

@@ -3,9 +3,9 @@ package dev.racetriage.agent.runtime;
 import jdk.internal.vm.annotation.DontInline;
 
 /**
- * What instrumented code calls for array elements and synchronisation ({@code instrument.HookMethod}): each method
- * forwards to the {@link Hooks} method of the same name and descriptor, and has no branch of its own, so the JIT
- * compiles it once and never makes that code not entrant.
+ * What instrumented code calls for array elements ({@code instrument.HookMethod}): each method forwards to the
+ * {@link Hooks} method of the same name and descriptor, and has no branch of its own, so the JIT compiles it once and
+ * never makes that code not entrant.
  *
  * <p><b>Why a second call.</b> A hook's body is a cover check whose branches depend on the data (a thread slot that is
  * null at a method's first access, the thread's last array, a write summary that is its own epoch or another thread's,
@@ -17,11 +17,8 @@ import jdk.internal.vm.annotation.DontInline;
  * instead of 1.3 s in 8 of 10 runs, and 10 of 10 were fast through these forwarders (benchmarks/RESULTS.md, issue 18).
  * Calls from a forwarder's code, which stays in use, are repaired when the hook is compiled again.
  *
- * <p>The element hooks, and the synchronisation hooks (monitors, volatiles, atomics, wait, start and join, class
- * initialisers), whose work — a clock's cover check or lock — dwarfs a call: on jackson-core's suite {@code
- * atomicAfter} is the hook made not entrant most often, and a worker's compare-and-set loop is the shape that stays
- * in stale code. Not the field hooks: a forwarder costs a call, and their covered reads are a few loads (forwarded,
- * the Grande raytracer paid 19 % and moldyn 10 %). The element hooks' slow paths are inlined into them instead
+ * <p>Only the element hooks: a forwarder costs a call, and on the field hooks, whose covered reads are a few loads,
+ * it cost the Grande raytracer 19 % and moldyn 10 %. The element hooks' slow paths are inlined into them instead
  * ({@code DetectRuntime.readElement}, {@code writeElement}), so an element write still makes two calls.
  */
 public final class HookEntry {
@@ -56,90 +53,5 @@ public final class HookEntry {
   @DontInline
   public static void writeRange(Object array, int from, int to, int step, int site) {
     Hooks.writeRange(array, from, to, step, site);
-  }
-
-  @DontInline
-  public static void monitorEnter(Object monitor) {
-    Hooks.monitorEnter(monitor);
-  }
-
-  @DontInline
-  public static void monitorEnterTransparent(Object monitor) {
-    Hooks.monitorEnterTransparent(monitor);
-  }
-
-  @DontInline
-  public static void monitorExit(Object monitor) {
-    Hooks.monitorExit(monitor);
-  }
-
-  @DontInline
-  public static void volatileRead(Object object, int fieldId) {
-    Hooks.volatileRead(object, fieldId);
-  }
-
-  @DontInline
-  public static void volatileWrite(Object object, int fieldId) {
-    Hooks.volatileWrite(object, fieldId);
-  }
-
-  @DontInline
-  public static void volatileReadStatic(int fieldId) {
-    Hooks.volatileReadStatic(fieldId);
-  }
-
-  @DontInline
-  public static void volatileWriteStatic(int fieldId) {
-    Hooks.volatileWriteStatic(fieldId);
-  }
-
-  @DontInline
-  public static void atomicBefore(Object handle, Object target, int mode) {
-    Hooks.atomicBefore(handle, target, mode);
-  }
-
-  @DontInline
-  public static void atomicAfter(Object handle, Object target, int mode) {
-    Hooks.atomicAfter(handle, target, mode);
-  }
-
-  @DontInline
-  public static void waitOn(Object monitor) throws InterruptedException {
-    Hooks.waitOn(monitor);
-  }
-
-  @DontInline
-  public static void waitOn(Object monitor, long millis) throws InterruptedException {
-    Hooks.waitOn(monitor, millis);
-  }
-
-  @DontInline
-  public static void waitOn(Object monitor, long millis, int nanos) throws InterruptedException {
-    Hooks.waitOn(monitor, millis, nanos);
-  }
-
-  @DontInline
-  public static void threadStarting(Thread child) {
-    Hooks.threadStarting(child);
-  }
-
-  @DontInline
-  public static void joinReturned(Thread joined) {
-    Hooks.joinReturned(joined);
-  }
-
-  @DontInline
-  public static boolean isAlive(Thread thread) {
-    return Hooks.isAlive(thread);
-  }
-
-  @DontInline
-  public static void clinitEnter() {
-    Hooks.clinitEnter();
-  }
-
-  @DontInline
-  public static void clinitExit() {
-    Hooks.clinitExit();
   }
 }
