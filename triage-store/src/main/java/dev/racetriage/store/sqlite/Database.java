@@ -396,12 +396,7 @@ public final class Database implements AutoCloseable {
         if (!engine.isRetryable(e) || System.nanoTime() - deadline >= 0) {
           throw e;
         }
-        try {
-          Thread.sleep(Math.min(500, 20L * attempt));
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
+        backOff(attempt);
       }
     }
   }
