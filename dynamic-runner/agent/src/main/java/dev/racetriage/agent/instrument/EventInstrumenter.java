@@ -65,8 +65,6 @@ final class EventInstrumenter extends AdviceAdapter {
   private int fieldAccesses;
   /** Ordinals (among the method's array loads and stores) of the accesses an earlier write check covers. */
   private final java.util.BitSet coveredElements;
-  /** Whether element reads get the element-read guard (see {@link #guardedElementRead}). */
-  private final boolean guardElements;
   /** Ordinals (among the method's modelled bulk array calls) of those whose arrays never leave the frame. */
   private final java.util.BitSet confinedBulkCalls;
   private int bulkCalls;
@@ -75,10 +73,8 @@ final class EventInstrumenter extends AdviceAdapter {
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors,
-                    int[] confinedContainers, RedundantChecks.Covered covered, java.util.BitSet confinedBulkCalls,
-                    boolean guardElements) {
+                    int[] confinedContainers, RedundantChecks.Covered covered, java.util.BitSet confinedBulkCalls) {
     super(Opcodes.ASM9, next, access, name, descriptor);
-    this.guardElements = guardElements;
     this.confinedBulkCalls = confinedBulkCalls;
     this.coveredFields = covered.fields();
     this.coveredElements = covered.elements();
@@ -170,11 +166,10 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   /**
-   * The element read's hook behind the element-read guard ({@code Hooks.coveredElement}), with {@code [v, arr, i]} on
-   * the stack: the array and the thread slot go to the guard, inlined by the JIT; when it says this is the thread's
-   * last read array and every write to it is still ordered before the thread's clock, the hook is skipped.
-   * [v, arr, i] -> [v, i, arr, arr, slot] -> [v, i, arr, covered] -> [v] or, for the hook, [v, arr, i, site, slot].
-   * Only with a thread slot (it is null until
+   * The element read's hook behind the owned-element guard ({@code Hooks.ownedElement}), with {@code [v, arr, i]} on
+   * the stack: the array and the thread slot go to the guard, inlined by the JIT; when it says the thread made every
+   * write to its last read array and this is that array, the hook is skipped. [v, arr, i] -> [v, i, arr, arr, slot]
+   * -> [v, i, arr, owned] -> [v] or, for the hook, [v, arr, i, site, slot]. Only with a thread slot (it is null until
    * the method's first hook, and the guard then fails); left out with the linked slot loads by a second pass for a
    * method the guards would take past {@link HugeMethods#LIMIT}.
    */
@@ -184,7 +179,7 @@ final class EventInstrumenter extends AdviceAdapter {
     mv.visitInsn(SWAP);
     mv.visitInsn(DUP);
     mv.visitVarInsn(ALOAD, threadSlot);
-    HookMethod.COVERED_ELEMENT.call(mv);
+    HookMethod.OWNED_ELEMENT.call(mv);
     mv.visitJumpInsn(IFEQ, hook);
     mv.visitInsn(POP2);
     mv.visitJumpInsn(GOTO, done);
@@ -639,7 +634,7 @@ final class EventInstrumenter extends AdviceAdapter {
           mv.visitInsn(DUP_X2);
           mv.visitInsn(POP);
         }
-        if (guardElements && threadSlot >= 0 && ctx.linkedSlotReads()) {
+        if (threadSlot >= 0 && ctx.linkedSlotReads()) {
           guardedElementRead();
           return;
         }

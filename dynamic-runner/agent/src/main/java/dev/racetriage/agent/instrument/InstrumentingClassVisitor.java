@@ -74,7 +74,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
         LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, RedundantChecks.NONE,
-        new java.util.BitSet(), false);
+        new java.util.BitSet());
     // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
     return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
   }
@@ -84,9 +84,9 @@ final class InstrumentingClassVisitor extends ClassVisitor {
                                                  LoopCheckHoister.Hoisted hoisted,
                                                  java.util.BitSet transparentMonitors, int[] confinedContainers,
                                                  RedundantChecks.Covered covered,
-                                                 java.util.BitSet confinedBulkCalls, boolean guardElements) {
+                                                 java.util.BitSet confinedBulkCalls) {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
-        hoisted, transparentMonitors, confinedContainers, covered, confinedBulkCalls, guardElements);
+        hoisted, transparentMonitors, confinedContainers, covered, confinedBulkCalls);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
 
@@ -143,34 +143,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
         covered = new RedundantChecks.Covered(covered.fields(), elements, covered.combined());
       }
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered,
-          confinedBulkCalls, checkedElementReads(hoisted.elements(), covered.elements()) <= ELEMENT_GUARDS));
-    }
-
-    /** The element reads that keep their hook: neither hoisted nor covered (by ordinal among array accesses). */
-    private int checkedElementReads(java.util.BitSet hoistedElements, java.util.BitSet coveredElements) {
-      int reads = 0;
-      int ordinal = 0;
-      for (org.objectweb.asm.tree.AbstractInsnNode insn = instructions.getFirst(); insn != null; insn = insn.getNext()) {
-        int op = insn.getOpcode();
-        if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
-          if (ConfinedArrays.isArrayLoad(op) && !hoistedElements.get(ordinal) && !coveredElements.get(ordinal)) {
-            reads++;
-          }
-          ordinal++;
-        }
-      }
-      return reads;
+          confinedBulkCalls));
     }
   }
-
-  /**
-   * The element-read guard ({@code EventInstrumenter#guardedElementRead}) goes only into methods with at most this
-   * many checked element reads: a parser's scanning loop or a one-line getter, where the guard saves a call per
-   * element read of the thread's one or two current arrays. In methods with more (a cipher's round function, a force
-   * loop over several arrays) the guards' code made the compiled methods larger and slower than the calls they saved,
-   * and reads of three or more arrays in turn miss the guard's two arrays (benchmarks/RESULTS.md, issue 18,
-   * twenty-second session: the Grande-style crypt kernel 10–40 % and moldyn 10–15 % slower with a guard on every
-   * read, no change at this limit; jackson-core's whitespace scan 18 % faster).
-   */
-  static final int ELEMENT_GUARDS = 2;
 }

@@ -229,19 +229,8 @@ class ObjectShadow {
    */
   @ForceInline // the read hook's fast path
   boolean writesCoveredBy(ThreadState reader) {
-    return summaryCoveredBy(writeSummary, reader);
-  }
-
-  /** {@link #writesCoveredBy} for a write summary read before (see {@code ThreadShadow.coversElementWritesOf}). */
-  @ForceInline
-  static boolean summaryCoveredBy(long summary, ThreadState reader) {
+    long summary = writeSummary;
     return Epoch.tid(summary) == reader.tid() || summary != SHARED_WRITES && reader.clock().covers(summary);
-  }
-
-  /** The write summary (see {@link #writeSummary}), for a cover check that keeps the value it checked. */
-  @ForceInline
-  long writeSummary() {
-    return writeSummary;
   }
 
   /**

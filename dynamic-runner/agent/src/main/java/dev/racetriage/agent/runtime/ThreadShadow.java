@@ -47,21 +47,6 @@ public final class ThreadShadow {
   private int nextWay;
   /** The arrays of the last element read and written (see {@link #shadowOfReadArray}). */
   private WeakIdentityTable.Entry<ObjectShadow> lastRead;
-  /**
-   * The write summary of {@link #lastRead}'s shadow when this thread's clock was last found to cover it
-   * ({@link #coversElementWritesOf}), or {@link #NO_SUMMARY}: while the shadow still has that summary, every write to
-   * the array is ordered before this thread's clock (see {@link #coversLastRead}). Reset whenever {@link #lastRead}
-   * changes.
-   */
-  private long lastReadSummary = NO_SUMMARY;
-  /**
-   * The read array before {@link #lastRead}, with its summary as {@link #lastReadSummary}: a loop that reads two
-   * arrays in turn (a cipher's text and key, a buffer and a table) keeps both in the element-read guard's reach.
-   */
-  private WeakIdentityTable.Entry<ObjectShadow> priorRead;
-  private long priorReadSummary = NO_SUMMARY;
-  /** No write summary: the thread id of none. */
-  private static final long NO_SUMMARY = Long.MIN_VALUE;
   private WeakIdentityTable.Entry<ObjectShadow> lastWritten;
   /**
    * Direct-mapped by identity hash: the objects (locks, stripes, queues, the particles of a force loop) this thread
@@ -347,29 +332,13 @@ public final class ThreadShadow {
     }
     WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
     if (e == null || !e.refersTo(array)) {
-      e = priorRead;
-      if (e != null && e.refersTo(array)) { // the other of two arrays read in turn: they change places
-        priorRead = lastRead;
-        lastRead = e;
-        long summary = priorReadSummary;
-        priorReadSummary = lastReadSummary;
-        lastReadSummary = summary;
-      } else {
-        e = cachedWay(array, memory);
-        if (e == null) {
-          return false;
-        }
-        newLastRead(e); // a loop reading this array: its next reads meet the element-read guard (Hooks.coveredElement)
+      e = cachedWay(array, memory);
+      if (e == null) {
+        return false;
       }
+      lastRead = e; // a loop reading this array: its next reads meet the owned-element guard (Hooks.ownedElement)
     }
-    long summary = e.value.writeSummary();
-    if (!ObjectShadow.summaryCoveredBy(summary, s)) {
-      return false;
-    }
-    if (summary != lastReadSummary) {
-      lastReadSummary = summary;
-    }
-    return true;
+    return e.value.writesCoveredBy(s);
   }
 
   /**
@@ -470,36 +439,14 @@ public final class ThreadShadow {
   }
 
   /**
-   * The element-read guard's test ({@code Hooks.coveredElement}): true if {@code array} is this thread's last read
-   * array, its shadow is of {@code memory}, and every write recorded in it is ordered before this thread's clock —
-   * {@link #coversElementWritesOf}'s test, settled without the clock: the shadow's write summary is the one this
-   * thread's clock was last found to cover ({@link #lastReadSummary}; a thread's clock only grows, and a summary never
-   * comes back to a value it left: a thread's epochs only grow, and another thread can take the summary over only
-   * from an epoch its clock covers, which the first thread has left by releasing), or this thread made every write
-   * ({@code ObjectShadow.writtenOnlyByCurrentThread}). Loads and compares only.
+   * The owned-element guard's test ({@code Hooks.ownedElement}): true if {@code array} is this thread's last read
+   * array, its shadow is of {@code memory}, and this thread made every write recorded in it ({@code
+   * ObjectShadow.writtenOnlyByCurrentThread}) — {@link #coversElementWritesOf}'s first case. Loads and compares only.
    */
-  @ForceInline // the element-read guard, inlined into instrumented code
-  boolean coversLastRead(Object array, ShadowMemory memory) {
-    return covers(lastRead, lastReadSummary, array, memory) || covers(priorRead, priorReadSummary, array, memory);
-  }
-
-  /** {@link #coversLastRead} for one of the two read arrays, {@code e}, whose covered summary is {@code summary}. */
-  @ForceInline
-  private static boolean covers(WeakIdentityTable.Entry<ObjectShadow> e, long summary, Object array,
-                                ShadowMemory memory) {
-    if (e == null || !e.refersTo(array)) {
-      return false;
-    }
-    ObjectShadow shadow = e.value;
-    return shadow.memory == memory && (shadow.writeSummary() == summary || shadow.writtenOnlyByCurrentThread());
-  }
-
-  /** {@code e} becomes the last read array (its summary not known covered), the one before it the prior. */
-  private void newLastRead(WeakIdentityTable.Entry<ObjectShadow> e) {
-    priorRead = lastRead;
-    priorReadSummary = lastReadSummary;
-    lastRead = e;
-    lastReadSummary = NO_SUMMARY;
+  @ForceInline // the owned-element guard, inlined into instrumented code
+  boolean ownsLastRead(Object array, ShadowMemory memory) {
+    WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
+    return e != null && e.value.memory == memory && e.value.writtenOnlyByCurrentThread() && e.refersTo(array);
   }
 
   /**
@@ -511,7 +458,7 @@ public final class ThreadShadow {
     WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
     if (e == null || !e.refersTo(array) || cacheMemory != memory) {
       e = entryOf(array, memory);
-      newLastRead(e);
+      lastRead = e;
     }
     return e.value;
   }
@@ -611,9 +558,6 @@ public final class ThreadShadow {
       way2 = null;
       way3 = null;
       lastRead = null;
-      lastReadSummary = NO_SUMMARY;
-      priorRead = null;
-      priorReadSummary = NO_SUMMARY;
       lastWritten = null;
       recent = new WeakIdentityTable.Entry[RECENT];
       cacheMemory = memory;

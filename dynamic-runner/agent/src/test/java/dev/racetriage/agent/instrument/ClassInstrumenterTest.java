@@ -215,65 +215,12 @@ class ClassInstrumenterTest {
     // (RedundantChecks); a read of a field of this class, which declares the shadow slot, has the owned-read guard
     // in front of its hook: the receiver's slot loaded by this class's own getfield, then Hooks.ownedShadow; the
     // write of its own field outside a constructor has the owned-write guard (the slot, Hooks.ownedRewrite) in front;
-    // an element read has the element-read guard (the array and the thread slot, Hooks.coveredElement) in front
+    // an element read has the owned-element guard (the array and the thread slot, Hooks.ownedElement) in front
     assertEquals(List.of("load flag", "load $racetriage$shadow", "ownedShadow", "readField", "load wide",
-        "load shared", "readStatic", "load wides", "arrayInField", "load element", "coveredElement", "readElement",
+        "load shared", "readStatic", "load wides", "arrayInField", "load element", "ownedElement", "readElement",
         "load ints", "load $racetriage$shadow", "ownedShadow", "readFields", "arrayInField", "load element",
-        "coveredElement", "readElement",
+        "ownedElement", "readElement",
         "load $racetriage$shadow", "ownedRewrite", "writeFieldGuarded", "store flag"), order);
-  }
-
-  /**
-   * The element-read guard ({@code Hooks.coveredElement}) goes before the element read hooks of a method with at most
-   * {@link InstrumentingClassVisitor#ELEMENT_GUARDS} checked element reads (a scanning loop, a getter), not into one
-   * with more, nor into a constructor.
-   */
-  @Test
-  void theElementReadGuardIsOnlyInMethodsWithFewElementReads() throws IOException {
-    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(),
-        bytesOf(Scanner.class.getName().replace('.', '/'))).bytes();
-    Map<String, List<String>> calls = callsByMethod(out, HookMethod.OWNER);
-    assertEquals(List.of("coveredElement", "readElement"), elementCalls(calls.get("skip")), calls.toString());
-    assertEquals(List.of("coveredElement", "readElement", "coveredElement", "readElement"),
-        elementCalls(calls.get("lookup")), calls.toString());
-    assertEquals(List.of("readElement", "readElement", "readElement"), elementCalls(calls.get("sum3")),
-        calls.toString());
-    assertEquals(List.of("readElement"), elementCalls(calls.get("<init>")), calls.toString());
-  }
-
-  private static List<String> elementCalls(List<String> calls) {
-    return calls.stream().filter(c -> c.equals("coveredElement") || c.equals("readElement")).toList();
-  }
-
-  /** A parser's shapes: one array scanned through a field index, a buffer and a table, three arrays summed. */
-  static final class Scanner {
-    final byte[] buffer;
-    final int[] codes = new int[256];
-    int ptr;
-    int end;
-
-    Scanner(byte[] buffer) {
-      this.buffer = buffer;
-      this.end = buffer.length > 0 ? buffer[0] : 0;
-    }
-
-    int skip() {
-      while (ptr < end) {
-        int c = buffer[ptr++];
-        if (c != ' ') {
-          return c;
-        }
-      }
-      return -1;
-    }
-
-    int lookup() {
-      return codes[buffer[ptr] & 0xFF];
-    }
-
-    static int sum3(int[] a, int[] b, int[] c, int i) {
-      return a[i] + b[i] + c[i];
-    }
   }
 
   /**

@@ -83,13 +83,13 @@ class ArrayElementPropertyTest {
   }
 
   /**
-   * The element-read guard against the oracle: reads go through it as instrumented code's do, and each read it settles
+   * The owned-element guard against the oracle: reads go through it as instrumented code's do, and each read it settles
    * must be one that vector clocks order after every write to its array so far (not only its element's) — the hook's
    * cover check's first case — while the reports stay exactly the oracle's. A guard that trusted the last read array
    * without its writer (any thread's last read array) fails this: another thread's unordered write is then missed.
    */
   @Test
-  void theElementReadGuardSettlesOnlyReadsOrderedAfterEveryWriteToTheArray() throws Exception {
+  void theOwnedElementGuardSettlesOnlyReadsOrderedAfterEveryWriteToTheArray() throws Exception {
     Random random = new Random(0x0E1EL);
     int settledReads = 0;
     int reads = 0;
@@ -288,7 +288,7 @@ class ArrayElementPropertyTest {
 
   /**
    * As above; with {@code settled} non-null, each thread keeps a thread slot as instrumented code does, and an element
-   * read goes through the element-read guard first ({@code Hooks.coveredElement}), its hook called only when the guard
+   * read goes through the owned-element guard first ({@code Hooks.ownedElement}), its hook called only when the guard
    * fails: {@code settled[i]} says whether step i's read was skipped.
    */
   private static void run(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices,
@@ -315,7 +315,7 @@ class ArrayElementPropertyTest {
         case 'r' -> {
           if (settled == null) {
             Hooks.readElement(array, s.from(), 2);
-          } else if (Hooks.coveredElement(array, slots[s.thread()])) {
+          } else if (Hooks.ownedElement(array, slots[s.thread()])) {
             settled[i] = true;
           } else {
             slots[s.thread()] = Hooks.readElement(array, s.from(), 2, slots[s.thread()]);
