@@ -166,31 +166,6 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   /**
-   * The element read's hook behind the owned-element guard ({@code Hooks.ownedElement}), with {@code [v, arr, i]} on
-   * the stack: the array and the thread slot go to the guard, inlined by the JIT; when it says the thread made every
-   * write to its last read array and this is that array, the hook is skipped. [v, arr, i] -> [v, i, arr, arr, slot]
-   * -> [v, i, arr, owned] -> [v] or, for the hook, [v, arr, i, site, slot]. Only with a thread slot (it is null until
-   * the method's first hook, and the guard then fails); left out with the linked slot loads by a second pass for a
-   * method the guards would take past {@link HugeMethods#LIMIT}.
-   */
-  private void guardedElementRead() {
-    Label hook = new Label();
-    Label done = new Label();
-    mv.visitInsn(SWAP);
-    mv.visitInsn(DUP);
-    mv.visitVarInsn(ALOAD, threadSlot);
-    HookMethod.OWNED_ELEMENT.call(mv);
-    mv.visitJumpInsn(IFEQ, hook);
-    mv.visitInsn(POP2);
-    mv.visitJumpInsn(GOTO, done);
-    mv.visitLabel(hook);
-    mv.visitInsn(SWAP);
-    pushInt(site());
-    callAccessHook(HookMethod.READ_ELEMENT);
-    mv.visitLabel(done);
-  }
-
-  /**
    * The owned-write guard's bit for a write of {@code owner.name} here ({@link GuardedWrites}), or 0 for none: only in
    * a class that declares the slot, for a field instruction naming that class, outside constructors, with a thread
    * slot and the linked slot reads allowed (a second pass for a method past {@link HugeMethods#LIMIT} drops both).
@@ -633,10 +608,6 @@ final class EventInstrumenter extends AdviceAdapter {
         } else {
           mv.visitInsn(DUP_X2);
           mv.visitInsn(POP);
-        }
-        if (threadSlot >= 0 && ctx.linkedSlotReads()) {
-          guardedElementRead();
-          return;
         }
         pushInt(site());
         callAccessHook(HookMethod.READ_ELEMENT);

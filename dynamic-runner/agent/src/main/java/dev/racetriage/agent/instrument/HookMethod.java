@@ -16,9 +16,6 @@ public enum HookMethod {
   READ_FIELDS("readFields", "(Ljava/lang/Object;IIII" + Slot.TS + ")" + Slot.TS),
   // the owned-read guard before READ_FIELD(S), given the receiver's slot: true if the thread made every write in it
   OWNED_SHADOW("ownedShadow", "(Ljava/lang/Object;)Z"),
-  // the owned-element guard before READ_ELEMENT, given the array and the thread slot: true if the array is the thread's
-  // last read array and the thread made every write to it
-  OWNED_ELEMENT("ownedElement", "(Ljava/lang/Object;" + Slot.TS + ")Z"),
   WRITE_FIELD("writeField", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
   // the owned-write guard before a guarded site's write, given the receiver's slot, the thread slot and the site's
   // bit (GuardedWrites): the thread's shadow if the write changes nothing, else null and then WRITE_FIELD_GUARDED

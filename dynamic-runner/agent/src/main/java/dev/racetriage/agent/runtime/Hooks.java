@@ -59,31 +59,6 @@ public final class Hooks {
     boolean guards = detectRuntime != null && runtime == detectRuntime && !detectRuntime.seesEveryRead();
     ownedReads = OWNED_READS_ALLOWED && guards;
     ownedWrites = OWNED_WRITES_ALLOWED && guards ? detectRuntime.shadowMemory() : null;
-    ownedElements = OWNED_ELEMENTS_ALLOWED && guards ? detectRuntime.shadowMemory() : null;
-  }
-
-  /**
-   * The shadow memory whose array shadows the owned-element guard may trust ({@link #ownedElement}), or null while it
-   * may trust none (as {@link #ownedWrites}). Volatile, as {@link #ownedReads}.
-   */
-  private static volatile ShadowMemory ownedElements;
-  /** {@code -Dracetriage.agent.ownedElements=false} turns the owned-element guard off, for measurements. */
-  private static final boolean OWNED_ELEMENTS_ALLOWED =
-      !"false".equals(System.getProperty("racetriage.agent.ownedElements"));
-
-  /**
-   * The owned-element guard, inlined into instrumented code before an element read's hook (see EventInstrumenter),
-   * given the array and the method's thread slot: true if the hook can be skipped because the array is the calling
-   * thread's last read array ({@code ThreadShadow.ownsLastRead}), of the current shadow memory, and the thread made
-   * every write recorded in its shadow — the read cannot race with a write, and {@link #readElement} would record
-   * nothing (its cover check's first case, {@code ObjectShadow.writesCoveredBy}). False while the guard is off (no
-   * runtime, a predictive analysis running), before the method's first hook filled the thread slot, or for any other
-   * array: the hook runs, and its cover check makes the array the thread's last read array.
-   */
-  @ForceInline
-  public static boolean ownedElement(Object array, ThreadShadow thread) {
-    ShadowMemory memory = ownedElements;
-    return thread != null && memory != null && thread.ownsLastRead(array, memory);
   }
 
   /**

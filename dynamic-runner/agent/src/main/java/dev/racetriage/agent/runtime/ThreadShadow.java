@@ -321,8 +321,7 @@ public final class ThreadShadow {
    * The element read hook's cover check (see {@code Hooks.readElement}): true if {@code array}'s shadow is this
    * thread's last read array or in one of its four ways, and this thread covers every write to the array (the summary
    * is one of its own epochs, or ordered before it) — exactly the case in which {@code DetectRuntime.readElement}
-   * returns before looking at any element. False whenever anything is not at hand. Fills no cache but the last read
-   * array (a way that hit becomes it).
+   * returns before looking at any element. False whenever anything is not at hand; reads only, fills no cache.
    */
   @ForceInline // into the read hook: loads and compares, no call
   boolean coversElementWritesOf(Object array, ShadowMemory memory, ThreadRegistry registry) {
@@ -336,7 +335,6 @@ public final class ThreadShadow {
       if (e == null) {
         return false;
       }
-      lastRead = e; // a loop reading this array: its next reads meet the owned-element guard (Hooks.ownedElement)
     }
     return e.value.writesCoveredBy(s);
   }
@@ -436,17 +434,6 @@ public final class ThreadShadow {
     previousSlot = lastSlot;
     lastSlot = known;
     return known;
-  }
-
-  /**
-   * The owned-element guard's test ({@code Hooks.ownedElement}): true if {@code array} is this thread's last read
-   * array, its shadow is of {@code memory}, and this thread made every write recorded in it ({@code
-   * ObjectShadow.writtenOnlyByCurrentThread}) — {@link #coversElementWritesOf}'s first case. Loads and compares only.
-   */
-  @ForceInline // the owned-element guard, inlined into instrumented code
-  boolean ownsLastRead(Object array, ShadowMemory memory) {
-    WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
-    return e != null && e.value.memory == memory && e.value.writtenOnlyByCurrentThread() && e.refersTo(array);
   }
 
   /**

@@ -214,12 +214,11 @@ class ClassInstrumenterTest {
     // and ints, three fields of `this` on one line, are checked together after the last of the three loads
     // (RedundantChecks); a read of a field of this class, which declares the shadow slot, has the owned-read guard
     // in front of its hook: the receiver's slot loaded by this class's own getfield, then Hooks.ownedShadow; the
-    // write of its own field outside a constructor has the owned-write guard (the slot, Hooks.ownedRewrite) in front;
-    // an element read has the owned-element guard (the array and the thread slot, Hooks.ownedElement) in front
+    // write of its own field outside a constructor has the owned-write guard (the slot, Hooks.ownedRewrite) in front
     assertEquals(List.of("load flag", "load $racetriage$shadow", "ownedShadow", "readField", "load wide",
-        "load shared", "readStatic", "load wides", "arrayInField", "load element", "ownedElement", "readElement",
+        "load shared", "readStatic", "load wides", "arrayInField", "load element", "readElement",
         "load ints", "load $racetriage$shadow", "ownedShadow", "readFields", "arrayInField", "load element",
-        "ownedElement", "readElement",
+        "readElement",
         "load $racetriage$shadow", "ownedRewrite", "writeFieldGuarded", "store flag"), order);
   }
 

@@ -82,86 +82,6 @@ class ArrayElementPropertyTest {
     assertTrue(racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
   }
 
-  /**
-   * The owned-element guard against the oracle: reads go through it as instrumented code's do, and each read it settles
-   * must be one that vector clocks order after every write to its array so far (not only its element's) — the hook's
-   * cover check's first case — while the reports stay exactly the oracle's. A guard that trusted the last read array
-   * without its writer (any thread's last read array) fails this: another thread's unordered write is then missed.
-   */
-  @Test
-  void theOwnedElementGuardSettlesOnlyReadsOrderedAfterEveryWriteToTheArray() throws Exception {
-    Random random = new Random(0x0E1EL);
-    int settledReads = 0;
-    int reads = 0;
-    for (int n = 0; n < TRACES; n++) {
-      List<Step> trace = randomTrace(random);
-      Map<String, Long> expected = new TreeMap<>();
-      oracle(trace, expected, new TreeMap<>());
-      boolean[] covered = arrayCovered(trace);
-      boolean[] settled = new boolean[trace.size()];
-      Map<String, Long> reported = new TreeMap<>();
-      run(trace, reported, new TreeMap<>(), ShadowMemory.FLAT_GRANT, settled);
-      assertEquals(expected, reported, "trace " + n + ": " + trace);
-      for (int i = 0; i < trace.size(); i++) {
-        if (trace.get(i).op() == 'r') {
-          reads++;
-          if (settled[i]) {
-            settledReads++;
-            assertTrue(covered[i], "trace " + n + ": step " + i + " settled by the guard, not ordered after every "
-                + "write to its array: " + trace);
-          }
-        }
-      }
-    }
-    assertTrue(settledReads > reads / 20, settledReads + " of " + reads + " reads settled by the guard");
-  }
-
-  /** Per step: for an element read, whether every write to its whole array so far is ordered before it. */
-  private static boolean[] arrayCovered(List<Step> trace) {
-    int[][] clocks = new int[THREADS][THREADS];
-    for (int t = 0; t < THREADS; t++) {
-      clocks[t][t] = 1;
-    }
-    int[][] locks = new int[LOCKS][THREADS];
-    int[][] writes = new int[LENGTHS.length][THREADS]; // per array, the latest clock of each thread's writes
-    boolean[] covered = new boolean[trace.size()];
-    for (int k = 0; k < trace.size(); k++) {
-      Step s = trace.get(k);
-      int[] c = clocks[s.thread()];
-      switch (s.op()) {
-        case 'a' -> {
-          for (int u = 0; u < THREADS; u++) {
-            c[u] = Math.max(c[u], locks[s.target()][u]);
-          }
-        }
-        case 'l' -> {
-          for (int u = 0; u < THREADS; u++) {
-            locks[s.target()][u] = Math.max(locks[s.target()][u], c[u]);
-          }
-          c[s.thread()]++;
-        }
-        case 'r' -> {
-          boolean all = true;
-          for (int u = 0; u < THREADS; u++) {
-            all &= writes[s.target()][u] <= c[u];
-          }
-          covered[k] = all;
-        }
-        case 'R' -> { }
-        case 'C' -> writes[s.other()][s.thread()] = c[s.thread()];
-        case 'W' -> {
-          for (int i = s.from(); i < s.to(); i += s.step()) {
-            if (i >= 0 && i < LENGTHS[s.target()]) {
-              writes[s.target()][s.thread()] = c[s.thread()]; // a range that writes an element
-            }
-          }
-        }
-        default -> writes[s.target()][s.thread()] = c[s.thread()]; // w, F
-      }
-    }
-    return covered;
-  }
-
   /** An index near a chunk boundary more often than not: where chunked and flat records differ. */
   private static int index(Random random, int length) {
     if (random.nextBoolean()) {
@@ -283,17 +203,6 @@ class ArrayElementPropertyTest {
   /** Runs the trace through the hooks, each step on its thread, one step at a time. */
   private static void run(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices,
                           long flatGrant) throws InterruptedException {
-    run(trace, counts, indices, flatGrant, null);
-  }
-
-  /**
-   * As above; with {@code settled} non-null, each thread keeps a thread slot as instrumented code does, and an element
-   * read goes through the owned-element guard first ({@code Hooks.ownedElement}), its hook called only when the guard
-   * fails: {@code settled[i]} says whether step i's read was skipped.
-   */
-  private static void run(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices,
-                          long flatGrant, boolean[] settled) throws InterruptedException {
-    ThreadShadow[] slots = new ThreadShadow[THREADS];
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
     runtime.shadowMemory().flatGrant(flatGrant);
@@ -312,15 +221,7 @@ class ArrayElementPropertyTest {
       long[] array = arrays[s.target()];
       switch (s.op()) {
         case 'w' -> Hooks.writeElement(array, s.from(), 1);
-        case 'r' -> {
-          if (settled == null) {
-            Hooks.readElement(array, s.from(), 2);
-          } else if (Hooks.ownedElement(array, slots[s.thread()])) {
-            settled[i] = true;
-          } else {
-            slots[s.thread()] = Hooks.readElement(array, s.from(), 2, slots[s.thread()]);
-          }
-        }
+        case 'r' -> Hooks.readElement(array, s.from(), 2);
         case 'W' -> Hooks.writeRange(array, s.from(), s.to(), s.step(), 3);
         case 'R' -> Hooks.readRange(array, s.from(), s.to(), s.step(), 4);
         case 'F' -> BulkHooks.writeAll(array, 5);
