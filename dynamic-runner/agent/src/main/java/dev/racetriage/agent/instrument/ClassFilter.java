@@ -89,6 +89,9 @@ public final class ClassFilter {
     if (internalName.equals(THREAD)) {
       return ClassKind.THREAD;
     }
+    if (internalName.equals(QuietClassLoading.LOADER)) {
+      return ClassKind.CLASS_LOADER;
+    }
     if (startsWithAny(internalName, JDK_PREFIXES)) {
       return isTrusted(internalName) ? ClassKind.TRUSTED_JDK : ClassKind.IGNORED;
     }

@@ -12,6 +12,11 @@ public enum ClassKind {
   TRUSTED_JDK,
   /** java.lang.Thread: start() forks, join() joins, even when JDK code (a thread pool) calls them. */
   THREAD,
+  /**
+   * The JDK's built-in class loaders ({@code jdk.internal.loader.BuiltinClassLoader}): a class load runs quiet, its
+   * synchronisation unseen (see {@link QuietClassLoading}).
+   */
+  CLASS_LOADER,
   /** Left alone: the rest of the JDK, the agent itself, user excludes. */
   IGNORED
 }

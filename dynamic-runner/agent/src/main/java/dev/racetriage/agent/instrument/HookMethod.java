@@ -50,6 +50,9 @@ public enum HookMethod {
   THREAD_STARTING("threadStarting", "(Ljava/lang/Thread;)V"),
   JOIN_RETURNED("joinReturned", "(Ljava/lang/Thread;)V"),
   IS_ALIVE("isAlive", "(Ljava/lang/Thread;)Z"),
+  // a built-in class loader's class load (QuietClassLoading): the thread's hooks off, then back as they were
+  QUIET_ENTER("quietEnter", "()Z"),
+  QUIET_EXIT("quietExit", "(Z)V"),
   CLINIT_ENTER("clinitEnter", "()V"),
   CLINIT_EXIT("clinitExit", "()V");
 

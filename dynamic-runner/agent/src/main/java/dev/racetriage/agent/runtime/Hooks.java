@@ -106,6 +106,33 @@ public final class Hooks {
     return ownedReads && slot instanceof ObjectShadow s && s.writtenOnlyByCurrentThread();
   }
 
+  /**
+   * At the start of a built-in class loader's class load ({@code instrument.QuietClassLoading}): turns the calling
+   * thread's hooks off (its busy flag, as while the agent works on it). Returns whether it did — false when no runtime
+   * is installed or the flag was set already (a load inside a load, or the agent's own work) — for
+   * {@link #quietExit}.
+   */
+  @DontInline
+  public static boolean quietEnter() {
+    if (runtime == null) {
+      return false;
+    }
+    ThreadShadow t = ThreadShadow.current();
+    if (t.busy) {
+      return false;
+    }
+    t.busy = true;
+    return true;
+  }
+
+  /** At the end of that class load, however it ends: the hooks back on if {@link #quietEnter} turned them off. */
+  @DontInline
+  public static void quietExit(boolean entered) {
+    if (entered) {
+      ThreadShadow.current().busy = false;
+    }
+  }
+
   public static DetectRuntime installed() {
     return runtime;
   }

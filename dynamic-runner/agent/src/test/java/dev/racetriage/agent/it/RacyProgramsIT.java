@@ -26,6 +26,21 @@ class RacyProgramsIT {
     assertEquals(Set.of(fixture + ".cells[]"), result.report().racyFields(), result.describe());
   }
 
+  /**
+   * Two threads that each load a class between their unordered writes race all the same: the built-in class loaders'
+   * own synchronisation (the class-loading locks' map) is not an edge (QuietClassLoading). Happens-before alone
+   * (predict=false), so that no prediction makes up for an edge that should not be there.
+   */
+  @Test
+  void classLoadingBetweenTwoWritesDoesNotOrderThem() throws Exception {
+    String fixture = "dev.racetriage.fixtures.racy.ClassLoadingBetweenBad";
+    AgentJvm.Result result = AgentJvm.run("class-loading-between", List.of(), "mode=detect;predict=false",
+        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
+    assertEquals(0, result.exitCode(), result.describe());
+    assertEquals(Set.of(fixture + ".value"), result.report().racyFields(), result.describe());
+    assertTrue(result.report().lines().stream().noneMatch(l -> l.contains("\"predicted\"")), result.describe());
+  }
+
   @Test
   void anArrayRaceReportsTheIndexThatRacedAndAFieldRaceNone() throws Exception {
     String fixture = "dev.racetriage.fixtures.racy.RacyArrayElementBad";
