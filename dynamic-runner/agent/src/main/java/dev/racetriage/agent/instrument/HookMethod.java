@@ -51,8 +51,8 @@ public enum HookMethod {
   JOIN_RETURNED("joinReturned", "(Ljava/lang/Thread;)V"),
   IS_ALIVE("isAlive", "(Ljava/lang/Thread;)Z"),
   // a built-in class loader's class load (QuietClassLoading): the thread's hooks off, then back as they were
-  QUIET_ENTER("quietEnter", "()Z"),
-  QUIET_EXIT("quietExit", "(Z)V"),
+  QUIET_ENTER("quietEnter", "()Ljava/lang/Object;"),
+  QUIET_EXIT("quietExit", "(Ljava/lang/Object;)V"),
   CLINIT_ENTER("clinitEnter", "()V"),
   CLINIT_EXIT("clinitExit", "()V");
 

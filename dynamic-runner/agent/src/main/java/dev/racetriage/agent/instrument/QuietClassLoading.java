@@ -53,7 +53,7 @@ final class QuietClassLoading extends ClassVisitor {
       @Override
       protected void onMethodEnter() {
         HookMethod.QUIET_ENTER.call(mv);
-        entered = newLocal(Type.BOOLEAN_TYPE);
+        entered = newLocal(Type.getType(Object.class));
         storeLocal(entered);
         mv.visitLabel(start);
       }

@@ -108,28 +108,33 @@ public final class Hooks {
 
   /**
    * At the start of a built-in class loader's class load ({@code instrument.QuietClassLoading}): turns the calling
-   * thread's hooks off (its busy flag, as while the agent works on it). Returns whether it did — false when no runtime
-   * is installed or the flag was set already (a load inside a load, or the agent's own work) — for
-   * {@link #quietExit}.
+   * thread's hooks off (its busy flag, as while the agent works on it). Returns the thread's shadow if it did, for
+   * {@link #quietExit} to turn them back on without looking the thread up again; null when no runtime is installed,
+   * the flag was set already (a load inside a load, or the agent's own work), or anything failed — a class load never
+   * fails because of the agent.
    */
   @DontInline
-  public static boolean quietEnter() {
-    if (runtime == null) {
-      return false;
+  public static Object quietEnter() {
+    try {
+      if (runtime == null) {
+        return null;
+      }
+      ThreadShadow t = ThreadShadow.current();
+      if (t.busy) {
+        return null;
+      }
+      t.busy = true;
+      return t;
+    } catch (Throwable e) {
+      return null;
     }
-    ThreadShadow t = ThreadShadow.current();
-    if (t.busy) {
-      return false;
-    }
-    t.busy = true;
-    return true;
   }
 
   /** At the end of that class load, however it ends: the hooks back on if {@link #quietEnter} turned them off. */
   @DontInline
-  public static void quietExit(boolean entered) {
-    if (entered) {
-      ThreadShadow.current().busy = false;
+  public static void quietExit(Object entered) {
+    if (entered instanceof ThreadShadow t) {
+      t.busy = false;
     }
   }
 

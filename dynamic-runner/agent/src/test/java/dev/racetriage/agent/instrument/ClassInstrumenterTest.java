@@ -183,6 +183,46 @@ class ClassInstrumenterTest {
     assertEquals(1, hooks.stream().filter("readField"::equals).count(), "only factor's read: " + hooks);
   }
 
+  /**
+   * The JDK's built-in class loader (QuietClassLoading): {@code loadClassOrNull(String, boolean)} starts with
+   * {@code Hooks.quietEnter}, calls {@code Hooks.quietExit} before its return and from a catch-all handler that is last
+   * in its exception table (after its synchronized block's own handler), and nothing else in the class is touched.
+   */
+  @Test
+  void aBuiltinClassLoadRunsQuietWithTheExitInAHandlerLastInTheTable() throws IOException {
+    assertEquals(ClassKind.CLASS_LOADER, new ClassFilter(List.of(), List.of()).kindOf(QuietClassLoading.LOADER));
+    byte[] original = bytesOf(QuietClassLoading.LOADER);
+    byte[] out = instrumenter.instrument(ClassKind.CLASS_LOADER, null, original).bytes();
+    assertNotNull(out);
+    org.objectweb.asm.tree.ClassNode node = new org.objectweb.asm.tree.ClassNode();
+    new ClassReader(out).accept(node, 0);
+    int quietMethods = 0;
+    for (org.objectweb.asm.tree.MethodNode m : node.methods) {
+      List<String> hooks = new ArrayList<>();
+      for (org.objectweb.asm.tree.AbstractInsnNode insn : m.instructions) {
+        if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call && HookMethod.isOwner(call.owner)) {
+          hooks.add(call.name);
+        }
+      }
+      if (!m.name.equals(QuietClassLoading.METHOD) || !m.desc.equals(QuietClassLoading.DESCRIPTOR)) {
+        assertEquals(List.of(), hooks, m.name + m.desc);
+        continue;
+      }
+      quietMethods++;
+      assertEquals("quietEnter", hooks.get(0), hooks.toString());
+      assertEquals(List.of("quietExit", "quietExit"), hooks.subList(1, hooks.size()), "a return and the handler");
+      org.objectweb.asm.tree.TryCatchBlockNode last = m.tryCatchBlocks.get(m.tryCatchBlocks.size() - 1);
+      assertNull(last.type, "a catch-all");
+      assertTrue(m.tryCatchBlocks.size() > 1, "the synchronized block's handler comes first");
+      org.objectweb.asm.tree.AbstractInsnNode h = last.handler;
+      while (!(h instanceof org.objectweb.asm.tree.MethodInsnNode)) {
+        h = h.getNext();
+      }
+      assertEquals("quietExit", ((org.objectweb.asm.tree.MethodInsnNode) h).name);
+    }
+    assertEquals(1, quietMethods);
+  }
+
   @Test
   void readsAreCheckedAfterTheirLoadAndWritesBeforeTheirStore() throws IOException {
     byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(),
