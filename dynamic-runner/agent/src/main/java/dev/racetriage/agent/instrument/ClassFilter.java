@@ -89,8 +89,8 @@ public final class ClassFilter {
     if (internalName.equals(THREAD)) {
       return ClassKind.THREAD;
     }
-    if (internalName.equals(QuietClassLoading.LOADER)) {
-      return ClassKind.CLASS_LOADER;
+    if (QuietLinking.isQuiet(internalName)) {
+      return ClassKind.QUIET_JDK;
     }
     if (startsWithAny(internalName, JDK_PREFIXES)) {
       return isTrusted(internalName) ? ClassKind.TRUSTED_JDK : ClassKind.IGNORED;

@@ -126,9 +126,9 @@ public final class ClassInstrumenter {
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
         reader.accept(new ThreadClassVisitor(writer), ClassReader.EXPAND_FRAMES);
         instrumented = writer.toByteArray();
-      } else if (kind == ClassKind.CLASS_LOADER) {
+      } else if (kind == ClassKind.QUIET_JDK) {
         ClassWriter writer = new HierarchyClassWriter(reader, ClassWriter.COMPUTE_FRAMES, hierarchy, loader);
-        reader.accept(new QuietClassLoading(writer, name), ClassReader.SKIP_FRAMES);
+        reader.accept(new QuietLinking(writer, name), ClassReader.SKIP_FRAMES);
         instrumented = writer.toByteArray();
       } else {
         if ((reader.getAccess() & (Opcodes.ACC_MODULE)) != 0) {

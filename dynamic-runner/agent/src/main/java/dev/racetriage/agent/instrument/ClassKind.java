@@ -13,10 +13,10 @@ public enum ClassKind {
   /** java.lang.Thread: start() forks, join() joins, even when JDK code (a thread pool) calls them. */
   THREAD,
   /**
-   * The JDK's built-in class loaders ({@code jdk.internal.loader.BuiltinClassLoader}): a class load runs quiet, its
-   * synchronisation unseen (see {@link QuietClassLoading}).
+   * JDK classes whose loading and linking methods run quiet, their synchronisation unseen (the built-in class loaders,
+   * the JVM's linkage upcalls: see {@link QuietLinking}).
    */
-  CLASS_LOADER,
+  QUIET_JDK,
   /** Left alone: the rest of the JDK, the agent itself, user excludes. */
   IGNORED
 }

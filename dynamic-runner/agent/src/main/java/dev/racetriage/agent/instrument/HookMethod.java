@@ -50,7 +50,7 @@ public enum HookMethod {
   THREAD_STARTING("threadStarting", "(Ljava/lang/Thread;)V"),
   JOIN_RETURNED("joinReturned", "(Ljava/lang/Thread;)V"),
   IS_ALIVE("isAlive", "(Ljava/lang/Thread;)Z"),
-  // a built-in class loader's class load (QuietClassLoading): the thread's hooks off, then back as they were
+  // a class load or a linkage upcall (QuietLinking): the thread's hooks off, then back as they were
   QUIET_ENTER("quietEnter", "()Ljava/lang/Object;"),
   QUIET_EXIT("quietExit", "(Ljava/lang/Object;)V"),
   CLINIT_ENTER("clinitEnter", "()V"),

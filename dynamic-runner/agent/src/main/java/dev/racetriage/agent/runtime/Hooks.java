@@ -107,10 +107,10 @@ public final class Hooks {
   }
 
   /**
-   * At the start of a built-in class loader's class load ({@code instrument.QuietClassLoading}): turns the calling
+   * At the start of a class load or a linkage upcall ({@code instrument.QuietLinking}): turns the calling
    * thread's hooks off (its busy flag, as while the agent works on it). Returns the thread's shadow if it did, for
    * {@link #quietExit} to turn them back on without looking the thread up again; null when no runtime is installed,
-   * the flag was set already (a load inside a load, or the agent's own work), or anything failed — a class load never
+   * the flag was set already (a load inside a load or a linkage, or the agent's own work), or anything failed — a class load never
    * fails because of the agent.
    */
   @DontInline
@@ -130,7 +130,7 @@ public final class Hooks {
     }
   }
 
-  /** At the end of that class load, however it ends: the hooks back on if {@link #quietEnter} turned them off. */
+  /** At the end of that load or linkage, however it ends: the hooks back on if {@link #quietEnter} turned them off. */
   @DontInline
   public static void quietExit(Object entered) {
     if (entered instanceof ThreadShadow t) {

@@ -184,43 +184,50 @@ class ClassInstrumenterTest {
   }
 
   /**
-   * The JDK's built-in class loader (QuietClassLoading): {@code loadClassOrNull(String, boolean)} starts with
-   * {@code Hooks.quietEnter}, calls {@code Hooks.quietExit} before its return and from a catch-all handler that is last
-   * in its exception table (after its synchronized block's own handler), and nothing else in the class is touched.
+   * The JDK's loading and linking code (QuietLinking): each method of {@code QuietLinking.METHODS} — the built-in
+   * class loader's {@code loadClassOrNull}, the JVM's linkage upcalls in {@code MethodHandleNatives} — starts with
+   * {@code Hooks.quietEnter}, calls {@code Hooks.quietExit} before each return and from a catch-all handler that is
+   * last in its exception table (after a synchronized block's own handler), and nothing else in the class is touched.
    */
   @Test
-  void aBuiltinClassLoadRunsQuietWithTheExitInAHandlerLastInTheTable() throws IOException {
-    assertEquals(ClassKind.CLASS_LOADER, new ClassFilter(List.of(), List.of()).kindOf(QuietClassLoading.LOADER));
-    byte[] original = bytesOf(QuietClassLoading.LOADER);
-    byte[] out = instrumenter.instrument(ClassKind.CLASS_LOADER, null, original).bytes();
-    assertNotNull(out);
-    org.objectweb.asm.tree.ClassNode node = new org.objectweb.asm.tree.ClassNode();
-    new ClassReader(out).accept(node, 0);
-    int quietMethods = 0;
-    for (org.objectweb.asm.tree.MethodNode m : node.methods) {
-      List<String> hooks = new ArrayList<>();
-      for (org.objectweb.asm.tree.AbstractInsnNode insn : m.instructions) {
-        if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call && HookMethod.isOwner(call.owner)) {
-          hooks.add(call.name);
+  void loadingAndLinkingRunQuietWithTheExitInAHandlerLastInTheTable() throws IOException {
+    for (var entry : QuietLinking.METHODS.entrySet()) {
+      String owner = entry.getKey();
+      assertEquals(ClassKind.QUIET_JDK, new ClassFilter(List.of(), List.of()).kindOf(owner));
+      byte[] out = instrumenter.instrument(ClassKind.QUIET_JDK, null, bytesOf(owner)).bytes();
+      assertNotNull(out, owner);
+      org.objectweb.asm.tree.ClassNode node = new org.objectweb.asm.tree.ClassNode();
+      new ClassReader(out).accept(node, 0);
+      List<String> quiet = new ArrayList<>();
+      for (org.objectweb.asm.tree.MethodNode m : node.methods) {
+        List<String> hooks = new ArrayList<>();
+        int returns = 0;
+        for (org.objectweb.asm.tree.AbstractInsnNode insn : m.instructions) {
+          if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call && HookMethod.isOwner(call.owner)) {
+            hooks.add(call.name);
+          }
+          if (insn.getOpcode() >= Opcodes.IRETURN && insn.getOpcode() <= Opcodes.RETURN) {
+            returns++;
+          }
         }
+        if (!entry.getValue().contains(m.name + m.desc)) {
+          assertEquals(List.of(), hooks, owner + "." + m.name + m.desc);
+          continue;
+        }
+        quiet.add(m.name + m.desc);
+        assertEquals("quietEnter", hooks.get(0), hooks.toString());
+        assertEquals(returns + 1, hooks.size() - 1, "an exit per return and the handler's: " + hooks);
+        assertTrue(hooks.subList(1, hooks.size()).stream().allMatch("quietExit"::equals), hooks.toString());
+        org.objectweb.asm.tree.TryCatchBlockNode last = m.tryCatchBlocks.get(m.tryCatchBlocks.size() - 1);
+        assertNull(last.type, "a catch-all");
+        org.objectweb.asm.tree.AbstractInsnNode h = last.handler;
+        while (!(h instanceof org.objectweb.asm.tree.MethodInsnNode)) {
+          h = h.getNext();
+        }
+        assertEquals("quietExit", ((org.objectweb.asm.tree.MethodInsnNode) h).name, owner + "." + m.name);
       }
-      if (!m.name.equals(QuietClassLoading.METHOD) || !m.desc.equals(QuietClassLoading.DESCRIPTOR)) {
-        assertEquals(List.of(), hooks, m.name + m.desc);
-        continue;
-      }
-      quietMethods++;
-      assertEquals("quietEnter", hooks.get(0), hooks.toString());
-      assertEquals(List.of("quietExit", "quietExit"), hooks.subList(1, hooks.size()), "a return and the handler");
-      org.objectweb.asm.tree.TryCatchBlockNode last = m.tryCatchBlocks.get(m.tryCatchBlocks.size() - 1);
-      assertNull(last.type, "a catch-all");
-      assertTrue(m.tryCatchBlocks.size() > 1, "the synchronized block's handler comes first");
-      org.objectweb.asm.tree.AbstractInsnNode h = last.handler;
-      while (!(h instanceof org.objectweb.asm.tree.MethodInsnNode)) {
-        h = h.getNext();
-      }
-      assertEquals("quietExit", ((org.objectweb.asm.tree.MethodInsnNode) h).name);
+      assertEquals(entry.getValue(), java.util.Set.copyOf(quiet), "every quiet method found in " + owner);
     }
-    assertEquals(1, quietMethods);
   }
 
   @Test

@@ -27,17 +27,19 @@ class RacyProgramsIT {
   }
 
   /**
-   * Two threads that each load a class between their unordered writes race all the same: the built-in class loaders'
-   * own synchronisation (the class-loading locks' map) is not an edge (QuietClassLoading). Happens-before alone
-   * (predict=false), so that no prediction makes up for an edge that should not be there.
+   * Two threads that each load a class, or link a lambda and a string concatenation, between their unordered writes
+   * race all the same: the class loaders' and the linkage bootstraps' own synchronisation (the class-loading locks'
+   * map, the interned method types) is not an edge (QuietLinking). Happens-before alone (predict=false), so that no
+   * prediction makes up for an edge that should not be there.
    */
   @Test
-  void classLoadingBetweenTwoWritesDoesNotOrderThem() throws Exception {
-    String fixture = "dev.racetriage.fixtures.racy.ClassLoadingBetweenBad";
+  void classLoadingOrLinkingBetweenTwoWritesDoesNotOrderThem() throws Exception {
+    String loading = "dev.racetriage.fixtures.racy.ClassLoadingBetweenBad";
+    String linking = "dev.racetriage.fixtures.racy.LinkingBetweenBad";
     AgentJvm.Result result = AgentJvm.run("class-loading-between", List.of(), "mode=detect;predict=false",
-        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", fixture);
+        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", loading, linking);
     assertEquals(0, result.exitCode(), result.describe());
-    assertEquals(Set.of(fixture + ".value"), result.report().racyFields(), result.describe());
+    assertEquals(Set.of(loading + ".value", linking + ".value"), result.report().racyFields(), result.describe());
     assertTrue(result.report().lines().stream().noneMatch(l -> l.contains("\"predicted\"")), result.describe());
   }
 
