@@ -21,6 +21,11 @@ import org.objectweb.asm.commons.AdviceAdapter;
  *       lambda, a string concatenation), a dynamic constant, a signature-polymorphic call, a method handle constant or
  *       a method type: the bootstraps intern method types and cache lambda forms and classes in
  *       {@code ConcurrentHashMap}s.</li>
+ *   <li>The lookups of registries the JDK keeps for every thread: {@code LogManager.demandLogger} (behind
+ *       {@code Logger.getLogger}), {@code ZoneRulesProvider.getRules} (behind {@code ZoneId.of}), the security
+ *       providers' {@code GetInstance} (behind every {@code MessageDigest}, {@code Cipher} … {@code getInstance}),
+ *       {@code MethodType.makeImpl} (method type interning) and {@code MethodHandles.Lookup}'s {@code find…} and
+ *       {@code unreflect…}: their tables are trusted j.u.c or {@code Hashtable} objects that JDK code creates.</li>
  * </ul>
  * Why: those maps' compare-and-sets are trusted j.u.c code, which the agent would see as releases and acquires shared
  * by every thread that loads a class or links a call site, and the JMM makes no edge of two loads or two linkages (a
@@ -36,7 +41,7 @@ final class QuietLinking extends ClassVisitor {
   /** The JVM's upcalls for linking. */
   static final String NATIVES = "java/lang/invoke/MethodHandleNatives";
   /** Per class, its quiet methods: name + descriptor. */
-  static final java.util.Map<String, java.util.Set<String>> METHODS = java.util.Map.of(
+  static final java.util.Map<String, java.util.Set<String>> METHODS = java.util.Map.of( // name + descriptor, or a name
       LOADER, java.util.Set.of("loadClassOrNull(Ljava/lang/String;Z)Ljava/lang/Class;"),
       NATIVES, java.util.Set.of(
           "linkCallSite(Ljava/lang/Object;ILjava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;"
@@ -47,7 +52,17 @@ final class QuietLinking extends ClassVisitor {
           "linkMethod(Ljava/lang/Class;ILjava/lang/Class;Ljava/lang/String;Ljava/lang/Object;[Ljava/lang/Object;)"
               + "Ljava/lang/invoke/MemberName;",
           "linkMethodHandleConstant(Ljava/lang/Class;ILjava/lang/Class;Ljava/lang/String;Ljava/lang/Object;)"
-              + "Ljava/lang/invoke/MethodHandle;"));
+              + "Ljava/lang/invoke/MethodHandle;"),
+      // registries the JDK keeps for every thread (a name alone: every overload): loggers, time-zone rules, security
+      // providers' services, interned method types and method handle lookups
+      "java/util/logging/LogManager", java.util.Set.of("demandLogger"),
+      "java/time/zone/ZoneRulesProvider", java.util.Set.of("getRules"),
+      "sun/security/jca/GetInstance", java.util.Set.of("getInstance", "getService", "getServices"),
+      "java/lang/invoke/MethodType", java.util.Set.of("makeImpl"),
+      "java/lang/invoke/MethodHandles$Lookup", java.util.Set.of("findVirtual", "findStatic", "findSpecial",
+          "findConstructor", "findGetter", "findSetter", "findStaticGetter", "findStaticSetter", "findVarHandle",
+          "findStaticVarHandle", "unreflect", "unreflectSpecial", "unreflectConstructor", "unreflectGetter",
+          "unreflectSetter", "unreflectVarHandle", "bind"));
 
   private final String owner;
   private final java.util.Set<String> quiet;
@@ -67,7 +82,7 @@ final class QuietLinking extends ClassVisitor {
   public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                                    String[] exceptions) {
     MethodVisitor next = super.visitMethod(access, name, descriptor, signature, exceptions);
-    if (next == null || !quiet.contains(name + descriptor)
+    if (next == null || !(quiet.contains(name + descriptor) || quiet.contains(name))
         || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
       return next;
     }

@@ -27,19 +27,22 @@ class RacyProgramsIT {
   }
 
   /**
-   * Two threads that each load a class, or link a lambda and a string concatenation, between their unordered writes
-   * race all the same: the class loaders' and the linkage bootstraps' own synchronisation (the class-loading locks'
-   * map, the interned method types) is not an edge (QuietLinking). Happens-before alone (predict=false), so that no
+   * Two threads that each load a class, link a lambda and a string concatenation, or look up a logger, a time zone,
+   * a message digest and a method handle between their unordered writes race all the same: the JDK's own
+   * synchronisation in those (the class-loading locks' map, interned method types, the registries' tables) is not an
+   * edge (QuietLinking). Happens-before alone (predict=false), so that no
    * prediction makes up for an edge that should not be there.
    */
   @Test
   void classLoadingOrLinkingBetweenTwoWritesDoesNotOrderThem() throws Exception {
     String loading = "dev.racetriage.fixtures.racy.ClassLoadingBetweenBad";
     String linking = "dev.racetriage.fixtures.racy.LinkingBetweenBad";
+    String registries = "dev.racetriage.fixtures.racy.JdkRegistriesBetweenBad";
     AgentJvm.Result result = AgentJvm.run("class-loading-between", List.of(), "mode=detect;predict=false",
-        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", loading, linking);
+        AgentJvm.TEST_CLASSPATH, "dev.racetriage.fixtures.FixtureMain", loading, linking, registries);
     assertEquals(0, result.exitCode(), result.describe());
-    assertEquals(Set.of(loading + ".value", linking + ".value"), result.report().racyFields(), result.describe());
+    assertEquals(Set.of(loading + ".value", linking + ".value", registries + ".value"), result.report().racyFields(),
+        result.describe());
     assertTrue(result.report().lines().stream().noneMatch(l -> l.contains("\"predicted\"")), result.describe());
   }
 
