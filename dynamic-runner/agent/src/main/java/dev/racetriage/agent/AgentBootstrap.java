@@ -196,6 +196,7 @@ public final class AgentBootstrap {
       Hooks.clinitExit();
       HookEntry.readElement(array, 0, -1, null); // loads the element hooks' forwarders, which instrumented code calls
       HookEntry.writeElement(array, 0, -1, null);
+      HookEntry.readElements(array, 0, 1, -1, null);
     } finally {
       Hooks.install(null);
     }

@@ -70,6 +70,8 @@ final class EventInstrumenter extends AdviceAdapter {
   private int bulkCalls;
   /** Per field-read ordinal, the fields one hook after it checks (RedundantChecks' read groups). */
   private final java.util.Map<Integer, int[]> combinedReads;
+  /** Per element-read ordinal: the range one check after it stands for, relative to its index (RedundantChecks). */
+  private final java.util.Map<Integer, int[]> elementRanges;
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors,
@@ -79,6 +81,7 @@ final class EventInstrumenter extends AdviceAdapter {
     this.coveredFields = covered.fields();
     this.coveredElements = covered.elements();
     this.combinedReads = covered.combined();
+    this.elementRanges = covered.ranges();
     this.confinedContainers = confinedContainers;
     this.transparentMonitors = transparentMonitors;
     this.hoisted = hoisted.elements();
@@ -592,6 +595,11 @@ final class EventInstrumenter extends AdviceAdapter {
         super.visitInsn(opcode);
         return;
       }
+      int[] range = checkAccesses && jumble == null && isArrayLoad(opcode) ? elementRanges.get(ordinal) : null;
+      if (range != null) {
+        readElementsAfterLoad(opcode, range);
+        return;
+      }
     }
     if (jumble != null && (isArrayLoad(opcode) || isArrayStore(opcode))) {
       jumbleArrayInsn(opcode);
@@ -649,6 +657,34 @@ final class EventInstrumenter extends AdviceAdapter {
       mv.visitVarInsn(ALOAD, monitor);
     }
     super.visitInsn(opcode);
+  }
+
+  /**
+   * The last of a group of element reads (RedundantChecks): the load, then one check of the group's range, {@code
+   * range = {from, to, line}} relative to this read's index, reported at the group's first line:
+   * [arr, i] -> [arr, i, arr, i] -> [arr, i, v] -> [v, arr, i] -> [v, arr, i + from, i + to].
+   */
+  private void readElementsAfterLoad(int opcode, int[] range) {
+    mv.visitInsn(DUP2);
+    super.visitInsn(opcode);
+    if (opcode == LALOAD || opcode == DALOAD) {
+      mv.visitInsn(DUP2_X2);
+      mv.visitInsn(POP2);
+    } else {
+      mv.visitInsn(DUP_X2);
+      mv.visitInsn(POP);
+    }
+    mv.visitInsn(DUP);          // [v, arr, i, i]
+    pushInt(range[1]);
+    mv.visitInsn(IADD);         // [v, arr, i, i + to]
+    mv.visitInsn(SWAP);         // [v, arr, i + to, i]
+    pushInt(range[0]);
+    mv.visitInsn(IADD);         // [v, arr, i + to, i + from]
+    mv.visitInsn(SWAP);         // [v, arr, i + from, i + to]
+    int at = range[2];
+    pushInt(at < 0 ? site() : siteByLine.computeIfAbsent(at,
+        l -> ctx.ids().site(ctx.binaryName(), methodName, ctx.sourceFile(), l)));
+    callAccessHook(HookMethod.READ_ELEMENTS);
   }
 
   /**

@@ -140,7 +140,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
             bulkOrdinal++;
           }
         }
-        covered = new RedundantChecks.Covered(covered.fields(), elements, covered.combined());
+        covered = new RedundantChecks.Covered(covered.fields(), elements, covered.combined(), covered.ranges());
       }
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered,
           confinedBulkCalls));

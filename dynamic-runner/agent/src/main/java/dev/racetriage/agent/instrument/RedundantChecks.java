@@ -13,9 +13,14 @@ import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
@@ -54,15 +59,17 @@ import org.objectweb.asm.tree.analysis.Interpreter;
  */
 final class RedundantChecks {
   /** Nothing covered. */
-  static final Covered NONE = new Covered(new BitSet(), new BitSet(), Map.of());
+  static final Covered NONE = new Covered(new BitSet(), new BitSet(), Map.of(), Map.of());
 
   /**
    * What the {@link EventInstrumenter} leaves unchecked: {@code fields}, ordinals among the method's field instructions
    * (all four opcodes, in instruction order); {@code elements}, ordinals among its array loads and stores; and
    * {@code combined}: per field-read ordinal, the fields (ids, two or three) one hook after that read checks
-   * ({@link #groupReads}).
+   * ({@link #groupReads}); and {@code ranges}: per element-read ordinal, the range one hook after that read checks,
+   * {@code {from, to, line}} — {@code from} and {@code to} relative to that read's index, {@code line} the first
+   * read's ({@link #groupElementReads}).
    */
-  record Covered(BitSet fields, BitSet elements, Map<Integer, int[]> combined) {
+  record Covered(BitSet fields, BitSet elements, Map<Integer, int[]> combined, Map<Integer, int[]> ranges) {
   }
 
   private final String owner;
@@ -253,10 +260,12 @@ final class RedundantChecks {
       }
     }
     Map<Integer, int[]> combined = new HashMap<>();
+    Map<Integer, int[]> ranges = new HashMap<>();
     if (groups) {
       groupReads(code, frames, accesses, fieldOrdinal, coveredFields, combined);
+      groupElementReads(method, code, frames, accesses, elementOrdinal, coveredElements, ranges);
     }
-    return new Covered(coveredFields, coveredElements, combined);
+    return new Covered(coveredFields, coveredElements, combined, ranges);
   }
 
   /**
@@ -305,6 +314,152 @@ final class RedundantChecks {
       }
     }
     close(open, null, accesses, fieldOrdinal, unchecked, combined);
+  }
+
+  /**
+   * Element reads of the array in one local at indices {@code i + c} (one int local {@code i}, constants {@code c}) or
+   * at constant indices, in one straight-line stretch with no synchronisation, no jump target, no array store and no
+   * store of either local, whose indices fill a range ({@code b[i], b[i + 1], b[i + 2], b[i + 3]}: a decoder's
+   * little-endian int, a hash's block): all checked by one range check after the last of them ({@code
+   * Hooks.readElements}), the earlier ones losing theirs. As for {@link #groupReads}, each earlier check moves later,
+   * past no synchronisation of the thread, so a write of another thread in between is still reported, as a race with
+   * that read ({@code DeferredChecksPropertyTest}); unlike there, the stretch may span lines, and the report names the
+   * first read's line. A read that throws ends the method's stretch with the earlier reads unchecked — an index out
+   * of bounds, which a program does not survive in the common case. Adds the earlier reads to {@code unchecked}; maps
+   * the last read's ordinal to {@code {from, to, line}}, from and to relative to its index.
+   */
+  private static void groupElementReads(MethodNode method, AbstractInsnNode[] code, Frame<Val>[] frames,
+                                        Access[] accesses, int[] elementOrdinal, BitSet unchecked,
+                                        Map<Integer, int[]> ranges) {
+    java.util.Set<LabelNode> targets = new java.util.HashSet<>();
+    for (AbstractInsnNode insn : code) {
+      if (insn instanceof JumpInsnNode j) {
+        targets.add(j.label);
+      } else if (insn instanceof TableSwitchInsnNode t) {
+        targets.add(t.dflt);
+        targets.addAll(t.labels);
+      } else if (insn instanceof LookupSwitchInsnNode l) {
+        targets.add(l.dflt);
+        targets.addAll(l.labels);
+      }
+    }
+    for (TryCatchBlockNode block : method.tryCatchBlocks) {
+      targets.add(block.start);
+      targets.add(block.end);
+      targets.add(block.handler);
+    }
+    Map<String, List<int[]>> open = new HashMap<>(); // per array local and index local: {instruction, offset, line}
+    int line = -1;
+    for (int i = 0; i < code.length; i++) {
+      AbstractInsnNode insn = code[i];
+      int op = insn.getOpcode();
+      if (insn instanceof LineNumberNode l) {
+        line = l.line;
+        continue;
+      }
+      if (op < 0) {
+        if (insn instanceof LabelNode label && targets.contains(label)) {
+          closeElements(open, null, code, elementOrdinal, unchecked, ranges);
+        }
+        continue;
+      }
+      Access a = accesses[i];
+      if (frames[i] == null) {
+        closeElements(open, null, code, elementOrdinal, unchecked, ranges);
+      } else if (a != null && CountedLoops.isArrayAccess(op) && op < Opcodes.IASTORE) {
+        Frame<Val> f = frames[i];
+        Val array = f.getStack(f.getStackSize() - 2);
+        Val index = f.getStack(f.getStackSize() - 1);
+        if (a.checked() && !unchecked.get(elementOrdinal[i]) && array.local >= 0
+            && (index.local >= 0 || index.constant != null) && previousOpcode(code, i) != Opcodes.DUP2) {
+          String key = array.local + (index.local >= 0 ? " l" + index.local : " c");
+          int offset = index.local >= 0 ? index.offset : index.constant;
+          open.computeIfAbsent(key, k -> new ArrayList<>()).add(new int[] {i, offset, line});
+        }
+      } else if (a != null && CountedLoops.isArrayAccess(op)) {
+        closeElements(open, null, code, elementOrdinal, unchecked, ranges); // a store: the thread's own write
+      } else if (a != null) {
+        if (a.otherClassStatic()) {
+          closeElements(open, null, code, elementOrdinal, unchecked, ranges);
+        }
+      } else if (synchronises(insn) || insn instanceof JumpInsnNode || op == Opcodes.TABLESWITCH
+          || op == Opcodes.LOOKUPSWITCH || op == Opcodes.ATHROW || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN)
+          || CountedLoops.isArrayAccess(op)) {
+        closeElements(open, null, code, elementOrdinal, unchecked, ranges);
+      } else if (insn instanceof VarInsnNode v && v.getOpcode() >= Opcodes.ISTORE) {
+        closeElements(open, v.var, code, elementOrdinal, unchecked, ranges);
+        closeElements(open, v.var + 1, code, elementOrdinal, unchecked, ranges);
+      } else if (insn instanceof IincInsnNode inc) {
+        closeElements(open, inc.var, code, elementOrdinal, unchecked, ranges);
+      }
+    }
+    closeElements(open, null, code, elementOrdinal, unchecked, ranges);
+  }
+
+  private static int previousOpcode(AbstractInsnNode[] code, int i) {
+    for (int k = i - 1; k >= 0; k--) {
+      if (code[k].getOpcode() >= 0) {
+        return code[k].getOpcode();
+      }
+    }
+    return -1;
+  }
+
+  /** The widest range one check stands for (a longer run of constant indices is split). */
+  private static final int MAX_RANGE = 64;
+
+  /**
+   * Closes the groups that name {@code local} as their array or index (every group when null): each run of reads
+   * whose distinct offsets are consecutive, two reads or more, gets one range check at its last read.
+   */
+  private static void closeElements(Map<String, List<int[]>> open, Integer local, AbstractInsnNode[] code,
+                                    int[] elementOrdinal, BitSet unchecked, Map<Integer, int[]> ranges) {
+    List<List<int[]>> closing = new ArrayList<>();
+    for (var it = open.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      if (local == null || names(e.getKey(), local)) {
+        closing.add(e.getValue());
+        it.remove();
+      }
+    }
+    for (List<int[]> group : closing) {
+      java.util.TreeSet<Integer> offsets = new java.util.TreeSet<>();
+      group.forEach(r -> offsets.add(r[1]));
+      // runs of consecutive offsets, each at most MAX_RANGE wide
+      List<int[]> runs = new ArrayList<>(); // {first offset, last offset}
+      for (int o : offsets) {
+        int[] run = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+        if (run != null && o == run[1] + 1 && o - run[0] < MAX_RANGE) {
+          run[1] = o;
+        } else {
+          runs.add(new int[] {o, o});
+        }
+      }
+      for (int[] run : runs) {
+        List<int[]> members = new ArrayList<>();
+        for (int[] r : group) {
+          if (r[1] >= run[0] && r[1] <= run[1]) {
+            members.add(r);
+          }
+        }
+        if (members.size() < 2) {
+          continue;
+        }
+        int[] last = members.get(members.size() - 1);
+        for (int[] r : members) {
+          if (r != last) {
+            unchecked.set(elementOrdinal[r[0]]);
+          }
+        }
+        ranges.put(elementOrdinal[last[0]], new int[] {run[0] - last[1], run[1] + 1 - last[1], members.get(0)[2]});
+      }
+    }
+  }
+
+  /** Whether a group key ("array local l index local" or "array local c") names {@code local}. */
+  private static boolean names(String key, int local) {
+    String[] parts = key.split(" ");
+    return Integer.parseInt(parts[0]) == local || parts[1].equals("l" + local);
   }
 
   /** javac's compound update ({@code o.f += e}: {@code dup; getfield}): left to {@link CompoundUpdateMarker}. */
@@ -438,7 +593,8 @@ final class RedundantChecks {
     if (array.local < 0 || (index.local < 0 && index.constant == null)) {
       return new Access(-1, write, !isHoisted, false, -1, -1);
     }
-    String at = index.local >= 0 ? "l" + index.local : "c" + index.constant;
+    String at = index.local >= 0 ? "l" + index.local + (index.offset == 0 ? "" : "+" + index.offset)
+        : "c" + index.constant;
     int key = key("A " + array.local + " " + at);
     byLocal.computeIfAbsent(array.local, k -> new BitSet()).set(key);
     if (index.local >= 0) {
@@ -458,11 +614,18 @@ final class RedundantChecks {
   static final class Val extends BasicValue {
     final int local;
     final Integer constant;
+    /** For an int: the value is {@code local + offset} (an index {@code i + 1}); 0 for anything else. */
+    final int offset;
 
     Val(Type type, int local, Integer constant) {
+      this(type, local, constant, 0);
+    }
+
+    Val(Type type, int local, Integer constant, int offset) {
       super(type);
       this.local = local;
       this.constant = constant;
+      this.offset = offset;
     }
 
     static Val of(BasicValue v) {
@@ -476,7 +639,8 @@ final class RedundantChecks {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Val v && super.equals(v) && local == v.local && java.util.Objects.equals(constant, v.constant);
+      return o instanceof Val v && super.equals(v) && local == v.local && offset == v.offset
+          && java.util.Objects.equals(constant, v.constant);
     }
 
     @Override
@@ -530,8 +694,23 @@ final class RedundantChecks {
 
     @Override
     public Val binaryOperation(AbstractInsnNode insn, Val v1, Val v2) throws AnalyzerException {
+      int op = insn.getOpcode();
+      if (op == Opcodes.IADD || op == Opcodes.ISUB) { // an int local plus or minus a constant: i + 1, i - 2
+        long sum = Long.MAX_VALUE;
+        if (v1.local >= 0 && v2.constant != null) {
+          sum = (long) v1.offset + (op == Opcodes.IADD ? v2.constant : -(long) v2.constant);
+        } else if (op == Opcodes.IADD && v2.local >= 0 && v1.constant != null) {
+          sum = (long) v2.offset + v1.constant;
+        }
+        if (Math.abs(sum) <= MAX_OFFSET) {
+          return new Val(Type.INT_TYPE, v1.local >= 0 ? v1.local : v2.local, null, (int) sum);
+        }
+      }
       return Val.of(basic.binaryOperation(insn, v1, v2));
     }
+
+    /** Offsets beyond this are left unnamed (no index arithmetic overflows within them). */
+    private static final int MAX_OFFSET = 1 << 16;
 
     @Override
     public Val ternaryOperation(AbstractInsnNode insn, Val v1, Val v2, Val v3) throws AnalyzerException {

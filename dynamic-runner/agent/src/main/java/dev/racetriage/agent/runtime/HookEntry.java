@@ -31,6 +31,11 @@ public final class HookEntry {
   }
 
   @DontInline
+  public static ThreadShadow readElements(Object array, int from, int to, int site, ThreadShadow thread) {
+    return Hooks.readElements(array, from, to, site, thread);
+  }
+
+  @DontInline
   public static ThreadShadow writeElement(Object array, int index, int site, ThreadShadow thread) {
     return Hooks.writeElement(array, index, site, thread);
   }

@@ -383,6 +383,32 @@ public final class Hooks {
     return t;
   }
 
+  /**
+   * After the last of a straight-line stretch's reads of elements {@code [from, to)} of {@code array} (the
+   * instrumenter's {@code RedundantChecks}: {@code b[i] … b[i + 3]}): each checked as {@link #readElement} would have,
+   * reported at {@code site}; the same cover check first. {@code thread}: the method's thread slot.
+   */
+  @DontInline
+  public static ThreadShadow readElements(Object array, int from, int to, int site, ThreadShadow thread) {
+    DetectRuntime rt = runtime;
+    if (rt == null || array == null || from >= to) {
+      return thread;
+    }
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy || rt.coveredElementRead(t, array)) {
+      return t;
+    }
+    t.busy = true;
+    try {
+      rt.readRange(t, array, from, to, 1, site);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+    return t;
+  }
+
   /** Before an array element store. Without the thread slot (tests, the warm-up). */
   @DontInline
   public static void writeElement(Object array, int index, int site) {

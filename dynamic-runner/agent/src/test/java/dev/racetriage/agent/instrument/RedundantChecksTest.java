@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.racetriage.agent.detect.FieldRaces;
 import dev.racetriage.agent.detect.SiteTable;
 import dev.racetriage.agent.instrument.fixtures.RedundantAccessShapes;
 import dev.racetriage.agent.instrument.fixtures.RedundantAccessShapes.Box;
@@ -15,7 +16,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -93,6 +96,51 @@ class RedundantChecksTest {
       assertNull(run.races(SHAPES + "$Vec.x"), "x is only read");
       assertEquals(0, run.internalErrors());
       assertEquals(2.0 * 0 + 3.0 * 0, (double) InstrumentedRun.call(c, "dot", a, b));
+    }
+  }
+
+  @Test
+  void elementReadsThatFillARangeInAStraightLineStretchShareOneRangeCheck() throws IOException {
+    Map<String, Map<String, Integer>> hooks = hooks(detect());
+    assertEquals(Map.of("readElements", 1), hooks.get("littleEndian"), "four lines, one stretch");
+    assertEquals(Map.of("readElements", 1), hooks.get("sumOfFour"));
+    assertEquals(Map.of("readElement", 2), hooks.get("withAGap"));
+    assertEquals(Map.of("readElement", 2), hooks.get("callBetweenElements"));
+    assertEquals(Map.of("readElement", 2, "readElements", 1), hooks.get("branchBetweenElements"),
+        "the branch splits the first two; a[i] and a[i + 1] after the store of i are one group");
+    assertEquals(Map.of("readElements", 2, "writeElement", 1), hooks.get("storeBetweenElements"));
+  }
+
+  @Test
+  void aGroupedElementReadRacingWithAnUnorderedWriteIsReportedAtItsElement() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> plain = run.loadPlain(RedundantAccessShapes.class);
+      Class<?> c = run.load(RedundantAccessShapes.class);
+      for (Class<?> k : List.of(plain, c)) {
+        assertEquals(0x04030201, InstrumentedRun.call(k, "littleEndian", new byte[] {9, 1, 2, 3, 4}, 1));
+        assertEquals(10L, InstrumentedRun.call(k, "sumOfFour", new long[] {1, 2, 3, 4}));
+        assertEquals(1 + 2 + 2 + 3, InstrumentedRun.call(k, "branchBetweenElements", new int[] {1, 2, 3}, 0));
+        int[] a = {1, 2, 0, 4, 5};
+        assertEquals(9, InstrumentedRun.call(k, "storeBetweenElements", a, 0));
+        assertEquals(3, a[2]);
+        assertThrows(ArrayIndexOutOfBoundsException.class,
+            () -> InstrumentedRun.call(k, "littleEndian", new byte[4], 1));
+      }
+      byte[] b = new byte[8];
+      Thread first = run.start(() -> InstrumentedRun.call(c, "littleEndian", b, 2));
+      InstrumentedRun.awaitEndWithoutEdge(first);
+      Thread writer = run.start(() -> InstrumentedRun.call(c, "writeByte", b, 4, (byte) 7));
+      InstrumentedRun.awaitEndWithoutEdge(writer);
+      assertEquals(Set.of(), run.racyFields(), "a write after unordered reads: the h-summary reports WR and WW");
+      Thread second = run.start(() -> InstrumentedRun.call(c, "littleEndian", b, 2));
+      InstrumentedRun.awaitEndWithoutEdge(second);
+      FieldRaces races = run.races(run.racyFields().stream().filter(k -> k.endsWith("[]")).findFirst()
+          .orElseThrow(() -> new AssertionError("no element race: " + run.racyFields())));
+      assertEquals(Set.of(4), new TreeSet<>(races.indices()), "b[4] only, the third of the four reads");
+      Thread third = run.start(() -> InstrumentedRun.call(c, "littleEndian", b, 0));
+      InstrumentedRun.awaitEndWithoutEdge(third);
+      assertEquals(Set.of(4), new TreeSet<>(races.indices()), "b[0..4) does not hold b[4]");
+      assertEquals(0, run.internalErrors());
     }
   }
 
