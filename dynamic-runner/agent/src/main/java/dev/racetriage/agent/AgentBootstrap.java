@@ -197,6 +197,7 @@ public final class AgentBootstrap {
       HookEntry.readElement(array, 0, -1, null); // loads the element hooks' forwarders, which instrumented code calls
       HookEntry.writeElement(array, 0, -1, null);
       HookEntry.readElements(array, 0, 1, -1, null);
+      HookEntry.writeElements(array, 0, 1, -1, null);
     } finally {
       Hooks.install(null);
     }

@@ -595,9 +595,13 @@ final class EventInstrumenter extends AdviceAdapter {
         super.visitInsn(opcode);
         return;
       }
-      int[] range = checkAccesses && jumble == null && isArrayLoad(opcode) ? elementRanges.get(ordinal) : null;
-      if (range != null) {
+      int[] range = checkAccesses && jumble == null ? elementRanges.get(ordinal) : null;
+      if (range != null && isArrayLoad(opcode)) {
         readElementsAfterLoad(opcode, range);
+        return;
+      }
+      if (range != null) {
+        writeElementsAfterStore(opcode, range);
         return;
       }
     }
@@ -662,7 +666,7 @@ final class EventInstrumenter extends AdviceAdapter {
   /**
    * The last of a group of element reads (RedundantChecks): the load, then one check of the group's range, {@code
    * range = {from, to, line}} relative to this read's index, reported at the group's first line:
-   * [arr, i] -> [arr, i, arr, i] -> [arr, i, v] -> [v, arr, i] -> [v, arr, i + from, i + to].
+   * [arr, i] -> [arr, i, arr, i] -> [arr, i, v] -> [v, arr, i] -> the check.
    */
   private void readElementsAfterLoad(int opcode, int[] range) {
     mv.visitInsn(DUP2);
@@ -674,17 +678,44 @@ final class EventInstrumenter extends AdviceAdapter {
       mv.visitInsn(DUP_X2);
       mv.visitInsn(POP);
     }
-    mv.visitInsn(DUP);          // [v, arr, i, i]
+    checkRange(range, HookMethod.READ_ELEMENTS);
+  }
+
+  /**
+   * The last of a group of element writes (RedundantChecks): the store, then one check of the group's range:
+   * [arr, i, v] -> [v, arr, i] -> [arr, i, v, arr, i] -> [arr, i, arr, i, v] -> (store) [arr, i] -> the check.
+   */
+  private void writeElementsAfterStore(int opcode, int[] range) {
+    if (opcode == LASTORE || opcode == DASTORE) {
+      mv.visitInsn(DUP2_X2); // [v, arr, i, v]
+      mv.visitInsn(POP2);    // [v, arr, i]
+      mv.visitInsn(DUP2_X2); // [arr, i, v, arr, i]
+      mv.visitInsn(DUP2_X2); // [arr, i, arr, i, v, arr, i]
+      mv.visitInsn(POP2);    // [arr, i, arr, i, v]
+    } else {
+      mv.visitInsn(DUP_X2);  // [v, arr, i, v]
+      mv.visitInsn(POP);     // [v, arr, i]
+      mv.visitInsn(DUP2_X1); // [arr, i, v, arr, i]
+      mv.visitInsn(DUP2_X1); // [arr, i, arr, i, v, arr, i]
+      mv.visitInsn(POP2);    // [arr, i, arr, i, v]
+    }
+    super.visitInsn(opcode);
+    checkRange(range, HookMethod.WRITE_ELEMENTS);
+  }
+
+  /** [arr, i] -> [arr, i + from, i + to, site] and the range hook, reported at the group's first line. */
+  private void checkRange(int[] range, HookMethod hook) {
+    mv.visitInsn(DUP);          // [arr, i, i]
     pushInt(range[1]);
-    mv.visitInsn(IADD);         // [v, arr, i, i + to]
-    mv.visitInsn(SWAP);         // [v, arr, i + to, i]
+    mv.visitInsn(IADD);         // [arr, i, i + to]
+    mv.visitInsn(SWAP);         // [arr, i + to, i]
     pushInt(range[0]);
-    mv.visitInsn(IADD);         // [v, arr, i + to, i + from]
-    mv.visitInsn(SWAP);         // [v, arr, i + from, i + to]
+    mv.visitInsn(IADD);         // [arr, i + to, i + from]
+    mv.visitInsn(SWAP);         // [arr, i + from, i + to]
     int at = range[2];
     pushInt(at < 0 ? site() : siteByLine.computeIfAbsent(at,
         l -> ctx.ids().site(ctx.binaryName(), methodName, ctx.sourceFile(), l)));
-    callAccessHook(HookMethod.READ_ELEMENTS);
+    callAccessHook(hook);
   }
 
   /**

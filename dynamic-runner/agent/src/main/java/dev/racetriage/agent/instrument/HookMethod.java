@@ -25,8 +25,10 @@ public enum HookMethod {
   WRITE_STATIC("writeStatic", "(II" + Slot.TS + ")" + Slot.TS),
   READ_ELEMENT(Slot.ENTRY, "readElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
   WRITE_ELEMENT(Slot.ENTRY, "writeElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
-  // a straight-line stretch's reads of elements [from, to) of one array, checked after the last (RedundantChecks)
+  // a straight-line stretch's reads (writes) of elements [from, to) of one array, checked after the last
+  // (RedundantChecks)
   READ_ELEMENTS(Slot.ENTRY, "readElements", "(Ljava/lang/Object;III" + Slot.TS + ")" + Slot.TS),
+  WRITE_ELEMENTS(Slot.ENTRY, "writeElements", "(Ljava/lang/Object;III" + Slot.TS + ")" + Slot.TS),
   // a hoisted loop's elements [from, to), checked at the loop's exits (LoopCheckHoister); no thread slot
   READ_RANGE(Slot.ENTRY, "readRange", "(Ljava/lang/Object;III)V"),
   WRITE_RANGE(Slot.ENTRY, "writeRange", "(Ljava/lang/Object;III)V"),

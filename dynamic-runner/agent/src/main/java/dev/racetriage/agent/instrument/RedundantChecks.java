@@ -65,9 +65,9 @@ final class RedundantChecks {
    * What the {@link EventInstrumenter} leaves unchecked: {@code fields}, ordinals among the method's field instructions
    * (all four opcodes, in instruction order); {@code elements}, ordinals among its array loads and stores; and
    * {@code combined}: per field-read ordinal, the fields (ids, two or three) one hook after that read checks
-   * ({@link #groupReads}); and {@code ranges}: per element-read ordinal, the range one hook after that read checks,
+   * ({@link #groupReads}); and {@code ranges}: per element-access ordinal, the range one hook after that access checks,
    * {@code {from, to, line}} — {@code from} and {@code to} relative to that read's index, {@code line} the first
-   * read's ({@link #groupElementReads}).
+   * access's ({@link #groupElementAccesses}).
    */
   record Covered(BitSet fields, BitSet elements, Map<Integer, int[]> combined, Map<Integer, int[]> ranges) {
   }
@@ -263,7 +263,7 @@ final class RedundantChecks {
     Map<Integer, int[]> ranges = new HashMap<>();
     if (groups) {
       groupReads(code, frames, accesses, fieldOrdinal, coveredFields, combined);
-      groupElementReads(method, code, frames, accesses, elementOrdinal, coveredElements, ranges);
+      groupElementAccesses(code, frames, accesses, elementOrdinal, coveredElements, ranges);
     }
     return new Covered(coveredFields, coveredElements, combined, ranges);
   }
@@ -317,20 +317,22 @@ final class RedundantChecks {
   }
 
   /**
-   * Element reads of the array in one local at indices {@code i + c} (one int local {@code i}, constants {@code c}) or
-   * at constant indices, in one straight-line stretch with no synchronisation, no jump target, no array store and no
-   * store of either local, whose indices fill a range ({@code b[i], b[i + 1], b[i + 2], b[i + 3]}: a decoder's
+   * Element reads of one array at indices {@code i + c} (one int local {@code i}, constants {@code c}) or at constant
+   * indices, in one straight-line stretch with no synchronisation, no jump target, no array store and no store of a
+   * local they depend on, whose indices fill a range ({@code b[i], b[i + 1], b[i + 2], b[i + 3]}: a decoder's
    * little-endian int, a hash's block): all checked by one range check after the last of them ({@code
-   * Hooks.readElements}), the earlier ones losing theirs. As for {@link #groupReads}, each earlier check moves later,
-   * past no synchronisation of the thread, so a write of another thread in between is still reported, as a race with
-   * that read ({@code DeferredChecksPropertyTest}); unlike there, the stretch may span lines, and the report names the
-   * first read's line. A read that throws ends the method's stretch with the earlier reads unchecked — an index out
-   * of bounds, which a program does not survive in the common case. Adds the earlier reads to {@code unchecked}; maps
-   * the last read's ordinal to {@code {from, to, line}}, from and to relative to its index.
+   * Hooks.readElements}), the earlier ones losing theirs. Likewise element writes with no array load between them
+   * ({@code state[0] = s0; … state[3] = s3}, {@code Hooks.writeElements}). The array is one local, or a final field
+   * of the object in one local, or a final static (the same array at every read outside constructors and class
+   * initialisers, which are not analysed here). As for {@link #groupReads}, each earlier check moves later, past no
+   * synchronisation of the thread, so a write of another thread in between is still reported, as a race with that
+   * read ({@code DeferredChecksPropertyTest}); unlike there, the stretch may span lines, and the report names the
+   * first access's line. An access that throws ends the stretch with the earlier ones unchecked — an index out of
+   * bounds, which a program does not survive in the common case. Adds the earlier accesses to {@code unchecked}; maps
+   * the last one's ordinal to {@code {from, to, line}}, from and to relative to its index.
    */
-  private static void groupElementReads(MethodNode method, AbstractInsnNode[] code, Frame<Val>[] frames,
-                                        Access[] accesses, int[] elementOrdinal, BitSet unchecked,
-                                        Map<Integer, int[]> ranges) {
+  private void groupElementAccesses(AbstractInsnNode[] code, Frame<Val>[] frames, Access[] accesses,
+                                    int[] elementOrdinal, BitSet unchecked, Map<Integer, int[]> ranges) {
     java.util.Set<LabelNode> targets = new java.util.HashSet<>();
     for (AbstractInsnNode insn : code) {
       if (insn instanceof JumpInsnNode j) {
@@ -348,7 +350,8 @@ final class RedundantChecks {
       targets.add(block.end);
       targets.add(block.handler);
     }
-    Map<String, List<int[]>> open = new HashMap<>(); // per array local and index local: {instruction, offset, line}
+    Map<GroupKey, List<int[]>> reads = new HashMap<>(); // per array and index: {instruction, offset, line}
+    Map<GroupKey, List<int[]>> writes = new HashMap<>();
     int line = -1;
     for (int i = 0; i < code.length; i++) {
       AbstractInsnNode insn = code[i];
@@ -359,41 +362,81 @@ final class RedundantChecks {
       }
       if (op < 0) {
         if (insn instanceof LabelNode label && targets.contains(label)) {
-          closeElements(open, null, code, elementOrdinal, unchecked, ranges);
+          closeElements(reads, null, elementOrdinal, unchecked, ranges);
+          closeElements(writes, null, elementOrdinal, unchecked, ranges);
         }
         continue;
       }
       Access a = accesses[i];
-      if (frames[i] == null) {
-        closeElements(open, null, code, elementOrdinal, unchecked, ranges);
-      } else if (a != null && CountedLoops.isArrayAccess(op) && op < Opcodes.IASTORE) {
+      boolean element = CountedLoops.isArrayAccess(op);
+      if (frames[i] == null || (a != null && a.otherClassStatic()) || (a == null && (element || synchronises(insn)
+          || insn instanceof JumpInsnNode || op == Opcodes.TABLESWITCH || op == Opcodes.LOOKUPSWITCH
+          || op == Opcodes.ATHROW || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN)))) {
+        closeElements(reads, null, elementOrdinal, unchecked, ranges);
+        closeElements(writes, null, elementOrdinal, unchecked, ranges);
+      } else if (element) {
+        boolean store = op >= Opcodes.IASTORE;
+        // a store ends the reads' stretch (the thread's own write), a load the writes'
+        closeElements(store ? reads : writes, null, elementOrdinal, unchecked, ranges);
         Frame<Val> f = frames[i];
-        Val array = f.getStack(f.getStackSize() - 2);
-        Val index = f.getStack(f.getStackSize() - 1);
-        if (a.checked() && !unchecked.get(elementOrdinal[i]) && array.local >= 0
-            && (index.local >= 0 || index.constant != null) && previousOpcode(code, i) != Opcodes.DUP2) {
-          String key = array.local + (index.local >= 0 ? " l" + index.local : " c");
+        int top = f.getStackSize() - (store ? 3 : 2);
+        GroupKey key = a.checked() && !unchecked.get(elementOrdinal[i]) && (store || previousOpcode(code, i)
+            != Opcodes.DUP2) ? groupKey(f.getStack(top), f.getStack(top + 1)) : null;
+        Map<GroupKey, List<int[]>> open = store ? writes : reads;
+        if (key != null) {
+          Val index = f.getStack(top + 1);
           int offset = index.local >= 0 ? index.offset : index.constant;
           open.computeIfAbsent(key, k -> new ArrayList<>()).add(new int[] {i, offset, line});
+        } else if (store) {
+          closeElements(writes, null, elementOrdinal, unchecked, ranges);
         }
-      } else if (a != null && CountedLoops.isArrayAccess(op)) {
-        closeElements(open, null, code, elementOrdinal, unchecked, ranges); // a store: the thread's own write
-      } else if (a != null) {
-        if (a.otherClassStatic()) {
-          closeElements(open, null, code, elementOrdinal, unchecked, ranges);
-        }
-      } else if (synchronises(insn) || insn instanceof JumpInsnNode || op == Opcodes.TABLESWITCH
-          || op == Opcodes.LOOKUPSWITCH || op == Opcodes.ATHROW || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN)
-          || CountedLoops.isArrayAccess(op)) {
-        closeElements(open, null, code, elementOrdinal, unchecked, ranges);
       } else if (insn instanceof VarInsnNode v && v.getOpcode() >= Opcodes.ISTORE) {
-        closeElements(open, v.var, code, elementOrdinal, unchecked, ranges);
-        closeElements(open, v.var + 1, code, elementOrdinal, unchecked, ranges);
+        for (int local = v.var; local <= v.var + 1; local++) {
+          closeElements(reads, local, elementOrdinal, unchecked, ranges);
+          closeElements(writes, local, elementOrdinal, unchecked, ranges);
+        }
       } else if (insn instanceof IincInsnNode inc) {
-        closeElements(open, inc.var, code, elementOrdinal, unchecked, ranges);
+        closeElements(reads, inc.var, elementOrdinal, unchecked, ranges);
+        closeElements(writes, inc.var, elementOrdinal, unchecked, ranges);
       }
     }
-    closeElements(open, null, code, elementOrdinal, unchecked, ranges);
+    closeElements(reads, null, elementOrdinal, unchecked, ranges);
+    closeElements(writes, null, elementOrdinal, unchecked, ranges);
+  }
+
+  /**
+   * A group's array and index: the array in local {@code array}, or read from final field {@code path} of the object
+   * in local {@code receiver} (-1: a static); the index {@code index + offset} (an int local) or a constant ({@code
+   * index} -1).
+   */
+  private record GroupKey(int array, String path, int receiver, int index) {
+    boolean names(int local) {
+      return array == local || receiver == local || index == local;
+    }
+  }
+
+  private final Map<String, Boolean> finalFields = new HashMap<>();
+
+  /** The group of an element access of {@code array} at {@code index}, or null if it cannot be grouped. */
+  private GroupKey groupKey(Val array, Val index) {
+    if (index.local < 0 && index.constant == null) {
+      return null;
+    }
+    int at = index.local >= 0 ? index.local : -1;
+    if (array.local >= 0) {
+      return new GroupKey(array.local, null, -1, at);
+    }
+    if (array.path == null || !finalFields.computeIfAbsent(array.path, this::isFinalField)) {
+      return null;
+    }
+    return new GroupKey(-1, array.path, array.pathLocal, at);
+  }
+
+  private boolean isFinalField(String path) {
+    int dot = path.lastIndexOf('.');
+    ClassHierarchy.ResolvedField field = ctx.hierarchy().resolveField(ctx.loader(), path.substring(0, dot),
+        path.substring(dot + 1));
+    return field != null && field.isFinal() && !field.isVolatile();
   }
 
   private static int previousOpcode(AbstractInsnNode[] code, int i) {
@@ -409,15 +452,18 @@ final class RedundantChecks {
   private static final int MAX_RANGE = 64;
 
   /**
-   * Closes the groups that name {@code local} as their array or index (every group when null): each run of reads
-   * whose distinct offsets are consecutive, two reads or more, gets one range check at its last read.
+   * Closes the groups that name {@code local} (every group when null): each run of accesses whose distinct offsets
+   * are consecutive, two accesses or more, gets one range check at its last access.
    */
-  private static void closeElements(Map<String, List<int[]>> open, Integer local, AbstractInsnNode[] code,
-                                    int[] elementOrdinal, BitSet unchecked, Map<Integer, int[]> ranges) {
+  private static void closeElements(Map<GroupKey, List<int[]>> open, Integer local, int[] elementOrdinal,
+                                    BitSet unchecked, Map<Integer, int[]> ranges) {
+    if (open.isEmpty()) {
+      return;
+    }
     List<List<int[]>> closing = new ArrayList<>();
     for (var it = open.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
-      if (local == null || names(e.getKey(), local)) {
+      if (local == null || e.getKey().names(local)) {
         closing.add(e.getValue());
         it.remove();
       }
@@ -425,8 +471,7 @@ final class RedundantChecks {
     for (List<int[]> group : closing) {
       java.util.TreeSet<Integer> offsets = new java.util.TreeSet<>();
       group.forEach(r -> offsets.add(r[1]));
-      // runs of consecutive offsets, each at most MAX_RANGE wide
-      List<int[]> runs = new ArrayList<>(); // {first offset, last offset}
+      List<int[]> runs = new ArrayList<>(); // {first offset, last offset}: consecutive, at most MAX_RANGE wide
       for (int o : offsets) {
         int[] run = runs.isEmpty() ? null : runs.get(runs.size() - 1);
         if (run != null && o == run[1] + 1 && o - run[0] < MAX_RANGE) {
@@ -454,12 +499,6 @@ final class RedundantChecks {
         ranges.put(elementOrdinal[last[0]], new int[] {run[0] - last[1], run[1] + 1 - last[1], members.get(0)[2]});
       }
     }
-  }
-
-  /** Whether a group key ("array local l index local" or "array local c") names {@code local}. */
-  private static boolean names(String key, int local) {
-    String[] parts = key.split(" ");
-    return Integer.parseInt(parts[0]) == local || parts[1].equals("l" + local);
   }
 
   /** javac's compound update ({@code o.f += e}: {@code dup; getfield}): left to {@link CompoundUpdateMarker}. */
@@ -622,25 +661,39 @@ final class RedundantChecks {
     }
 
     Val(Type type, int local, Integer constant, int offset) {
+      this(type, local, constant, offset, null, -1);
+    }
+
+    /**
+     * An array read from a field: {@code path} names the field ("owner.name") and {@code pathLocal} the local holding
+     * the receiver (-1 for a static), while that local is not stored again.
+     */
+    final String path;
+    final int pathLocal;
+
+    Val(Type type, int local, Integer constant, int offset, String path, int pathLocal) {
       super(type);
       this.local = local;
       this.constant = constant;
       this.offset = offset;
+      this.path = path;
+      this.pathLocal = pathLocal;
     }
 
     static Val of(BasicValue v) {
-      return v == null ? null : v instanceof Val x && x.local < 0 && x.constant == null ? x
+      return v == null ? null : v instanceof Val x && x.local < 0 && x.constant == null && x.path == null ? x
           : new Val(v.getType(), -1, null);
     }
 
     Val plain() {
-      return local < 0 && constant == null ? this : new Val(getType(), -1, null);
+      return local < 0 && constant == null && path == null ? this : new Val(getType(), -1, null);
     }
 
     @Override
     public boolean equals(Object o) {
       return o instanceof Val v && super.equals(v) && local == v.local && offset == v.offset
-          && java.util.Objects.equals(constant, v.constant);
+          && java.util.Objects.equals(constant, v.constant) && java.util.Objects.equals(path, v.path)
+          && pathLocal == v.pathLocal;
     }
 
     @Override
@@ -672,6 +725,10 @@ final class RedundantChecks {
       if (op == Opcodes.BIPUSH || op == Opcodes.SIPUSH) {
         return new Val(Type.INT_TYPE, -1, ((IntInsnNode) insn).operand);
       }
+      if (op == Opcodes.GETSTATIC && ((FieldInsnNode) insn).desc.startsWith("[")) {
+        FieldInsnNode f = (FieldInsnNode) insn;
+        return new Val(basic.newOperation(insn).getType(), -1, null, 0, f.owner + "." + f.name, -1);
+      }
       return Val.of(basic.newOperation(insn));
     }
 
@@ -689,6 +746,11 @@ final class RedundantChecks {
 
     @Override
     public Val unaryOperation(AbstractInsnNode insn, Val value) throws AnalyzerException {
+      if (insn.getOpcode() == Opcodes.GETFIELD && ((FieldInsnNode) insn).desc.startsWith("[") && value.local >= 0) {
+        FieldInsnNode f = (FieldInsnNode) insn;
+        return new Val(basic.unaryOperation(insn, value).getType(), -1, null, 0, f.owner + "." + f.name,
+            value.local);
+      }
       return Val.of(basic.unaryOperation(insn, value));
     }
 
@@ -766,7 +828,8 @@ final class RedundantChecks {
       }
       for (int i = 0; i < getStackSize(); i++) {
         Val v = getStack(i);
-        if (v.local >= stored && v.local < stored + width) {
+        if ((v.local >= stored && v.local < stored + width)
+            || (v.pathLocal >= stored && v.pathLocal < stored + width)) {
           setStack(i, v.plain());
         }
       }

@@ -36,6 +36,11 @@ public final class HookEntry {
   }
 
   @DontInline
+  public static ThreadShadow writeElements(Object array, int from, int to, int site, ThreadShadow thread) {
+    return Hooks.writeElements(array, from, to, site, thread);
+  }
+
+  @DontInline
   public static ThreadShadow writeElement(Object array, int index, int site, ThreadShadow thread) {
     return Hooks.writeElement(array, index, site, thread);
   }

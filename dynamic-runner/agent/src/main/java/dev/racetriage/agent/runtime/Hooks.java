@@ -409,6 +409,32 @@ public final class Hooks {
     return t;
   }
 
+  /**
+   * After the last of a straight-line stretch's writes of elements {@code [from, to)} of {@code array} (the
+   * instrumenter's {@code RedundantChecks}: {@code state[0] = s0; … state[3] = s3}): each checked and recorded as
+   * {@link #writeElement} would have, reported at {@code site}. {@code thread}: the method's thread slot.
+   */
+  @DontInline
+  public static ThreadShadow writeElements(Object array, int from, int to, int site, ThreadShadow thread) {
+    DetectRuntime rt = runtime;
+    if (rt == null || array == null || from >= to) {
+      return thread;
+    }
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
+    }
+    t.busy = true;
+    try {
+      rt.writeRange(t, array, from, to, 1, site);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+    return t;
+  }
+
   /** Before an array element store. Without the thread slot (tests, the warm-up). */
   @DontInline
   public static void writeElement(Object array, int index, int site) {

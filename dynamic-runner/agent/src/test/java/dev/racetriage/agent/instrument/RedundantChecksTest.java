@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.racetriage.agent.detect.FieldRaces;
 import dev.racetriage.agent.detect.SiteTable;
@@ -109,6 +110,16 @@ class RedundantChecksTest {
     assertEquals(Map.of("readElement", 2, "readElements", 1), hooks.get("branchBetweenElements"),
         "the branch splits the first two; a[i] and a[i + 1] after the store of i are one group");
     assertEquals(Map.of("readElements", 2, "writeElement", 1), hooks.get("storeBetweenElements"));
+    assertEquals(Map.of("writeElements", 1), hooks.get("putLittleEndian"));
+    assertEquals(Map.of("readElements", 1, "writeElements", 1, "writeElement", 2, "readElement", 2,
+        "readField", 4), withoutNaming(hooks.get("mix")),
+        "the final field's array is one array at every read; the other field's may change between two");
+  }
+
+  private static Map<String, Integer> withoutNaming(Map<String, Integer> hooks) {
+    Map<String, Integer> out = new TreeMap<>(hooks);
+    out.remove("arrayInField");
+    return out;
   }
 
   @Test
@@ -125,6 +136,12 @@ class RedundantChecksTest {
         assertEquals(3, a[2]);
         assertThrows(ArrayIndexOutOfBoundsException.class,
             () -> InstrumentedRun.call(k, "littleEndian", new byte[4], 1));
+        byte[] le = new byte[6];
+        InstrumentedRun.call(k, "putLittleEndian", le, 1, 0x04030201);
+        assertArrayEquals(new byte[] {0, 1, 2, 3, 4, 0}, le);
+        Object h = k.getClassLoader().loadClass(SHAPES + "$Hasher").getDeclaredConstructor().newInstance();
+        assertEquals(0L, InstrumentedRun.call(k, "mix", h));
+        assertEquals(1L ^ 2 ^ 3 ^ 4 ^ 1 ^ 2, InstrumentedRun.call(k, "mix", h));
       }
       byte[] b = new byte[8];
       Thread first = run.start(() -> InstrumentedRun.call(c, "littleEndian", b, 2));
@@ -140,6 +157,15 @@ class RedundantChecksTest {
       Thread third = run.start(() -> InstrumentedRun.call(c, "littleEndian", b, 0));
       InstrumentedRun.awaitEndWithoutEdge(third);
       assertEquals(Set.of(4), new TreeSet<>(races.indices()), "b[0..4) does not hold b[4]");
+      // grouped writes are each recorded: a later unordered read of any of them races
+      byte[] w = new byte[4];
+      Thread putter = run.start(() -> InstrumentedRun.call(c, "putLittleEndian", w, 0, -1));
+      InstrumentedRun.awaitEndWithoutEdge(putter);
+      Thread reader = run.start(() -> InstrumentedRun.call(c, "littleEndian", w, 0));
+      InstrumentedRun.awaitEndWithoutEdge(reader);
+      Set<Integer> indices = new TreeSet<>();
+      run.racyFields().stream().filter(k -> k.endsWith("[]")).forEach(k -> indices.addAll(run.races(k).indices()));
+      assertTrue(indices.containsAll(Set.of(0, 1, 2, 3)), indices + " in " + run.racyFields());
       assertEquals(0, run.internalErrors());
     }
   }
