@@ -321,8 +321,10 @@ final class RedundantChecks {
    * indices, in one straight-line stretch with no synchronisation, no jump target, no array store and no store of a
    * local they depend on, whose indices fill a range ({@code b[i], b[i + 1], b[i + 2], b[i + 3]}: a decoder's
    * little-endian int, a hash's block): all checked by one range check after the last of them ({@code
-   * Hooks.readElements}), the earlier ones losing theirs. Likewise element writes with no array load between them
-   * ({@code state[0] = s0; … state[3] = s3}, {@code Hooks.writeElements}). The array is one local, or a final field
+   * Hooks.readElements}), the earlier ones losing theirs. An increment of the index ({@code b[p++]}) moves the later
+   * offsets instead of ending the stretch, and so does a call of a quiet method of the class ({@link #quietCall}).
+   * Likewise element writes with no array load and no call between them ({@code state[0] = s0; … state[3] = s3},
+   * {@code Hooks.writeElements}). The array is one local, or a final field
    * of the object in one local, or a final static (the same array at every read outside constructors and class
    * initialisers, which are not analysed here). As for {@link #groupReads}, each earlier check moves later, past no
    * synchronisation of the thread, so a write of another thread in between is still reported, as a race with that
@@ -352,6 +354,8 @@ final class RedundantChecks {
     }
     Map<GroupKey, List<int[]>> reads = new HashMap<>(); // per array and index: {instruction, offset, line}
     Map<GroupKey, List<int[]>> writes = new HashMap<>();
+    // per int local, what iinc added to it since the scan began: an offset after `i++` counts from i's value before
+    Map<Integer, Integer> added = new HashMap<>();
     int line = -1;
     for (int i = 0; i < code.length; i++) {
       AbstractInsnNode insn = code[i];
@@ -369,7 +373,9 @@ final class RedundantChecks {
       }
       Access a = accesses[i];
       boolean element = CountedLoops.isArrayAccess(op);
-      if (frames[i] == null || (a != null && a.otherClassStatic()) || (a == null && (element || synchronises(insn)
+      if (frames[i] != null && quietCall(insn)) {
+        closeElements(writes, null, elementOrdinal, unchecked, ranges); // it may load what the writes stored
+      } else if (frames[i] == null || (a != null && a.otherClassStatic()) || (a == null && (element || synchronises(insn)
           || insn instanceof JumpInsnNode || op == Opcodes.TABLESWITCH || op == Opcodes.LOOKUPSWITCH
           || op == Opcodes.ATHROW || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN)))) {
         closeElements(reads, null, elementOrdinal, unchecked, ranges);
@@ -385,8 +391,12 @@ final class RedundantChecks {
         Map<GroupKey, List<int[]>> open = store ? writes : reads;
         if (key != null) {
           Val index = f.getStack(top + 1);
-          int offset = index.local >= 0 ? index.offset : index.constant;
-          open.computeIfAbsent(key, k -> new ArrayList<>()).add(new int[] {i, offset, line});
+          long offset = index.local >= 0 ? (long) index.offset + added.getOrDefault(index.local, 0) : index.constant;
+          if (Math.abs(offset) > (1 << 20)) {
+            closeElements(open, null, elementOrdinal, unchecked, ranges);
+            continue;
+          }
+          open.computeIfAbsent(key, k -> new ArrayList<>()).add(new int[] {i, (int) offset, line});
         } else if (store) {
           closeElements(writes, null, elementOrdinal, unchecked, ranges);
         }
@@ -396,12 +406,24 @@ final class RedundantChecks {
           closeElements(writes, local, elementOrdinal, unchecked, ranges);
         }
       } else if (insn instanceof IincInsnNode inc) {
-        closeElements(reads, inc.var, elementOrdinal, unchecked, ranges);
-        closeElements(writes, inc.var, elementOrdinal, unchecked, ranges);
+        // a group indexed by the local goes on (`b[p++]`): later offsets count from the value before the increment;
+        // one whose array is the local cannot be (an int local is no array)
+        added.merge(inc.var, inc.incr, Integer::sum);
       }
     }
     closeElements(reads, null, elementOrdinal, unchecked, ranges);
     closeElements(writes, null, elementOrdinal, unchecked, ranges);
+  }
+
+  /**
+   * A call of a static or private method of the class that cannot synchronise, run code the agent does not see or
+   * store anything ({@link QuietCallees}, as for the loop hoister), or a {@code String} query: the reads' stretch goes
+   * on past it (its own accesses keep their hooks, which change no clock).
+   */
+  private boolean quietCall(AbstractInsnNode insn) {
+    return insn instanceof MethodInsnNode m && (QuietCallees.pureString(m.getOpcode(), m.owner, m.name)
+        || (m.owner.equals(owner) && !m.itf && m.getOpcode() != Opcodes.INVOKEINTERFACE
+            && ctx.quietCallees().contains(m.name + m.desc)));
   }
 
   /**
@@ -821,7 +843,16 @@ final class RedundantChecks {
         stored = v.var;
         width = v.getOpcode() == Opcodes.LSTORE || v.getOpcode() == Opcodes.DSTORE ? 2 : 1;
       } else if (insn instanceof IincInsnNode inc) {
-        stored = inc.var;
+        // `iload p; iinc p, 1`: the value on the stack is p - 1 now (`b[p++]`)
+        for (int i = 0; i < getStackSize(); i++) {
+          Val v = getStack(i);
+          if (v.local == inc.var) {
+            long offset = (long) v.offset - inc.incr;
+            setStack(i, Type.INT_TYPE.equals(v.getType()) && Math.abs(offset) <= (1 << 16)
+                ? new Val(v.getType(), v.local, null, (int) offset) : v.plain());
+          }
+        }
+        return;
       }
       if (stored < 0) {
         return;

@@ -111,6 +111,10 @@ class RedundantChecksTest {
         "the branch splits the first two; a[i] and a[i + 1] after the store of i are one group");
     assertEquals(Map.of("readElements", 2, "writeElement", 1), hooks.get("storeBetweenElements"));
     assertEquals(Map.of("writeElements", 1), hooks.get("putLittleEndian"));
+    assertEquals(Map.of("readElements", 1), hooks.get("readIncrementing"), "b[p++]: the offsets move with p");
+    assertEquals(Map.of("readElements", 1, "readElement", 1, "writeElements", 1, "writeElement", 1),
+        hooks.get("acrossQuietCalls"), "the reads' stretch goes on past a quiet callee, not past a store; the writes'"
+        + " ends at a callee");
     assertEquals(Map.of("readElements", 1, "writeElements", 1, "writeElement", 2, "readElement", 2,
         "readField", 4), withoutNaming(hooks.get("mix")),
         "the final field's array is one array at every read; the other field's may change between two");
@@ -136,6 +140,11 @@ class RedundantChecksTest {
         assertEquals(3, a[2]);
         assertThrows(ArrayIndexOutOfBoundsException.class,
             () -> InstrumentedRun.call(k, "littleEndian", new byte[4], 1));
+        assertEquals(0x04030201 + 5, InstrumentedRun.call(k, "readIncrementing", new byte[] {9, 1, 2, 3, 4}, 1));
+        int[] out = new int[3];
+        int x = (int) InstrumentedRun.call(k, "acrossQuietCalls", new int[] {0, 5, 7, 11}, 1, out);
+        assertEquals(((5 * 3 % 65537) * 7 % 65537) * 11 % 65537, x);
+        assertArrayEquals(new int[] {105, 106, x}, out);
         byte[] le = new byte[6];
         InstrumentedRun.call(k, "putLittleEndian", le, 1, 0x04030201);
         assertArrayEquals(new byte[] {0, 1, 2, 3, 4, 0}, le);

@@ -15,7 +15,8 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The soundness argument of the agent's loop check placement (instrument.LoopCheckHoister) on random traces: a
+ * The soundness argument of the agent's loop check placement (instrument.LoopCheckHoister), and of the range checks
+ * that stand for a straight-line stretch's element reads or writes (instrument.RedundantChecks), on random traces: a
  * thread's accesses may be checked later than they happen, as long as no synchronisation of that thread lies in
  * between — at a loop exit, with the clock the thread had at the accesses — with its writes before its reads and
  * without the reads of locations it also wrote there (the write check stands for them). Each trace is rewritten so:
