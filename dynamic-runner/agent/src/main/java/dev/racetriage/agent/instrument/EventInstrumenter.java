@@ -72,6 +72,8 @@ final class EventInstrumenter extends AdviceAdapter {
   private final java.util.Map<Integer, int[]> combinedReads;
   /** Per element-read ordinal: the range one check after it stands for, relative to its index (RedundantChecks). */
   private final java.util.Map<Integer, int[]> elementRanges;
+  /** Field-instruction ordinals of final-field reads whose value an earlier read named already (RedundantChecks). */
+  private final java.util.BitSet namedAgain;
 
   EventInstrumenter(HandlerLastMethodNode next, int access, String name, String descriptor, ClassContext ctx,
                     boolean checkAccesses, LoopCheckHoister.Hoisted hoisted, java.util.BitSet transparentMonitors,
@@ -82,6 +84,7 @@ final class EventInstrumenter extends AdviceAdapter {
     this.coveredElements = covered.elements();
     this.combinedReads = covered.combined();
     this.elementRanges = covered.ranges();
+    this.namedAgain = covered.named();
     this.confinedContainers = confinedContainers;
     this.transparentMonitors = transparentMonitors;
     this.hoisted = hoisted.elements();
@@ -401,6 +404,8 @@ final class EventInstrumenter extends AdviceAdapter {
           nameArrayInField(isArray, fieldId);
           mv.visitLabel(done);
           nameContainerInField(fieldId);
+        } else if (isFinal && namedAgain.get(fieldOrdinal)) {
+          super.visitFieldInsn(opcode, owner, name, descriptor); // the same array or container, named already
         } else {
           super.visitFieldInsn(opcode, owner, name, descriptor);
           nameArray(isArray, fieldId);
@@ -451,7 +456,9 @@ final class EventInstrumenter extends AdviceAdapter {
             callAccessHook(HookMethod.READ_STATIC);
           }
         }
-        nameArray(isArray, fieldId);
+        if (!(isFinal && namedAgain.get(fieldOrdinal))) { // else the same array or container, named already
+          nameArray(isArray, fieldId);
+        }
       }
       case PUTSTATIC -> {
         if (isVolatile) {

@@ -140,7 +140,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
             bulkOrdinal++;
           }
         }
-        covered = new RedundantChecks.Covered(covered.fields(), elements, covered.combined(), covered.ranges());
+        covered = new RedundantChecks.Covered(covered.fields(), elements, covered.combined(), covered.ranges(),
+            covered.named());
       }
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered,
           confinedBulkCalls));

@@ -59,7 +59,7 @@ import org.objectweb.asm.tree.analysis.Interpreter;
  */
 final class RedundantChecks {
   /** Nothing covered. */
-  static final Covered NONE = new Covered(new BitSet(), new BitSet(), Map.of(), Map.of());
+  static final Covered NONE = new Covered(new BitSet(), new BitSet(), Map.of(), Map.of(), new BitSet());
 
   /**
    * What the {@link EventInstrumenter} leaves unchecked: {@code fields}, ordinals among the method's field instructions
@@ -67,9 +67,11 @@ final class RedundantChecks {
    * {@code combined}: per field-read ordinal, the fields (ids, two or three) one hook after that read checks
    * ({@link #groupReads}); and {@code ranges}: per element-access ordinal, the range one hook after that access checks,
    * {@code {from, to, line}} — {@code from} and {@code to} relative to that read's index, {@code line} the first
-   * access's ({@link #groupElementAccesses}).
+   * access's ({@link #groupElementAccesses}); and {@code named}: field-instruction ordinals of final-field reads whose
+   * value an earlier read in the same stretch already named ({@link #namedAgain}).
    */
-  record Covered(BitSet fields, BitSet elements, Map<Integer, int[]> combined, Map<Integer, int[]> ranges) {
+  record Covered(BitSet fields, BitSet elements, Map<Integer, int[]> combined, Map<Integer, int[]> ranges,
+                 BitSet named) {
   }
 
   private final String owner;
@@ -265,7 +267,7 @@ final class RedundantChecks {
       groupReads(code, frames, accesses, fieldOrdinal, coveredFields, combined);
       groupElementAccesses(code, frames, accesses, elementOrdinal, coveredElements, ranges);
     }
-    return new Covered(coveredFields, coveredElements, combined, ranges);
+    return new Covered(coveredFields, coveredElements, combined, ranges, namedAgain(code, frames, fieldOrdinal));
   }
 
   /**
@@ -335,23 +337,7 @@ final class RedundantChecks {
    */
   private void groupElementAccesses(AbstractInsnNode[] code, Frame<Val>[] frames, Access[] accesses,
                                     int[] elementOrdinal, BitSet unchecked, Map<Integer, int[]> ranges) {
-    java.util.Set<LabelNode> targets = new java.util.HashSet<>();
-    for (AbstractInsnNode insn : code) {
-      if (insn instanceof JumpInsnNode j) {
-        targets.add(j.label);
-      } else if (insn instanceof TableSwitchInsnNode t) {
-        targets.add(t.dflt);
-        targets.addAll(t.labels);
-      } else if (insn instanceof LookupSwitchInsnNode l) {
-        targets.add(l.dflt);
-        targets.addAll(l.labels);
-      }
-    }
-    for (TryCatchBlockNode block : method.tryCatchBlocks) {
-      targets.add(block.start);
-      targets.add(block.end);
-      targets.add(block.handler);
-    }
+    java.util.Set<LabelNode> targets = jumpTargets(code);
     Map<GroupKey, List<int[]>> reads = new HashMap<>(); // per array and index: {instruction, offset, line}
     Map<GroupKey, List<int[]>> writes = new HashMap<>();
     // per int local, what iinc added to it since the scan began: an offset after `i++` counts from i's value before
@@ -413,6 +399,67 @@ final class RedundantChecks {
     }
     closeElements(reads, null, elementOrdinal, unchecked, ranges);
     closeElements(writes, null, elementOrdinal, unchecked, ranges);
+  }
+
+  /**
+   * Reads of a final reference field ({@code this.state}, a final static table) whose value an earlier read of the same
+   * field of the object in the same unmodified local already named, in one straight-line stretch with no jump target:
+   * the field holds the same array or container at both (outside constructors and class initialisers, which this pass
+   * does not analyse), and a name, once given, stays — so the later read's naming hook ({@code Hooks.arrayInField},
+   * {@code ContainerHooks.inField}) would find it named. {@code XXHash32.process} reads {@code state} eight times.
+   */
+  private BitSet namedAgain(AbstractInsnNode[] code, Frame<Val>[] frames, int[] fieldOrdinal) {
+    BitSet again = new BitSet();
+    java.util.Set<LabelNode> targets = jumpTargets(code);
+    java.util.Set<String> named = new java.util.HashSet<>(); // "receiver local owner.name", receiver -1 for statics
+    for (int i = 0; i < code.length; i++) {
+      AbstractInsnNode insn = code[i];
+      int op = insn.getOpcode();
+      if (frames[i] == null || (insn instanceof LabelNode l && targets.contains(l))) {
+        named.clear();
+      } else if ((op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC) && insn instanceof FieldInsnNode f
+          && (f.desc.startsWith("[") || f.desc.startsWith("L"))) {
+        int receiver = -1;
+        if (op == Opcodes.GETFIELD) {
+          Val r = frames[i].getStack(frames[i].getStackSize() - 1);
+          if (r.local < 0) {
+            continue;
+          }
+          receiver = r.local;
+        }
+        String path = f.owner + "." + f.name;
+        if (!finalFields.computeIfAbsent(path, this::isFinalField)) {
+          continue;
+        }
+        if (!named.add(receiver + " " + path)) {
+          again.set(fieldOrdinal[i]);
+        }
+      } else if (insn instanceof VarInsnNode v && v.getOpcode() >= Opcodes.ISTORE) {
+        named.removeIf(k -> k.startsWith(v.var + " "));
+      }
+    }
+    return again;
+  }
+
+  private java.util.Set<LabelNode> jumpTargets(AbstractInsnNode[] code) {
+    java.util.Set<LabelNode> targets = new java.util.HashSet<>();
+    for (AbstractInsnNode insn : code) {
+      if (insn instanceof JumpInsnNode j) {
+        targets.add(j.label);
+      } else if (insn instanceof TableSwitchInsnNode t) {
+        targets.add(t.dflt);
+        targets.addAll(t.labels);
+      } else if (insn instanceof LookupSwitchInsnNode l) {
+        targets.add(l.dflt);
+        targets.addAll(l.labels);
+      }
+    }
+    for (TryCatchBlockNode block : method.tryCatchBlocks) {
+      targets.add(block.start);
+      targets.add(block.end);
+      targets.add(block.handler);
+    }
+    return targets;
   }
 
   /**

@@ -118,6 +118,8 @@ class RedundantChecksTest {
     assertEquals(Map.of("readElements", 1, "writeElements", 1, "writeElement", 2, "readElement", 2,
         "readField", 4), withoutNaming(hooks.get("mix")),
         "the final field's array is one array at every read; the other field's may change between two");
+    assertEquals(1 + 4, hooks.get("mix").get("arrayInField"),
+        "the final field's array is named at its first read only; the other field's at each of its four");
   }
 
   private static Map<String, Integer> withoutNaming(Map<String, Integer> hooks) {
