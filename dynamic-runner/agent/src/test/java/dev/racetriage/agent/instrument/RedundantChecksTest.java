@@ -118,6 +118,8 @@ class RedundantChecksTest {
     assertEquals(Map.of("readElements", 1, "writeElements", 1, "writeElement", 2, "readElement", 2,
         "readField", 4), withoutNaming(hooks.get("mix")),
         "the final field's array is one array at every read; the other field's may change between two");
+    assertEquals(Map.of("readElements", 1, "arrayInField", 1), hooks.get("tableSum"));
+    assertEquals(Map.of("writeElements", 1), hooks.get("putDescending"));
     assertEquals(1 + 4, hooks.get("mix").get("arrayInField"),
         "the final field's array is named at its first read only; the other field's at each of its four");
   }
@@ -147,6 +149,10 @@ class RedundantChecksTest {
         int x = (int) InstrumentedRun.call(k, "acrossQuietCalls", new int[] {0, 5, 7, 11}, 1, out);
         assertEquals(((5 * 3 % 65537) * 7 % 65537) * 11 % 65537, x);
         assertArrayEquals(new int[] {105, 106, x}, out);
+        assertEquals(10, InstrumentedRun.call(k, "tableSum"));
+        byte[] down = new byte[4];
+        InstrumentedRun.call(k, "putDescending", down, 3, 0x030201);
+        assertArrayEquals(new byte[] {0, 3, 2, 1}, down);
         byte[] le = new byte[6];
         InstrumentedRun.call(k, "putLittleEndian", le, 1, 0x04030201);
         assertArrayEquals(new byte[] {0, 1, 2, 3, 4, 0}, le);
@@ -177,6 +183,19 @@ class RedundantChecksTest {
       Set<Integer> indices = new TreeSet<>();
       run.racyFields().stream().filter(k -> k.endsWith("[]")).forEach(k -> indices.addAll(run.races(k).indices()));
       assertTrue(indices.containsAll(Set.of(0, 1, 2, 3)), indices + " in " + run.racyFields());
+      // a decreasing index: the range is b[1..4), so b[0] does not race
+      try (InstrumentedRun fresh = new InstrumentedRun()) {
+        Class<?> f = fresh.load(RedundantAccessShapes.class);
+        byte[] d = new byte[4];
+        Thread down = fresh.start(() -> InstrumentedRun.call(f, "putDescending", d, 3, 7));
+        InstrumentedRun.awaitEndWithoutEdge(down);
+        Thread up = fresh.start(() -> InstrumentedRun.call(f, "littleEndian", d, 0));
+        InstrumentedRun.awaitEndWithoutEdge(up);
+        Set<Integer> racing = new TreeSet<>();
+        fresh.racyFields().stream().filter(k -> k.endsWith("[]"))
+            .forEach(k -> racing.addAll(fresh.races(k).indices()));
+        assertEquals(Set.of(1, 2, 3), racing, fresh.racyFields().toString());
+      }
       assertEquals(0, run.internalErrors());
     }
   }
