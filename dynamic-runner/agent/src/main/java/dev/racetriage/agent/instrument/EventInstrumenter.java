@@ -618,16 +618,7 @@ final class EventInstrumenter extends AdviceAdapter {
     }
     if (checkAccesses && isArrayLoad(opcode)) {
       if (!skipRead) {
-        // the check after the load (see readAfterLoad): [arr, i] -> [arr, i, arr, i] -> [arr, i, v] -> [v, arr, i]
-        mv.visitInsn(DUP2);
-        super.visitInsn(opcode);
-        if (opcode == LALOAD || opcode == DALOAD) {
-          mv.visitInsn(DUP2_X2);
-          mv.visitInsn(POP2);
-        } else {
-          mv.visitInsn(DUP_X2);
-          mv.visitInsn(POP);
-        }
+        loadKeepingArrayAndIndex(opcode); // the check after the load (see readAfterLoad)
         pushInt(site());
         callAccessHook(HookMethod.READ_ELEMENT);
         return;
@@ -676,6 +667,12 @@ final class EventInstrumenter extends AdviceAdapter {
    * [arr, i] -> [arr, i, arr, i] -> [arr, i, v] -> [v, arr, i] -> the check.
    */
   private void readElementsAfterLoad(int opcode, int[] range) {
+    loadKeepingArrayAndIndex(opcode);
+    checkRange(range, HookMethod.READ_ELEMENTS);
+  }
+
+  /** An element load that leaves the array and index above the value: [arr, i] -> [arr, i, v] -> [v, arr, i]. */
+  private void loadKeepingArrayAndIndex(int opcode) {
     mv.visitInsn(DUP2);
     super.visitInsn(opcode);
     if (opcode == LALOAD || opcode == DALOAD) {
@@ -685,7 +682,6 @@ final class EventInstrumenter extends AdviceAdapter {
       mv.visitInsn(DUP_X2);
       mv.visitInsn(POP);
     }
-    checkRange(range, HookMethod.READ_ELEMENTS);
   }
 
   /**
@@ -719,9 +715,7 @@ final class EventInstrumenter extends AdviceAdapter {
     pushInt(range[0]);
     mv.visitInsn(IADD);         // [arr, i + to, i + from]
     mv.visitInsn(SWAP);         // [arr, i + from, i + to]
-    int at = range[2];
-    pushInt(at < 0 ? site() : siteByLine.computeIfAbsent(at,
-        l -> ctx.ids().site(ctx.binaryName(), methodName, ctx.sourceFile(), l)));
+    pushInt(range[2] < 0 ? site() : siteAt(range[2]));
     callAccessHook(hook);
   }
 
@@ -1042,8 +1036,12 @@ final class EventInstrumenter extends AdviceAdapter {
   // ---- helpers ----
 
   private int site() {
-    return siteByLine.computeIfAbsent(line,
-        l -> ctx.ids().site(ctx.binaryName(), methodName, ctx.sourceFile(), l));
+    return siteAt(line);
+  }
+
+  /** The site id of {@code line} in this method. */
+  private int siteAt(int at) {
+    return siteByLine.computeIfAbsent(at, l -> ctx.ids().site(ctx.binaryName(), methodName, ctx.sourceFile(), l));
   }
 
   private void pushInt(int value) {

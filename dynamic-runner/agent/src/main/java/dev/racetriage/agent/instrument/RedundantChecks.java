@@ -265,9 +265,13 @@ final class RedundantChecks {
     Map<Integer, int[]> ranges = new HashMap<>();
     if (groups) {
       groupReads(code, frames, accesses, fieldOrdinal, coveredFields, combined);
-      groupElementAccesses(code, frames, accesses, elementOrdinal, coveredElements, ranges);
     }
-    return new Covered(coveredFields, coveredElements, combined, ranges, namedAgain(code, frames, fieldOrdinal));
+    java.util.Set<LabelNode> targets = jumpTargets(code);
+    if (groups) {
+      groupElementAccesses(code, frames, accesses, elementOrdinal, coveredElements, ranges, targets);
+    }
+    return new Covered(coveredFields, coveredElements, combined, ranges,
+        namedAgain(code, frames, fieldOrdinal, targets));
   }
 
   /**
@@ -336,8 +340,8 @@ final class RedundantChecks {
    * the last one's ordinal to {@code {from, to, line}}, from and to relative to its index.
    */
   private void groupElementAccesses(AbstractInsnNode[] code, Frame<Val>[] frames, Access[] accesses,
-                                    int[] elementOrdinal, BitSet unchecked, Map<Integer, int[]> ranges) {
-    java.util.Set<LabelNode> targets = jumpTargets(code);
+                                    int[] elementOrdinal, BitSet unchecked, Map<Integer, int[]> ranges,
+                                    java.util.Set<LabelNode> targets) {
     Map<GroupKey, List<int[]>> reads = new HashMap<>(); // per array and index: {instruction, offset, line}
     Map<GroupKey, List<int[]>> writes = new HashMap<>();
     // per int local, what iinc added to it since the scan began: an offset after `i++` counts from i's value before
@@ -361,9 +365,10 @@ final class RedundantChecks {
       boolean element = CountedLoops.isArrayAccess(op);
       if (frames[i] != null && quietCall(insn)) {
         closeElements(writes, null, elementOrdinal, unchecked, ranges); // it may load what the writes stored
-      } else if (frames[i] == null || (a != null && a.otherClassStatic()) || (a == null && (element || synchronises(insn)
-          || insn instanceof JumpInsnNode || op == Opcodes.TABLESWITCH || op == Opcodes.LOOKUPSWITCH
-          || op == Opcodes.ATHROW || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN)))) {
+      } else if (frames[i] == null || (a != null && a.otherClassStatic())
+          || (a == null && (element || synchronises(insn) || insn instanceof JumpInsnNode
+              || op == Opcodes.TABLESWITCH || op == Opcodes.LOOKUPSWITCH || op == Opcodes.ATHROW
+              || (op >= Opcodes.IRETURN && op <= Opcodes.RETURN)))) {
         closeElements(reads, null, elementOrdinal, unchecked, ranges);
         closeElements(writes, null, elementOrdinal, unchecked, ranges);
       } else if (element) {
@@ -375,13 +380,10 @@ final class RedundantChecks {
         GroupKey key = a.checked() && !unchecked.get(elementOrdinal[i]) && (store || previousOpcode(code, i)
             != Opcodes.DUP2) ? groupKey(f.getStack(top), f.getStack(top + 1)) : null;
         Map<GroupKey, List<int[]>> open = store ? writes : reads;
-        if (key != null) {
-          Val index = f.getStack(top + 1);
-          long offset = index.local >= 0 ? (long) index.offset + added.getOrDefault(index.local, 0) : index.constant;
-          if (Math.abs(offset) > (1 << 20)) {
-            closeElements(open, null, elementOrdinal, unchecked, ranges);
-            continue;
-          }
+        Val index = f.getStack(top + 1);
+        long offset = key == null ? 0
+            : index.local >= 0 ? (long) index.offset + added.getOrDefault(index.local, 0) : index.constant;
+        if (key != null && Math.abs(offset) <= Val.MAX_OFFSET) { // else far from the stretch's start: not grouped
           open.computeIfAbsent(key, k -> new ArrayList<>()).add(new int[] {i, (int) offset, line});
         } else if (store) {
           closeElements(writes, null, elementOrdinal, unchecked, ranges);
@@ -408,9 +410,9 @@ final class RedundantChecks {
    * does not analyse), and a name, once given, stays — so the later read's naming hook ({@code Hooks.arrayInField},
    * {@code ContainerHooks.inField}) would find it named. {@code XXHash32.process} reads {@code state} eight times.
    */
-  private BitSet namedAgain(AbstractInsnNode[] code, Frame<Val>[] frames, int[] fieldOrdinal) {
+  private BitSet namedAgain(AbstractInsnNode[] code, Frame<Val>[] frames, int[] fieldOrdinal,
+                            java.util.Set<LabelNode> targets) {
     BitSet again = new BitSet();
-    java.util.Set<LabelNode> targets = jumpTargets(code);
     java.util.Set<String> named = new java.util.HashSet<>(); // "receiver local owner.name", receiver -1 for statics
     for (int i = 0; i < code.length; i++) {
       AbstractInsnNode insn = code[i];
@@ -435,7 +437,8 @@ final class RedundantChecks {
           again.set(fieldOrdinal[i]);
         }
       } else if (insn instanceof VarInsnNode v && v.getOpcode() >= Opcodes.ISTORE) {
-        named.removeIf(k -> k.startsWith(v.var + " "));
+        // an lstore or dstore writes the next local too
+        named.removeIf(k -> k.startsWith(v.var + " ") || k.startsWith((v.var + 1) + " "));
       }
     }
     return again;
@@ -724,6 +727,8 @@ final class RedundantChecks {
     final Integer constant;
     /** For an int: the value is {@code local + offset} (an index {@code i + 1}); 0 for anything else. */
     final int offset;
+    /** Offsets beyond this are left unnamed (no index arithmetic overflows within them). */
+    static final int MAX_OFFSET = 1 << 16;
 
     Val(Type type, int local, Integer constant) {
       this(type, local, constant, 0);
@@ -833,15 +838,12 @@ final class RedundantChecks {
         } else if (op == Opcodes.IADD && v2.local >= 0 && v1.constant != null) {
           sum = (long) v2.offset + v1.constant;
         }
-        if (Math.abs(sum) <= MAX_OFFSET) {
+        if (Math.abs(sum) <= Val.MAX_OFFSET) {
           return new Val(Type.INT_TYPE, v1.local >= 0 ? v1.local : v2.local, null, (int) sum);
         }
       }
       return Val.of(basic.binaryOperation(insn, v1, v2));
     }
-
-    /** Offsets beyond this are left unnamed (no index arithmetic overflows within them). */
-    private static final int MAX_OFFSET = 1 << 16;
 
     @Override
     public Val ternaryOperation(AbstractInsnNode insn, Val v1, Val v2, Val v3) throws AnalyzerException {
@@ -895,7 +897,7 @@ final class RedundantChecks {
           Val v = getStack(i);
           if (v.local == inc.var) {
             long offset = (long) v.offset - inc.incr;
-            setStack(i, Type.INT_TYPE.equals(v.getType()) && Math.abs(offset) <= (1 << 16)
+            setStack(i, Type.INT_TYPE.equals(v.getType()) && Math.abs(offset) <= Val.MAX_OFFSET
                 ? new Val(v.getType(), v.local, null, (int) offset) : v.plain());
           }
         }

@@ -110,8 +110,8 @@ public final class Hooks {
    * At the start of a class load or a linkage upcall ({@code instrument.QuietLinking}): turns the calling
    * thread's hooks off (its busy flag, as while the agent works on it). Returns the thread's shadow if it did, for
    * {@link #quietExit} to turn them back on without looking the thread up again; null when no runtime is installed,
-   * the flag was set already (a load inside a load or a linkage, or the agent's own work), or anything failed — a class load never
-   * fails because of the agent.
+   * the flag was set already (a load inside a load or a linkage, or the agent's own work), or anything failed — a
+   * class load never fails because of the agent.
    */
   @DontInline
   public static Object quietEnter() {
