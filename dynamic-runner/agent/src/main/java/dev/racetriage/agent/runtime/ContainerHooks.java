@@ -11,10 +11,6 @@ import jdk.internal.vm.annotation.DontInline;
  * its first modelled call (as an unnamed array is keyed {@code pkg.Cls.method()[]}).
  */
 public final class ContainerHooks {
-  /** Container → the id of the field first seen holding it. */
-  private static final WeakIdentityTable<Integer> HOLDERS = new WeakIdentityTable<>();
-  /** Container no field was seen holding → its pseudo-field id, after the method of its first modelled call. */
-  private static final WeakIdentityTable<Integer> UNNAMED = new WeakIdentityTable<>();
   /** Holder field id → its container pseudo-field id, {@code pkg.Cls.cache{}}. */
   private static final IdsByKey BY_HOLDER = new IdsByKey() {
     @Override
@@ -64,19 +60,35 @@ public final class ContainerHooks {
     }
     t.busy = true;
     try {
-      WeakIdentityTable.Entry<Integer> held = HOLDERS.entry(value, new java.util.function.Function<Object, Integer>() {
-        @Override
-        public Integer apply(Object container) {
-          return fieldId;
+      WeakIdentityTable.Entry<ObjectShadow> e = rt.containerEntry(t, value);
+      ObjectShadow.ContainerShadow c = containerShadow(rt, t, value, e);
+      if (c != null) {
+        int id = BY_HOLDER.get(rt, c.hold(fieldId));
+        if (e != null) {
+          t.cacheHeldContainer(e, id, rt);
         }
-      });
-      t.cacheHeldContainer(held, BY_HOLDER.get(rt, held.value), rt);
+      }
     } catch (Throwable e) {
       rt.internalError();
     } finally {
       t.busy = false;
     }
     return t;
+  }
+
+  /**
+   * The container's shadow, where its names live ({@link ObjectShadow.ContainerShadow}): {@code e}'s if its class has
+   * no slot, else its slot's. Every modelled container's shadow is one; null (counted as an internal error, so never
+   * silent) if not.
+   */
+  private static ObjectShadow.ContainerShadow containerShadow(DetectRuntime rt, ThreadShadow t, Object container,
+                                                              WeakIdentityTable.Entry<ObjectShadow> e) {
+    ObjectShadow s = e != null ? e.value : rt.containerShadow(t, container);
+    if (s instanceof ObjectShadow.ContainerShadow c) {
+      return c;
+    }
+    rt.internalError();
+    return null;
   }
 
   /** Before a modelled call on {@code receiver}: {@code write} 1 for a mutator, 0 for an accessor. */
@@ -116,19 +128,20 @@ public final class ContainerHooks {
     }
     t.busy = true;
     try {
-      WeakIdentityTable.Entry<Integer> e = HOLDERS.peekEntry(container);
-      if (e != null) {
-        int id = BY_HOLDER.get(rt, e.value);
-        t.cacheHeldContainer(e, id, rt);
+      WeakIdentityTable.Entry<ObjectShadow> e = rt.containerEntry(t, container);
+      ObjectShadow.ContainerShadow c = containerShadow(rt, t, container, e);
+      if (c == null) {
+        return -1;
+      }
+      int holder = c.holder();
+      if (holder >= 0) {
+        int id = BY_HOLDER.get(rt, holder);
+        if (e != null) {
+          t.cacheHeldContainer(e, id, rt);
+        }
         return id;
       }
-      Integer unnamed = UNNAMED.getOrCreate(container, new java.util.function.Function<Object, Integer>() {
-        @Override
-        public Integer apply(Object c) {
-          return unnamedId(rt, site);
-        }
-      });
-      return unnamed;
+      return c.hasUnnamed() ? c.unnamed() : c.nameUnnamed(unnamedId(rt, site));
     } catch (Throwable e) {
       rt.internalError();
       return -1;

@@ -927,6 +927,16 @@ public final class DetectRuntime {
     return untrackedArrays;
   }
 
+  /** A modelled container's weak-table entry, created if need be ({@code ContainerHooks}); null if its class has a slot. */
+  WeakIdentityTable.Entry<ObjectShadow> containerEntry(ThreadShadow t, Object container) {
+    return t.tableEntryOf(container, shadow);
+  }
+
+  /** A modelled container's shadow, in its slot or the table, created if need be ({@code ContainerHooks}). */
+  ObjectShadow containerShadow(ThreadShadow t, Object container) {
+    return t.shadowOf(container, shadow);
+  }
+
   @DontInline // see the class comment
   void noteArrayField(ThreadShadow t, Object array, int fieldId) {
     // the array just read from a field is usually indexed next: its element read then hits the same cache entry

@@ -862,9 +862,82 @@ class ObjectShadow {
     return this instanceof ArrayShadow a ? a.arrayKey : null;
   }
 
-  /** A new shadow for {@code object}: an {@link ArrayShadow} for an array (arrays have no slot, see ShadowSlots). */
+  /**
+   * A new shadow for {@code object}: an {@link ArrayShadow} for an array (arrays have no slot, see ShadowSlots), a
+   * {@link ContainerShadow} for a modelled JDK container, a plain one otherwise.
+   */
   static ObjectShadow of(Object object, ShadowMemory memory) {
-    return object.getClass().isArray() ? new ArrayShadow(memory) : new ObjectShadow(memory);
+    Class<?> type = object.getClass();
+    return type.isArray() ? new ArrayShadow(memory)
+        : dev.racetriage.agent.instrument.ContainerModel.isModelled(type) ? new ContainerShadow(memory)
+        : new ObjectShadow(memory);
+  }
+
+  /** As {@link #of}, for an object whose class has a slot ({@code ShadowSlots}): never an array. */
+  static ObjectShadow forSlot(Object object, ShadowMemory memory) {
+    return dev.racetriage.agent.instrument.ContainerModel.isModelled(object.getClass()) ? new ContainerShadow(memory)
+        : new ObjectShadow(memory);
+  }
+
+  /** As {@link #forSlot}, made with a first write in it (see {@link #ObjectShadow(ShadowMemory, long, int, int)}). */
+  static ObjectShadow forSlot(Object object, ShadowMemory memory, long now, int fieldId, int site) {
+    return dev.racetriage.agent.instrument.ContainerModel.isModelled(object.getClass())
+        ? new ContainerShadow(memory, now, fieldId, site) : new ObjectShadow(memory, now, fieldId, site);
+  }
+
+  /**
+   * The shadow of a modelled JDK container ({@code ContainerHooks}): the base's state (its pseudo-field's record) plus
+   * its names. A container is named after the field first seen holding it ({@code pkg.Cls.cache{}}), or, while no
+   * field has held it, after the method of its first modelled call ({@code pkg.Cls.method(){}}). The names used to
+   * live in two weak tables of their own, keyed by the container: two more entries, two more weak references for the
+   * collector and a table probe per call for a container no field held — on a real suite's short-lived lists (a
+   * recursive substitution's list of the variables it has seen) a quarter of all weak-table entries. Kept here, they
+   * cost nothing but the shadow the container's pseudo-field needs anyway, and die with it.
+   */
+  static final class ContainerShadow extends ObjectShadow {
+    /** The id of the field first seen holding the container, plus one; 0 while none has. Set once. */
+    private volatile int holder;
+    /** The pseudo-field id it was named under while no field held it, plus two; 0 until its first call. Set once. */
+    private volatile int unnamed;
+
+    ContainerShadow(ShadowMemory memory) {
+      super(memory);
+    }
+
+    ContainerShadow(ShadowMemory memory, long now, int fieldId, int site) {
+      super(memory, now, fieldId, site);
+    }
+
+    /** The field id of the first field seen holding the container, or -1 if none has. */
+    int holder() {
+      return holder - 1;
+    }
+
+    /** Names the container after {@code fieldId} unless a field already does; returns the holder's field id. */
+    synchronized int hold(int fieldId) {
+      if (holder == 0) {
+        holder = fieldId + 1;
+      }
+      return holder - 1;
+    }
+
+    /** True once the container has an unnamed id (see {@link #unnamed}). */
+    boolean hasUnnamed() {
+      return unnamed != 0;
+    }
+
+    /** Its unnamed pseudo-field id (-1: its first call's site was not known). Read after {@link #hasUnnamed}. */
+    int unnamed() {
+      return unnamed - 2;
+    }
+
+    /** Sets the unnamed pseudo-field id unless one is set; returns the one that is. */
+    synchronized int nameUnnamed(int id) {
+      if (unnamed == 0) {
+        unnamed = id + 2;
+      }
+      return unnamed - 2;
+    }
   }
 
   /**

@@ -267,7 +267,7 @@ public final class ShadowSlots {
     if (s instanceof ObjectShadow shadow && shadow.memory == memory) {
       return shadow;
     }
-    return install(object, offset, memory, s, new ObjectShadow(memory, now, fieldId, site));
+    return install(object, offset, memory, s, ObjectShadow.forSlot(object, memory, now, fieldId, site));
   }
 
   /**
@@ -285,7 +285,7 @@ public final class ShadowSlots {
 
   @DontInline // once per object
   private static ObjectShadow install(Object object, long offset, ShadowMemory memory, Object seen) {
-    return install(object, offset, memory, seen, new ObjectShadow(memory));
+    return install(object, offset, memory, seen, ObjectShadow.forSlot(object, memory));
   }
 
   @DontInline // once per object

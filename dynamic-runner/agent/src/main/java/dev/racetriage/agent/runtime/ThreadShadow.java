@@ -54,12 +54,12 @@ public final class ThreadShadow {
    */
   private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
   /**
-   * The last two containers this thread met that a field holds ({@code ContainerHooks}): their holder entries and
-   * pseudo-field ids under {@link #heldRuntime}. A holder is set once, so a hit is final; a parser walking its element
+   * The last two containers this thread met that a field holds ({@code ContainerHooks}): their shadows' table entries
+   * (which name the holder) and pseudo-field ids under {@link #heldRuntime}. A holder is set once, so a hit is final; a parser walking its element
    * stack and its list of formatting elements in turn asks for the same two lists millions of times.
    */
-  private WeakIdentityTable.Entry<Integer> held0;
-  private WeakIdentityTable.Entry<Integer> held1;
+  private WeakIdentityTable.Entry<ObjectShadow> held0;
+  private WeakIdentityTable.Entry<ObjectShadow> held1;
   private int heldId0;
   private int heldId1;
   private Object heldRuntime;
@@ -465,7 +465,7 @@ public final class ThreadShadow {
     if (heldRuntime != runtime) {
       return -1;
     }
-    WeakIdentityTable.Entry<Integer> e = held0;
+    WeakIdentityTable.Entry<ObjectShadow> e = held0;
     if (e != null && e.refersTo(container)) {
       return heldId0;
     }
@@ -474,7 +474,7 @@ public final class ThreadShadow {
   }
 
   /** Remembers a held container's entry and pseudo-field id (the older of the two goes). */
-  void cacheHeldContainer(WeakIdentityTable.Entry<Integer> entry, int id, Object runtime) {
+  void cacheHeldContainer(WeakIdentityTable.Entry<ObjectShadow> entry, int id, Object runtime) {
     if (heldRuntime != runtime) {
       held0 = null;
       held1 = null;
@@ -487,6 +487,11 @@ public final class ThreadShadow {
     heldId1 = heldId0;
     held0 = entry;
     heldId0 = id;
+  }
+
+  /** The object's weak-table entry (created if need be) if its class has no slot; null if it has one. */
+  WeakIdentityTable.Entry<ObjectShadow> tableEntryOf(Object object, ShadowMemory memory) {
+    return slotOffset(object.getClass()) != ShadowSlots.NONE ? null : entryOf(object, memory);
   }
 
   private WeakIdentityTable.Entry<ObjectShadow> entryOf(Object object, ShadowMemory memory) {

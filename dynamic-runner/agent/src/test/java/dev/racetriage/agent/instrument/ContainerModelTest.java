@@ -152,6 +152,19 @@ class ContainerModelTest {
   }
 
   @Test
+  void aContainerAFieldHoldsAfterItsFirstCallsIsNamedAfterTheFieldFromThenOn() throws Throwable {
+    try (InstrumentedRun run = new InstrumentedRun()) {
+      Class<?> c = run.load(SharedContainers.class);
+      Object set = InstrumentedRun.call(c, "newSet");
+      InstrumentedRun.call(c, "addTo", set, "a"); // unnamed: addTo(){}
+      InstrumentedRun.call(c, "keep", set); // held by SharedContainers.kept
+      unordered(run, () -> InstrumentedRun.call(c, "addTo", set, "b"), () -> InstrumentedRun.call(c, "isIn", set, "b"));
+      assertEquals(Set.of(KEY + "kept{}"), run.racyFields());
+      assertEquals(0, run.internalErrors());
+    }
+  }
+
+  @Test
   void aSharedDateFormatFormattingOnTwoThreadsRaces() throws Throwable {
     try (InstrumentedRun run = new InstrumentedRun()) {
       Class<?> c = run.load(SharedContainers.class);
