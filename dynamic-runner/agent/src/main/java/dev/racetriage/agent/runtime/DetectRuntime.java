@@ -927,7 +927,7 @@ public final class DetectRuntime {
     return untrackedArrays;
   }
 
-  /** A modelled container's weak-table entry, created if need be ({@code ContainerHooks}); null if its class has a slot. */
+  /** A modelled container's weak-table entry, created if need be ({@code ContainerHooks}); null if it has a slot. */
   WeakIdentityTable.Entry<ObjectShadow> containerEntry(ThreadShadow t, Object container) {
     return t.tableEntryOf(container, shadow);
   }

@@ -55,8 +55,9 @@ public final class ThreadShadow {
   private WeakIdentityTable.Entry<?>[] recent = new WeakIdentityTable.Entry<?>[RECENT];
   /**
    * The last two containers this thread met that a field holds ({@code ContainerHooks}): their shadows' table entries
-   * (which name the holder) and pseudo-field ids under {@link #heldRuntime}. A holder is set once, so a hit is final; a parser walking its element
-   * stack and its list of formatting elements in turn asks for the same two lists millions of times.
+   * (which name the holder) and pseudo-field ids under {@link #heldRuntime}. A holder is set once, so a hit is final;
+   * a parser walking its element stack and its list of formatting elements in turn asks for the same two lists
+   * millions of times.
    */
   private WeakIdentityTable.Entry<ObjectShadow> held0;
   private WeakIdentityTable.Entry<ObjectShadow> held1;
