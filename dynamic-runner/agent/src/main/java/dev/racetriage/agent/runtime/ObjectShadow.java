@@ -914,7 +914,12 @@ class ObjectShadow {
     }
 
     /** Names the container after {@code fieldId} unless a field already does; returns the holder's field id. */
-    synchronized int hold(int fieldId) {
+    int hold(int fieldId) {
+      int h = holder;
+      return h != 0 ? h - 1 : holdFirst(fieldId); // set once: no monitor once it is
+    }
+
+    private synchronized int holdFirst(int fieldId) {
       if (holder == 0) {
         holder = fieldId + 1;
       }
