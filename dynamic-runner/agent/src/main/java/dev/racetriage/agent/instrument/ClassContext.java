@@ -19,16 +19,17 @@ import dev.racetriage.agent.runtime.JumbleTargets;
  * @param guardedWrites the write sites that get the owned-write guard if the class declares the slot
  *                     ({@link GuardedWrites}); like the linked slot reads, none where they would take a method past
  *                     {@link HugeMethods#LIMIT}
+ * @param stableArrays the class's arrays no access of which can race ({@link StableArrays}): detect mode
  */
 record ClassContext(String internalName, String sourceFile, int version, ClassLoader loader,
                     ClassHierarchy hierarchy, IdPlaceholders ids,
                     JumbleTargets jumble, boolean declaresSlot, boolean linkedSlotReads,
-                    java.util.Set<String> quietCallees, GuardedWrites guardedWrites) {
+                    java.util.Set<String> quietCallees, GuardedWrites guardedWrites, StableArrays stableArrays) {
 
   ClassContext(String internalName, String sourceFile, int version, ClassLoader loader, ClassHierarchy hierarchy,
                IdPlaceholders ids, JumbleTargets jumble) {
     this(internalName, sourceFile, version, loader, hierarchy, ids, jumble, false, true, java.util.Set.of(),
-        GuardedWrites.NONE);
+        GuardedWrites.NONE, StableArrays.NONE);
   }
 
   String binaryName() {
@@ -37,28 +38,34 @@ record ClassContext(String internalName, String sourceFile, int version, ClassLo
 
   ClassContext withSourceFile(String file) {
     return new ClassContext(internalName, file, version, loader, hierarchy, ids, jumble, declaresSlot, linkedSlotReads,
-        quietCallees, guardedWrites);
+        quietCallees, guardedWrites, stableArrays);
   }
 
   ClassContext withDeclaresSlot(boolean declares) {
     return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declares,
-        linkedSlotReads, quietCallees, guardedWrites);
+        linkedSlotReads, quietCallees, guardedWrites, stableArrays);
   }
 
   ClassContext withoutLinkedSlotReads() {
     return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot, false,
-        quietCallees, GuardedWrites.NONE);
+        quietCallees, GuardedWrites.NONE, stableArrays);
   }
 
   /** With the class's methods a counted loop may call ({@link QuietCallees}, as {@code name + descriptor}). */
   ClassContext withQuietCallees(java.util.Set<String> callees) {
     return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot,
-        linkedSlotReads, callees, guardedWrites);
+        linkedSlotReads, callees, guardedWrites, stableArrays);
   }
 
   /** With the write sites that get the owned-write guard ({@link GuardedWrites}). */
   ClassContext withGuardedWrites(GuardedWrites writes) {
     return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot,
-        linkedSlotReads, quietCallees, writes);
+        linkedSlotReads, quietCallees, writes, stableArrays);
+  }
+
+  /** With the class's stable arrays ({@link StableArrays}). */
+  ClassContext withStableArrays(StableArrays stable) {
+    return new ClassContext(internalName, sourceFile, version, loader, hierarchy, ids, jumble, declaresSlot,
+        linkedSlotReads, quietCallees, guardedWrites, stable);
   }
 }

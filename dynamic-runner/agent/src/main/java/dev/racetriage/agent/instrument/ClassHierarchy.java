@@ -191,6 +191,24 @@ public final class ClassHierarchy {
     return perLoader;
   }
 
+  /**
+   * The class file of {@code internalName} as {@code loader} finds it, or null; recorded as consulted (like
+   * {@link #info}), so a cached instrumentation that read it is redone when it changes.
+   */
+  byte[] classFile(ClassLoader loader, String internalName) {
+    Set<String> recording = consulted.get();
+    if (recording != null) {
+      recording.add(internalName);
+    }
+    String resource = internalName + ".class";
+    try (InputStream in = loader != null ? loader.getResourceAsStream(resource)
+        : ClassLoader.getSystemResourceAsStream(resource)) {
+      return in == null ? null : in.readAllBytes();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   private static ClassInfo load(ClassLoader loader, String internalName) {
     String resource = internalName + ".class";
     try (InputStream in = loader != null ? loader.getResourceAsStream(resource)

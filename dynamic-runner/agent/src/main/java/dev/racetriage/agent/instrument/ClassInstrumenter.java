@@ -143,11 +143,19 @@ public final class ClassInstrumenter {
             : java.util.Set.of();
         GuardedWrites guardedWrites = kind == ClassKind.APPLICATION && jumble == null ? GuardedWrites.of(reader)
             : GuardedWrites.NONE;
+        StableArrays stableArrays = kind == ClassKind.APPLICATION && jumble == null
+            ? StableArrays.of(reader, new StableArrays.ClassFiles() { // not a lambda, as above
+                @Override
+                public byte[] read(String other) {
+                  return hierarchy.classFile(loader, other);
+                }
+              }) : StableArrays.NONE;
         for (;;) {
           ClassWriter writer = new HierarchyClassWriter(reader,
               frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
           ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble)
-              .withQuietCallees(quietCallees).withGuardedWrites(guardedWrites);
+              .withQuietCallees(quietCallees).withGuardedWrites(guardedWrites)
+              .withStableArrays(stableArrays);
           ClassVisitor visitor = new InstrumentingClassVisitor(writer, linked ? ctx : ctx.withoutLinkedSlotReads(),
               kind == ClassKind.APPLICATION, applicationClass, jdkSlot);
           reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);

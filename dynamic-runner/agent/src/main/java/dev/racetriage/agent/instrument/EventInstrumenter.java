@@ -440,7 +440,9 @@ final class EventInstrumenter extends AdviceAdapter {
             }
           }
         }
-        nameArray(isArray, fieldId);
+        if (!(isFinal && namedAgain.get(fieldOrdinal))) { // else a stable array (StableArrays): never indexed checked
+          nameArray(isArray, fieldId);
+        }
         super.visitFieldInsn(opcode, owner, name, descriptor);
       }
       case GETSTATIC -> {
@@ -469,7 +471,9 @@ final class EventInstrumenter extends AdviceAdapter {
           pushInt(site());
           callAccessHook(HookMethod.WRITE_STATIC);
         }
-        nameArray(isArray, fieldId);
+        if (!(isFinal && namedAgain.get(fieldOrdinal))) { // else a stable array (StableArrays)
+          nameArray(isArray, fieldId);
+        }
         super.visitFieldInsn(opcode, owner, name, descriptor);
       }
       default -> super.visitFieldInsn(opcode, owner, name, descriptor);

@@ -72,8 +72,14 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     if (checkAccesses && ctx.jumble() == null && !name.equals("<init>") && !name.equals("<clinit>")) {
       return new LoopHoistingMethod(access, name, descriptor, signature, exceptions, buffered, ctx);
     }
+    RedundantChecks.Covered covered = RedundantChecks.NONE;
+    if (checkAccesses && ctx.jumble() == null && !ctx.stableArrays().isEmpty()) { // a constructor, <clinit>
+      // their stable arrays' accesses and names go unhooked (StableArrays); no other rule runs here
+      covered = new RedundantChecks.Covered(new java.util.BitSet(), ctx.stableArrays().elements(name, descriptor),
+          java.util.Map.of(), java.util.Map.of(), ctx.stableArrays().names(name, descriptor));
+    }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
-        LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, RedundantChecks.NONE,
+        LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, covered,
         new java.util.BitSet());
     // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
     return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
@@ -88,6 +94,38 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
         hoisted, transparentMonitors, confinedContainers, covered, confinedBulkCalls);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
+  }
+
+  /**
+   * The instructions of {@code method} (its original code) that {@link StableArrays} leaves unhooked: array loads and
+   * stores of stable arrays, and the field instructions of stable fields (no naming hook).
+   */
+  static java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> stableInsns(StableArrays stable,
+                                                                            org.objectweb.asm.tree.MethodNode method) {
+    if (stable.isEmpty()) {
+      return java.util.Set.of();
+    }
+    java.util.BitSet elements = stable.elements(method.name, method.desc);
+    java.util.BitSet names = stable.names(method.name, method.desc);
+    if (elements.isEmpty() && names.isEmpty()) {
+      return java.util.Set.of();
+    }
+    java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> out =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    int ordinal = 0;
+    int fieldOrdinal = 0;
+    for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
+         insn = insn.getNext()) {
+      int op = insn.getOpcode();
+      if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
+        if (elements.get(ordinal++)) {
+          out.add(insn);
+        }
+      } else if (insn instanceof org.objectweb.asm.tree.FieldInsnNode && names.get(fieldOrdinal++)) {
+        out.add(insn);
+      }
+    }
+    return out;
   }
 
   /**
@@ -115,23 +153,40 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       int[] confined = ContainerModel.enabled() ? ConfinedContainers.find(ctx.internalName(), this) // original code
           : ConfinedContainers.NONE;
       ConfinedArrays.Confined confinedArrays = ConfinedArrays.find(ctx.internalName(), this); // original code
-      LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx,
-          confinedArrays.accesses());
+      java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> stable = stableInsns(ctx.stableArrays(), this);
+      java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> unchecked = confinedArrays.accesses();
+      if (!stable.isEmpty()) {
+        unchecked = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        unchecked.addAll(confinedArrays.accesses());
+        for (org.objectweb.asm.tree.AbstractInsnNode insn : stable) {
+          if (!(insn instanceof org.objectweb.asm.tree.FieldInsnNode)) {
+            unchecked.add(insn); // the array accesses; the field instructions only lose their naming hook
+          }
+        }
+      }
+      LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx, unchecked);
       RedundantChecks.Covered covered = RedundantChecks.find(ctx.internalName(), this, ctx, hoisted, // hoisted code
           !transparent.isEmpty());
       java.util.BitSet confinedBulkCalls = new java.util.BitSet();
-      if (!confinedArrays.isEmpty()) { // their accesses and bulk calls go unhooked, as covered ones do
-        java.util.BitSet elements = (java.util.BitSet) covered.elements().clone();
+      if (!confinedArrays.isEmpty() || !stable.isEmpty()) { // their accesses and bulk calls go unhooked, as covered
+        java.util.BitSet elements = (java.util.BitSet) covered.elements().clone(); // ones do; stable arrays' names too
+        java.util.BitSet named = (java.util.BitSet) covered.named().clone();
         int ordinal = 0;
         int bulkOrdinal = 0;
+        int fieldOrdinal = 0;
         for (org.objectweb.asm.tree.AbstractInsnNode insn = instructions.getFirst(); insn != null;
              insn = insn.getNext()) {
           int op = insn.getOpcode();
           if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
-            if (confinedArrays.accesses().contains(insn)) {
+            if (unchecked.contains(insn)) {
               elements.set(ordinal);
             }
             ordinal++;
+          } else if (insn instanceof org.objectweb.asm.tree.FieldInsnNode) {
+            if (stable.contains(insn)) {
+              named.set(fieldOrdinal);
+            }
+            fieldOrdinal++;
           } else if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call
               && BulkArrayCalls.of(op, call.owner, call.name, call.desc) != null) {
             if (confinedArrays.bulkCalls().contains(insn)) {
@@ -141,7 +196,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
           }
         }
         covered = new RedundantChecks.Covered(covered.fields(), elements, covered.combined(), covered.ranges(),
-            covered.named());
+            named);
       }
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered,
           confinedBulkCalls));

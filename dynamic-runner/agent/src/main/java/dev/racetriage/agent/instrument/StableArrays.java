@@ -1,0 +1,717 @@
+package dev.racetriage.agent.instrument;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.BasicInterpreter;
+import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.Frame;
+import org.objectweb.asm.tree.analysis.Interpreter;
+import org.objectweb.asm.tree.analysis.Value;
+
+/**
+ * Arrays no element access of which can race (detect mode): a class's <em>stable</em> arrays, the lookup tables a
+ * class builds once and then only reads ({@code GenericGF.expTable}, a codec's decoding table, a CRC table). A field
+ * is stable when it is {@code private final}, array-typed, and
+ * <ul>
+ *   <li>only its declaring class's initialiser of its kind ({@code <clinit>} for a static, a constructor for an
+ *       instance field, on {@code this}) stores it, and only an array that initialiser allocated
+ *       ({@code newarray}, {@code anewarray}, {@code multianewarray}) and lets out nowhere else;</li>
+ *   <li>every value read from it, in every method of the class, is only indexed for loads, measured, compared, tested
+ *       for null, locked, kept in locals or handed to a JDK call that reads it and keeps nothing
+ *       ({@link ConfinedArrays#readsOnly}, the read ranges of {@link BulkArrayCalls}) — never stored anywhere, passed
+ *       to other code, returned or thrown — and is written into (an element store, a bulk call's write range) only by
+ *       that initialiser;</li>
+ *   <li>for an instance field, the constructor stores the field and writes its elements before {@code this} can leave
+ *       it: no such store is reachable from an instruction that passes {@code this} on (an argument, a receiver of a
+ *       method, a value stored anywhere), and the class extends {@code Object} (whose constructor keeps nothing).</li>
+ * </ul>
+ * No other class can reach a private field, except the members of its nest (Java 11): their class files are read and
+ * a field any of them names is not stable. So every element write of a stable array happens in its initialiser
+ * before the array is reachable by another thread — after class initialisation, which orders every later use of the
+ * class after it, or before the constructor ends, with the final field's freeze (JLS 17.5: a reader through the final
+ * field sees the array's elements at least as up to date as the field) — and no element access of it can race. Their
+ * hooks (a weak-table entry, a shadow, element records, a cover check per read) are pure cost: the loads are left
+ * unhooked, and so are the initialiser's stores and the hooks that name the array after its field.
+ * Reflection and {@code Unsafe} writes into such an array are not seen (as for every final field).
+ */
+final class StableArrays {
+  static final StableArrays NONE = new StableArrays(Set.of(), Map.of(), Map.of());
+
+  private final Set<String> fields;
+  /** Per method (name + descriptor): ordinals among its array loads and stores that need no hook. */
+  private final Map<String, BitSet> elements;
+  /** Per method: ordinals among its field instructions whose array needs no name. */
+  private final Map<String, BitSet> names;
+
+  private StableArrays(Set<String> fields, Map<String, BitSet> elements, Map<String, BitSet> names) {
+    this.fields = fields;
+    this.elements = elements;
+    this.names = names;
+  }
+
+  /** The stable fields' names (tests, the docs). */
+  Set<String> fields() {
+    return fields;
+  }
+
+  boolean isEmpty() {
+    return fields.isEmpty();
+  }
+
+  /** Ordinals of {@code method}'s array loads and stores (in its original code) that need no hook; empty if none. */
+  BitSet elements(String name, String descriptor) {
+    BitSet b = elements.get(name + descriptor);
+    return b == null ? new BitSet() : (BitSet) b.clone();
+  }
+
+  /** Ordinals of {@code method}'s field instructions (original code) whose array needs no naming hook. */
+  BitSet names(String name, String descriptor) {
+    BitSet b = names.get(name + descriptor);
+    return b == null ? new BitSet() : (BitSet) b.clone();
+  }
+
+  /** Reads another class of the nest: its file's bytes, or null if it cannot be found. */
+  interface ClassFiles {
+    byte[] read(String internalName);
+  }
+
+  /** The stable arrays of the class {@code reader} holds; {@code files} reads its nest's other members. */
+  static StableArrays of(ClassReader reader, ClassFiles files) {
+    if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ANNOTATION | Opcodes.ACC_MODULE)) != 0) {
+      return NONE;
+    }
+    Set<String> candidates = new HashSet<>();
+    Map<String, Boolean> statics = new HashMap<>();
+    reader.accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+        if ((access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) == (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)
+            && (access & Opcodes.ACC_VOLATILE) == 0 && descriptor.startsWith("[")) {
+          candidates.add(name);
+          statics.put(name, (access & Opcodes.ACC_STATIC) != 0);
+        }
+        return null;
+      }
+    }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    if (candidates.isEmpty()) {
+      return NONE;
+    }
+    ClassNode node = new ClassNode(Opcodes.ASM9);
+    reader.accept(node, ClassReader.SKIP_FRAMES);
+    String self = node.name;
+    nestAccesses(node, files, candidates);
+    if (candidates.isEmpty()) {
+      return NONE;
+    }
+    Map<MethodNode, Flow> flows = new IdentityHashMap<>();
+    for (MethodNode m : node.methods) {
+      if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || m.instructions.size() == 0) {
+        continue;
+      }
+      boolean initialiser = m.name.equals("<init>") || m.name.equals("<clinit>");
+      if (!initialiser && !namesAny(m, self, candidates)) {
+        continue; // no access to any candidate: nothing to learn, nothing to skip
+      }
+      Flow flow = new Flow(self, m, candidates, statics, node.superName);
+      if (!flow.analyze()) {
+        for (String f : flow.named) {
+          candidates.remove(f); // not analysable (too large, a subroutine): every candidate it names loses
+        }
+        if (m.name.equals("<init>")) {
+          candidates.removeIf(f -> !statics.get(f));
+        } else if (m.name.equals("<clinit>")) {
+          candidates.removeIf(statics::get);
+        }
+        continue;
+      }
+      flows.put(m, flow);
+    }
+    for (Flow flow : flows.values()) {
+      candidates.removeAll(flow.unstable);
+    }
+    if (candidates.isEmpty()) {
+      return NONE;
+    }
+    Map<String, BitSet> elements = new HashMap<>();
+    Map<String, BitSet> names = new HashMap<>();
+    for (Map.Entry<MethodNode, Flow> e : flows.entrySet()) {
+      MethodNode m = e.getKey();
+      BitSet el = e.getValue().skippedElements(candidates);
+      BitSet nm = e.getValue().skippedNames(candidates);
+      if (!el.isEmpty()) {
+        elements.put(m.name + m.desc, el);
+      }
+      if (!nm.isEmpty()) {
+        names.put(m.name + m.desc, nm);
+      }
+    }
+    return new StableArrays(Set.copyOf(candidates), elements, names);
+  }
+
+  private static boolean namesAny(MethodNode m, String self, Set<String> candidates) {
+    for (AbstractInsnNode insn = m.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+      if (insn instanceof FieldInsnNode f && f.owner.equals(self) && candidates.contains(f.name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Removes the candidates another member of the class's nest names (it can read or write a private field directly).
+   * A nest whose members cannot all be read keeps no candidate.
+   */
+  private static void nestAccesses(ClassNode node, ClassFiles files, Set<String> candidates) {
+    List<String> others = new ArrayList<>();
+    if (node.nestHostClass != null) {
+      byte[] host = files.read(node.nestHostClass);
+      if (host == null) {
+        candidates.clear();
+        return;
+      }
+      ClassNode h = new ClassNode(Opcodes.ASM9);
+      new ClassReader(host).accept(h, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+      others.add(node.nestHostClass);
+      if (h.nestMembers != null) {
+        others.addAll(h.nestMembers);
+      }
+    } else if (node.nestMembers != null) {
+      others.addAll(node.nestMembers);
+    }
+    others.remove(node.name);
+    for (String other : others) {
+      byte[] bytes = files.read(other);
+      if (bytes == null) {
+        candidates.clear();
+        return;
+      }
+      new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                                         String[] exceptions) {
+          return new MethodVisitor(Opcodes.ASM9) {
+            @Override
+            public void visitFieldInsn(int opcode, String owner, String field, String desc) {
+              if (owner.equals(node.name)) {
+                candidates.remove(field);
+              }
+            }
+          };
+        }
+      }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    }
+  }
+
+  /** A value: where it may come from — candidate fields' loads, fresh arrays, {@code this} — and whether elsewhere. */
+  static final class Val implements Value {
+    final int size;
+    final Set<Object> origins;
+    final boolean other;
+
+    Val(int size, Set<Object> origins, boolean other) {
+      this.size = size;
+      this.origins = origins;
+      this.other = other;
+    }
+
+    @Override
+    public int getSize() {
+      return size;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Val v && v.size == size && v.other == other && v.origins.equals(origins);
+    }
+
+    @Override
+    public int hashCode() {
+      return origins.hashCode() * 31 + size * 2 + (other ? 1 : 0);
+    }
+  }
+
+  /** The origin of {@code this} in a constructor. */
+  private static final Object THIS = new Object();
+
+  /** A load of candidate field {@code name}: on {@code this} in its initialiser ({@code own}), or anywhere else. */
+  private record Load(String name, boolean own) {
+  }
+
+  /** One method's data flow: what it does with candidates' values, fresh arrays and {@code this}. */
+  private static final class Flow extends Interpreter<Val> {
+    private final String self;
+    private final MethodNode method;
+    private final Set<String> candidates;
+    private final Map<String, Boolean> statics;
+    private final boolean ctor;
+    private final boolean clinit;
+    private final boolean objectSuper;
+    private final BasicInterpreter sizes = new BasicInterpreter();
+    /** Candidates this method names. */
+    final Set<String> named = new HashSet<>();
+    /** Candidates this method makes unstable by itself. */
+    final Set<String> unstable = new HashSet<>();
+    /** Fresh arrays (allocation instructions) that escaped other than into a candidate's store. */
+    private final Set<AbstractInsnNode> freshEscaped = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Per candidate, the fresh arrays its stores in this initialiser may store. */
+    private final Map<String, Set<AbstractInsnNode>> storedFresh = new HashMap<>();
+    /** Instructions where {@code this} may leave the constructor. */
+    private final Set<AbstractInsnNode> leaks = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Instructions that write into a candidate's (or a fresh) array: a candidate's store, element stores, bulk calls. */
+    private final Map<AbstractInsnNode, Set<String>> writesOf = new IdentityHashMap<>();
+    private final Map<Integer, List<Integer>> successors = new HashMap<>();
+    private Frame<Val>[] frames;
+
+    Flow(String self, MethodNode method, Set<String> candidates, Map<String, Boolean> statics, String superName) {
+      super(Opcodes.ASM9);
+      this.self = self;
+      this.method = method;
+      this.candidates = candidates;
+      this.statics = statics;
+      this.ctor = method.name.equals("<init>");
+      this.clinit = method.name.equals("<clinit>");
+      this.objectSuper = "java/lang/Object".equals(superName);
+    }
+
+    boolean analyze() {
+      for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+        if (insn instanceof FieldInsnNode f && f.owner.equals(self) && candidates.contains(f.name)) {
+          named.add(f.name);
+        }
+      }
+      if (FrameEscapes.tooLarge(method)) {
+        return false;
+      }
+      try {
+        frames = new Analyzer<Val>(this) {
+          @Override
+          protected void newControlFlowEdge(int insn, int successor) {
+            successors.computeIfAbsent(insn, k -> new ArrayList<>()).add(successor);
+          }
+
+          @Override
+          protected boolean newControlFlowExceptionEdge(int insn, int successor) {
+            successors.computeIfAbsent(insn, k -> new ArrayList<>()).add(successor);
+            return true;
+          }
+        }.analyze(self, method);
+      } catch (AnalyzerException | RuntimeException e) {
+        return false;
+      }
+      if (ctor) {
+        leakedWrites();
+      }
+      for (Map.Entry<String, Set<AbstractInsnNode>> e : storedFresh.entrySet()) {
+        for (AbstractInsnNode n : e.getValue()) {
+          if (freshEscaped.contains(n)) {
+            unstable.add(e.getKey());
+          }
+        }
+      }
+      return true;
+    }
+
+    /** A constructor: every instance candidate stored or written into after {@code this} may have left is unstable. */
+    private void leakedWrites() {
+      if (leaks.isEmpty() || writesOf.isEmpty()) {
+        return;
+      }
+      AbstractInsnNode[] insns = method.instructions.toArray();
+      Map<AbstractInsnNode, Integer> index = new IdentityHashMap<>();
+      for (int i = 0; i < insns.length; i++) {
+        index.put(insns[i], i);
+      }
+      BitSet reached = new BitSet();
+      List<Integer> work = new ArrayList<>();
+      for (AbstractInsnNode leak : leaks) {
+        work.addAll(successors.getOrDefault(index.get(leak), List.of()));
+      }
+      while (!work.isEmpty()) {
+        int i = work.remove(work.size() - 1);
+        if (!reached.get(i)) {
+          reached.set(i);
+          work.addAll(successors.getOrDefault(i, List.of()));
+        }
+      }
+      for (Map.Entry<AbstractInsnNode, Set<String>> w : writesOf.entrySet()) {
+        if (reached.get(index.get(w.getKey()))) {
+          for (String f : w.getValue()) {
+            if (!statics.get(f)) {
+              unstable.add(f);
+            }
+          }
+        }
+      }
+    }
+
+    private boolean initialiserOf(String field) {
+      return statics.get(field) ? clinit : ctor;
+    }
+
+    /** Array loads and stores of this method (ordinals in its code) whose array may only be stable. */
+    BitSet skippedElements(Set<String> stable) {
+      BitSet skipped = new BitSet();
+      int ordinal = 0;
+      AbstractInsnNode[] insns = method.instructions.toArray();
+      for (int i = 0; i < insns.length; i++) {
+        int op = insns[i].getOpcode();
+        boolean load = ConfinedArrays.isArrayLoad(op);
+        if (!load && !ConfinedArrays.isArrayStore(op)) {
+          continue;
+        }
+        Frame<Val> frame = frames[i];
+        if (frame != null && onlyStable(frame.getStack(frame.getStackSize() - (load ? 2 : 3)), stable)) {
+          skipped.set(ordinal);
+        }
+        ordinal++;
+      }
+      return skipped;
+    }
+
+    /** Field instructions of this method (ordinals among them) that load or store a stable field. */
+    BitSet skippedNames(Set<String> stable) {
+      BitSet skipped = new BitSet();
+      int ordinal = 0;
+      for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+        if (insn instanceof FieldInsnNode f) {
+          if (f.owner.equals(self) && stable.contains(f.name)) {
+            skipped.set(ordinal);
+          }
+          ordinal++;
+        }
+      }
+      return skipped;
+    }
+
+    /** True if {@code v} may only be stable fields' arrays or fresh arrays of this initialiser stored only there. */
+    private boolean onlyStable(Val v, Set<String> stable) {
+      if (v == null || v.other || v.origins.isEmpty()) {
+        return false;
+      }
+      for (Object o : v.origins) {
+        if (o instanceof Load l) {
+          if (!stable.contains(l.name())) {
+            return false;
+          }
+        } else if (o instanceof AbstractInsnNode n) {
+          if (freshEscaped.contains(n) || !storedOnlyInStable(n, stable)) {
+            return false;
+          }
+        } else {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private boolean storedOnlyInStable(AbstractInsnNode fresh, Set<String> stable) {
+      boolean stored = false;
+      for (Map.Entry<String, Set<AbstractInsnNode>> e : storedFresh.entrySet()) {
+        if (e.getValue().contains(fresh)) {
+          if (!stable.contains(e.getKey())) {
+            return false;
+          }
+          stored = true;
+        }
+      }
+      return stored;
+    }
+
+    // ---- what a use does ----
+
+    /** {@code v} goes where this analysis cannot follow: its candidates are unstable, its fresh arrays escape. */
+    private void escape(Val v, AbstractInsnNode at) {
+      if (v == null) {
+        return;
+      }
+      for (Object o : v.origins) {
+        if (o instanceof Load l) {
+          unstable.add(l.name());
+        } else if (o instanceof AbstractInsnNode n) {
+          freshEscaped.add(n);
+        } else if (o == THIS) {
+          leaks.add(at);
+        }
+      }
+    }
+
+    /** {@code v} is written into at {@code at} (an element store, a bulk call's write range). */
+    private void writtenInto(Val v, AbstractInsnNode at) {
+      if (v == null) {
+        return;
+      }
+      for (Object o : v.origins) {
+        if (o instanceof Load l) {
+          if (!l.own() || !initialiserOf(l.name())) {
+            unstable.add(l.name());
+          } else {
+            writesOf.computeIfAbsent(at, k -> new HashSet<>()).add(l.name());
+          }
+        } else if (o instanceof AbstractInsnNode n) {
+          writesOf.computeIfAbsent(at, k -> new HashSet<>()).addAll(fieldsStoring(n));
+          pendingFreshWrites.computeIfAbsent(n, k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(at);
+        } else if (o == THIS) {
+          leaks.add(at); // `this` is not an array: unreachable in verified code
+        }
+      }
+    }
+
+    /** Element writes of fresh arrays, attributed to the candidates storing them once all stores are known. */
+    private final Map<AbstractInsnNode, Set<AbstractInsnNode>> pendingFreshWrites = new IdentityHashMap<>();
+
+    private Set<String> fieldsStoring(AbstractInsnNode fresh) {
+      Set<String> out = new HashSet<>();
+      for (Map.Entry<String, Set<AbstractInsnNode>> e : storedFresh.entrySet()) {
+        if (e.getValue().contains(fresh)) {
+          out.add(e.getKey());
+        }
+      }
+      return out;
+    }
+
+    /** Only bare {@code this} (not a candidate, not fresh) is a receiver that keeps a constructor's field store own. */
+    private static boolean isThis(Val v) {
+      return v != null && !v.other && v.origins.size() == 1 && v.origins.contains(THIS);
+    }
+
+    private Val other(BasicValue shape) {
+      return shape == null ? null : new Val(shape.getSize(), Set.of(), true);
+    }
+
+    // ---- the interpreter ----
+
+    @Override
+    public Val newValue(Type type) {
+      if (type == Type.VOID_TYPE) {
+        return null;
+      }
+      return new Val(type == null ? 1 : type.getSize(), Set.of(), true);
+    }
+
+    @Override
+    public Val newParameterValue(boolean isInstanceMethod, int local, Type type) {
+      if (ctor && isInstanceMethod && local == 0) {
+        return new Val(1, Set.of(THIS), false);
+      }
+      return newValue(type);
+    }
+
+    @Override
+    public Val newOperation(AbstractInsnNode insn) throws AnalyzerException {
+      int op = insn.getOpcode();
+      if (op == Opcodes.ACONST_NULL) {
+        return new Val(1, Set.of(), false);
+      }
+      if (op == Opcodes.GETSTATIC) {
+        FieldInsnNode f = (FieldInsnNode) insn;
+        if (f.owner.equals(self) && candidates.contains(f.name)) {
+          if (!statics.get(f.name)) {
+            unstable.add(f.name); // not verifiable: keep it checked
+          }
+          return new Val(1, Set.of(new Load(f.name, clinit)), false);
+        }
+      }
+      return other(sizes.newOperation(insn));
+    }
+
+    @Override
+    public Val copyOperation(AbstractInsnNode insn, Val value) {
+      return value;
+    }
+
+    @Override
+    public Val unaryOperation(AbstractInsnNode insn, Val value) throws AnalyzerException {
+      int op = insn.getOpcode();
+      switch (op) {
+        case Opcodes.NEWARRAY, Opcodes.ANEWARRAY -> {
+          if (ctor || clinit) {
+            return new Val(1, Set.of(insn), false);
+          }
+          return other(sizes.unaryOperation(insn, BasicValue.INT_VALUE));
+        }
+        case Opcodes.CHECKCAST -> {
+          return value;
+        }
+        case Opcodes.IFNULL, Opcodes.IFNONNULL, Opcodes.MONITORENTER, Opcodes.MONITOREXIT -> {
+          return null;
+        }
+        case Opcodes.ARRAYLENGTH, Opcodes.INSTANCEOF -> {
+          return other(sizes.unaryOperation(insn, BasicValue.REFERENCE_VALUE));
+        }
+        case Opcodes.GETFIELD -> {
+          FieldInsnNode f = (FieldInsnNode) insn;
+          if (f.owner.equals(self) && candidates.contains(f.name)) {
+            if (statics.get(f.name)) {
+              unstable.add(f.name);
+            }
+            return new Val(1, Set.of(new Load(f.name, ctor && isThis(value))), false);
+          }
+          return other(sizes.unaryOperation(insn, BasicValue.REFERENCE_VALUE));
+        }
+        case Opcodes.PUTSTATIC -> {
+          FieldInsnNode f = (FieldInsnNode) insn;
+          if (f.owner.equals(self) && candidates.contains(f.name)) {
+            storeInto(f.name, value, clinit && statics.get(f.name), insn);
+            return null;
+          }
+          escape(value, insn);
+          return null;
+        }
+        default -> {
+          if (value != null && !isPrimitive(op)) {
+            escape(value, insn); // areturn, athrow, … : whatever it is leaves the frame
+          }
+          BasicValue shape = sizes.unaryOperation(insn, value == null ? null
+              : value.size == 2 ? BasicValue.LONG_VALUE : BasicValue.REFERENCE_VALUE);
+          return other(shape);
+        }
+      }
+    }
+
+    /** Unary opcodes that take a primitive: their operand is never a reference. */
+    private static boolean isPrimitive(int op) {
+      return op != Opcodes.ATHROW && op != Opcodes.ARETURN && op != Opcodes.PUTSTATIC && op != Opcodes.GETFIELD;
+    }
+
+    /** A store of {@code value} into candidate {@code field}: kept only in its initialiser, on {@code this}. */
+    private void storeInto(String field, Val value, boolean own, AbstractInsnNode at) {
+      if (!own || value == null || value.other || value.origins.isEmpty()) {
+        unstable.add(field);
+        escape(value, at);
+        return;
+      }
+      for (Object o : value.origins) {
+        if (o instanceof AbstractInsnNode n) {
+          storedFresh.computeIfAbsent(field, k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(n);
+          Set<AbstractInsnNode> earlier = pendingFreshWrites.get(n);
+          if (earlier != null) {
+            for (AbstractInsnNode w : earlier) {
+              writesOf.computeIfAbsent(w, k -> new HashSet<>()).add(field);
+            }
+          }
+        } else {
+          unstable.add(field); // another field's array, `this`: not a fresh array of its own
+          escape(value, at);
+          return;
+        }
+      }
+      writesOf.computeIfAbsent(at, k -> new HashSet<>()).add(field);
+    }
+
+    @Override
+    public Val binaryOperation(AbstractInsnNode insn, Val value1, Val value2) throws AnalyzerException {
+      int op = insn.getOpcode();
+      if (op == Opcodes.PUTFIELD) {
+        FieldInsnNode f = (FieldInsnNode) insn;
+        if (f.owner.equals(self) && candidates.contains(f.name)) {
+          storeInto(f.name, value2, ctor && !statics.get(f.name) && isThis(value1), insn);
+        } else {
+          escape(value2, insn); // stored into another field: whatever it is, it is out
+        }
+        if (value1 != null && !isThis(value1)) {
+          escape(value1, insn); // a field of a candidate or fresh array: impossible in verified code
+        }
+        return null;
+      }
+      if (ConfinedArrays.isArrayLoad(op) || op == Opcodes.IF_ACMPEQ || op == Opcodes.IF_ACMPNE) {
+        return other(sizes.binaryOperation(insn, BasicValue.REFERENCE_VALUE, BasicValue.INT_VALUE));
+      }
+      return other(sizes.binaryOperation(insn, widen(value1), widen(value2)));
+    }
+
+    private static BasicValue widen(Val v) {
+      return v == null ? null : v.size == 2 ? BasicValue.LONG_VALUE : BasicValue.INT_VALUE;
+    }
+
+    @Override
+    public Val ternaryOperation(AbstractInsnNode insn, Val value1, Val value2, Val value3) {
+      writtenInto(value1, insn); // an element store: into value1
+      escape(value3, insn); // the value stored escapes into the array
+      return null;
+    }
+
+    @Override
+    public Val naryOperation(AbstractInsnNode insn, List<? extends Val> values) throws AnalyzerException {
+      int op = insn.getOpcode();
+      if (op == Opcodes.MULTIANEWARRAY) {
+        if (ctor || clinit) {
+          return new Val(1, Set.of(insn), false);
+        }
+        return other(BasicValue.REFERENCE_VALUE);
+      }
+      MethodInsnNode call = insn instanceof MethodInsnNode m ? m : null;
+      boolean readsOnly = call != null && ConfinedArrays.readsOnly(call);
+      BulkArrayCalls.Model bulk = call != null ? BulkArrayCalls.of(op, call.owner, call.name, call.desc) : null;
+      boolean superInit = call != null && op == Opcodes.INVOKESPECIAL && call.name.equals("<init>") && objectSuper
+          && call.owner.equals("java/lang/Object") && !values.isEmpty() && isThis(values.get(0));
+      Map<Integer, Boolean> ranged = new HashMap<>();
+      if (bulk != null) {
+        int shift = op == Opcodes.INVOKESPECIAL && call.name.equals("<init>") ? 1 : 0;
+        for (BulkArrayCalls.Range r : bulk.ranges()) {
+          ranged.merge(r.array() + shift, r.write(), Boolean::logicalOr);
+        }
+      }
+      boolean arrayReceiver = call != null && op != Opcodes.INVOKESTATIC && call.owner.startsWith("[");
+      for (int i = 0; i < values.size(); i++) {
+        Val v = values.get(i);
+        if (superInit && i == 0) {
+          continue; // Object's constructor keeps nothing
+        }
+        Boolean write = ranged.get(i);
+        if (write != null) {
+          if (write) {
+            writtenInto(v, insn);
+          }
+          continue;
+        }
+        if (readsOnly || (i == 0 && arrayReceiver)) {
+          if (v != null && v.origins.contains(THIS)) {
+            leaks.add(insn);
+          }
+          continue;
+        }
+        escape(v, insn);
+      }
+      if (op == Opcodes.INVOKEDYNAMIC) {
+        return other(BasicValue.REFERENCE_VALUE);
+      }
+      Type ret = Type.getReturnType(((MethodInsnNode) insn).desc);
+      return ret == Type.VOID_TYPE ? null : other(sizes.newValue(ret));
+    }
+
+    @Override
+    public void returnOperation(AbstractInsnNode insn, Val value, Val expected) {
+      escape(value, insn);
+    }
+
+    @Override
+    public Val merge(Val a, Val b) {
+      if (a.equals(b) || (a.other || !b.other) && a.origins.containsAll(b.origins) && a.size == b.size) {
+        return a;
+      }
+      Set<Object> origins = new HashSet<>(a.origins);
+      origins.addAll(b.origins);
+      return new Val(Math.min(a.size, b.size), origins, a.other || b.other);
+    }
+  }
+}
