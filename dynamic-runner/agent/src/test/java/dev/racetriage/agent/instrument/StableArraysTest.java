@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.racetriage.agent.instrument.fixtures.ArrayEscapes;
 import dev.racetriage.agent.instrument.fixtures.StableTables;
+import dev.racetriage.agent.instrument.fixtures.TablesChild;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Constructor;
@@ -44,6 +45,12 @@ class StableArraysTest {
   void tablesFilledByTheirInitialiserAndOnlyReadAfterAreStable() {
     StableArrays stable = StableArrays.of(new ClassReader(original(StableTables.class)), FILES);
     assertEquals(Set.of("SQUARES", "FILLED", "exp", "log", "source"), stable.fields());
+  }
+
+  @Test
+  void aSubclassOfAnotherClassHelpersAndDelegatingConstructorsKeepTheirTablesChecked() {
+    StableArrays stable = StableArrays.of(new ClassReader(original(TablesChild.class)), FILES);
+    assertEquals(Set.of("SMALL"), stable.fields());
   }
 
   @Test
