@@ -73,14 +73,16 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       return new LoopHoistingMethod(access, name, descriptor, signature, exceptions, buffered, ctx);
     }
     RedundantChecks.Covered covered = RedundantChecks.NONE;
+    java.util.BitSet stableBulkCalls = new java.util.BitSet();
     if (checkAccesses && ctx.jumble() == null && !ctx.stableArrays().isEmpty()) { // a constructor, <clinit>
-      // their stable arrays' accesses and names go unhooked (StableArrays); no other rule runs here
+      // their stable arrays' accesses, bulk calls and names go unhooked (StableArrays); no other rule runs here
       covered = new RedundantChecks.Covered(new java.util.BitSet(), ctx.stableArrays().elements(name, descriptor),
           java.util.Map.of(), java.util.Map.of(), ctx.stableArrays().names(name, descriptor));
+      stableBulkCalls = ctx.stableArrays().bulkCalls(name, descriptor);
     }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
         LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, covered,
-        new java.util.BitSet());
+        stableBulkCalls);
     // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
     return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
   }
@@ -98,7 +100,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
 
   /**
    * The instructions of {@code method} (its original code) that {@link StableArrays} leaves unhooked: array loads and
-   * stores of stable arrays, and the field instructions of stable fields (no naming hook).
+   * stores of stable arrays, bulk calls all of whose ranges are theirs, and the field instructions of stable fields
+   * (no naming hook).
    */
   static java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> stableInsns(StableArrays stable,
                                                                             org.objectweb.asm.tree.MethodNode method) {
@@ -107,13 +110,15 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     }
     java.util.BitSet elements = stable.elements(method.name, method.desc);
     java.util.BitSet names = stable.names(method.name, method.desc);
-    if (elements.isEmpty() && names.isEmpty()) {
+    java.util.BitSet bulk = stable.bulkCalls(method.name, method.desc);
+    if (elements.isEmpty() && names.isEmpty() && bulk.isEmpty()) {
       return java.util.Set.of();
     }
     java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> out =
         java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     int ordinal = 0;
     int fieldOrdinal = 0;
+    int bulkOrdinal = 0;
     for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
          insn = insn.getNext()) {
       int op = insn.getOpcode();
@@ -121,7 +126,12 @@ final class InstrumentingClassVisitor extends ClassVisitor {
         if (elements.get(ordinal++)) {
           out.add(insn);
         }
-      } else if (insn instanceof org.objectweb.asm.tree.FieldInsnNode && names.get(fieldOrdinal++)) {
+      } else if (insn instanceof org.objectweb.asm.tree.FieldInsnNode) {
+        if (names.get(fieldOrdinal++)) {
+          out.add(insn);
+        }
+      } else if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call
+          && BulkArrayCalls.of(op, call.owner, call.name, call.desc) != null && bulk.get(bulkOrdinal++)) {
         out.add(insn);
       }
     }
@@ -159,8 +169,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
         unchecked = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         unchecked.addAll(confinedArrays.accesses());
         for (org.objectweb.asm.tree.AbstractInsnNode insn : stable) {
-          if (!(insn instanceof org.objectweb.asm.tree.FieldInsnNode)) {
-            unchecked.add(insn); // the array accesses; the field instructions only lose their naming hook
+          if (ConfinedArrays.isArrayLoad(insn.getOpcode()) || ConfinedArrays.isArrayStore(insn.getOpcode())) {
+            unchecked.add(insn); // the array accesses; field instructions lose their naming hook, bulk calls theirs
           }
         }
       }
@@ -189,7 +199,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
             fieldOrdinal++;
           } else if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call
               && BulkArrayCalls.of(op, call.owner, call.name, call.desc) != null) {
-            if (confinedArrays.bulkCalls().contains(insn)) {
+            if (confinedArrays.bulkCalls().contains(insn) || stable.contains(insn)) {
               confinedBulkCalls.set(bulkOrdinal);
             }
             bulkOrdinal++;

@@ -55,18 +55,22 @@ import org.objectweb.asm.tree.analysis.Value;
  * Reflection and {@code Unsafe} writes into such an array are not seen (as for every final field).
  */
 final class StableArrays {
-  static final StableArrays NONE = new StableArrays(Set.of(), Map.of(), Map.of());
+  static final StableArrays NONE = new StableArrays(Set.of(), Map.of(), Map.of(), Map.of());
 
   private final Set<String> fields;
   /** Per method (name + descriptor): ordinals among its array loads and stores that need no hook. */
   private final Map<String, BitSet> elements;
   /** Per method: ordinals among its field instructions whose array needs no name. */
   private final Map<String, BitSet> names;
+  /** Per method: ordinals among its bulk array calls ({@link BulkArrayCalls}) every range of which is stable. */
+  private final Map<String, BitSet> bulk;
 
-  private StableArrays(Set<String> fields, Map<String, BitSet> elements, Map<String, BitSet> names) {
+  private StableArrays(Set<String> fields, Map<String, BitSet> elements, Map<String, BitSet> names,
+                       Map<String, BitSet> bulk) {
     this.fields = fields;
     this.elements = elements;
     this.names = names;
+    this.bulk = bulk;
   }
 
   /** The stable fields' names (tests, the docs). */
@@ -87,6 +91,12 @@ final class StableArrays {
   /** Ordinals of {@code method}'s field instructions (original code) whose array needs no naming hook. */
   BitSet names(String name, String descriptor) {
     BitSet b = names.get(name + descriptor);
+    return b == null ? new BitSet() : (BitSet) b.clone();
+  }
+
+  /** Ordinals of {@code method}'s bulk array calls (original code) whose every range is a stable array's. */
+  BitSet bulkCalls(String name, String descriptor) {
+    BitSet b = bulk.get(name + descriptor);
     return b == null ? new BitSet() : (BitSet) b.clone();
   }
 
@@ -123,6 +133,7 @@ final class StableArrays {
     if (candidates.isEmpty()) {
       return NONE;
     }
+    Set<String> producers = producers(node, candidates, statics);
     Map<MethodNode, Flow> flows = new IdentityHashMap<>();
     for (MethodNode m : node.methods) {
       if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || m.instructions.size() == 0) {
@@ -132,7 +143,7 @@ final class StableArrays {
       if (!initialiser && !namesAny(m, self, candidates)) {
         continue; // no access to any candidate: nothing to learn, nothing to skip
       }
-      Flow flow = new Flow(self, m, candidates, statics, node.superName);
+      Flow flow = new Flow(self, m, candidates, statics, node.superName, producers, false);
       if (!flow.analyze()) {
         for (String f : flow.named) {
           candidates.remove(f); // not analysable (too large, a subroutine): every candidate it names loses
@@ -154,18 +165,55 @@ final class StableArrays {
     }
     Map<String, BitSet> elements = new HashMap<>();
     Map<String, BitSet> names = new HashMap<>();
+    Map<String, BitSet> bulk = new HashMap<>();
     for (Map.Entry<MethodNode, Flow> e : flows.entrySet()) {
       MethodNode m = e.getKey();
       BitSet el = e.getValue().skippedElements(candidates);
       BitSet nm = e.getValue().skippedNames(candidates);
+      BitSet bc = e.getValue().skippedBulkCalls(candidates);
       if (!el.isEmpty()) {
         elements.put(m.name + m.desc, el);
       }
       if (!nm.isEmpty()) {
         names.put(m.name + m.desc, nm);
       }
+      if (!bc.isEmpty()) {
+        bulk.put(m.name + m.desc, bc);
+      }
     }
-    return new StableArrays(Set.copyOf(candidates), elements, names);
+    return new StableArrays(Set.copyOf(candidates), elements, names, bulk);
+  }
+
+  /**
+   * The class's private static methods that return a fresh array: every value they return is an array they
+   * allocated (or a producer's, see {@link Flow#freshCall}) and let out nowhere else — javac's enum {@code $values()},
+   * a table builder ({@code buildVersions()}). An initialiser's call of one is an allocation of its own. Found to a
+   * fixed point (a builder may call another), as {@code name + descriptor}.
+   */
+  private static Set<String> producers(ClassNode node, Set<String> candidates, Map<String, Boolean> statics) {
+    List<MethodNode> helpers = new ArrayList<>();
+    for (MethodNode m : node.methods) {
+      if ((m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)
+          && (m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0 && m.instructions.size() > 0
+          && Type.getReturnType(m.desc).getSort() == Type.ARRAY) {
+        helpers.add(m);
+      }
+    }
+    Set<String> producers = new HashSet<>();
+    for (boolean changed = !helpers.isEmpty(); changed; ) {
+      changed = false;
+      for (MethodNode m : helpers) {
+        if (producers.contains(m.name + m.desc)) {
+          continue;
+        }
+        Flow flow = new Flow(node.name, m, candidates, statics, node.superName, producers, true);
+        if (flow.analyze() && flow.returnsOnlyFresh()) {
+          producers.add(m.name + m.desc);
+          changed = true;
+        }
+      }
+    }
+    return producers;
   }
 
   private static boolean namesAny(MethodNode m, String self, Set<String> candidates) {
@@ -266,6 +314,13 @@ final class StableArrays {
     private final boolean ctor;
     private final boolean clinit;
     private final boolean objectSuper;
+    /** The class's fresh-array producers ({@link StableArrays#producers}). */
+    private final Set<String> producers;
+    /** Analysing a helper as a producer: its allocations are tracked, its returns recorded, not escapes. */
+    private final boolean producer;
+    /** Producer mode: false once a return may be anything but a fresh array of its own. */
+    private boolean returnsFresh = true;
+    private final Set<AbstractInsnNode> returned = Collections.newSetFromMap(new IdentityHashMap<>());
     private final BasicInterpreter sizes = new BasicInterpreter();
     /** Candidates this method names. */
     final Set<String> named = new HashSet<>();
@@ -282,7 +337,8 @@ final class StableArrays {
     private final Map<Integer, List<Integer>> successors = new HashMap<>();
     private Frame<Val>[] frames;
 
-    Flow(String self, MethodNode method, Set<String> candidates, Map<String, Boolean> statics, String superName) {
+    Flow(String self, MethodNode method, Set<String> candidates, Map<String, Boolean> statics, String superName,
+         Set<String> producers, boolean producer) {
       super(Opcodes.ASM9);
       this.self = self;
       this.method = method;
@@ -291,6 +347,48 @@ final class StableArrays {
       this.ctor = method.name.equals("<init>");
       this.clinit = method.name.equals("<clinit>");
       this.objectSuper = "java/lang/Object".equals(superName);
+      this.producers = producers;
+      this.producer = producer;
+    }
+
+    /** Producer mode, after {@link #analyze}: every return is a fresh array of its own that went nowhere else. */
+    boolean returnsOnlyFresh() {
+      if (!returnsFresh || returned.isEmpty() || !unstable.isEmpty()) {
+        return false;
+      }
+      for (AbstractInsnNode n : returned) {
+        if (freshEscaped.contains(n)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Whether this method tracks its own allocations: an initialiser, or a helper analysed as a producer. */
+    private boolean tracksFresh() {
+      return ctor || clinit || producer;
+    }
+
+    /**
+     * A call that returns a new array no one else holds: an array's {@code clone()}, {@code Arrays.copyOf}/{@code
+     * copyOfRange}, {@code String.toCharArray}/{@code getBytes}, or one of the class's producers.
+     */
+    private boolean freshCall(MethodInsnNode call, int op) {
+      if (Type.getReturnType(call.desc).getSort() != Type.ARRAY) {
+        return false;
+      }
+      if (op == Opcodes.INVOKEVIRTUAL && call.owner.startsWith("[") && call.name.equals("clone")) {
+        return true;
+      }
+      if (op == Opcodes.INVOKESTATIC && call.owner.equals("java/util/Arrays")
+          && (call.name.equals("copyOf") || call.name.equals("copyOfRange"))) {
+        return true;
+      }
+      if (op == Opcodes.INVOKEVIRTUAL && call.owner.equals("java/lang/String")
+          && (call.name.equals("toCharArray") || call.name.equals("getBytes"))) {
+        return true;
+      }
+      return op == Opcodes.INVOKESTATIC && call.owner.equals(self) && producers.contains(call.name + call.desc);
     }
 
     boolean analyze() {
@@ -381,6 +479,38 @@ final class StableArrays {
         }
         Frame<Val> frame = frames[i];
         if (frame != null && onlyStable(frame.getStack(frame.getStackSize() - (load ? 2 : 3)), stable)) {
+          skipped.set(ordinal);
+        }
+        ordinal++;
+      }
+      return skipped;
+    }
+
+    /** Bulk array calls of this method (ordinals among them) every range of which may only be a stable array. */
+    BitSet skippedBulkCalls(Set<String> stable) {
+      BitSet skipped = new BitSet();
+      int ordinal = 0;
+      AbstractInsnNode[] insns = method.instructions.toArray();
+      for (int i = 0; i < insns.length; i++) {
+        if (!(insns[i] instanceof MethodInsnNode call)) {
+          continue;
+        }
+        int op = call.getOpcode();
+        BulkArrayCalls.Model model = BulkArrayCalls.of(op, call.owner, call.name, call.desc);
+        if (model == null) {
+          continue;
+        }
+        Frame<Val> frame = frames[i];
+        boolean all = frame != null;
+        if (all) {
+          boolean init = op == Opcodes.INVOKESPECIAL && call.name.equals("<init>");
+          int values = Type.getArgumentTypes(call.desc).length + (op == Opcodes.INVOKESTATIC ? 0 : 1);
+          int first = frame.getStackSize() - values;
+          for (BulkArrayCalls.Range r : model.ranges()) {
+            all &= onlyStable(frame.getStack(first + r.array() + (init ? 1 : 0)), stable);
+          }
+        }
+        if (all) {
           skipped.set(ordinal);
         }
         ordinal++;
@@ -544,7 +674,7 @@ final class StableArrays {
       int op = insn.getOpcode();
       switch (op) {
         case Opcodes.NEWARRAY, Opcodes.ANEWARRAY -> {
-          if (ctor || clinit) {
+          if (tracksFresh()) {
             return new Val(1, Set.of(insn), false);
           }
           return other(sizes.unaryOperation(insn, BasicValue.INT_VALUE));
@@ -578,19 +708,14 @@ final class StableArrays {
           return null;
         }
         default -> {
-          if (value != null && !isPrimitive(op)) {
-            escape(value, insn); // areturn, athrow, … : whatever it is leaves the frame
+          if (value != null && op == Opcodes.ATHROW) {
+            escape(value, insn); // whatever it is leaves the frame (areturn: see returnOperation)
           }
           BasicValue shape = sizes.unaryOperation(insn, value == null ? null
               : value.size == 2 ? BasicValue.LONG_VALUE : BasicValue.REFERENCE_VALUE);
           return other(shape);
         }
       }
-    }
-
-    /** Unary opcodes that take a primitive: their operand is never a reference. */
-    private static boolean isPrimitive(int op) {
-      return op != Opcodes.ATHROW && op != Opcodes.ARETURN && op != Opcodes.PUTSTATIC && op != Opcodes.GETFIELD;
     }
 
     /** A store of {@code value} into candidate {@code field}: kept only in its initialiser, on {@code this}. */
@@ -654,7 +779,7 @@ final class StableArrays {
     public Val naryOperation(AbstractInsnNode insn, List<? extends Val> values) throws AnalyzerException {
       int op = insn.getOpcode();
       if (op == Opcodes.MULTIANEWARRAY) {
-        if (ctor || clinit) {
+        if (tracksFresh()) {
           return new Val(1, Set.of(insn), false);
         }
         return other(BasicValue.REFERENCE_VALUE);
@@ -695,12 +820,28 @@ final class StableArrays {
       if (op == Opcodes.INVOKEDYNAMIC) {
         return other(BasicValue.REFERENCE_VALUE);
       }
+      if (tracksFresh() && freshCall(call, op)) {
+        return new Val(1, Set.of(insn), false);
+      }
       Type ret = Type.getReturnType(((MethodInsnNode) insn).desc);
       return ret == Type.VOID_TYPE ? null : other(sizes.newValue(ret));
     }
 
     @Override
     public void returnOperation(AbstractInsnNode insn, Val value, Val expected) {
+      if (producer && value != null && !value.other && !value.origins.isEmpty()) {
+        for (Object o : value.origins) {
+          if (o instanceof AbstractInsnNode n) {
+            returned.add(n);
+          } else {
+            returnsFresh = false; // a candidate's array
+          }
+        }
+        return;
+      }
+      if (producer) {
+        returnsFresh = false;
+      }
       escape(value, insn);
     }
 

@@ -44,8 +44,28 @@ class StableArraysTest {
   @Test
   void tablesFilledByTheirInitialiserAndOnlyReadAfterAreStable() {
     StableArrays stable = StableArrays.of(new ClassReader(original(StableTables.class)), FILES);
-    assertEquals(Set.of("SQUARES", "FILLED", "exp", "log", "source"), stable.fields());
+    assertEquals(Set.of("SQUARES", "FILLED", "CHARS", "BUILT", "exp", "log", "source"), stable.fields());
   }
+
+  @Test
+  void anEnumsValuesArrayIsStableAndValuesCopiesItWithoutAHook() throws Exception {
+    StableArrays stable = StableArrays.of(new ClassReader(original(StableShade.class)), FILES);
+    assertEquals(Set.of("$VALUES"), stable.fields());
+    byte[] out = new ClassInstrumenter(new dev.racetriage.agent.detect.SiteTable(),
+        new dev.racetriage.agent.runtime.FieldRegistry()).instrument(ClassKind.APPLICATION,
+        getClass().getClassLoader(), original(StableShade.class)).bytes();
+    assertFalse(ClassInstrumenterTest.callsByMethod(out, BulkHookMethod.OWNER).containsKey("values"));
+    byte[] tables = new ClassInstrumenter(new dev.racetriage.agent.detect.SiteTable(),
+        new dev.racetriage.agent.runtime.FieldRegistry()).instrument(ClassKind.APPLICATION,
+        getClass().getClassLoader(), original(StableTables.class)).bytes();
+    assertFalse(ClassInstrumenterTest.callsByMethod(tables, BulkHookMethod.OWNER).containsKey("builtCopy"));
+    assertFalse(ClassInstrumenterTest.callsByMethod(tables, HookMethod.OWNER).containsKey("hex"));
+    assertTrue(ClassInstrumenterTest.callsByMethod(tables, HookMethod.OWNER).get("built").contains("readElement"),
+        "KEPT: its helper keeps it");
+  }
+
+  /** An enum (javac fills {@code $VALUES} from {@code $values()}; {@code values()} clones it). */
+  enum StableShade { LIGHT, DARK }
 
   @Test
   void aSubclassOfAnotherClassHelpersAndDelegatingConstructorsKeepTheirTablesChecked() {
