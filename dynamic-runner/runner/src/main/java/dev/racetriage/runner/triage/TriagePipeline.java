@@ -360,6 +360,7 @@ public final class TriagePipeline {
     List<DetectionReport.SkippedClass> skipped = new ArrayList<>();
     List<DetectionReport.UntrackedArray> untracked = new ArrayList<>();
     long predictionStopped = 0;
+    List<String> predictionStoppedIn = new ArrayList<>();
     int done = 0;
     int detectRuns = 0;
     boolean complete = true;
@@ -420,7 +421,7 @@ public final class TriagePipeline {
       }
       if (detection.predictionStoppedAfterEvents() > 0) {
         predictionStopped = Math.max(predictionStopped, detection.predictionStoppedAfterEvents());
-        warnings.add(predictionStoppedWarning(module.name(root), detection.predictionStoppedAfterEvents()));
+        predictionStoppedIn.add(module.name(root));
       }
       for (DetectedRace race : detection.races()) {
         races.merge(race.fieldKey(), race, TriagePipeline::merge);
@@ -428,6 +429,9 @@ public final class TriagePipeline {
       progress.step(++done, project.modules().size(), module.name(root));
     }
     long detectMillis = millisSince(detectStart);
+    if (!predictionStoppedIn.isEmpty()) { // one warning for every module it happened in, not one per module
+      warnings.add(predictionStoppedWarning(predictionStoppedIn, predictionStopped));
+    }
     List<String> library = List.of();
     if (!options.includeLibraries()) {
       ProjectClasses own = new ProjectClasses(project.modules());
@@ -474,7 +478,14 @@ public final class TriagePipeline {
    * predicted in the first part of the run only.
    */
   static String predictionStoppedWarning(String module, long events) {
-    return "Module " + module + ": the predictive analysis stopped after " + events + " events (its budget; the rest of"
+    return predictionStoppedWarning(List.of(module), events);
+  }
+
+  /** As {@link #predictionStoppedWarning(String, long)}, once for all the modules it happened in. */
+  static String predictionStoppedWarning(List<String> modules, long events) {
+    String where = modules.size() == 1 ? "Module " + modules.get(0) + ": the predictive analysis"
+        : "Modules " + String.join(", ", modules) + ": in each, the predictive analysis";
+    return where + " stopped after " + events + " events (its budget; the rest of"
         + " the run was checked by happens-before only), so races that only another schedule would expose are"
         + " predicted in the part of the tests before that point. --predict runs it over the whole run (it costs up to"
         + " 10x detection on CPU-heavy tests); --tests narrows the run to the tests that matter.";

@@ -52,4 +52,12 @@ class UntrackedArraysTest {
     assertTrue(warning.startsWith("Module core: the predictive analysis stopped after 100000 events"), warning);
     assertTrue(warning.contains("happens-before only") && warning.contains("--predict"), warning);
   }
+
+  @Test
+  void aPredictionStopInSeveralModulesIsOneWarningNamingThemAll() {
+    String warning = TriagePipeline.predictionStoppedWarning(java.util.List.of("core", "javase", "web"), 100_000);
+    assertTrue(warning.startsWith("Modules core, javase, web: in each, the predictive analysis stopped after 100000"
+        + " events"), warning);
+    assertTrue(warning.contains("--predict"), warning);
+  }
 }
