@@ -143,7 +143,7 @@ final class StableArrays {
       if (!initialiser && !namesAny(m, self, candidates)) {
         continue; // no access to any candidate: nothing to learn, nothing to skip
       }
-      Flow flow = new Flow(self, m, candidates, statics, node.superName, producers, false);
+      Flow flow = new Flow(self, m, candidates, statics, node.superName, producers, false).withFiles(files);
       if (!flow.analyze()) {
         for (String f : flow.named) {
           candidates.remove(f); // not analysable (too large, a subroutine): every candidate it names loses
@@ -300,6 +300,12 @@ final class StableArrays {
 
   /** The origin of {@code this} in a constructor. */
   private static final Object THIS = new Object();
+  /** A holder's constructor: the origin of its arguments, which may be the caller's {@code this}. */
+  private static final Object PARAM = new Object();
+
+  /** An object a constructor allocates ({@code new}): it may receive {@code this} (a holder, {@link Flow#holders}). */
+  private record NewObject(AbstractInsnNode insn) {
+  }
 
   /** A load of candidate field {@code name}: on {@code this} in its initialiser ({@code own}), or anywhere else. */
   private record Load(String name, boolean own) {
@@ -318,6 +324,19 @@ final class StableArrays {
     private final Set<String> producers;
     /** Analysing a helper as a producer: its allocations are tracked, its returns recorded, not escapes. */
     private final boolean producer;
+    /** Analysing another class's constructor as a holder of the caller's {@code this} ({@link #holderKeeps}). */
+    private boolean holder;
+    /** Holder mode: the locals of the arguments that receive the caller's {@code this}. */
+    private Set<Integer> taintedLocals = Set.of();
+    /** Reads other classes' files: the holders' (null: no holder is analysed, every `new X(this)` is a leak). */
+    private ClassFiles files;
+    /** Objects this constructor allocated that received {@code this} from a holder's constructor. */
+    private final Set<AbstractInsnNode> holders = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Per allocated object, where it may have escaped (a leak of {@code this} if it is a holder). */
+    private final Map<AbstractInsnNode, Set<AbstractInsnNode>> objectEscapes = new IdentityHashMap<>();
+    /** Per field of {@code this}: the allocated objects (or {@code this}) stored in it here, and its loads here. */
+    private final Map<String, Set<Object>> heldIn = new HashMap<>();
+    private final Map<String, Set<AbstractInsnNode>> loadsOf = new HashMap<>();
     /** Producer mode: false once a return may be anything but a fresh array of its own. */
     private boolean returnsFresh = true;
     private final Set<AbstractInsnNode> returned = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -362,6 +381,41 @@ final class StableArrays {
         }
       }
       return true;
+    }
+
+    /** With the reader of other classes' files, for the holders' constructors. */
+    Flow withFiles(ClassFiles classFiles) {
+      this.files = classFiles;
+      return this;
+    }
+
+    /**
+     * Whether {@code owner}'s constructor {@code desc} keeps the caller's {@code this} (the arguments at the locals
+     * {@code tainted}) only in its own fields: it extends {@code Object}, and neither its {@code this} nor that
+     * argument goes anywhere else (an argument, a receiver, a value stored elsewhere, a field it stored it in loaded
+     * again; {@code this(…)} too). GenericGF's {@code new GenericGFPoly(this, …)}. A class file that cannot be read
+     * keeps nothing safe.
+     */
+    private boolean holderKeeps(String owner, String desc, Set<Integer> tainted) {
+      byte[] bytes = files == null || owner.equals(self) ? null : files.read(owner);
+      if (bytes == null) {
+        return false;
+      }
+      ClassNode node = new ClassNode(Opcodes.ASM9);
+      try {
+        new ClassReader(bytes).accept(node, ClassReader.SKIP_FRAMES);
+      } catch (RuntimeException e) {
+        return false;
+      }
+      for (MethodNode m : node.methods) {
+        if (m.name.equals("<init>") && m.desc.equals(desc)) {
+          Flow flow = new Flow(owner, m, Set.of(), Map.of(), node.superName, Set.of(), false);
+          flow.holder = true;
+          flow.taintedLocals = tainted;
+          return flow.analyze() && flow.leaks.isEmpty();
+        }
+      }
+      return false;
     }
 
     /** Whether this method tracks its own allocations: an initialiser, or a helper analysed as a producer. */
@@ -417,7 +471,16 @@ final class StableArrays {
         return false;
       }
       if (ctor) {
-        leakedWrites();
+        holdersLeaks();
+        if (!leaks.isEmpty()) { // `this` may leave before the constructor ends: no freeze orders its tables' writes
+          for (Set<String> fields : writesOf.values()) {
+            for (String f : fields) {
+              if (!statics.get(f)) {
+                unstable.add(f);
+              }
+            }
+          }
+        }
       }
       for (Map.Entry<String, Set<AbstractInsnNode>> e : storedFresh.entrySet()) {
         for (AbstractInsnNode n : e.getValue()) {
@@ -429,35 +492,21 @@ final class StableArrays {
       return true;
     }
 
-    /** A constructor: every instance candidate stored or written into after {@code this} may have left is unstable. */
-    private void leakedWrites() {
-      if (leaks.isEmpty() || writesOf.isEmpty()) {
-        return;
+    /**
+     * A constructor, after the analysis: a holder that escaped lets {@code this} out, and so does any load of a field of
+     * {@code this} that holds {@code this} or a holder (what is loaded can go anywhere).
+     */
+    private void holdersLeaks() {
+      for (AbstractInsnNode h : holders) {
+        leaks.addAll(objectEscapes.getOrDefault(h, Set.of()));
       }
-      AbstractInsnNode[] insns = method.instructions.toArray();
-      Map<AbstractInsnNode, Integer> index = new IdentityHashMap<>();
-      for (int i = 0; i < insns.length; i++) {
-        index.put(insns[i], i);
-      }
-      BitSet reached = new BitSet();
-      List<Integer> work = new ArrayList<>();
-      for (AbstractInsnNode leak : leaks) {
-        work.addAll(successors.getOrDefault(index.get(leak), List.of()));
-      }
-      while (!work.isEmpty()) {
-        int i = work.remove(work.size() - 1);
-        if (!reached.get(i)) {
-          reached.set(i);
-          work.addAll(successors.getOrDefault(i, List.of()));
+      for (Map.Entry<String, Set<Object>> e : heldIn.entrySet()) {
+        boolean keepsThis = false;
+        for (Object o : e.getValue()) {
+          keepsThis |= o == THIS || o == PARAM || (o instanceof AbstractInsnNode n && holders.contains(n));
         }
-      }
-      for (Map.Entry<AbstractInsnNode, Set<String>> w : writesOf.entrySet()) {
-        if (reached.get(index.get(w.getKey()))) {
-          for (String f : w.getValue()) {
-            if (!statics.get(f)) {
-              unstable.add(f);
-            }
-          }
+        if (keepsThis) {
+          leaks.addAll(loadsOf.getOrDefault(e.getKey(), Set.of()));
         }
       }
     }
@@ -579,7 +628,9 @@ final class StableArrays {
           unstable.add(l.name());
         } else if (o instanceof AbstractInsnNode n) {
           freshEscaped.add(n);
-        } else if (o == THIS) {
+        } else if (o instanceof NewObject n) {
+          objectEscapes.computeIfAbsent(n.insn(), k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(at);
+        } else if (o == THIS || o == PARAM) {
           leaks.add(at);
         }
       }
@@ -643,6 +694,9 @@ final class StableArrays {
       if (ctor && isInstanceMethod && local == 0) {
         return new Val(1, Set.of(THIS), false);
       }
+      if (holder && taintedLocals.contains(local)) {
+        return new Val(1, Set.of(PARAM), false); // the caller's `this`
+      }
       return newValue(type);
     }
 
@@ -651,6 +705,9 @@ final class StableArrays {
       int op = insn.getOpcode();
       if (op == Opcodes.ACONST_NULL) {
         return new Val(1, Set.of(), false);
+      }
+      if (op == Opcodes.NEW && ctor && !holder) {
+        return new Val(1, Set.of(new NewObject(insn)), false);
       }
       if (op == Opcodes.GETSTATIC) {
         FieldInsnNode f = (FieldInsnNode) insn;
@@ -695,6 +752,9 @@ final class StableArrays {
               unstable.add(f.name);
             }
             return new Val(1, Set.of(new Load(f.name, ctor && isThis(value))), false);
+          }
+          if (ctor && isThis(value)) {
+            loadsOf.computeIfAbsent(f.name, k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(insn);
           }
           return other(sizes.unaryOperation(insn, BasicValue.REFERENCE_VALUE));
         }
@@ -750,6 +810,9 @@ final class StableArrays {
         FieldInsnNode f = (FieldInsnNode) insn;
         if (f.owner.equals(self) && candidates.contains(f.name)) {
           storeInto(f.name, value2, ctor && !statics.get(f.name) && isThis(value1), insn);
+        } else if (ctor && isThis(value1) && value2 != null && !value2.other && keptByThis(value2)) {
+          // `this`, a holder or a parameter kept in a field of `this`: out only if that field is loaded here again
+          heldIn.computeIfAbsent(f.name, k -> new HashSet<>()).addAll(value2.origins);
         } else {
           escape(value2, insn); // stored into another field: whatever it is, it is out
         }
@@ -762,6 +825,16 @@ final class StableArrays {
         return other(sizes.binaryOperation(insn, BasicValue.REFERENCE_VALUE, BasicValue.INT_VALUE));
       }
       return other(sizes.binaryOperation(insn, widen(value1), widen(value2)));
+    }
+
+    /** Only {@code this}, the holder's arguments or objects this constructor allocated. */
+    private static boolean keptByThis(Val v) {
+      for (Object o : v.origins) {
+        if (!(o == THIS || o == PARAM || o instanceof NewObject)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     private static BasicValue widen(Val v) {
@@ -797,10 +870,32 @@ final class StableArrays {
         }
       }
       boolean arrayReceiver = call != null && op != Opcodes.INVOKESTATIC && call.owner.startsWith("[");
+      AbstractInsnNode created = null; // `new X(…, this, …)`: X's constructor may only keep it in X's own fields
+      if (ctor && !holder && call != null && op == Opcodes.INVOKESPECIAL && call.name.equals("<init>")
+          && !values.isEmpty() && values.get(0) != null && values.get(0).origins.size() == 1
+          && values.get(0).origins.iterator().next() instanceof NewObject n) {
+        Set<Integer> tainted = new HashSet<>();
+        Type[] args = Type.getArgumentTypes(call.desc);
+        for (int i = 1, local = 1; i < values.size() && i - 1 < args.length; local += args[i - 1].getSize(), i++) {
+          if (values.get(i) != null && values.get(i).origins.contains(THIS)) {
+            tainted.add(local);
+          }
+        }
+        if (!tainted.isEmpty() && holderKeeps(call.owner, call.desc, tainted)) {
+          created = n.insn();
+          holders.add(created);
+        }
+      }
       for (int i = 0; i < values.size(); i++) {
         Val v = values.get(i);
         if (superInit && i == 0) {
           continue; // Object's constructor keeps nothing
+        }
+        if (created != null) {
+          if (i > 0 && v != null && !v.origins.contains(THIS)) {
+            escape(v, insn);
+          }
+          continue; // the holder and `this` in it: followed from here (holdersLeaks)
         }
         Boolean write = ranged.get(i);
         if (write != null) {
