@@ -105,8 +105,20 @@ final class StableArrays {
     byte[] read(String internalName);
   }
 
-  /** The stable arrays of the class {@code reader} holds; {@code files} reads its nest's other members. */
+  /**
+   * The stable arrays of the class {@code reader} holds; {@code files} reads its nest's other members and holders'
+   * classes. Anything this analysis cannot read (a malformed member's class file) leaves every check in place: it
+   * never costs the class its instrumentation.
+   */
   static StableArrays of(ClassReader reader, ClassFiles files) {
+    try {
+      return find(reader, files);
+    } catch (RuntimeException e) {
+      return NONE;
+    }
+  }
+
+  private static StableArrays find(ClassReader reader, ClassFiles files) {
     if ((reader.getAccess() & (Opcodes.ACC_INTERFACE | Opcodes.ACC_ANNOTATION | Opcodes.ACC_MODULE)) != 0) {
       return NONE;
     }

@@ -86,6 +86,17 @@ class StableArraysTest {
   }
 
   @Test
+  void aNestMemberWhoseClassFileIsMalformedKeepsEveryCheckAndCostsNothingElse() {
+    StableArrays.ClassFiles garbage = new StableArrays.ClassFiles() {
+      @Override
+      public byte[] read(String internalName) {
+        return new byte[] {(byte) 0xCA, (byte) 0xFE, 0, 1};
+      }
+    };
+    assertSame(StableArrays.NONE, StableArrays.of(new ClassReader(original(StableTables.class)), garbage));
+  }
+
+  @Test
   void aClassWithoutPrivateFinalArraysIsNotAnalysed() {
     assertSame(StableArrays.NONE, StableArrays.of(new ClassReader(original(ArrayEscapes.class)), FILES));
   }
