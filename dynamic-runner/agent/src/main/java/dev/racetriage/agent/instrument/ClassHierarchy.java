@@ -200,6 +200,11 @@ public final class ClassHierarchy {
     if (recording != null) {
       recording.add(internalName);
     }
+    return bytesOf(loader, internalName);
+  }
+
+  /** The class file's bytes as {@code loader} (null: the system loader) finds them, or null. */
+  private static byte[] bytesOf(ClassLoader loader, String internalName) {
     String resource = internalName + ".class";
     try (InputStream in = loader != null ? loader.getResourceAsStream(resource)
         : ClassLoader.getSystemResourceAsStream(resource)) {
@@ -210,14 +215,10 @@ public final class ClassHierarchy {
   }
 
   private static ClassInfo load(ClassLoader loader, String internalName) {
-    String resource = internalName + ".class";
-    try (InputStream in = loader != null ? loader.getResourceAsStream(resource)
-        : ClassLoader.getSystemResourceAsStream(resource)) {
-      if (in == null) {
-        return null;
-      }
-      return read(new ClassReader(in.readAllBytes()));
-    } catch (IOException | RuntimeException e) {
+    byte[] bytes = bytesOf(loader, internalName);
+    try {
+      return bytes == null ? null : read(new ClassReader(bytes));
+    } catch (RuntimeException e) {
       return null; // an unreadable class file is treated as unknown: callers fall back to safe defaults
     }
   }

@@ -440,7 +440,7 @@ final class EventInstrumenter extends AdviceAdapter {
             }
           }
         }
-        if (!(isFinal && namedAgain.get(fieldOrdinal))) { // else a stable array (StableArrays): no access of it is checked
+        if (!(isFinal && namedAgain.get(fieldOrdinal))) { // else a stable array (StableArrays): none of it checked
           nameArray(isArray, fieldId);
         }
         super.visitFieldInsn(opcode, owner, name, descriptor);

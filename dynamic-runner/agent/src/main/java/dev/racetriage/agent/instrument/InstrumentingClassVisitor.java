@@ -76,9 +76,10 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     java.util.BitSet stableBulkCalls = new java.util.BitSet();
     if (checkAccesses && ctx.jumble() == null && !ctx.stableArrays().isEmpty()) { // a constructor, <clinit>
       // their stable arrays' accesses, bulk calls and names go unhooked (StableArrays); no other rule runs here
-      covered = new RedundantChecks.Covered(new java.util.BitSet(), ctx.stableArrays().elements(name, descriptor),
-          java.util.Map.of(), java.util.Map.of(), ctx.stableArrays().names(name, descriptor));
-      stableBulkCalls = ctx.stableArrays().bulkCalls(name, descriptor);
+      StableArrays.Skips skips = ctx.stableArrays().skips(name, descriptor);
+      covered = new RedundantChecks.Covered(new java.util.BitSet(), skips.elements(), java.util.Map.of(),
+          java.util.Map.of(), skips.names());
+      stableBulkCalls = skips.bulkCalls();
     }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
         LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, covered,
@@ -108,10 +109,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     if (stable.isEmpty()) {
       return java.util.Set.of();
     }
-    java.util.BitSet elements = stable.elements(method.name, method.desc);
-    java.util.BitSet names = stable.names(method.name, method.desc);
-    java.util.BitSet bulk = stable.bulkCalls(method.name, method.desc);
-    if (elements.isEmpty() && names.isEmpty() && bulk.isEmpty()) {
+    StableArrays.Skips skips = stable.skips(method.name, method.desc);
+    if (skips.isEmpty()) {
       return java.util.Set.of();
     }
     java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> out =
@@ -123,15 +122,15 @@ final class InstrumentingClassVisitor extends ClassVisitor {
          insn = insn.getNext()) {
       int op = insn.getOpcode();
       if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
-        if (elements.get(ordinal++)) {
+        if (skips.elements().get(ordinal++)) {
           out.add(insn);
         }
       } else if (insn instanceof org.objectweb.asm.tree.FieldInsnNode) {
-        if (names.get(fieldOrdinal++)) {
+        if (skips.names().get(fieldOrdinal++)) {
           out.add(insn);
         }
       } else if (insn instanceof org.objectweb.asm.tree.MethodInsnNode call
-          && BulkArrayCalls.of(op, call.owner, call.name, call.desc) != null && bulk.get(bulkOrdinal++)) {
+          && BulkArrayCalls.of(op, call.owner, call.name, call.desc) != null && skips.bulkCalls().get(bulkOrdinal++)) {
         out.add(insn);
       }
     }

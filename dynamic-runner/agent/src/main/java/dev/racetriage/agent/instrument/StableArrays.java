@@ -55,22 +55,32 @@ import org.objectweb.asm.tree.analysis.Value;
  * Reflection and {@code Unsafe} writes into such an array are not seen (as for every final field).
  */
 final class StableArrays {
-  static final StableArrays NONE = new StableArrays(Set.of(), Map.of(), Map.of(), Map.of());
+  static final StableArrays NONE = new StableArrays(Set.of(), Map.of());
+
+  /**
+   * What one method (its original code) leaves unhooked, as ordinals: among its array loads and stores
+   * ({@code elements}), its field instructions whose array needs no name ({@code names}) and its bulk array calls
+   * ({@link BulkArrayCalls}) every range of which is stable ({@code bulkCalls}). Callers get copies.
+   */
+  record Skips(BitSet elements, BitSet names, BitSet bulkCalls) {
+    static final Skips NONE = new Skips(new BitSet(), new BitSet(), new BitSet());
+
+    boolean isEmpty() {
+      return elements.isEmpty() && names.isEmpty() && bulkCalls.isEmpty();
+    }
+
+    private Skips copy() {
+      return new Skips((BitSet) elements.clone(), (BitSet) names.clone(), (BitSet) bulkCalls.clone());
+    }
+  }
 
   private final Set<String> fields;
-  /** Per method (name + descriptor): ordinals among its array loads and stores that need no hook. */
-  private final Map<String, BitSet> elements;
-  /** Per method: ordinals among its field instructions whose array needs no name. */
-  private final Map<String, BitSet> names;
-  /** Per method: ordinals among its bulk array calls ({@link BulkArrayCalls}) every range of which is stable. */
-  private final Map<String, BitSet> bulk;
+  /** Per method (name + descriptor), when it skips anything. */
+  private final Map<String, Skips> skips;
 
-  private StableArrays(Set<String> fields, Map<String, BitSet> elements, Map<String, BitSet> names,
-                       Map<String, BitSet> bulk) {
+  private StableArrays(Set<String> fields, Map<String, Skips> skips) {
     this.fields = fields;
-    this.elements = elements;
-    this.names = names;
-    this.bulk = bulk;
+    this.skips = skips;
   }
 
   /** The stable fields' names (tests, the docs). */
@@ -82,22 +92,10 @@ final class StableArrays {
     return fields.isEmpty();
   }
 
-  /** Ordinals of {@code method}'s array loads and stores (in its original code) that need no hook; empty if none. */
-  BitSet elements(String name, String descriptor) {
-    BitSet b = elements.get(name + descriptor);
-    return b == null ? new BitSet() : (BitSet) b.clone();
-  }
-
-  /** Ordinals of {@code method}'s field instructions (original code) whose array needs no naming hook. */
-  BitSet names(String name, String descriptor) {
-    BitSet b = names.get(name + descriptor);
-    return b == null ? new BitSet() : (BitSet) b.clone();
-  }
-
-  /** Ordinals of {@code method}'s bulk array calls (original code) whose every range is a stable array's. */
-  BitSet bulkCalls(String name, String descriptor) {
-    BitSet b = bulk.get(name + descriptor);
-    return b == null ? new BitSet() : (BitSet) b.clone();
+  /** What method {@code name + descriptor} leaves unhooked (a copy; empty if nothing). */
+  Skips skips(String name, String descriptor) {
+    Skips s = skips.get(name + descriptor);
+    return (s == null ? Skips.NONE : s).copy();
   }
 
   /** Reads another class of the nest: its file's bytes, or null if it cannot be found. */
@@ -172,28 +170,29 @@ final class StableArrays {
     for (Flow flow : flows.values()) {
       candidates.removeAll(flow.unstable);
     }
+    // one array stored in several fields is one table: if any of them is unstable (written by a method, say), so are
+    // the others, to a fixed point
+    for (boolean changed = true; changed; ) {
+      changed = false;
+      for (Flow flow : flows.values()) {
+        for (Set<String> sharing : flow.fieldsSharingAnArray()) {
+          if (!candidates.containsAll(sharing) && candidates.removeAll(sharing)) {
+            changed = true;
+          }
+        }
+      }
+    }
     if (candidates.isEmpty()) {
       return NONE;
     }
-    Map<String, BitSet> elements = new HashMap<>();
-    Map<String, BitSet> names = new HashMap<>();
-    Map<String, BitSet> bulk = new HashMap<>();
+    Map<String, Skips> skips = new HashMap<>();
     for (Map.Entry<MethodNode, Flow> e : flows.entrySet()) {
-      MethodNode m = e.getKey();
-      BitSet el = e.getValue().skippedElements(candidates);
-      BitSet nm = e.getValue().skippedNames(candidates);
-      BitSet bc = e.getValue().skippedBulkCalls(candidates);
-      if (!el.isEmpty()) {
-        elements.put(m.name + m.desc, el);
-      }
-      if (!nm.isEmpty()) {
-        names.put(m.name + m.desc, nm);
-      }
-      if (!bc.isEmpty()) {
-        bulk.put(m.name + m.desc, bc);
+      Skips s = e.getValue().skipped(candidates);
+      if (!s.isEmpty()) {
+        skips.put(e.getKey().name + e.getKey().desc, s);
       }
     }
-    return new StableArrays(Set.copyOf(candidates), elements, names, bulk);
+    return new StableArrays(Set.copyOf(candidates), skips);
   }
 
   /**
@@ -363,9 +362,8 @@ final class StableArrays {
     private final Map<String, Set<AbstractInsnNode>> storedFresh = new HashMap<>();
     /** Instructions where {@code this} may leave the constructor. */
     private final Set<AbstractInsnNode> leaks = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** Instructions that write into a candidate's (or a fresh) array: a candidate's store, element stores, bulk calls. */
-    private final Map<AbstractInsnNode, Set<String>> writesOf = new IdentityHashMap<>();
-    private final Map<Integer, List<Integer>> successors = new HashMap<>();
+    /** Candidates a constructor stores or writes into (unstable if `this` leaves it). */
+    private final Set<String> writtenHere = new HashSet<>();
     private Frame<Val>[] frames;
 
     Flow(String self, MethodNode method, Set<String> candidates, Map<String, Boolean> statics, String superName,
@@ -467,29 +465,16 @@ final class StableArrays {
         return false;
       }
       try {
-        frames = new Analyzer<Val>(this) {
-          @Override
-          protected void newControlFlowEdge(int insn, int successor) {
-            successors.computeIfAbsent(insn, k -> new ArrayList<>()).add(successor);
-          }
-
-          @Override
-          protected boolean newControlFlowExceptionEdge(int insn, int successor) {
-            successors.computeIfAbsent(insn, k -> new ArrayList<>()).add(successor);
-            return true;
-          }
-        }.analyze(self, method);
+        frames = new Analyzer<>(this).analyze(self, method);
       } catch (AnalyzerException | RuntimeException e) {
         return false;
       }
       if (ctor) {
         holdersLeaks();
         if (!leaks.isEmpty()) { // `this` may leave before the constructor ends: no freeze orders its tables' writes
-          for (Set<String> fields : writesOf.values()) {
-            for (String f : fields) {
-              if (!statics.get(f)) {
-                unstable.add(f);
-              }
+          for (String f : writtenHere) {
+            if (!statics.get(f)) {
+              unstable.add(f);
             }
           }
         }
@@ -505,8 +490,8 @@ final class StableArrays {
     }
 
     /**
-     * A constructor, after the analysis: a holder that escaped lets {@code this} out, and so does any load of a field of
-     * {@code this} that holds {@code this} or a holder (what is loaded can go anywhere).
+     * A constructor, after the analysis: a holder that escaped lets {@code this} out, and so does any load of a field
+     * of {@code this} that holds {@code this} or a holder (what is loaded can go anywhere).
      */
     private void holdersLeaks() {
       for (AbstractInsnNode h : holders) {
@@ -527,68 +512,66 @@ final class StableArrays {
       return statics.get(field) ? clinit : ctor;
     }
 
-    /** Array loads and stores of this method (ordinals in its code) whose array may only be stable. */
-    BitSet skippedElements(Set<String> stable) {
-      BitSet skipped = new BitSet();
-      int ordinal = 0;
+    /** The fields of each fresh array this initialiser stores in more than one candidate. */
+    List<Set<String>> fieldsSharingAnArray() {
+      Map<AbstractInsnNode, Set<String>> byArray = new IdentityHashMap<>();
+      for (Map.Entry<String, Set<AbstractInsnNode>> e : storedFresh.entrySet()) {
+        for (AbstractInsnNode n : e.getValue()) {
+          byArray.computeIfAbsent(n, k -> new HashSet<>()).add(e.getKey());
+        }
+      }
+      List<Set<String>> sharing = new ArrayList<>();
+      for (Set<String> fields : byArray.values()) {
+        if (fields.size() > 1) {
+          sharing.add(fields);
+        }
+      }
+      return sharing;
+    }
+
+    /**
+     * In one walk over this method's code: its array loads and stores whose array may only be stable, its bulk calls
+     * every range of which may only be, and its field instructions that load or store a stable field.
+     */
+    Skips skipped(Set<String> stable) {
+      Skips skipped = new Skips(new BitSet(), new BitSet(), new BitSet());
+      int element = 0;
+      int bulkCall = 0;
+      int field = 0;
       AbstractInsnNode[] insns = method.instructions.toArray();
       for (int i = 0; i < insns.length; i++) {
-        int op = insns[i].getOpcode();
+        AbstractInsnNode insn = insns[i];
+        int op = insn.getOpcode();
+        Frame<Val> frame = frames[i]; // null: unreachable code
         boolean load = ConfinedArrays.isArrayLoad(op);
-        if (!load && !ConfinedArrays.isArrayStore(op)) {
-          continue;
-        }
-        Frame<Val> frame = frames[i];
-        if (frame != null && onlyStable(frame.getStack(frame.getStackSize() - (load ? 2 : 3)), stable)) {
-          skipped.set(ordinal);
-        }
-        ordinal++;
-      }
-      return skipped;
-    }
-
-    /** Bulk array calls of this method (ordinals among them) every range of which may only be a stable array. */
-    BitSet skippedBulkCalls(Set<String> stable) {
-      BitSet skipped = new BitSet();
-      int ordinal = 0;
-      AbstractInsnNode[] insns = method.instructions.toArray();
-      for (int i = 0; i < insns.length; i++) {
-        if (!(insns[i] instanceof MethodInsnNode call)) {
-          continue;
-        }
-        int op = call.getOpcode();
-        BulkArrayCalls.Model model = BulkArrayCalls.of(op, call.owner, call.name, call.desc);
-        if (model == null) {
-          continue;
-        }
-        Frame<Val> frame = frames[i];
-        boolean all = frame != null;
-        if (all) {
-          boolean init = op == Opcodes.INVOKESPECIAL && call.name.equals("<init>");
-          int values = Type.getArgumentTypes(call.desc).length + (op == Opcodes.INVOKESTATIC ? 0 : 1);
-          int first = frame.getStackSize() - values;
-          for (BulkArrayCalls.Range r : model.ranges()) {
-            all &= onlyStable(frame.getStack(first + r.array() + (init ? 1 : 0)), stable);
+        if (load || ConfinedArrays.isArrayStore(op)) {
+          if (frame != null && onlyStable(frame.getStack(frame.getStackSize() - (load ? 2 : 3)), stable)) {
+            skipped.elements().set(element);
           }
-        }
-        if (all) {
-          skipped.set(ordinal);
-        }
-        ordinal++;
-      }
-      return skipped;
-    }
-
-    /** Field instructions of this method (ordinals among them) that load or store a stable field. */
-    BitSet skippedNames(Set<String> stable) {
-      BitSet skipped = new BitSet();
-      int ordinal = 0;
-      for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
-        if (insn instanceof FieldInsnNode f) {
+          element++;
+        } else if (insn instanceof FieldInsnNode f) {
           if (f.owner.equals(self) && stable.contains(f.name)) {
-            skipped.set(ordinal);
+            skipped.names().set(field);
           }
-          ordinal++;
+          field++;
+        } else if (insn instanceof MethodInsnNode call) {
+          BulkArrayCalls.Model model = BulkArrayCalls.of(op, call.owner, call.name, call.desc);
+          if (model == null) {
+            continue;
+          }
+          boolean all = frame != null;
+          if (all) {
+            boolean init = op == Opcodes.INVOKESPECIAL && call.name.equals("<init>");
+            int first = frame.getStackSize() - Type.getArgumentTypes(call.desc).length
+                - (op == Opcodes.INVOKESTATIC ? 0 : 1);
+            for (BulkArrayCalls.Range r : model.ranges()) {
+              all &= onlyStable(frame.getStack(first + r.array() + (init ? 1 : 0)), stable);
+            }
+          }
+          if (all) {
+            skipped.bulkCalls().set(bulkCall);
+          }
+          bulkCall++;
         }
       }
       return skipped;
@@ -648,7 +631,10 @@ final class StableArrays {
       }
     }
 
-    /** {@code v} is written into at {@code at} (an element store, a bulk call's write range). */
+    /**
+     * {@code v} is written into at {@code at} (an element store, a bulk call's write range). A fresh array's writes
+     * need nothing here: the store that makes it a candidate's counts ({@link #storeInto}).
+     */
     private void writtenInto(Val v, AbstractInsnNode at) {
       if (v == null) {
         return;
@@ -658,28 +644,12 @@ final class StableArrays {
           if (!l.own() || !initialiserOf(l.name())) {
             unstable.add(l.name());
           } else {
-            writesOf.computeIfAbsent(at, k -> new HashSet<>()).add(l.name());
+            writtenHere.add(l.name());
           }
-        } else if (o instanceof AbstractInsnNode n) {
-          writesOf.computeIfAbsent(at, k -> new HashSet<>()).addAll(fieldsStoring(n));
-          pendingFreshWrites.computeIfAbsent(n, k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(at);
         } else if (o == THIS) {
           leaks.add(at); // `this` is not an array: unreachable in verified code
         }
       }
-    }
-
-    /** Element writes of fresh arrays, attributed to the candidates storing them once all stores are known. */
-    private final Map<AbstractInsnNode, Set<AbstractInsnNode>> pendingFreshWrites = new IdentityHashMap<>();
-
-    private Set<String> fieldsStoring(AbstractInsnNode fresh) {
-      Set<String> out = new HashSet<>();
-      for (Map.Entry<String, Set<AbstractInsnNode>> e : storedFresh.entrySet()) {
-        if (e.getValue().contains(fresh)) {
-          out.add(e.getKey());
-        }
-      }
-      return out;
     }
 
     /** Only bare {@code this} (not a candidate, not fresh) is a receiver that keeps a constructor's field store own. */
@@ -800,19 +770,13 @@ final class StableArrays {
       for (Object o : value.origins) {
         if (o instanceof AbstractInsnNode n) {
           storedFresh.computeIfAbsent(field, k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(n);
-          Set<AbstractInsnNode> earlier = pendingFreshWrites.get(n);
-          if (earlier != null) {
-            for (AbstractInsnNode w : earlier) {
-              writesOf.computeIfAbsent(w, k -> new HashSet<>()).add(field);
-            }
-          }
         } else {
           unstable.add(field); // another field's array, `this`: not a fresh array of its own
           escape(value, at);
           return;
         }
       }
-      writesOf.computeIfAbsent(at, k -> new HashSet<>()).add(field);
+      writtenHere.add(field);
     }
 
     @Override

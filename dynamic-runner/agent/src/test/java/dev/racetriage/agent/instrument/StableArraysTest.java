@@ -114,7 +114,7 @@ class StableArraysTest {
     assertEquals(3, hooks.get("<clinit>").stream().filter(h -> h.endsWith("Element")).count(),
         hooks.get("<clinit>").toString()); // OPEN = {1, 2, 3}: not private
     assertTrue(hooks.get("<init>").stream().anyMatch(h -> h.endsWith("Element")), hooks.get("<init>").toString());
-    for (String keeps : List.of("count", "write", "readWritten", "given", "open")) {
+    for (String keeps : List.of("count", "write", "readWritten", "given", "open", "readAlias")) {
       assertTrue(hooks.getOrDefault(keeps, List.of()).stream().anyMatch(h -> h.endsWith("Element")),
           keeps + ": " + hooks.get(keeps));
     }
