@@ -29,6 +29,7 @@ import org.objectweb.asm.commons.AdviceAdapter;
 final class EventInstrumenter extends AdviceAdapter {
   private final ClassContext ctx;
   private final String methodName;
+  private final String methodDescriptor;
   private final boolean checkAccesses;
   private final boolean synchronizedMethod;
   private final boolean staticMethod;
@@ -92,6 +93,7 @@ final class EventInstrumenter extends AdviceAdapter {
     this.exceptionTable = next;
     this.ctx = ctx;
     this.methodName = name;
+    this.methodDescriptor = descriptor;
     this.checkAccesses = checkAccesses;
     this.synchronizedMethod = (access & ACC_SYNCHRONIZED) != 0
         && (ctx.version() >= Opcodes.V1_5 || (access & ACC_STATIC) == 0);
@@ -623,6 +625,10 @@ final class EventInstrumenter extends AdviceAdapter {
     if (checkAccesses && isArrayLoad(opcode)) {
       if (!skipRead) {
         loadKeepingArrayAndIndex(opcode); // the check after the load (see readAfterLoad)
+        if (threadSlot >= 0 && ctx.linkedSlotReads()) { // the owned-element guard; not in a HugeMethods pass
+          guardedElementRead(arrayAccesses - 1);
+          return;
+        }
         pushInt(site());
         callAccessHook(HookMethod.READ_ELEMENT);
         return;
@@ -663,6 +669,32 @@ final class EventInstrumenter extends AdviceAdapter {
       mv.visitVarInsn(ALOAD, monitor);
     }
     super.visitInsn(opcode);
+  }
+
+  /**
+   * An element read's check behind the owned-element guard, with {@code [v, arr, i]} on the stack after the load: the
+   * guard ({@code Hooks.ownedElement}, inlined by the JIT) is given the array and this load's guard id — a number of
+   * its own, bound when the class is defined ({@link IdSymbol#guard}), under which the runtime caches the last array
+   * the load found owned by its reader. If the calling thread owns that array the check is skipped:
+   * [v, arr, i] -> [v, arr, i, arr, id] -> [v, arr, i, owned] -> [v]; otherwise the hook takes the id too, to fill the
+   * cache.
+   */
+  private void guardedElementRead(int ordinal) {
+    int guard = ctx.ids().guard(ctx.binaryName(), methodName + methodDescriptor, ordinal);
+    Label hook = new Label();
+    Label done = new Label();
+    mv.visitInsn(SWAP);    // [v, i, arr]
+    mv.visitInsn(DUP_X1);  // [v, arr, i, arr]
+    pushInt(guard);
+    HookMethod.OWNED_ELEMENT.call(mv);
+    mv.visitJumpInsn(IFEQ, hook);
+    mv.visitInsn(POP2);
+    mv.visitJumpInsn(GOTO, done);
+    mv.visitLabel(hook);
+    pushInt(site());
+    pushInt(guard);
+    callAccessHook(HookMethod.READ_ELEMENT_GUARDED);
+    mv.visitLabel(done);
   }
 
   /**

@@ -48,6 +48,10 @@ final class IdPlaceholders {
     return placeholder(IdSymbol.site(className, method, file, line));
   }
 
+  int guard(String className, String method, int ordinal) {
+    return placeholder(IdSymbol.guard(className, method, ordinal));
+  }
+
   private int placeholder(IdSymbol symbol) {
     Integer known = index.get(symbol);
     if (known == null) {

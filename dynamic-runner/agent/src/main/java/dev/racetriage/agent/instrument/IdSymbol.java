@@ -16,6 +16,14 @@ import java.util.Objects;
 public final class IdSymbol {
   public static final byte FIELD = 'F';
   public static final byte SITE = 'S';
+  /**
+   * An owned-element guard: one element load ({@code owner} binary form, {@code name} method and descriptor,
+   * {@code line} its ordinal among the method's element accesses).
+   */
+  public static final byte GUARD = 'G';
+  /** Guard ids handed out so far: each binding of a guard symbol takes a fresh one (a class is bound once per run). */
+  private static final java.util.concurrent.atomic.AtomicInteger GUARDS =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   final byte kind;
   final String owner;
@@ -39,8 +47,15 @@ public final class IdSymbol {
     return new IdSymbol(SITE, className, method, file, line);
   }
 
+  static IdSymbol guard(String className, String method, int ordinal) {
+    return new IdSymbol(GUARD, className, method, null, ordinal);
+  }
+
   /** This run's id for the symbol, registering it. */
   int bind(SiteTable sites, FieldRegistry fields) {
+    if (kind == GUARD) {
+      return GUARDS.getAndIncrement() & 0xFFFFFF; // a cache index (Hooks.ownedElement): a wrap only shares one
+    }
     return kind == FIELD ? fields.id(owner, name) : sites.register(owner, name, file, line);
   }
 
@@ -57,7 +72,7 @@ public final class IdSymbol {
 
   static IdSymbol read(java.io.DataInput in) throws java.io.IOException {
     byte kind = in.readByte();
-    if (kind != FIELD && kind != SITE) {
+    if (kind != FIELD && kind != SITE && kind != GUARD) {
       throw new java.io.IOException("unknown id symbol kind " + kind);
     }
     String owner = in.readUTF();
@@ -79,6 +94,7 @@ public final class IdSymbol {
 
   @Override
   public String toString() {
-    return kind == FIELD ? owner.replace('/', '.') + "." + name : owner + "." + name + "(" + file + ":" + line + ")";
+    return kind == FIELD ? owner.replace('/', '.') + "." + name
+        : kind == GUARD ? "guard " + owner + "." + name + "#" + line : owner + "." + name + "(" + file + ":" + line + ")";
   }
 }

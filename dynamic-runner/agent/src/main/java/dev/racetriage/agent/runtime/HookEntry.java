@@ -31,6 +31,11 @@ public final class HookEntry {
   }
 
   @DontInline
+  public static ThreadShadow readElement(Object array, int index, int site, int guard, ThreadShadow thread) {
+    return Hooks.readElement(array, index, site, guard, thread);
+  }
+
+  @DontInline
   public static ThreadShadow readElements(Object array, int from, int to, int site, ThreadShadow thread) {
     return Hooks.readElements(array, from, to, site, thread);
   }

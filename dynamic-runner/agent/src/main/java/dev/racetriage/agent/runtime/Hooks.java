@@ -42,6 +42,7 @@ public final class Hooks {
   @DontInline
   public static void install(DetectRuntime detectRuntime) {
     runtime = detectRuntime;
+    ownedArrays = newOwnedArrays(ownedArrays.length); // no entry of an earlier runtime's memory is kept
     ownedReadsFor(detectRuntime);
   }
 
@@ -58,6 +59,7 @@ public final class Hooks {
   static void ownedReadsFor(DetectRuntime detectRuntime) {
     boolean guards = detectRuntime != null && runtime == detectRuntime && !detectRuntime.seesEveryRead();
     ownedReads = OWNED_READS_ALLOWED && guards;
+    ownedElements = OWNED_ELEMENTS_ALLOWED && guards ? detectRuntime.shadowMemory() : null;
     ownedWrites = OWNED_WRITES_ALLOWED && guards ? detectRuntime.shadowMemory() : null;
   }
 
@@ -104,6 +106,123 @@ public final class Hooks {
   @ForceInline
   public static boolean ownedShadow(Object slot) {
     return ownedReads && slot instanceof ObjectShadow s && s.writtenOnlyByCurrentThread();
+  }
+
+  /**
+   * The owned-element guard's memory: the shadow memory whose array shadows {@link #ownedElement} may trust, or null
+   * while it may trust none (no runtime installed, or a predictive analysis running: it sees every event). Volatile,
+   * as {@link #ownedReads}.
+   */
+  private static volatile ShadowMemory ownedElements;
+  /** {@code -Dracetriage.agent.ownedElements=false} turns the owned-element guard off, for measurements. */
+  private static final boolean OWNED_ELEMENTS_ALLOWED =
+      !"false".equals(System.getProperty("racetriage.agent.ownedElements"));
+  /**
+   * The owned-element guard's cache, indexed by guard id (one per guarded element load instruction, numbered when its
+   * class is defined: {@code instrument.IdSymbol#guard}): the weak-table entry of the last array that instruction's
+   * hook found written only by the reading thread, {@link #CONTENDED} once two live threads' arrays met there, or
+   * null. Written racily by the hooks' slow path ({@link #noteOwnedArray}) with plain stores; an entry's array and
+   * shadow are its final fields, so a reader sees a whole entry or a stale one (a miss, or the referent not yet
+   * visible: a miss too). A grown array is a copy: a store into the old one is lost, a miss.
+   */
+  private static WeakIdentityTable.Entry<ObjectShadow>[] ownedArrays = newOwnedArrays(1024);
+  /** The cache mark of a guard at which two live threads read arrays they each own: no entry is cached there again. */
+  private static final WeakIdentityTable.Entry<ObjectShadow> CONTENDED = new WeakIdentityTable.Entry<>(null, 0, null,
+      null, null);
+
+  @SuppressWarnings("unchecked")
+  private static WeakIdentityTable.Entry<ObjectShadow>[] newOwnedArrays(int length) {
+    return new WeakIdentityTable.Entry[length];
+  }
+
+  /**
+   * The owned-element guard, inlined into instrumented code after an element load, given the array and the load's
+   * guard id: true if the element read hook can be skipped because the array's shadow, cached for this instruction,
+   * is this run's and every write recorded in it is the calling thread's (its {@code writer}), or none is — exactly
+   * the element read's cover check's first cases, in which {@link #readElement} records nothing. No thread shadow, no
+   * call: a one-line getter over a packed array (zxing's {@code BitMatrix.get}, HdrHistogram's counts) costs a few
+   * loads per read. False while the guard is off, on a cache miss, or when another thread wrote the array: the hook
+   * runs ({@link #readElement}), and fills the cache.
+   */
+  @ForceInline
+  public static boolean ownedElement(Object array, int guard) {
+    WeakIdentityTable.Entry<ObjectShadow>[] cache = ownedArrays;
+    if (guard >= 0 && guard < cache.length) {
+      WeakIdentityTable.Entry<ObjectShadow> e = cache[guard];
+      if (e != null && e.refersTo(array)) {
+        ObjectShadow s = e.value;
+        return s.memory == ownedElements && s.ownedOrUnwrittenByCurrentThread();
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@link #readElement}, for a load with an owned-element guard ({@link #ownedElement}) that did not settle it: the
+   * same check, then the array's entry cached for the guard if the calling thread owns the array.
+   */
+  @DontInline
+  public static ThreadShadow readElement(Object array, int index, int site, int guard, ThreadShadow thread) {
+    DetectRuntime rt = runtime;
+    if (rt == null || array == null) {
+      return thread;
+    }
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy) {
+      return t;
+    }
+    if (!rt.coveredElementRead(t, array)) {
+      t.busy = true;
+      try {
+        rt.readElement(t, array, index, site);
+      } catch (Throwable e) {
+        rt.internalError();
+      } finally {
+        t.busy = false;
+      }
+    }
+    ShadowMemory memory = ownedElements;
+    if (memory != null) {
+      noteOwnedArray(t, array, guard, memory);
+    }
+    return t;
+  }
+
+  /**
+   * Caches, for guard {@code guard}, the entry of {@code array} if the calling thread owns it (or nobody wrote it):
+   * found in the thread's own caches, where the read that just ran left it. An entry of another array is replaced
+   * unless a live thread other than this one owns that array: the guard is then marked {@link #CONTENDED} for good,
+   * so that threads reading their own arrays at one instruction (a kernel's workers) do not take turns storing into
+   * the shared cache. An entry of a thread that ended (the previous test's) is replaced.
+   */
+  private static void noteOwnedArray(ThreadShadow t, Object array, int guard, ShadowMemory memory) {
+    WeakIdentityTable.Entry<ObjectShadow>[] cache = ownedArrays;
+    if (guard < 0) {
+      return;
+    }
+    if (guard >= cache.length) {
+      if (guard >= 1 << 24) {
+        return;
+      }
+      cache = java.util.Arrays.copyOf(cache, Math.max(guard + 1, 2 * cache.length));
+      ownedArrays = cache;
+    }
+    WeakIdentityTable.Entry<ObjectShadow> old = cache[guard];
+    if (old == CONTENDED || old != null && old.refersTo(array) && old.value.memory == memory) {
+      return; // the guard failed on its own array: another thread wrote it
+    }
+    WeakIdentityTable.Entry<ObjectShadow> e = t.knownEntry(array, memory);
+    if (e == null || !e.value.ownedOrUnwrittenByCurrentThread()) {
+      return;
+    }
+    if (old != null && !old.refersTo(null) && old.value.memory == memory) {
+      Thread owner = old.value.writerThread();
+      if (owner != null && owner != Thread.currentThread() && owner.isAlive()) {
+        cache[guard] = CONTENDED;
+        return;
+      }
+    }
+    cache[guard] = e;
   }
 
   /**

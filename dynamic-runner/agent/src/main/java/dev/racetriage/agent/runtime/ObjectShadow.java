@@ -189,6 +189,21 @@ class ObjectShadow {
   }
 
   /**
+   * The owned-element guard's test ({@code Hooks.ownedElement}): the calling thread made every write recorded in this
+   * (array's) shadow, or no write is recorded — either way a read by it covers them all, the element read's cover
+   * check's first cases.
+   */
+  @ForceInline
+  boolean ownedOrUnwrittenByCurrentThread() {
+    return writer == Thread.currentThread() || Epoch.isBottom(writeSummary);
+  }
+
+  /** The thread whose epoch the write summary is, or null (see {@link #writer}). */
+  Thread writerThread() {
+    return writer;
+  }
+
+  /**
    * After this thread's compare-and-set made the summary {@code epoch} (its own): the writer is this thread, unless
    * the summary has changed hands since — then nobody (a later change of the summary by another thread clears the
    * writer after its own compare-and-set, so whichever store comes last is right).

@@ -341,6 +341,18 @@ public final class ThreadShadow {
   }
 
   /**
+   * The weak-table entry of {@code array} if this thread's own caches hold it (its last read array or a way), else
+   * null: nothing is looked up or created.
+   */
+  WeakIdentityTable.Entry<ObjectShadow> knownEntry(Object array, ShadowMemory memory) {
+    if (cacheMemory != memory) {
+      return null;
+    }
+    WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
+    return e != null && e.refersTo(array) ? e : cachedWay(array, memory);
+  }
+
+  /**
    * Slot offsets by field id: the class of the field's last receiver (any thread's) and its offset. Shared by all
    * threads, written only on a miss; an entry is immutable, so a racing reader sees a whole one or a stale one (a
    * miss). A stale array after a growth is a miss too.

@@ -238,6 +238,7 @@ class ClassInstrumenterTest {
     byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(),
         bytesOf(Reads.class.getName().replace('.', '/'))).bytes();
     List<String> order = new ArrayList<>();
+    List<String> elementHooks = new ArrayList<>();
     new ClassReader(out).accept(new ClassVisitor(Opcodes.ASM9) {
       @Override
       public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exceptions) {
@@ -256,19 +257,26 @@ class ClassInstrumenterTest {
           @Override
           public void visitMethodInsn(int opcode, String owner, String method, String d, boolean itf) {
             if (HookMethod.isOwner(owner)) order.add(method);
+            if (method.equals("readElement")) {
+              elementHooks.add(d);
+            }
           }
         };
       }
     }, 0);
+    // an element load's hook takes the load's guard id (the owned-element guard's cache index) after its site
+    assertEquals(List.of(HookMethod.READ_ELEMENT_GUARDED.descriptor(), HookMethod.READ_ELEMENT_GUARDED.descriptor()),
+        elementHooks);
     // the write whose value a load returns is recorded before the load's check (see EventInstrumenter); wide, wides
     // and ints, three fields of `this` on one line, are checked together after the last of the three loads
     // (RedundantChecks); a read of a field of this class, which declares the shadow slot, has the owned-read guard
     // in front of its hook: the receiver's slot loaded by this class's own getfield, then Hooks.ownedShadow; the
-    // write of its own field outside a constructor has the owned-write guard (the slot, Hooks.ownedRewrite) in front
+    // write of its own field outside a constructor has the owned-write guard (the slot, Hooks.ownedRewrite) in front;
+    // an element load has the owned-element guard (Hooks.ownedElement) between the load and its hook
     assertEquals(List.of("load flag", "load $racetriage$shadow", "ownedShadow", "readField", "load wide",
-        "load shared", "readStatic", "load wides", "arrayInField", "load element", "readElement",
+        "load shared", "readStatic", "load wides", "arrayInField", "load element", "ownedElement", "readElement",
         "load ints", "load $racetriage$shadow", "ownedShadow", "readFields", "arrayInField", "load element",
-        "readElement",
+        "ownedElement", "readElement",
         "load $racetriage$shadow", "ownedRewrite", "writeFieldGuarded", "store flag"), order);
   }
 

@@ -69,7 +69,7 @@ class ArrayElementPropertyTest {
       for (long grant : new long[] {0, ShadowMemory.FLAT_GRANT}) { // long arrays chunked, then flat from the grant
         Map<String, Long> reported = new TreeMap<>();
         Map<String, TreeSet<Integer>> reportedIndices = new TreeMap<>();
-        run(trace, reported, reportedIndices, grant);
+        run(trace, reported, reportedIndices, grant, null);
         assertEquals(expected, reported, "trace " + n + ", grant " + grant + ": " + trace);
         for (var e : expectedIndices.entrySet()) {
           if (e.getValue().size() <= 16) { // the aggregator keeps 32 indices per array
@@ -80,6 +80,46 @@ class ArrayElementPropertyTest {
       racyTraces += expected.isEmpty() ? 0 : 1;
     }
     assertTrue(racyTraces > TRACES / 10 && racyTraces < TRACES * 9 / 10, racyTraces + " racy traces");
+  }
+
+  /**
+   * The owned-element guard ({@code Hooks.ownedElement}) before every element read, as instrumented code calls it:
+   * the reads it settles are skipped, the others go through the guarded hook, which fills the guard's cache. Two
+   * guards are shared by the three arrays (each read picks one), so entries are replaced and guards contended. The
+   * reports, with their indices, must still be exactly the oracle's — so every settled read is one the h-summary orders
+   * after its element's last write — and the guard must settle a good share of the reads. (A guard that trusts the
+   * cached shadow without asking whether the reading thread owns it fails this test.)
+   */
+  @Test
+  void theOwnedElementGuardSettlesOnlyReadsOrderedAfterTheArraysWrites() throws Exception {
+    Random random = new Random(0x6A4DL);
+    int[] guarded = new int[2];
+    int racyTraces = 0;
+    for (int n = 0; n < TRACES; n++) {
+      List<Step> trace = new ArrayList<>();
+      for (Step s : randomTrace(random)) {
+        trace.add(s.op() == 'r' ? new Step(s.thread(), 'r', s.target(), s.from(), 0, 1, random.nextInt(2)) : s);
+        if (s.op() == 'r' && random.nextBoolean()) { // a read again: the guard's cache was filled by the first
+          trace.add(new Step(s.thread(), 'r', s.target(), index(random, LENGTHS[s.target()]), 0, 1,
+              random.nextInt(2)));
+        }
+      }
+      Map<String, Long> expected = new TreeMap<>();
+      Map<String, TreeSet<Integer>> expectedIndices = new TreeMap<>();
+      oracle(trace, expected, expectedIndices);
+      Map<String, Long> reported = new TreeMap<>();
+      Map<String, TreeSet<Integer>> reportedIndices = new TreeMap<>();
+      run(trace, reported, reportedIndices, ShadowMemory.FLAT_GRANT, guarded);
+      assertEquals(expected, reported, "trace " + n + ": " + trace);
+      for (var e : expectedIndices.entrySet()) {
+        if (e.getValue().size() <= 16) {
+          assertEquals(e.getValue(), reportedIndices.get(e.getKey()), "trace " + n + " indices: " + trace);
+        }
+      }
+      racyTraces += expected.isEmpty() ? 0 : 1;
+    }
+    assertTrue(racyTraces > TRACES / 10, racyTraces + " racy traces");
+    assertTrue(guarded[0] > guarded[1] / 10, guarded[0] + " of " + guarded[1] + " reads settled by the guard");
   }
 
   /** An index near a chunk boundary more often than not: where chunked and flat records differ. */
@@ -202,7 +242,7 @@ class ArrayElementPropertyTest {
 
   /** Runs the trace through the hooks, each step on its thread, one step at a time. */
   private static void run(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices,
-                          long flatGrant) throws InterruptedException {
+                          long flatGrant, int[] guarded) throws InterruptedException {
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
     runtime.shadowMemory().flatGrant(flatGrant);
@@ -221,7 +261,23 @@ class ArrayElementPropertyTest {
       long[] array = arrays[s.target()];
       switch (s.op()) {
         case 'w' -> Hooks.writeElement(array, s.from(), 1);
-        case 'r' -> Hooks.readElement(array, s.from(), 2);
+        case 'r' -> {
+          if (guarded == null) {
+            Hooks.readElement(array, s.from(), 2);
+          } else {
+            int guard = s.other(); // two loads shared by the three arrays: hits, replacements and contention
+            if (Hooks.ownedElement(array, guard)) {
+              synchronized (guarded) {
+                guarded[0]++;
+              }
+            } else {
+              Hooks.readElement(array, s.from(), 2, guard, null);
+            }
+            synchronized (guarded) {
+              guarded[1]++;
+            }
+          }
+        }
         case 'W' -> Hooks.writeRange(array, s.from(), s.to(), s.step(), 3);
         case 'R' -> Hooks.readRange(array, s.from(), s.to(), s.step(), 4);
         case 'F' -> BulkHooks.writeAll(array, 5);
