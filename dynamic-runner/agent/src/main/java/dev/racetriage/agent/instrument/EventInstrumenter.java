@@ -212,6 +212,11 @@ final class EventInstrumenter extends AdviceAdapter {
     return done;
   }
 
+  /** The bootstrap of an owned-element guard's call site, bound to {@code Hooks.ownedElement} and the guard id. */
+  private static final org.objectweb.asm.Handle OWNED_ELEMENT_SITE = new org.objectweb.asm.Handle(H_INVOKESTATIC,
+      HookMethod.OWNER, "ownedElementSite", "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
+      + "Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;", false);
+
   /** The bootstrap of the owned-read guard's slot read outside the class that declares the slot. */
   private static final org.objectweb.asm.Handle SLOT_READER = new org.objectweb.asm.Handle(H_INVOKESTATIC,
       "dev/racetriage/agent/runtime/ShadowSlots", "slotReader", "(Ljava/lang/invoke/MethodHandles$Lookup;"
@@ -625,7 +630,7 @@ final class EventInstrumenter extends AdviceAdapter {
     if (checkAccesses && isArrayLoad(opcode)) {
       if (!skipRead) {
         loadKeepingArrayAndIndex(opcode); // the check after the load (see readAfterLoad)
-        if (threadSlot >= 0 && ctx.linkedSlotReads()) { // the owned-element guard; not in a HugeMethods pass
+        if (threadSlot >= 0 && ctx.linkedSlotReads() && (ctx.version() & 0xFFFF) >= V1_7) { // owned-element guard
           guardedElementRead(arrayAccesses - 1);
           return;
         }
@@ -673,11 +678,13 @@ final class EventInstrumenter extends AdviceAdapter {
 
   /**
    * An element read's check behind the owned-element guard, with {@code [v, arr, i]} on the stack after the load: the
-   * guard ({@code Hooks.ownedElement}, inlined by the JIT) is given the array and this load's guard id — a number of
-   * its own, bound when the class is defined ({@link IdSymbol#guard}), under which the runtime caches the last array
-   * the load found owned by its reader. If the calling thread owns that array the check is skipped:
-   * [v, arr, i] -> [v, arr, i, arr, id] -> [v, arr, i, owned] -> [v]; otherwise the hook takes the id too, to fill the
-   * cache.
+   * guard is an {@code invokedynamic} site given the array, whose bootstrap ({@code Hooks.ownedElementSite}) binds
+   * {@code Hooks.ownedElement} to this load's guard id — a number of its own, bound when the class is defined
+   * ({@link IdSymbol#guard}), under which the runtime caches the last array the load found owned by its reader — and
+   * which the runtime re-targets to a constant false once the load proves to read shared arrays. If the calling thread
+   * owns the array the check is skipped: [v, arr, i] -> [v, arr, i, arr] -> [v, arr, i, owned] -> [v]; otherwise the
+   * hook takes the id too, to fill the cache. Class files older than Java 7 have no {@code invokedynamic}: their loads
+   * keep the hook alone.
    */
   private void guardedElementRead(int ordinal) {
     int guard = ctx.ids().guard(ctx.binaryName(), methodName + methodDescriptor, ordinal);
@@ -685,8 +692,7 @@ final class EventInstrumenter extends AdviceAdapter {
     Label done = new Label();
     mv.visitInsn(SWAP);    // [v, i, arr]
     mv.visitInsn(DUP_X1);  // [v, arr, i, arr]
-    pushInt(guard);
-    HookMethod.OWNED_ELEMENT.call(mv);
+    mv.visitInvokeDynamicInsn("owned", "(Ljava/lang/Object;)Z", OWNED_ELEMENT_SITE, guard);
     mv.visitJumpInsn(IFEQ, hook);
     mv.visitInsn(POP2);
     mv.visitJumpInsn(GOTO, done);

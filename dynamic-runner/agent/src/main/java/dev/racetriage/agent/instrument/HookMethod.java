@@ -24,9 +24,8 @@ public enum HookMethod {
   READ_STATIC("readStatic", "(II" + Slot.TS + ")" + Slot.TS),
   WRITE_STATIC("writeStatic", "(II" + Slot.TS + ")" + Slot.TS),
   READ_ELEMENT(Slot.ENTRY, "readElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
-  // the owned-element guard after an element load, given the array and the load's guard id: true if the thread owns
-  // the array (made every write recorded in it, or none was); otherwise READ_ELEMENT_GUARDED, which also takes the id
-  OWNED_ELEMENT("ownedElement", "(Ljava/lang/Object;I)Z"),
+  // an element load's hook behind the owned-element guard (an invokedynamic site bound to Hooks.ownedElement, see
+  // EventInstrumenter#guardedElementRead): READ_ELEMENT with the load's guard id too
   READ_ELEMENT_GUARDED(Slot.ENTRY, "readElement", "(Ljava/lang/Object;III" + Slot.TS + ")" + Slot.TS),
   WRITE_ELEMENT(Slot.ENTRY, "writeElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
   // a straight-line stretch's reads (writes) of elements [from, to) of one array, checked after the last

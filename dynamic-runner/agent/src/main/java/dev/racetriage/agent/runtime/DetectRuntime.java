@@ -190,6 +190,9 @@ public final class DetectRuntime {
    */
   public void testStarted(String testId) {
     aggregator.testStarted(testId);
+    if (Hooks.installed(this)) {
+      Hooks.testStarted();
+    }
     if (predictBudget <= 0) {
       return; // off, or one analysis for the whole run
     }

@@ -120,15 +120,19 @@ public final class Hooks {
   /**
    * The owned-element guard's cache, indexed by guard id (one per guarded element load instruction, numbered when its
    * class is defined: {@code instrument.IdSymbol#guard}): the weak-table entry of the last array that instruction's
-   * hook found written only by the reading thread, {@link #CONTENDED} once two live threads' arrays met there, or
-   * null. Written racily by the hooks' slow path ({@link #noteOwnedArray}) with plain stores; an entry's array and
-   * shadow are its final fields, so a reader sees a whole entry or a stale one (a miss, or the referent not yet
-   * visible: a miss too). A grown array is a copy: a store into the old one is lost, a miss.
+   * hook found written only by the reading thread, or null (none yet, or the load is contended:
+   * {@link #ownedContended}). Written racily by the hooks' slow path ({@link #noteOwnedArray}) with plain stores; an
+   * entry's array and shadow are set by its constructor, so a reader sees a whole entry or a stale one (a miss, or the
+   * referent not yet visible: a miss too). A grown array is a copy: a store into the old one is lost, a miss (or a
+   * lost contended mark: the load is marked again at its next miss). Dropped at each test's start.
    */
   private static WeakIdentityTable.Entry<ObjectShadow>[] ownedArrays = newOwnedArrays(1024);
-  /** The cache mark of a guard at which two live threads read arrays they each own: no entry is cached there again. */
-  private static final WeakIdentityTable.Entry<ObjectShadow> CONTENDED = new WeakIdentityTable.Entry<>(null, 0, null,
-      null, null);
+  /**
+   * Per guard id, true once the load is contended ({@link #noteOwnedArray}): no entry is cached there again in this
+   * run, and the load's call site no longer guards. Kept apart from {@link #ownedArrays}, whose slot is then null, so
+   * that a guard not yet recompiled fails at its first load; only the hook reads this.
+   */
+  private static boolean[] ownedContended = new boolean[1024];
 
   @SuppressWarnings("unchecked")
   private static WeakIdentityTable.Entry<ObjectShadow>[] newOwnedArrays(int length) {
@@ -191,25 +195,32 @@ public final class Hooks {
   /**
    * Caches, for guard {@code guard}, the entry of {@code array} if the calling thread owns it (or nobody wrote it):
    * found in the thread's own caches, where the read that just ran left it. An entry of another array is replaced
-   * unless a live thread other than this one owns that array: the guard is then marked {@link #CONTENDED} for good,
-   * so that threads reading their own arrays at one instruction (a kernel's workers) do not take turns storing into
-   * the shared cache. An entry of a thread that ended (the previous test's) is replaced.
+   * unless a live thread other than this one owns that array: the guard is then marked contended, so that
+   * threads reading their own arrays at one instruction (a kernel's workers) do not take turns storing into the
+   * shared cache. An entry of a thread that ended (an earlier test's) is replaced. A miss on the cached array itself
+   * (another thread wrote it, or the caller reads an array another thread owns) marks the guard contended too: a load
+   * that reads shared arrays would otherwise pay the guard's loads before every hook (the Java Grande crypt's
+   * workers, 50 % slower); its call site is then re-targeted to a constant false ({@link #ownedElementSite}). The
+   * marks last for the run; the entries are dropped at each test's start ({@link #testStarted}).
    */
   private static void noteOwnedArray(ThreadShadow t, Object array, int guard, ShadowMemory memory) {
-    WeakIdentityTable.Entry<ObjectShadow>[] cache = ownedArrays;
-    if (guard < 0) {
+    boolean[] contended = ownedContended;
+    if (guard < 0 || guard < contended.length && contended[guard]) {
       return;
     }
-    if (guard >= cache.length) {
+    WeakIdentityTable.Entry<ObjectShadow>[] cache = ownedArrays;
+    if (guard >= cache.length || guard >= contended.length) {
       if (guard >= 1 << 24) {
         return;
       }
-      cache = java.util.Arrays.copyOf(cache, Math.max(guard + 1, 2 * cache.length));
-      ownedArrays = cache;
+      int length = Math.max(guard + 1, 2 * Math.max(cache.length, contended.length));
+      ownedContended = contended = java.util.Arrays.copyOf(contended, length);
+      ownedArrays = cache = java.util.Arrays.copyOf(cache, length);
     }
     WeakIdentityTable.Entry<ObjectShadow> old = cache[guard];
-    if (old == CONTENDED || old != null && old.refersTo(array) && old.value.memory == memory) {
-      return; // the guard failed on its own array: another thread wrote it
+    if (old != null && old.refersTo(array) && old.value.memory == memory) {
+      contend(cache, contended, guard, t); // the guard failed on its own array: another thread wrote it, or this one
+      return;                           // reads another's — a shared array: the guard would only add loads
     }
     WeakIdentityTable.Entry<ObjectShadow> e = t.knownEntry(array, memory);
     if (e == null || !e.value.ownedOrUnwrittenByCurrentThread()) {
@@ -218,11 +229,92 @@ public final class Hooks {
     if (old != null && !old.refersTo(null) && old.value.memory == memory) {
       Thread owner = old.value.writerThread();
       if (owner != null && owner != Thread.currentThread() && owner.isAlive()) {
-        cache[guard] = CONTENDED;
+        contend(cache, contended, guard, t);
         return;
       }
     }
     cache[guard] = e;
+  }
+
+  private static void contend(WeakIdentityTable.Entry<ObjectShadow>[] cache, boolean[] contended, int guard,
+                              ThreadShadow t) {
+    contended[guard] = true;
+    cache[guard] = null;
+    java.lang.invoke.MutableCallSite[] sites = guardSites;
+    java.lang.invoke.MutableCallSite site = guard < sites.length ? sites[guard] : null;
+    if (site != null) {
+      t.busy = true;
+      try {
+        site.setTarget(GuardHandles.NEVER); // the JIT recompiles the load's method without the guard
+      } catch (Throwable e) {
+        // the guard stays: it only costs its loads
+      } finally {
+        t.busy = false;
+      }
+    }
+  }
+
+  /** The owned-element guards' call sites, by guard id ({@link #ownedElementSite}); null where none was linked. */
+  private static java.lang.invoke.MutableCallSite[] guardSites = new java.lang.invoke.MutableCallSite[1024];
+
+  /** The guards' method handles, made at the first guard's linkage (in the program's code, not the transformer's). */
+  private static final class GuardHandles {
+    static final java.lang.invoke.MethodHandle OWNED = owned();
+    static final java.lang.invoke.MethodHandle NEVER = java.lang.invoke.MethodHandles.dropArguments(
+        java.lang.invoke.MethodHandles.constant(boolean.class, false), 0, Object.class);
+
+    private static java.lang.invoke.MethodHandle owned() {
+      try {
+        return java.lang.invoke.MethodHandles.lookup().findStatic(Hooks.class, "ownedElement",
+            java.lang.invoke.MethodType.methodType(boolean.class, Object.class, int.class));
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        return null;
+      }
+    }
+  }
+
+  /**
+   * The bootstrap of an owned-element guard ({@code instrument.EventInstrumenter#guardedElementRead}), called by the
+   * JVM at the load's first run: a call site bound to {@link #ownedElement} with the load's guard id, which the JIT
+   * inlines. When the load turns out to read arrays its readers do not own ({@link #noteOwnedArray} marks it
+   * contended), its site is re-targeted to a constant false, and the JIT recompiles the load's method without the
+   * guard: a shared array's reads (a kernel's workers) pay nothing for it after that. Never throws: a site it could
+   * not link is constant false.
+   */
+  public static java.lang.invoke.CallSite ownedElementSite(java.lang.invoke.MethodHandles.Lookup caller, String name,
+                                                          java.lang.invoke.MethodType type, int guard) {
+    try {
+      java.lang.invoke.MethodHandle owned = GuardHandles.OWNED;
+      if (owned != null && guard >= 0 && guard < 1 << 24) {
+        java.lang.invoke.MutableCallSite site = new java.lang.invoke.MutableCallSite(
+            java.lang.invoke.MethodHandles.insertArguments(owned, 1, guard).asType(type));
+        synchronized (GuardHandles.class) {
+          java.lang.invoke.MutableCallSite[] sites = guardSites;
+          if (guard >= sites.length) {
+            sites = java.util.Arrays.copyOf(sites, Math.max(guard + 1, 2 * sites.length));
+          }
+          sites[guard] = site;
+          guardSites = sites;
+        }
+        return site;
+      }
+    } catch (RuntimeException | LinkageError e) {
+      // a constant false below
+    }
+    return new java.lang.invoke.ConstantCallSite(GuardHandles.NEVER.asType(type));
+  }
+
+  /** True if {@code detectRuntime} is the installed runtime. */
+  static boolean installed(DetectRuntime detectRuntime) {
+    return runtime == detectRuntime;
+  }
+
+  /**
+   * A test starts ({@code DetectRuntime.testStarted}): the owned-element guards' cache starts afresh — no contended
+   * mark outlives the test that made it, and no entry keeps an earlier test's dead array's shadow.
+   */
+  static void testStarted() {
+    ownedArrays = newOwnedArrays(ownedArrays.length);
   }
 
   /**

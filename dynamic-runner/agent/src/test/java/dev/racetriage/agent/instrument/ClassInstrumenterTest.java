@@ -255,6 +255,12 @@ class ClassInstrumenterTest {
           }
 
           @Override
+          public void visitInvokeDynamicInsn(String indy, String d, org.objectweb.asm.Handle bootstrap,
+                                             Object... arguments) {
+            order.add("guard " + bootstrap.getName());
+          }
+
+          @Override
           public void visitMethodInsn(int opcode, String owner, String method, String d, boolean itf) {
             if (HookMethod.isOwner(owner)) order.add(method);
             if (method.equals("readElement")) {
@@ -272,11 +278,12 @@ class ClassInstrumenterTest {
     // (RedundantChecks); a read of a field of this class, which declares the shadow slot, has the owned-read guard
     // in front of its hook: the receiver's slot loaded by this class's own getfield, then Hooks.ownedShadow; the
     // write of its own field outside a constructor has the owned-write guard (the slot, Hooks.ownedRewrite) in front;
-    // an element load has the owned-element guard (Hooks.ownedElement) between the load and its hook
+    // an element load has the owned-element guard (an invokedynamic site, Hooks.ownedElementSite) before its hook
     assertEquals(List.of("load flag", "load $racetriage$shadow", "ownedShadow", "readField", "load wide",
-        "load shared", "readStatic", "load wides", "arrayInField", "load element", "ownedElement", "readElement",
+        "load shared", "readStatic", "load wides", "arrayInField", "load element", "guard ownedElementSite",
+        "readElement",
         "load ints", "load $racetriage$shadow", "ownedShadow", "readFields", "arrayInField", "load element",
-        "ownedElement", "readElement",
+        "guard ownedElementSite", "readElement",
         "load $racetriage$shadow", "ownedRewrite", "writeFieldGuarded", "store flag"), order);
   }
 

@@ -299,8 +299,7 @@ class RedundantChecksTest {
       for (AbstractInsnNode insn : m.instructions) {
         if (insn instanceof MethodInsnNode call && (HookMethod.isOwner(call.owner)
             || call.owner.contains("JumbleHooks")) && !call.name.startsWith("monitor")
-            && !call.name.equals(HookMethod.OWNED_SHADOW.methodName()) // a read hook's guard, not a check
-            && !call.name.equals(HookMethod.OWNED_ELEMENT.methodName())) {
+            && !call.name.equals(HookMethod.OWNED_SHADOW.methodName())) { // a read hook's guard, not a check
           calls.merge(call.name, 1, Integer::sum);
         }
       }
