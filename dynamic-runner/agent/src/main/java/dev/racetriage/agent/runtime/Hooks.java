@@ -43,6 +43,7 @@ public final class Hooks {
   public static void install(DetectRuntime detectRuntime) {
     runtime = detectRuntime;
     ownedArrays = newOwnedArrays(ownedArrays.length); // no entry of an earlier runtime's memory is kept
+    ownedContended = new boolean[ownedContended.length]; // a new run (tests install several runtimes in one JVM)
     ownedReadsFor(detectRuntime);
   }
 
@@ -240,22 +241,61 @@ public final class Hooks {
                               ThreadShadow t) {
     contended[guard] = true;
     cache[guard] = null;
-    java.lang.invoke.MutableCallSite[] sites = guardSites;
-    java.lang.invoke.MutableCallSite site = guard < sites.length ? sites[guard] : null;
-    if (site != null) {
+    ClassGuards[] owners = guardOwners;
+    ClassGuards owner = guard < owners.length ? owners[guard] : null;
+    if (owner != null && !owner.contended) {
       t.busy = true;
       try {
-        site.setTarget(GuardHandles.NEVER); // the JIT recompiles the load's method without the guard
+        owner.contend();
       } catch (Throwable e) {
-        // the guard stays: it only costs its loads
+        // the guards stay: they only cost their loads
       } finally {
         t.busy = false;
       }
     }
   }
 
-  /** The owned-element guards' call sites, by guard id ({@link #ownedElementSite}); null where none was linked. */
-  private static java.lang.invoke.MutableCallSite[] guardSites = new java.lang.invoke.MutableCallSite[1024];
+  /**
+   * The owned-element guards of one class: their call sites, and whether one of them was contended — then every site
+   * of the class is re-targeted to a constant false at once, and sites linked later are born so: a kernel's hot method
+   * with thirty guarded loads is recompiled once, not once per load as each gets contended in turn.
+   */
+  private static final class ClassGuards {
+    volatile boolean contended;
+    private final java.util.ArrayList<java.lang.invoke.MutableCallSite> sites = new java.util.ArrayList<>();
+
+    synchronized java.lang.invoke.CallSite link(java.lang.invoke.MethodHandle target,
+                                                java.lang.invoke.MethodType type) {
+      if (contended) {
+        return new java.lang.invoke.ConstantCallSite(GuardHandles.NEVER.asType(type));
+      }
+      java.lang.invoke.MutableCallSite site = new java.lang.invoke.MutableCallSite(target);
+      sites.add(site);
+      return site;
+    }
+
+    synchronized void contend() {
+      if (contended) {
+        return;
+      }
+      contended = true;
+      for (java.lang.invoke.MutableCallSite site : sites) {
+        site.setTarget(GuardHandles.NEVER.asType(site.type())); // the JIT recompiles their methods without them
+      }
+      sites.clear();
+    }
+  }
+
+  /** The owned-element guards' classes ({@link ClassGuards}), by guard id; null where no site was linked. */
+  private static ClassGuards[] guardOwners = new ClassGuards[1024];
+
+  /** Per class with a linked owned-element guard, its {@link ClassGuards}. */
+  private static final ClassValue<ClassGuards> CLASS_GUARDS = new ClassValue<>() {
+    @Override
+    protected ClassGuards computeValue(Class<?> type) {
+      return new ClassGuards();
+    }
+  };
 
   /** The guards' method handles, made at the first guard's linkage (in the program's code, not the transformer's). */
   private static final class GuardHandles {
@@ -277,8 +317,9 @@ public final class Hooks {
    * The bootstrap of an owned-element guard ({@code instrument.EventInstrumenter#guardedElementRead}), called by the
    * JVM at the load's first run: a call site bound to {@link #ownedElement} with the load's guard id, which the JIT
    * inlines. When the load turns out to read arrays its readers do not own ({@link #noteOwnedArray} marks it
-   * contended), its site is re-targeted to a constant false, and the JIT recompiles the load's method without the
-   * guard: a shared array's reads (a kernel's workers) pay nothing for it after that. Never throws: a site it could
+   * contended), its site and every other site of its class are re-targeted to a constant false ({@link ClassGuards}),
+   * and the JIT recompiles their methods without the guards: a shared array's reads (a kernel's workers) pay nothing
+   * for them after that. Never throws: a site it could
    * not link is constant false.
    */
   public static java.lang.invoke.CallSite ownedElementSite(java.lang.invoke.MethodHandles.Lookup caller, String name,
@@ -286,17 +327,16 @@ public final class Hooks {
     try {
       java.lang.invoke.MethodHandle owned = GuardHandles.OWNED;
       if (owned != null && guard >= 0 && guard < 1 << 24) {
-        java.lang.invoke.MutableCallSite site = new java.lang.invoke.MutableCallSite(
-            java.lang.invoke.MethodHandles.insertArguments(owned, 1, guard).asType(type));
-        synchronized (GuardHandles.class) {
-          java.lang.invoke.MutableCallSite[] sites = guardSites;
-          if (guard >= sites.length) {
-            sites = java.util.Arrays.copyOf(sites, Math.max(guard + 1, 2 * sites.length));
+        ClassGuards owner = CLASS_GUARDS.get(caller.lookupClass());
+        synchronized (ClassGuards.class) {
+          ClassGuards[] owners = guardOwners;
+          if (guard >= owners.length) {
+            owners = java.util.Arrays.copyOf(owners, Math.max(guard + 1, 2 * owners.length));
           }
-          sites[guard] = site;
-          guardSites = sites;
+          owners[guard] = owner;
+          guardOwners = owners;
         }
-        return site;
+        return owner.link(java.lang.invoke.MethodHandles.insertArguments(owned, 1, guard).asType(type), type);
       }
     } catch (RuntimeException | LinkageError e) {
       // a constant false below
