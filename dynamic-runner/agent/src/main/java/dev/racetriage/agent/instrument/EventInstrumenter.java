@@ -243,6 +243,16 @@ final class EventInstrumenter extends AdviceAdapter {
     mv.visitVarInsn(ASTORE, threadSlot);
   }
 
+  /**
+   * The element loads (by ordinal among the method's array accesses) that get the owned-element guard
+   * ({@code InstrumentingClassVisitor.loadsOutsideLoops}); null: none.
+   */
+  void guardedLoads(java.util.BitSet loads) {
+    this.guardedLoads = loads;
+  }
+
+  private java.util.BitSet guardedLoads;
+
   void skipNextReadCheck() {
     skipReadCheck = true;
   }
@@ -630,7 +640,8 @@ final class EventInstrumenter extends AdviceAdapter {
     if (checkAccesses && isArrayLoad(opcode)) {
       if (!skipRead) {
         loadKeepingArrayAndIndex(opcode); // the check after the load (see readAfterLoad)
-        if (threadSlot >= 0 && ctx.linkedSlotReads() && (ctx.version() & 0xFFFF) >= V1_7) { // owned-element guard
+        if (guardedLoads != null && guardedLoads.get(arrayAccesses - 1) && threadSlot >= 0 && ctx.linkedSlotReads()
+            && (ctx.version() & 0xFFFF) >= V1_7) { // the owned-element guard
           guardedElementRead(arrayAccesses - 1);
           return;
         }

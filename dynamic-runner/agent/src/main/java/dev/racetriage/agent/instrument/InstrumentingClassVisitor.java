@@ -83,7 +83,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
         LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, covered,
-        stableBulkCalls);
+        stableBulkCalls, null);
     // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
     return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
   }
@@ -93,9 +93,11 @@ final class InstrumentingClassVisitor extends ClassVisitor {
                                                  LoopCheckHoister.Hoisted hoisted,
                                                  java.util.BitSet transparentMonitors, int[] confinedContainers,
                                                  RedundantChecks.Covered covered,
-                                                 java.util.BitSet confinedBulkCalls) {
+                                                 java.util.BitSet confinedBulkCalls,
+                                                 java.util.BitSet guardedLoads) {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
         hoisted, transparentMonitors, confinedContainers, covered, confinedBulkCalls);
+    instrumenter.guardedLoads(guardedLoads);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
 
@@ -135,6 +137,59 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       }
     }
     return out;
+  }
+
+  /**
+   * The element accesses of {@code method} (by ordinal among its array loads and stores) that are loads outside every
+   * loop — no backward jump spans them — where the owned-element guard goes ({@code EventInstrumenter
+   * #guardedElementRead}): a getter's read, whose hook would also look its thread up. A load in a loop finds the
+   * thread in the method's slot after its first hook, and in a kernel's loop it most often reads shared arrays, where
+   * the guard only adds work (the Java Grande kernels' short runs: up to 25 % more CPU with guards in loops too).
+   */
+  static java.util.BitSet loadsOutsideLoops(MethodNode method) {
+    java.util.Map<org.objectweb.asm.tree.LabelNode, Integer> at = new java.util.IdentityHashMap<>();
+    int n = 0;
+    for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
+         insn = insn.getNext(), n++) {
+      if (insn instanceof org.objectweb.asm.tree.LabelNode label) {
+        at.put(label, n);
+      }
+    }
+    java.util.BitSet inLoop = new java.util.BitSet();
+    n = 0;
+    for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
+         insn = insn.getNext(), n++) {
+      java.util.List<org.objectweb.asm.tree.LabelNode> targets = java.util.List.of();
+      if (insn instanceof org.objectweb.asm.tree.JumpInsnNode jump) {
+        targets = java.util.List.of(jump.label);
+      } else if (insn instanceof org.objectweb.asm.tree.TableSwitchInsnNode table) {
+        targets = new java.util.ArrayList<>(table.labels);
+        targets.add(table.dflt);
+      } else if (insn instanceof org.objectweb.asm.tree.LookupSwitchInsnNode lookup) {
+        targets = new java.util.ArrayList<>(lookup.labels);
+        targets.add(lookup.dflt);
+      }
+      for (org.objectweb.asm.tree.LabelNode target : targets) {
+        Integer to = at.get(target);
+        if (to != null && to <= n) {
+          inLoop.set(to, n + 1);
+        }
+      }
+    }
+    java.util.BitSet loads = new java.util.BitSet();
+    int ordinal = 0;
+    n = 0;
+    for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
+         insn = insn.getNext(), n++) {
+      int op = insn.getOpcode();
+      if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
+        if (ConfinedArrays.isArrayLoad(op) && !inLoop.get(n)) {
+          loads.set(ordinal);
+        }
+        ordinal++;
+      }
+    }
+    return loads;
   }
 
   /**
@@ -208,7 +263,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
             named);
       }
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered,
-          confinedBulkCalls));
+          confinedBulkCalls, loadsOutsideLoops(this)));
     }
   }
 }
