@@ -693,7 +693,7 @@ final class EventInstrumenter extends AdviceAdapter {
    * {@code Hooks.ownedElement} to this load's guard id — a number of its own, bound when the class is defined
    * ({@link IdSymbol#guard}), under which the runtime caches the last array the load found owned by its reader — and
    * which the runtime re-targets to a constant false once the load proves to read shared arrays. If the calling thread
-   * owns the array the check is skipped: [v, arr, i] -> [v, arr, i, arr] -> [v, arr, i, owned] -> [v]; otherwise the
+   * owns the array the check is skipped: [v, arr, i] -> [v, arr, i, arr, id] -> [v, arr, i, owned] -> [v]; otherwise the
    * hook takes the id too, to fill the cache. Class files older than Java 7 have no {@code invokedynamic}: their loads
    * keep the hook alone.
    */
@@ -703,7 +703,8 @@ final class EventInstrumenter extends AdviceAdapter {
     Label done = new Label();
     mv.visitInsn(SWAP);    // [v, i, arr]
     mv.visitInsn(DUP_X1);  // [v, arr, i, arr]
-    mv.visitInvokeDynamicInsn("owned", "(Ljava/lang/Object;)Z", OWNED_ELEMENT_SITE, guard);
+    pushInt(guard);
+    mv.visitInvokeDynamicInsn("owned", "(Ljava/lang/Object;I)Z", OWNED_ELEMENT_SITE, guard);
     mv.visitJumpInsn(IFEQ, hook);
     mv.visitInsn(POP2);
     mv.visitJumpInsn(GOTO, done);

@@ -267,7 +267,7 @@ public final class Hooks {
     synchronized java.lang.invoke.CallSite link(java.lang.invoke.MethodHandle target,
                                                 java.lang.invoke.MethodType type) {
       if (contended) {
-        return new java.lang.invoke.ConstantCallSite(GuardHandles.NEVER.asType(type));
+        return new java.lang.invoke.ConstantCallSite(never(type));
       }
       java.lang.invoke.MutableCallSite site = new java.lang.invoke.MutableCallSite(target);
       sites.add(site);
@@ -280,7 +280,7 @@ public final class Hooks {
       }
       contended = true;
       for (java.lang.invoke.MutableCallSite site : sites) {
-        site.setTarget(GuardHandles.NEVER.asType(site.type())); // the JIT recompiles their methods without them
+        site.setTarget(never(site.type())); // the JIT recompiles their methods without them
       }
       sites.clear();
     }
@@ -300,17 +300,26 @@ public final class Hooks {
   /** The guards' method handles, made at the first guard's linkage (in the program's code, not the transformer's). */
   private static final class GuardHandles {
     static final java.lang.invoke.MethodHandle OWNED = owned();
-    static final java.lang.invoke.MethodHandle NEVER = java.lang.invoke.MethodHandles.dropArguments(
-        java.lang.invoke.MethodHandles.constant(boolean.class, false), 0, Object.class);
+    static final java.lang.invoke.MethodHandle NEVER = find("neverOwned");
 
     private static java.lang.invoke.MethodHandle owned() {
+      return find("ownedElement");
+    }
+
+    /** A direct handle, of a shape the JDK's archived lambda forms cover: linking spins no class. */
+    private static java.lang.invoke.MethodHandle find(String name) {
       try {
-        return java.lang.invoke.MethodHandles.lookup().findStatic(Hooks.class, "ownedElement",
+        return java.lang.invoke.MethodHandles.lookup().findStatic(Hooks.class, name,
             java.lang.invoke.MethodType.methodType(boolean.class, Object.class, int.class));
       } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
         return null;
       }
     }
+  }
+
+  /** A contended guard's target: never settles a read. */
+  public static boolean neverOwned(Object array, int guard) {
+    return false;
   }
 
   /**
@@ -336,12 +345,19 @@ public final class Hooks {
           owners[guard] = owner;
           guardOwners = owners;
         }
-        return owner.link(java.lang.invoke.MethodHandles.insertArguments(owned, 1, guard).asType(type), type);
+        return owner.link(owned.asType(type), type);
       }
     } catch (RuntimeException | LinkageError e) {
       // a constant false below
     }
-    return new java.lang.invoke.ConstantCallSite(GuardHandles.NEVER.asType(type));
+    return new java.lang.invoke.ConstantCallSite(never(type));
+  }
+
+  /** A handle of {@code type} that always answers false. */
+  private static java.lang.invoke.MethodHandle never(java.lang.invoke.MethodType type) {
+    java.lang.invoke.MethodHandle never = GuardHandles.NEVER;
+    return never != null && never.type().equals(type) ? never : java.lang.invoke.MethodHandles.dropArguments(
+        java.lang.invoke.MethodHandles.constant(boolean.class, false), 0, type.parameterList());
   }
 
   /** True if {@code detectRuntime} is the installed runtime. */

@@ -37,27 +37,27 @@ class OwnedElementGuardTest {
     DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
     Hooks.install(runtime);
     CallSite site = Hooks.ownedElementSite(MethodHandles.lookup(), "owned",
-        MethodType.methodType(boolean.class, Object.class), GUARD);
+        MethodType.methodType(boolean.class, Object.class, int.class), GUARD);
     MethodHandle guard = site.dynamicInvoker();
 
     long[] shared = new long[4];
     Hooks.arrayInField(shared, fields.id("pkg/Holder", "shared"));
     Hooks.writeElement(shared, 0, 1);
-    assertFalse((boolean) guard.invokeExact((Object) shared), "nothing cached for the load yet");
+    assertFalse((boolean) guard.invokeExact((Object) shared, GUARD), "nothing cached for the load yet");
     Hooks.readElement(shared, 0, 2, GUARD, null);
-    assertTrue((boolean) guard.invokeExact((Object) shared), "the hook cached the array its reader owns");
+    assertTrue((boolean) guard.invokeExact((Object) shared, GUARD), "the hook cached the array its reader owns");
 
     Thread writer = new Thread(() -> Hooks.writeElement(shared, 0, 3), "writer"); // unordered with the next read
     Hooks.threadStarting(writer);
     writer.start();
     writer.join(); // not reported to the runtime: the main thread is not ordered after the write
-    assertFalse((boolean) guard.invokeExact((Object) shared), "another thread wrote the array");
+    assertFalse((boolean) guard.invokeExact((Object) shared, GUARD), "another thread wrote the array");
     Hooks.readElement(shared, 0, 2, GUARD, null); // the race, and the load marked contended
 
     long[] owned = new long[4];
     Hooks.writeElement(owned, 1, 1);
     Hooks.readElement(owned, 1, 2, GUARD, null);
-    assertFalse((boolean) guard.invokeExact((Object) owned), "a contended load's site no longer guards");
+    assertFalse((boolean) guard.invokeExact((Object) owned, GUARD), "a contended load's site no longer guards");
 
     List<FieldRaces> races = runtime.aggregator().fields();
     assertEquals(1, races.size(), races.toString());
@@ -70,10 +70,10 @@ class OwnedElementGuardTest {
     FieldRegistry fields = new FieldRegistry();
     Hooks.install(new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0));
     CallSite site = Hooks.ownedElementSite(MethodHandles.lookup(), "owned",
-        MethodType.methodType(boolean.class, Object.class), -1);
+        MethodType.methodType(boolean.class, Object.class, int.class), -1);
     long[] owned = new long[4];
     Hooks.writeElement(owned, 0, 1);
     Hooks.readElement(owned, 0, 2, -1, null);
-    assertFalse((boolean) site.dynamicInvoker().invokeExact((Object) owned));
+    assertFalse((boolean) site.dynamicInvoker().invokeExact((Object) owned, -1));
   }
 }
