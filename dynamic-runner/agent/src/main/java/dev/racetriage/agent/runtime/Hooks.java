@@ -324,12 +324,13 @@ public final class Hooks {
 
   /**
    * The bootstrap of an owned-element guard ({@code instrument.EventInstrumenter#guardedElementRead}), called by the
-   * JVM at the load's first run: a call site bound to {@link #ownedElement} with the load's guard id, which the JIT
-   * inlines. When the load turns out to read arrays its readers do not own ({@link #noteOwnedArray} marks it
-   * contended), its site and every other site of its class are re-targeted to a constant false ({@link ClassGuards}),
-   * and the JIT recompiles their methods without the guards: a shared array's reads (a kernel's workers) pay nothing
-   * for them after that. Never throws: a site it could
-   * not link is constant false.
+   * JVM at the load's first run: a call site linked to a direct handle of {@link #ownedElement} (the load passes its
+   * guard id as the second argument; the static argument {@code guard}, the same id, registers the site with its
+   * class), which the JIT inlines. When the load turns out to read arrays its readers do not own
+   * ({@link #noteOwnedArray} marks it contended), its site and every other site of its class are re-targeted to a
+   * constant false ({@link ClassGuards}), and the JIT recompiles their methods without the guards: a shared array's
+   * reads (a kernel's workers) pay nothing for them after that. Never throws: a site it could not link is constant
+   * false.
    */
   public static java.lang.invoke.CallSite ownedElementSite(java.lang.invoke.MethodHandles.Lookup caller, String name,
                                                           java.lang.invoke.MethodType type, int guard) {
@@ -366,8 +367,8 @@ public final class Hooks {
   }
 
   /**
-   * A test starts ({@code DetectRuntime.testStarted}): the owned-element guards' cache starts afresh — no contended
-   * mark outlives the test that made it, and no entry keeps an earlier test's dead array's shadow.
+   * A test starts ({@code DetectRuntime.testStarted}): the owned-element guards' cache starts afresh, so that no entry
+   * keeps an earlier test's dead array's shadow (the contended marks stay: their sites no longer guard).
    */
   static void testStarted() {
     ownedArrays = newOwnedArrays(ownedArrays.length);
