@@ -689,10 +689,10 @@ final class EventInstrumenter extends AdviceAdapter {
 
   /**
    * An element read's check behind the owned-element guard, with {@code [v, arr, i]} on the stack after the load: the
-   * guard is an {@code invokedynamic} site given the array, whose bootstrap ({@code Hooks.ownedElementSite}) binds
-   * {@code Hooks.ownedElement} to this load's guard id — a number of its own, bound when the class is defined
-   * ({@link IdSymbol#guard}), under which the runtime caches the last array the load found owned by its reader — and
-   * which the runtime re-targets to a constant false once the load proves to read shared arrays. If the calling thread
+   * guard is an {@code invokedynamic} site given the array and this load's guard id — a number of its own, bound when
+   * the class is defined ({@link IdSymbol#guard}), under which the runtime caches the last array the load found owned
+   * by its reader — whose bootstrap ({@code Hooks.ownedElementSite}) links it to {@code Hooks.ownedElement}, and which
+   * the runtime re-targets to a constant false once its class's loads prove to read shared arrays. If the calling thread
    * owns the array the check is skipped: [v, arr, i] -> [v, arr, i, arr, id] -> [v, arr, i, owned] -> [v]; otherwise the
    * hook takes the id too, to fill the cache. Class files older than Java 7 have no {@code invokedynamic}: their loads
    * keep the hook alone.
