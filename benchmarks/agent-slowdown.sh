@@ -19,7 +19,8 @@
 #                                                 steady-state rows)
 #        AGENT_JAR=path      use this agent jar instead of the one built from the working tree
 #        BASELINE_JAR=path   also run a second agent jar (e.g. built from an older commit), interleaved run by run
-#                            with the others (no agent, agent, baseline agent, no agent, ...), and add its columns
+#                            with the others (no agent, agent, baseline agent; then no agent, baseline agent, agent;
+#                            ...), and add its columns
 #        EMPTY_TOOL=1        also run the agent as an empty tool (-Dracetriage.agent.emptyTool=true: instrumented
 #                            code and hooks, no analysis), interleaved with the others, and add its columns: the
 #                            floor under detect mode's cost (RoadRunner's empty tool measures the same)
@@ -146,19 +147,28 @@ median_of_set() { # file of ratios
   sort -n "$1" | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else printf "%.2fx", (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'
 }
 
+run_baseline() { # args...
+  # a suite row's class path holds the agent jar (the launcher's glue links against it), and the JVM loads the
+  # -javaagent's premain class from the class path first: the baseline run must name its own jar there, or it runs
+  # the new agent's classes under the baseline's name
+  run_once "$WORK/t-base" ${AGENT_JVM:-} "$BASELINE_OPT" "${@//"$WORK/agent.jar"/$WORK/baseline.jar}"
+}
+
 row() { # name, args...
   local name="$1"
   shift
   rm -f "$WORK"/t-*
   for ((i = 0; i < RUNS; i++)); do
     run_once "$WORK/t-plain" "$@"
+    # the two agents take turns running first after the no-agent run: in short rows the one that ran second was
+    # slower in most rows, whichever it was (benchmarks/RESULTS.md, the owned-element guard)
+    if [[ -n "$BASELINE_JAR" && $((i % 2)) == 1 ]]; then
+      run_baseline "$@"
+    fi
     run_once "$WORK/t-agent" ${AGENT_JVM:-} "$AGENT_OPT" "$@"
     cp "$WORK/report.jsonl" "$WORK/report-agent.jsonl"
-    if [[ -n "$BASELINE_JAR" ]]; then
-      # a suite row's class path holds the agent jar (the launcher's glue links against it), and the JVM loads the
-      # -javaagent's premain class from the class path first: the baseline run must name its own jar there, or it
-      # runs the new agent's classes under the baseline's name
-      run_once "$WORK/t-base" ${AGENT_JVM:-} "$BASELINE_OPT" "${@//"$WORK/agent.jar"/$WORK/baseline.jar}"
+    if [[ -n "$BASELINE_JAR" && $((i % 2)) == 0 ]]; then
+      run_baseline "$@"
     fi
     if [[ "$EMPTY_TOOL" == 1 ]]; then
       run_once "$WORK/t-empty" ${AGENT_JVM:-} -Dracetriage.agent.emptyTool=true "$EMPTY_OPT" "$@"
