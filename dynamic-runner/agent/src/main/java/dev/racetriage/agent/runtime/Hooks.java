@@ -306,7 +306,7 @@ public final class Hooks {
       return find("ownedElement");
     }
 
-    /** A direct handle, of a shape the JDK's archived lambda forms cover: linking spins no class. */
+    /** A direct handle, shared by every site: nothing is bound per site. */
     private static java.lang.invoke.MethodHandle find(String name) {
       try {
         return java.lang.invoke.MethodHandles.lookup().findStatic(Hooks.class, name,
