@@ -176,16 +176,7 @@ public final class Hooks {
     if (t.busy) {
       return t;
     }
-    if (!rt.coveredElementRead(t, array)) {
-      t.busy = true;
-      try {
-        rt.readElement(t, array, index, site);
-      } catch (Throwable e) {
-        rt.internalError();
-      } finally {
-        t.busy = false;
-      }
-    }
+    checkElementRead(rt, t, array, index, site);
     ShadowMemory memory = ownedElements;
     if (memory != null) {
       noteOwnedArray(t, array, guard, memory);
@@ -637,8 +628,17 @@ public final class Hooks {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-    if (t.busy || rt.coveredElementRead(t, array)) {
-      return t;
+    if (!t.busy) {
+      checkElementRead(rt, t, array, index, site);
+    }
+    return t;
+  }
+
+  /** The element read hooks' body, for a thread not busy: the cover check, else the full read under the busy flag. */
+  @ForceInline // into its two hooks: no call more
+  private static void checkElementRead(DetectRuntime rt, ThreadShadow t, Object array, int index, int site) {
+    if (rt.coveredElementRead(t, array)) {
+      return;
     }
     t.busy = true;
     try {
@@ -648,7 +648,6 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
-    return t;
   }
 
   /**

@@ -327,23 +327,18 @@ public final class ThreadShadow {
   @ForceInline // into the read hook: loads and compares, no call
   boolean coversElementWritesOf(Object array, ShadowMemory memory, ThreadRegistry registry) {
     ThreadState s = state;
-    if (s == null || stateRegistry != registry || cacheMemory != memory) {
+    if (s == null || stateRegistry != registry) {
       return false;
     }
-    WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
-    if (e == null || !e.refersTo(array)) {
-      e = cachedWay(array, memory);
-      if (e == null) {
-        return false;
-      }
-    }
-    return e.value.writesCoveredBy(s);
+    WeakIdentityTable.Entry<ObjectShadow> e = knownEntry(array, memory);
+    return e != null && e.value.writesCoveredBy(s);
   }
 
   /**
    * The weak-table entry of {@code array} if this thread's own caches hold it (its last read array or a way), else
    * null: nothing is looked up or created.
    */
+  @ForceInline // into the read hook's cover check
   WeakIdentityTable.Entry<ObjectShadow> knownEntry(Object array, ShadowMemory memory) {
     if (cacheMemory != memory) {
       return null;
