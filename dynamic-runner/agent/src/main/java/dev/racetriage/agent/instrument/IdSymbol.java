@@ -6,9 +6,10 @@ import java.util.Objects;
 
 /**
  * What an id baked into instrumented code stands for: a field ({@code declaringClass} internal form, {@code name})
- * or an access site ({@code className} binary form, {@code method}, {@code file}, {@code line}). The instrumenter
- * emits a placeholder per symbol and each run binds it to that run's dense id, so instrumented bytes do not depend
- * on the order classes were loaded in — which is what lets them be cached between runs.
+ * or an access site ({@code className} binary form, {@code method}, {@code file}, {@code line}), or an owned-element
+ * guard (one element load: a fresh cache index at every binding). The instrumenter emits a placeholder per symbol and
+ * each run binds it to that run's id, so instrumented bytes do not depend on the order classes were loaded in — which
+ * is what lets them be cached between runs.
  *
  * <p>equals/hashCode are written out (not a record): they run inside the class file transformer, where bootstrapping
  * the generated record methods would load classes mid-transform.
