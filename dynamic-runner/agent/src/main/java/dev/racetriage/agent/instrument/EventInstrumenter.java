@@ -217,6 +217,11 @@ final class EventInstrumenter extends AdviceAdapter {
       HookMethod.OWNER, "ownedElementSite", "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
       + "Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;", false);
 
+  /** The bootstrap of an owned-element write guard's call site, bound to {@code Hooks.ownedElementWrite}. */
+  private static final org.objectweb.asm.Handle OWNED_ELEMENT_WRITE_SITE = new org.objectweb.asm.Handle(
+      H_INVOKESTATIC, HookMethod.OWNER, "ownedElementWriteSite", "(Ljava/lang/invoke/MethodHandles$Lookup;"
+      + "Ljava/lang/String;Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;", false);
+
   /** The bootstrap of the owned-read guard's slot read outside the class that declares the slot. */
   private static final org.objectweb.asm.Handle SLOT_READER = new org.objectweb.asm.Handle(H_INVOKESTATIC,
       "dev/racetriage/agent/runtime/ShadowSlots", "slotReader", "(Ljava/lang/invoke/MethodHandles$Lookup;"
@@ -244,14 +249,24 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   /**
-   * The element loads (by ordinal among the method's array accesses) that get the owned-element guard
-   * ({@code InstrumentingClassVisitor.loadsOutsideLoops}); null: none.
+   * The element loads and stores (by ordinal among the method's array accesses) that get the owned-element guards
+   * ({@code InstrumentingClassVisitor.accessesOutsideLoops}); null: none.
    */
-  void guardedLoads(java.util.BitSet loads) {
-    this.guardedLoads = loads;
+  void guardedAccesses(java.util.BitSet accesses) {
+    this.guardedAccesses = accesses;
   }
 
-  private java.util.BitSet guardedLoads;
+  private java.util.BitSet guardedAccesses;
+
+  /**
+   * Whether element access {@code ordinal} gets an owned-element guard: one of {@link #guardedAccesses}, in a method
+   * with a thread slot, outside a second pass for HotSpot's size limit ({@code linkedSlotReads}), in a class file that
+   * has {@code invokedynamic} (Java 7+).
+   */
+  private boolean guarded(int ordinal) {
+    return guardedAccesses != null && guardedAccesses.get(ordinal) && threadSlot >= 0 && ctx.linkedSlotReads()
+        && (ctx.version() & 0xFFFF) >= V1_7;
+  }
 
   void skipNextReadCheck() {
     skipReadCheck = true;
@@ -423,6 +438,12 @@ final class EventInstrumenter extends AdviceAdapter {
           nameContainerInField(fieldId);
         } else if (isFinal && namedAgain.get(fieldOrdinal)) {
           super.visitFieldInsn(opcode, owner, name, descriptor); // the same array or container, named already
+        } else if (isFinal && declaring.equals(ctx.internalName())) {
+          // this class's own final field: its array was named by the store of this class's constructor, which is
+          // instrumented with it (one set by deserialisation or reflection stays unnamed: named after the method of
+          // its first element write); a container is named here still
+          super.visitFieldInsn(opcode, owner, name, descriptor);
+          nameContainerInField(fieldId);
         } else {
           super.visitFieldInsn(opcode, owner, name, descriptor);
           nameArray(isArray, fieldId);
@@ -640,8 +661,7 @@ final class EventInstrumenter extends AdviceAdapter {
     if (checkAccesses && isArrayLoad(opcode)) {
       if (!skipRead) {
         loadKeepingArrayAndIndex(opcode); // the check after the load (see readAfterLoad)
-        if (guardedLoads != null && guardedLoads.get(arrayAccesses - 1) && threadSlot >= 0 && ctx.linkedSlotReads()
-            && (ctx.version() & 0xFFFF) >= V1_7) { // the owned-element guard
+        if (guarded(arrayAccesses - 1)) { // the owned-element guard
           guardedElementRead(arrayAccesses - 1);
           return;
         }
@@ -659,8 +679,12 @@ final class EventInstrumenter extends AdviceAdapter {
         mv.visitInsn(POP);     // [v, arr, i]
         mv.visitInsn(DUP2_X1); // [arr, i, v, arr, i]
       }
-      pushInt(site());
-      callAccessHook(HookMethod.WRITE_ELEMENT);
+      if (guarded(arrayAccesses - 1)) { // the owned-element write guard
+        guardedElementWrite(arrayAccesses - 1);
+      } else {
+        pushInt(site());
+        callAccessHook(HookMethod.WRITE_ELEMENT);
+      }
     } else if (!checkAccesses && opcode == AALOAD) {
       // trusted code: a pointer read out of an object array acquires the array's atomic clock (see the hook)
       mv.visitInsn(DUP2);           // [arr, i, arr, i]
@@ -712,6 +736,37 @@ final class EventInstrumenter extends AdviceAdapter {
     pushInt(site());
     pushInt(guard);
     callAccessHook(HookMethod.READ_ELEMENT_GUARDED);
+    mv.visitLabel(done);
+  }
+
+  /**
+   * An element store's hook behind the owned-element write guard, with {@code [arr, i, v, arr, i]} on the stack before
+   * the store: the guard is an {@code invokedynamic} site ({@code Hooks.ownedElementWriteSite}) linked to
+   * {@code Hooks.ownedElementWrite}, given the array, the index, the site and the thread slot, which records an
+   * owner's write itself and returns the thread's shadow (stored into the slot); null calls the hook, which takes the
+   * store's guard id too, to re-target its class's sites once they prove to write shared arrays:
+   * [.., arr, i] -> [.., arr, i, arr, i] -> [.., arr, i, t] -> [..]; or -> [.., arr, i] -> the hook.
+   */
+  private void guardedElementWrite(int ordinal) {
+    int guard = ctx.ids().guard(ctx.binaryName(), methodName + methodDescriptor, ordinal);
+    Label hook = new Label();
+    Label done = new Label();
+    int site = site();
+    mv.visitInsn(DUP2);
+    pushInt(site);
+    mv.visitVarInsn(ALOAD, threadSlot);
+    mv.visitInvokeDynamicInsn("ownedWrite", "(Ljava/lang/Object;II" + THREAD_SLOT_TYPE + ")" + THREAD_SLOT_TYPE,
+        OWNED_ELEMENT_WRITE_SITE, guard);
+    mv.visitInsn(DUP);
+    mv.visitJumpInsn(IFNULL, hook);
+    mv.visitVarInsn(ASTORE, threadSlot);
+    mv.visitInsn(POP2);
+    mv.visitJumpInsn(GOTO, done);
+    mv.visitLabel(hook);
+    mv.visitInsn(POP);
+    pushInt(site);
+    pushInt(guard);
+    callAccessHook(HookMethod.WRITE_ELEMENT_GUARDED);
     mv.visitLabel(done);
   }
 

@@ -28,6 +28,9 @@ public enum HookMethod {
   // EventInstrumenter#guardedElementRead): READ_ELEMENT with the load's guard id too
   READ_ELEMENT_GUARDED(Slot.ENTRY, "readElement", "(Ljava/lang/Object;III" + Slot.TS + ")" + Slot.TS),
   WRITE_ELEMENT(Slot.ENTRY, "writeElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  // an element store's hook behind the owned-element write guard (an invokedynamic site bound to
+  // Hooks.ownedElementWrite, see EventInstrumenter#guardedElementWrite): WRITE_ELEMENT with the store's guard id too
+  WRITE_ELEMENT_GUARDED(Slot.ENTRY, "writeElement", "(Ljava/lang/Object;III" + Slot.TS + ")" + Slot.TS),
   // a straight-line stretch's reads (writes) of elements [from, to) of one array, checked after the last
   // (RedundantChecks)
   READ_ELEMENTS(Slot.ENTRY, "readElements", "(Ljava/lang/Object;III" + Slot.TS + ")" + Slot.TS),

@@ -94,10 +94,10 @@ final class InstrumentingClassVisitor extends ClassVisitor {
                                                  java.util.BitSet transparentMonitors, int[] confinedContainers,
                                                  RedundantChecks.Covered covered,
                                                  java.util.BitSet confinedBulkCalls,
-                                                 java.util.BitSet guardedLoads) {
+                                                 java.util.BitSet guardedAccesses) {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
         hoisted, transparentMonitors, confinedContainers, covered, confinedBulkCalls);
-    instrumenter.guardedLoads(guardedLoads);
+    instrumenter.guardedAccesses(guardedAccesses);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
 
@@ -140,13 +140,15 @@ final class InstrumentingClassVisitor extends ClassVisitor {
   }
 
   /**
-   * The element accesses of {@code method} (by ordinal among its array loads and stores) that are loads outside every
-   * loop — no backward jump spans them — where the owned-element guard goes ({@code EventInstrumenter
-   * #guardedElementRead}): a getter's read, whose hook would also look its thread up. A load in a loop finds the
-   * thread in the method's slot after its first hook, and in a kernel's loop it most often reads shared arrays, where
-   * the guard only adds work (the Java Grande kernels' short runs: up to 25 % more CPU with guards in loops too).
+   * The element accesses of {@code method} (by ordinal among its array loads and stores) outside every loop — no
+   * backward jump spans them — where the owned-element guards go ({@code EventInstrumenter#guardedElementRead},
+   * {@code #guardedElementWrite}): a getter's read, a lambda's {@code total[0] += n}, whose hooks would also look their
+   * thread up. An access in a loop finds the thread in the method's slot after its first hook, and in a kernel's loop
+   * it most often touches shared arrays, where a guard only adds work (the Java Grande kernels' short runs: up to 25 %
+   * more CPU with read guards in loops too; lufact about 15 % with write guards in loops, whose stores in loops then
+   * take the write hook's own owner check instead).
    */
-  static java.util.BitSet loadsOutsideLoops(MethodNode method) {
+  static java.util.BitSet accessesOutsideLoops(MethodNode method) {
     java.util.Map<org.objectweb.asm.tree.LabelNode, Integer> at = new java.util.IdentityHashMap<>();
     int n = 0;
     for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
@@ -183,7 +185,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
          insn = insn.getNext(), n++) {
       int op = insn.getOpcode();
       if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
-        if (ConfinedArrays.isArrayLoad(op) && !inLoop.get(n)) {
+        if (!inLoop.get(n)) {
           loads.set(ordinal);
         }
         ordinal++;
@@ -263,7 +265,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
             named);
       }
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered,
-          confinedBulkCalls, loadsOutsideLoops(this)));
+          confinedBulkCalls, accessesOutsideLoops(this)));
     }
   }
 }

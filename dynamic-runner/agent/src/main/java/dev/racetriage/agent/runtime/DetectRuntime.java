@@ -292,6 +292,18 @@ public final class DetectRuntime {
     return predict == null && t.coversElementWritesOf(array, shadow, threads);
   }
 
+  /**
+   * The element write hook's fast path (see {@code Hooks.writeElement}): true if {@code t}'s write of element
+   * {@code index} of {@code array} from {@code site} was an owner's write, now recorded — the array is {@code t}'s last
+   * written one, its write summary is {@code t}'s current epoch and its records are flat: exactly the case in which
+   * {@link #writeElement} only stores the element's epoch and site ({@link #ownedWrite}), which this does. Not while a
+   * predictive analysis runs.
+   */
+  @ForceInline
+  boolean ownedElementWrite(ThreadShadow t, Object array, int index, int site) {
+    return predict == null && t.ownsElementWrite(array, index, site, shadow);
+  }
+
   @ForceInline // see the class comment
   void readField(ThreadShadow t, Object object, int fieldId, int site) {
     ObjectShadow s = t.shadowOfField(object, fieldId, shadow);

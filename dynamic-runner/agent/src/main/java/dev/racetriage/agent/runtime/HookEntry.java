@@ -51,6 +51,11 @@ public final class HookEntry {
   }
 
   @DontInline
+  public static ThreadShadow writeElement(Object array, int index, int site, int guard, ThreadShadow thread) {
+    return Hooks.writeElement(array, index, site, guard, thread);
+  }
+
+  @DontInline
   public static void readRange(Object array, int from, int to, int site) {
     Hooks.readRange(array, from, to, site);
   }

@@ -232,8 +232,71 @@ public final class Hooks {
                               ThreadShadow t) {
     contended[guard] = true;
     cache[guard] = null;
+    contendClass(guard, t);
+  }
+
+  /**
+   * The owned-element write guard, inlined into instrumented code before an element store's hook, given the array, the
+   * index, the store's site and the method's thread slot (null until a hook filled it): the calling thread's shadow if
+   * the store was an owner's write and is now recorded — the array is the thread's last written one, the thread is its
+   * writer, the write summary is the thread's current epoch and the records are flat: the element's record is set to
+   * this write's epoch and site with two plain stores ({@code ThreadShadow.ownsElementWrite}), exactly what the write
+   * hook would do — or null: call the hook ({@link #writeElement(Object, int, int, int, ThreadShadow)}). The shadow,
+   * returned, fills the thread slot. A pattern counter's {@code counters[i]++} in a detector's pixel loop, or a
+   * lambda's {@code total[0] += n} on a one-element array, then costs a few loads and two stores, no call. Off
+   * while a predictive analysis runs ({@link #ownedElements} null: it sees every event).
+   */
+  @ForceInline
+  public static ThreadShadow ownedElementWrite(Object array, int index, int site, ThreadShadow thread) {
+    ShadowMemory memory = ownedElements;
+    if (memory != null && array != null) {
+      ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+      if (!t.busy && t.ownsElementWrite(array, index, site, memory)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * {@link #writeElement(Object, int, int, ThreadShadow)}, for a store with an owned-element write guard
+   * ({@link #ownedElementWrite}) that did not settle it: the same write, then, if the array is not the calling
+   * thread's own after it (another thread wrote it: a shared array), the store's class is contended — every guard site
+   * of the class is re-targeted to a constant answer ({@link ClassGuards}), so that a kernel's stores into shared arrays
+   * pay nothing for the guards after that.
+   */
+  @DontInline
+  public static ThreadShadow writeElement(Object array, int index, int site, int guard, ThreadShadow thread) {
+    DetectRuntime rt = runtime;
+    if (rt == null || array == null) {
+      return thread;
+    }
+    ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    if (t.busy || rt.ownedElementWrite(t, array, index, site)) {
+      return t;
+    }
+    t.busy = true;
+    try {
+      rt.writeElement(t, array, index, site);
+    } catch (Throwable e) {
+      rt.internalError();
+    } finally {
+      t.busy = false;
+    }
+    ShadowMemory memory = ownedElements;
+    if (memory != null) {
+      WeakIdentityTable.Entry<ObjectShadow> e = t.knownWrittenEntry(array, memory);
+      if (e != null && !e.value.writtenOnlyByCurrentThread()) {
+        contendClass(guard, t);
+      }
+    }
+    return t;
+  }
+
+  /** Re-targets every owned-element guard site of guard {@code guard}'s class (see {@link ClassGuards}). */
+  private static void contendClass(int guard, ThreadShadow t) {
     ClassGuards[] owners = guardOwners;
-    ClassGuards owner = guard < owners.length ? owners[guard] : null;
+    ClassGuards owner = guard >= 0 && guard < owners.length ? owners[guard] : null;
     if (owner != null && !owner.contended) {
       t.busy = true;
       try {
@@ -290,27 +353,33 @@ public final class Hooks {
 
   /** The guards' method handles, made at the first guard's linkage (in the program's code, not the transformer's). */
   private static final class GuardHandles {
-    static final java.lang.invoke.MethodHandle OWNED = owned();
-    static final java.lang.invoke.MethodHandle NEVER = find("neverOwned");
-
-    private static java.lang.invoke.MethodHandle owned() {
-      return find("ownedElement");
-    }
+    static final java.lang.invoke.MethodType READ = java.lang.invoke.MethodType.methodType(boolean.class,
+        Object.class, int.class);
+    static final java.lang.invoke.MethodType WRITE = java.lang.invoke.MethodType.methodType(ThreadShadow.class,
+        Object.class, int.class, int.class, ThreadShadow.class);
+    static final java.lang.invoke.MethodHandle OWNED = find("ownedElement", READ);
+    static final java.lang.invoke.MethodHandle NEVER = find("neverOwned", READ);
+    static final java.lang.invoke.MethodHandle OWNED_WRITE = find("ownedElementWrite", WRITE);
+    static final java.lang.invoke.MethodHandle NEVER_WRITE = find("neverOwnedWrite", WRITE);
 
     /** A direct handle, shared by every site: nothing is bound per site. */
-    private static java.lang.invoke.MethodHandle find(String name) {
+    private static java.lang.invoke.MethodHandle find(String name, java.lang.invoke.MethodType type) {
       try {
-        return java.lang.invoke.MethodHandles.lookup().findStatic(Hooks.class, name,
-            java.lang.invoke.MethodType.methodType(boolean.class, Object.class, int.class));
+        return java.lang.invoke.MethodHandles.lookup().findStatic(Hooks.class, name, type);
       } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
         return null;
       }
     }
   }
 
-  /** A contended guard's target: never settles a read. */
+  /** A contended read guard's target: never settles a read. */
   public static boolean neverOwned(Object array, int guard) {
     return false;
+  }
+
+  /** A contended write guard's target: never settles a write. */
+  public static ThreadShadow neverOwnedWrite(Object array, int index, int site, ThreadShadow thread) {
+    return null;
   }
 
   /**
@@ -325,8 +394,24 @@ public final class Hooks {
    */
   public static java.lang.invoke.CallSite ownedElementSite(java.lang.invoke.MethodHandles.Lookup caller, String name,
                                                           java.lang.invoke.MethodType type, int guard) {
+    return guardSite(caller, type, guard, GuardHandles.OWNED);
+  }
+
+  /**
+   * The bootstrap of an owned-element write guard ({@code instrument.EventInstrumenter#guardedElementWrite}): as
+   * {@link #ownedElementSite}, linked to {@link #ownedElementWrite}; its class's sites, reads' and writes' alike, are
+   * re-targeted together when one of them is contended.
+   */
+  public static java.lang.invoke.CallSite ownedElementWriteSite(java.lang.invoke.MethodHandles.Lookup caller,
+                                                               String name, java.lang.invoke.MethodType type,
+                                                               int guard) {
+    return guardSite(caller, type, guard, GuardHandles.OWNED_WRITE);
+  }
+
+  private static java.lang.invoke.CallSite guardSite(java.lang.invoke.MethodHandles.Lookup caller,
+                                                     java.lang.invoke.MethodType type, int guard,
+                                                     java.lang.invoke.MethodHandle owned) {
     try {
-      java.lang.invoke.MethodHandle owned = GuardHandles.OWNED;
       if (owned != null && guard >= 0 && guard < 1 << 24) {
         ClassGuards owner = CLASS_GUARDS.get(caller.lookupClass());
         synchronized (ClassGuards.class) {
@@ -345,11 +430,17 @@ public final class Hooks {
     return new java.lang.invoke.ConstantCallSite(never(type));
   }
 
-  /** A handle of {@code type} that always answers false. */
+  /** A handle of {@code type} that always answers false (a read guard) or null (a write guard). */
   private static java.lang.invoke.MethodHandle never(java.lang.invoke.MethodType type) {
-    java.lang.invoke.MethodHandle never = GuardHandles.NEVER;
-    return never != null && never.type().equals(type) ? never : java.lang.invoke.MethodHandles.dropArguments(
-        java.lang.invoke.MethodHandles.constant(boolean.class, false), 0, type.parameterList());
+    java.lang.invoke.MethodHandle never = type.returnType() == boolean.class ? GuardHandles.NEVER
+        : GuardHandles.NEVER_WRITE;
+    if (never != null && never.type().equals(type)) {
+      return never;
+    }
+    Class<?> result = type.returnType();
+    return java.lang.invoke.MethodHandles.dropArguments(result == boolean.class
+        ? java.lang.invoke.MethodHandles.constant(boolean.class, false)
+        : java.lang.invoke.MethodHandles.zero(result), 0, type.parameterList());
   }
 
   /** True if {@code detectRuntime} is the installed runtime. */
@@ -719,7 +810,7 @@ public final class Hooks {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-    if (t.busy) {
+    if (t.busy || rt.ownedElementWrite(t, array, index, site)) {
       return t;
     }
     t.busy = true;

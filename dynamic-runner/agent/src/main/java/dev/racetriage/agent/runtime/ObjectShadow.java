@@ -198,6 +198,42 @@ class ObjectShadow {
     return writer == Thread.currentThread() || Epoch.isBottom(writeSummary);
   }
 
+  /**
+   * The owner's element write ({@code ThreadShadow.ownsElementWrite}): if the write summary is {@code now} — the
+   * writing thread's current epoch outside a class initialiser ({@code ThreadState.NO_GUARD_EPOCH}, never a summary,
+   * inside one) — and the array's records are flat, or chunked with the element's chunk allocated, element
+   * {@code index}'s record becomes ({@code now}, {@code site}) with plain stores, as {@code DetectRuntime.ownedWrite}
+   * does, and true is returned (for an array too long to shadow, whose writes record nothing, at once): every earlier write of the array
+   * is ordered before this one, so there is nothing to check. False otherwise (the index out of bounds too: the full
+   * write then lets the program throw).
+   */
+  @ForceInline
+  boolean ownedElementWrite(int index, int site, long now) {
+    if (writeSummary != now || !(this instanceof ArrayShadow a)) {
+      return false;
+    }
+    long[] epochs = a.elementEpochs;
+    if (epochs != null) {
+      if (index < 0 || index >= epochs.length) {
+        return false;
+      }
+      a.elementSites[index] = site; // the site first, as ownedWrite: a reader that sees the epoch sees its site
+      epochs[index] = now;
+      return true;
+    }
+    ElementChunks chunks = a.chunks; // a long array: its element's chunk if allocated (a uniform one is the hook's)
+    if (chunks == null) {
+      return a.untracked; // an array too long to shadow (counted by its first write's hook): nothing to record
+    }
+    ElementChunks.Chunk k = index >= 0 && index < chunks.length ? chunks.chunk(index >>> ElementChunks.SHIFT) : null;
+    if (k == null) {
+      return false;
+    }
+    k.sites[index & ElementChunks.MASK] = site;
+    k.epochs[index & ElementChunks.MASK] = now;
+    return true;
+  }
+
   /** The thread whose epoch the write summary is, or null (see {@link #writer}). */
   Thread writerThread() {
     return writer;

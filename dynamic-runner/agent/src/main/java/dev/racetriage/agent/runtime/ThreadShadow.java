@@ -48,6 +48,8 @@ public final class ThreadShadow {
   /** The arrays of the last element read and written (see {@link #shadowOfReadArray}). */
   private WeakIdentityTable.Entry<ObjectShadow> lastRead;
   private WeakIdentityTable.Entry<ObjectShadow> lastWritten;
+  /** The array written before {@link #lastWritten} (see {@link #shadowOfWrittenArray}). */
+  private WeakIdentityTable.Entry<ObjectShadow> previousWritten;
   /**
    * Direct-mapped by identity hash: the objects (locks, stripes, queues, the particles of a force loop) this thread
    * touched recently (16 KiB with compressed references; 256 slots made a loop over ~900 objects miss into the table).
@@ -335,6 +337,33 @@ public final class ThreadShadow {
   }
 
   /**
+   * The element write's owner check (the write hook's fast path, {@code DetectRuntime.ownedElementWrite}, and the
+   * owned-element write guard, {@code Hooks.ownedElementWrite}): if {@code array} is one of this thread's last two
+   * written arrays in {@code memory}, this thread is its shadow's writer, the write summary is this thread's current epoch and the
+   * records are flat, the write of element {@code index} from {@code site} is recorded here (its epoch and site,
+   * {@link ObjectShadow#ownedElementWrite}) and true is returned. False whenever anything is not at hand (another
+   * array, chunked or no records yet, a class initialiser running): the hook then takes the full write. The writer
+   * check makes a state of an earlier registry harmless, as in the owned-write guard: a shadow of this memory's writer
+   * is a thread that ran this registry's hooks, so its state is this registry's. Loads, compares and two plain
+   * stores, no call.
+   */
+  @ForceInline // into the write hook and the guard
+  boolean ownsElementWrite(Object array, int index, int site, ShadowMemory memory) {
+    if (cacheMemory != memory) {
+      return false;
+    }
+    WeakIdentityTable.Entry<ObjectShadow> e = lastWritten;
+    if (e == null || !e.refersTo(array)) {
+      e = previousWritten;
+      if (e == null || !e.refersTo(array)) {
+        return false;
+      }
+    }
+    ObjectShadow s = e.value;
+    return s.writtenOnlyByCurrentThread() && s.ownedElementWrite(index, site, guardEpoch());
+  }
+
+  /**
    * The weak-table entry of {@code array} if this thread's own caches hold it (its last read array or a way), else
    * null: nothing is looked up or created.
    */
@@ -344,6 +373,15 @@ public final class ThreadShadow {
       return null;
     }
     WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
+    return e != null && e.refersTo(array) ? e : cachedWay(array, memory);
+  }
+
+  /** As {@link #knownEntry}, the thread's last written array first. */
+  WeakIdentityTable.Entry<ObjectShadow> knownWrittenEntry(Object array, ShadowMemory memory) {
+    if (cacheMemory != memory) {
+      return null;
+    }
+    WeakIdentityTable.Entry<ObjectShadow> e = lastWritten;
     return e != null && e.refersTo(array) ? e : cachedWay(array, memory);
   }
 
@@ -458,12 +496,21 @@ public final class ThreadShadow {
     return e.value;
   }
 
-  /** The shadow of an array whose element is written: as {@link #shadowOfReadArray}, with its own last array. */
+  /**
+   * The shadow of an array whose element is written: as {@link #shadowOfReadArray}, with its own last two arrays (a
+   * loop or a lambda that writes two arrays in turn, {@code bitMap[idx[0]++] |= value}, finds both there: the
+   * owned-element write guard looks at nothing else, {@link #ownsElementWrite}).
+   */
   ObjectShadow shadowOfWrittenArray(Object array, ShadowMemory memory) {
     WeakIdentityTable.Entry<ObjectShadow> e = lastWritten;
     if (e == null || !e.refersTo(array) || cacheMemory != memory) {
-      e = entryOf(array, memory);
-      lastWritten = e;
+      WeakIdentityTable.Entry<ObjectShadow> p = previousWritten;
+      if (p == null || !p.refersTo(array) || cacheMemory != memory) {
+        p = entryOf(array, memory);
+      }
+      previousWritten = e;
+      lastWritten = p;
+      return p.value;
     }
     return e.value;
   }
@@ -559,6 +606,7 @@ public final class ThreadShadow {
       way3 = null;
       lastRead = null;
       lastWritten = null;
+      previousWritten = null;
       recent = new WeakIdentityTable.Entry[RECENT];
       cacheMemory = memory;
     }

@@ -252,6 +252,7 @@ class ClassInstrumenterTest {
           @Override
           public void visitInsn(int opcode) {
             if (opcode == Opcodes.LALOAD || opcode == Opcodes.IALOAD) order.add("load element");
+            if (opcode == Opcodes.IASTORE) order.add("store element");
           }
 
           @Override
@@ -263,27 +264,31 @@ class ClassInstrumenterTest {
           @Override
           public void visitMethodInsn(int opcode, String owner, String method, String d, boolean itf) {
             if (HookMethod.isOwner(owner)) order.add(method);
-            if (method.equals("readElement")) {
+            if (method.equals("readElement") || method.equals("writeElement")) {
               elementHooks.add(d);
             }
           }
         };
       }
     }, 0);
-    // an element load's hook takes the load's guard id (the owned-element guard's cache index) after its site
-    assertEquals(List.of(HookMethod.READ_ELEMENT_GUARDED.descriptor(), HookMethod.READ_ELEMENT_GUARDED.descriptor()),
-        elementHooks);
+    // an element load's hook takes the load's guard id (the owned-element guard's cache index) after its site, and
+    // an element store's hook its own (the write guard's class, re-targeted on contention)
+    assertEquals(List.of(HookMethod.READ_ELEMENT_GUARDED.descriptor(), HookMethod.READ_ELEMENT_GUARDED.descriptor(),
+        HookMethod.WRITE_ELEMENT_GUARDED.descriptor()), elementHooks);
     // the write whose value a load returns is recorded before the load's check (see EventInstrumenter); wide, wides
     // and ints, three fields of `this` on one line, are checked together after the last of the three loads
     // (RedundantChecks); a read of a field of this class, which declares the shadow slot, has the owned-read guard
     // in front of its hook: the receiver's slot loaded by this class's own getfield, then Hooks.ownedShadow; the
     // write of its own field outside a constructor has the owned-write guard (the slot, Hooks.ownedRewrite) in front;
-    // an element load has the owned-element guard (an invokedynamic site, Hooks.ownedElementSite) before its hook
+    // an element load has the owned-element guard (an invokedynamic site, Hooks.ownedElementSite) before its hook,
+    // an element store the write guard (Hooks.ownedElementWriteSite) before its hook, both before the store
     assertEquals(List.of("load flag", "load $racetriage$shadow", "ownedShadow", "readField", "load wide",
         "load shared", "readStatic", "load wides", "arrayInField", "load element", "guard ownedElementSite",
         "readElement",
         "load ints", "load $racetriage$shadow", "ownedShadow", "readFields", "arrayInField", "load element",
         "guard ownedElementSite", "readElement",
+        "load ints", "load $racetriage$shadow", "ownedShadow", "readField", "arrayInField",
+        "guard ownedElementWriteSite", "writeElement", "store element",
         "load $racetriage$shadow", "ownedRewrite", "writeFieldGuarded", "store flag"), order);
   }
 
@@ -359,6 +364,7 @@ class ClassInstrumenterTest {
 
     long readAll() {
       long sum = (flag ? 1 : 0) + wide + shared + wides[1] + ints[0];
+      ints[1] = 7;
       flag = sum > 0;
       return sum;
     }

@@ -13,8 +13,9 @@ import org.objectweb.asm.tree.MethodNode;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which element loads get the owned-element guard: those outside every loop (a getter's read), by ordinal among the
- * method's array accesses — not a load that a backward jump spans, whatever kind of loop it is.
+ * Which element loads and stores get the owned-element guards: those outside every loop (a getter's read, a lambda's
+ * update of a one-element array), by ordinal among the method's array accesses — not one that a backward jump spans,
+ * whatever kind of loop it is.
  */
 class OwnedElementGuardsTest {
   /** The shapes: a getter, a counted loop over an indirect index, a while loop between two loads, a do-while. */
@@ -52,18 +53,28 @@ class OwnedElementGuardsTest {
       } while (s == 0 && i < a.length);
       return s + a[0];
     }
+
+    void count(int[] counters, int[] pixels) {
+      counters[0] = 0;
+      for (int p : pixels) {
+        if (p != 0) {
+          counters[p & 3] = 1;
+        }
+      }
+    }
   }
 
   @Test
-  void loadsOutsideLoopsAreGuardedAndLoadsALoopSpansAreNot() throws IOException {
+  void accessesOutsideLoopsAreGuardedAndAccessesALoopSpansAreNot() throws IOException {
     Map<String, BitSet> guarded = new HashMap<>();
     for (MethodNode m : node(Shapes.class).methods) {
-      guarded.put(m.name, InstrumentingClassVisitor.loadsOutsideLoops(m));
+      guarded.put(m.name, InstrumentingClassVisitor.accessesOutsideLoops(m));
     }
     assertEquals(bits(0), guarded.get("get"));
     assertEquals(bits(), guarded.get("sum"), "both loads are in the loop");
     assertEquals(bits(0, 2), guarded.get("around"), "rows[0] and r[0], not r[s]");
-    assertEquals(bits(2), guarded.get("store"), "ordinal 0 is a store, 1 is in the do-while, 2 is a[0] after it");
+    assertEquals(bits(0, 2), guarded.get("store"), "0 is a store, 1 is in the do-while, 2 is a[0] after it");
+    assertEquals(bits(0), guarded.get("count"), "the store before the loop, not the one in it");
   }
 
   private static BitSet bits(int... set) {

@@ -83,22 +83,26 @@ class ArrayElementPropertyTest {
   }
 
   /**
-   * The owned-element guard ({@code Hooks.ownedElement}) before every element read, as instrumented code calls it:
-   * the reads it settles are skipped, the others go through the guarded hook, which fills the guard's cache. Two
-   * guards are shared by the three arrays (each read picks one), so entries are replaced and guards contended. The
-   * reports, with their indices, must still be exactly the oracle's — so every settled read is one the h-summary orders
-   * after its element's last write — and the guard must settle a good share of the reads. (A guard that trusts the
-   * cached shadow without asking whether the reading thread owns it fails this test.)
+   * The owned-element guards before every element read and write, as instrumented code calls them: the reads the read
+   * guard ({@code Hooks.ownedElement}) settles are skipped, the others go through the guarded hook, which fills the
+   * guard's cache; the writes the write guard ({@code Hooks.ownedElementWrite}) records itself skip the hook, from one
+   * of two sites. Two guards are shared by the three arrays (each access picks one), so entries are replaced and
+   * guards contended. The reports, with their indices, must still be exactly the oracle's, with records chunked and
+   * flat — so every settled read is one the h-summary orders after its element's last write, and every write the guard
+   * records is recorded as the hook would — and the guards must settle a good share of the accesses. (A read guard
+   * that trusts the cached shadow without asking whether the reading thread owns it fails this test, and so does a
+   * write guard that records a write without asking whether the summary is the writer's current epoch.)
    */
   @Test
   void theOwnedElementGuardSettlesOnlyReadsOrderedAfterTheArraysWrites() throws Exception {
     Random random = new Random(0x6A4DL);
-    int[] guarded = new int[2];
+    int[] guarded = new int[4];
     int racyTraces = 0;
     for (int n = 0; n < TRACES; n++) {
       List<Step> trace = new ArrayList<>();
       for (Step s : randomTrace(random)) {
-        trace.add(s.op() == 'r' ? new Step(s.thread(), 'r', s.target(), s.from(), 0, 1, random.nextInt(2)) : s);
+        trace.add(s.op() == 'r' || s.op() == 'w'
+            ? new Step(s.thread(), s.op(), s.target(), s.from(), 0, 1, random.nextInt(2)) : s);
         if (s.op() == 'r' && random.nextBoolean()) { // a read again: the guard's cache was filled by the first
           trace.add(new Step(s.thread(), 'r', s.target(), index(random, LENGTHS[s.target()]), 0, 1,
               random.nextInt(2)));
@@ -107,19 +111,22 @@ class ArrayElementPropertyTest {
       Map<String, Long> expected = new TreeMap<>();
       Map<String, TreeSet<Integer>> expectedIndices = new TreeMap<>();
       oracle(trace, expected, expectedIndices);
-      Map<String, Long> reported = new TreeMap<>();
-      Map<String, TreeSet<Integer>> reportedIndices = new TreeMap<>();
-      run(trace, reported, reportedIndices, ShadowMemory.FLAT_GRANT, guarded);
-      assertEquals(expected, reported, "trace " + n + ": " + trace);
-      for (var e : expectedIndices.entrySet()) {
-        if (e.getValue().size() <= 16) {
-          assertEquals(e.getValue(), reportedIndices.get(e.getKey()), "trace " + n + " indices: " + trace);
+      for (long grant : new long[] {0, ShadowMemory.FLAT_GRANT}) { // long arrays chunked, then flat
+        Map<String, Long> reported = new TreeMap<>();
+        Map<String, TreeSet<Integer>> reportedIndices = new TreeMap<>();
+        run(trace, reported, reportedIndices, grant, guarded);
+        assertEquals(expected, reported, "trace " + n + ", grant " + grant + ": " + trace);
+        for (var e : expectedIndices.entrySet()) {
+          if (e.getValue().size() <= 16) {
+            assertEquals(e.getValue(), reportedIndices.get(e.getKey()), "trace " + n + " indices: " + trace);
+          }
         }
       }
       racyTraces += expected.isEmpty() ? 0 : 1;
     }
     assertTrue(racyTraces > TRACES / 10, racyTraces + " racy traces");
     assertTrue(guarded[0] > guarded[1] / 10, guarded[0] + " of " + guarded[1] + " reads settled by the guard");
+    assertTrue(guarded[2] > guarded[3] / 10, guarded[2] + " of " + guarded[3] + " writes settled by the guard");
   }
 
   /** An index near a chunk boundary more often than not: where chunked and flat records differ. */
@@ -260,7 +267,23 @@ class ArrayElementPropertyTest {
       Step s = trace.get(i);
       long[] array = arrays[s.target()];
       switch (s.op()) {
-        case 'w' -> Hooks.writeElement(array, s.from(), 1);
+        case 'w' -> {
+          if (guarded == null) {
+            Hooks.writeElement(array, s.from(), 1);
+          } else { // the write guard first, as instrumented code calls it, from one of two sites
+            int site = s.other() == 0 ? 1 : 7;
+            if (Hooks.ownedElementWrite(array, s.from(), site, null) != null) {
+              synchronized (guarded) {
+                guarded[2]++;
+              }
+            } else {
+              Hooks.writeElement(array, s.from(), site, s.other(), null);
+            }
+            synchronized (guarded) {
+              guarded[3]++;
+            }
+          }
+        }
         case 'r' -> {
           if (guarded == null) {
             Hooks.readElement(array, s.from(), 2);

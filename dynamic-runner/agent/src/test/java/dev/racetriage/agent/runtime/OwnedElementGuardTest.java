@@ -65,6 +65,80 @@ class OwnedElementGuardTest {
     assertEquals(Map.of(RaceKind.WR, 1L), races.get(0).countByKind());
   }
 
+  /**
+   * The write guard ({@code Hooks.ownedElementWriteSite}): it records an owner's write itself once the array is the
+   * thread's last written one (no hook), not after the thread released a lock (its epoch moved: the hook records
+   * the new epoch), nor a write of an array another thread wrote; a store that wrote a shared array re-targets its
+   * class's sites, the read guards' too, and the races are still reported — including one against a write only the
+   * guard recorded.
+   */
+  @Test
+  void aWriteSiteRecordsOwnersWritesAndStopsGuardingOnceItsStoreWritesASharedArray() throws Throwable {
+    FieldRegistry fields = new FieldRegistry();
+    DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
+    Hooks.install(runtime);
+    MethodType type = MethodType.methodType(ThreadShadow.class, Object.class, int.class, int.class,
+        ThreadShadow.class);
+    MethodHandles.Lookup caller = MethodHandles.lookup().in(WriteSites.class); // a class of their own: contended
+    MethodHandle write = Hooks.ownedElementWriteSite(caller, "ownedWrite", type, GUARD + 1).dynamicInvoker();
+    MethodHandle read = Hooks.ownedElementSite(caller, "owned",
+        MethodType.methodType(boolean.class, Object.class, int.class), GUARD).dynamicInvoker();
+
+    long[] owned = new long[4];
+    Hooks.arrayInField(owned, fields.id("pkg/Holder", "owned"));
+    assertEquals(null, (ThreadShadow) write.invokeExact((Object) owned, 0, 1, (ThreadShadow) null), "no records yet");
+    Hooks.writeElement(owned, 0, 1, GUARD + 1, null);
+    ThreadShadow t = (ThreadShadow) write.invokeExact((Object) owned, 1, 1, (ThreadShadow) null);
+    assertTrue(t != null, "the owner's write is recorded by the guard");
+    Object lock = new Object();
+    Hooks.monitorEnter(lock);
+    Hooks.monitorExit(lock); // a release: the main thread's epoch moves on
+    assertEquals(null, (ThreadShadow) write.invokeExact((Object) owned, 1, 1, t), "a new epoch goes to the hook");
+    Hooks.writeElement(owned, 1, 1, GUARD + 1, t);
+    assertTrue((ThreadShadow) write.invokeExact((Object) owned, 1, 1, t) != null, "then the guard again");
+
+    java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1); // unseen by the runtime
+    Thread reader = new Thread(() -> {
+      try {
+        go.await();
+      } catch (InterruptedException e) {
+        return;
+      }
+      Hooks.readElement(owned, 2, 4); // never written: no race
+      Hooks.readElement(owned, 3, 4); // written by the guard alone, after the fork: a race
+    }, "reader");
+    Hooks.threadStarting(reader);
+    reader.start(); // the fork moves the main thread's epoch on too
+    Hooks.writeElement(owned, 0, 1, GUARD + 1, t);
+    assertTrue((ThreadShadow) write.invokeExact((Object) owned, 3, 1, t) != null, "element 3 recorded by the guard");
+    go.countDown();
+    reader.join(); // not reported to the runtime
+    Hooks.readElement(owned, 0, 2, GUARD, null);
+    assertTrue((boolean) read.invokeExact((Object) owned, GUARD), "the read guard settles the owner's reads");
+
+    long[] shared = new long[4];
+    Hooks.arrayInField(shared, fields.id("pkg/Holder", "shared"));
+    Thread writer = new Thread(() -> Hooks.writeElement(shared, 0, 3), "writer");
+    Hooks.threadStarting(writer);
+    writer.start();
+    writer.join();
+    assertEquals(null, (ThreadShadow) write.invokeExact((Object) shared, 0, 1, t), "another thread's array");
+    Hooks.writeElement(shared, 0, 1, GUARD + 1, t); // the race, and the class contended
+    assertEquals(null, (ThreadShadow) write.invokeExact((Object) owned, 1, 1, t), "the write sites no longer guard");
+    assertFalse((boolean) read.invokeExact((Object) owned, GUARD), "nor do the class's read sites");
+
+    Map<String, Map<RaceKind, Long>> byField = new java.util.TreeMap<>();
+    for (FieldRaces f : runtime.aggregator().fields()) {
+      byField.put(f.fieldKey(), f.countByKind());
+    }
+    assertEquals(Map.of("pkg.Holder.owned[]", Map.of(RaceKind.WR, 1L), "pkg.Holder.shared[]",
+        Map.of(RaceKind.WW, 1L)), byField);
+  }
+
+  /** The class whose sites the write guard's test links (a class's contended mark lasts as long as the JVM). */
+  private static final class WriteSites {
+  }
+
   @Test
   void aSiteThatCannotBeBoundNeverSettlesARead() throws Throwable {
     FieldRegistry fields = new FieldRegistry();
