@@ -32,7 +32,8 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * every iteration (it dominates every back edge);</li>
  * <li>nothing in it can synchronise or run code the agent does not see: only local, arithmetic, branch, array and
  * non-volatile field instructions (statics of the method's own class only, which is initialised already) — no call
- * but to {@code Math}/{@code StrictMath} (not {@code random}), to a {@code String} query, or to a static or private
+ * but to {@code Math}/{@code StrictMath} (not {@code random}) or a box's bit operation ({@link QuietCallees#pureMath}),
+ * to a {@code String} query, or to a static or private
  * method of the class that is as quiet and stores nothing ({@link QuietCallees}), no invokedynamic, no allocation but
  * primitive arrays, no monitor, no athrow, no class constants or casts.</li>
  * </ul>
@@ -805,9 +806,9 @@ final class CountedLoops {
     return false;
   }
 
-  /** A pure {@code Math}/{@code StrictMath} call ({@link QuietCallees#pureMath}). */
+  /** A pure {@code Math}/{@code StrictMath} call, or a box's bit operation ({@link QuietCallees#pureMath}). */
   static boolean pureMath(MethodInsnNode m) {
-    return QuietCallees.pureMath(m.getOpcode(), m.owner, m.name);
+    return QuietCallees.pureMath(m.getOpcode(), m.owner, m.name, m.desc);
   }
 
   private static boolean writesLocal(AbstractInsnNode insn, int local) {

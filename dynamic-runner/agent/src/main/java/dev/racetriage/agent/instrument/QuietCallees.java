@@ -81,14 +81,48 @@ final class QuietCallees {
   }
 
   /**
-   * A static method of {@code java.lang.Math} or {@code StrictMath} other than {@code random}: arithmetic on its
-   * arguments that neither synchronises nor touches the heap ({@code random} draws from a shared generator, an atomic
-   * update). Such a call may throw (the {@code *Exact} methods), as an array access may: the exception leaves the loop
-   * through the same paths.
+   * A static method of {@code java.lang.Math} or {@code StrictMath} other than {@code random}, or one of the bit and
+   * comparison operations of {@code Integer}, {@code Long}, {@code Float} and {@code Double} on primitives
+   * ({@code Integer.rotateLeft}, {@code Long.numberOfLeadingZeros}, {@code Integer.reverse},
+   * {@code Float.floatToRawIntBits}…, {@link #PURE_BITS}): arithmetic on its arguments that neither synchronises nor
+   * touches the heap ({@code random} draws from a shared generator, an atomic update). The bit operations' descriptor
+   * must name primitives only (no boxing, no string). Such a call may throw (the {@code *Exact} methods, a division by
+   * zero), as an array access may: the exception leaves the loop through the same paths. These classes are initialised
+   * before any application code runs.
    */
-  static boolean pureMath(int opcode, String owner, String name) {
-    return opcode == Opcodes.INVOKESTATIC && (owner.equals("java/lang/Math") || owner.equals("java/lang/StrictMath"))
-        && !name.equals("random");
+  static boolean pureMath(int opcode, String owner, String name, String descriptor) {
+    if (opcode != Opcodes.INVOKESTATIC) {
+      return false;
+    }
+    if (owner.equals("java/lang/Math") || owner.equals("java/lang/StrictMath")) {
+      return !name.equals("random");
+    }
+    return PURE_BITS.contains(owner.substring(owner.lastIndexOf('/') + 1) + "." + name)
+        && owner.startsWith("java/lang/") && descriptor.indexOf('L') < 0 && descriptor.indexOf('[') < 0;
+  }
+
+  /** The static primitive operations of the boxes that {@link #pureMath} counts as arithmetic. */
+  private static final Set<String> PURE_BITS = pureBits();
+
+  private static Set<String> pureBits() {
+    java.util.HashSet<String> ops = new java.util.HashSet<>();
+    for (String box : new String[] {"Integer", "Long"}) {
+      for (String op : new String[] {"bitCount", "reverse", "reverseBytes", "rotateLeft", "rotateRight",
+          "numberOfLeadingZeros", "numberOfTrailingZeros", "highestOneBit", "lowestOneBit", "signum", "compare",
+          "compareUnsigned", "divideUnsigned", "remainderUnsigned", "hashCode", "min", "max", "sum"}) {
+        ops.add(box + "." + op);
+      }
+    }
+    ops.add("Integer.toUnsignedLong");
+    for (String op : new String[] {"floatToRawIntBits", "floatToIntBits", "intBitsToFloat", "isNaN", "isInfinite",
+        "isFinite", "compare", "hashCode", "min", "max", "sum"}) {
+      ops.add("Float." + op);
+    }
+    for (String op : new String[] {"doubleToRawLongBits", "doubleToLongBits", "longBitsToDouble", "isNaN",
+        "isInfinite", "isFinite", "compare", "hashCode", "min", "max", "sum"}) {
+      ops.add("Double." + op);
+    }
+    return Set.copyOf(ops);
   }
 
   /**
@@ -145,7 +179,7 @@ final class QuietCallees {
 
     @Override
     public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
-      if (pureMath(opcode, owner, name) || pureString(opcode, owner, name)) {
+      if (pureMath(opcode, owner, name, descriptor) || pureString(opcode, owner, name)) {
         return;
       }
       if (owner.equals(self) && !isInterface

@@ -261,9 +261,9 @@ public final class Hooks {
   /**
    * {@link #writeElement(Object, int, int, ThreadShadow)}, for a store with an owned-element write guard
    * ({@link #ownedElementWrite}) that did not settle it: the same write, then, if the array is not the calling
-   * thread's own after it (another thread wrote it: a shared array), the store's class is contended — every guard site
-   * of the class is re-targeted to a constant answer ({@link ClassGuards}), so that a kernel's stores into shared arrays
-   * pay nothing for the guards after that.
+   * thread's own after it (another thread wrote it: a shared array), the store's class is contended — every guard
+   * site of the class is re-targeted to a constant answer ({@link ClassGuards}), so that a kernel's stores into shared
+   * arrays pay nothing for the guards after that.
    */
   @DontInline
   public static ThreadShadow writeElement(Object array, int index, int site, int guard, ThreadShadow thread) {

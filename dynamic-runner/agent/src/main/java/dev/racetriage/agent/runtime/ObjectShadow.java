@@ -203,9 +203,9 @@ class ObjectShadow {
    * writing thread's current epoch outside a class initialiser ({@code ThreadState.NO_GUARD_EPOCH}, never a summary,
    * inside one) — and the array's records are flat, or chunked with the element's chunk allocated, element
    * {@code index}'s record becomes ({@code now}, {@code site}) with plain stores, as {@code DetectRuntime.ownedWrite}
-   * does, and true is returned (for an array too long to shadow, whose writes record nothing, at once): every earlier write of the array
-   * is ordered before this one, so there is nothing to check. False otherwise (the index out of bounds too: the full
-   * write then lets the program throw).
+   * does, and true is returned (for an array too long to shadow, whose writes record nothing, at once): every
+   * earlier write of the array is ordered before this one, so there is nothing to check. False otherwise (the index
+   * out of bounds too: the full write then lets the program throw).
    */
   @ForceInline
   boolean ownedElementWrite(int index, int site, long now) {

@@ -339,10 +339,11 @@ public final class ThreadShadow {
   /**
    * The element write's owner check (the write hook's fast path, {@code DetectRuntime.ownedElementWrite}, and the
    * owned-element write guard, {@code Hooks.ownedElementWrite}): if {@code array} is one of this thread's last two
-   * written arrays in {@code memory}, this thread is its shadow's writer, the write summary is this thread's current epoch and the
-   * records are flat, the write of element {@code index} from {@code site} is recorded here (its epoch and site,
-   * {@link ObjectShadow#ownedElementWrite}) and true is returned. False whenever anything is not at hand (another
-   * array, chunked or no records yet, a class initialiser running): the hook then takes the full write. The writer
+   * written arrays in {@code memory}, this thread is its shadow's writer, the write summary is this thread's current
+   * epoch and the element's record is at hand, the write of element {@code index} from {@code site} is recorded here
+   * (its epoch and site, {@link ObjectShadow#ownedElementWrite}) and true is returned. False whenever anything is not
+   * at hand (another array, no records or an unallocated chunk yet, a class initialiser running): the hook then takes
+   * the full write. The writer
    * check makes a state of an earlier registry harmless, as in the owned-write guard: a shadow of this memory's writer
    * is a thread that ran this registry's hooks, so its state is this registry's. Loads, compares and two plain
    * stores, no call.

@@ -72,6 +72,10 @@ class LoopCheckHoisterTest {
     List<String> clamp = hooks.get("clampBelow");
     assertTrue(clamp.contains("writeRange"), clamp.toString());
     assertFalse(clamp.contains("readElement") || clamp.contains("writeElement"), clamp.toString());
+    // Integer/Long bit operations on primitives: arithmetic too
+    List<String> bits = hooks.get("rotateAndReverse");
+    assertTrue(bits.contains("writeRange") && bits.contains("readRange"), bits.toString());
+    assertFalse(bits.contains("readElement") || bits.contains("writeElement"), bits.toString());
     List<String> relax = hooks.get("relaxEverySecond");
     assertTrue(relax.contains("readRange") && relax.contains("writeRange"), relax.toString());
     assertFalse(relax.contains("readElement") || relax.contains("writeElement"), relax.toString());
@@ -82,7 +86,7 @@ class LoopCheckHoisterTest {
     Map<String, List<String>> hooks = hooksByMethod(detect());
     for (String m : List.of("withCall", "withRandom", "withVolatileRead", "withMonitor", "arrayReassigned",
         "strideDownTwo", "withStoringCallee", "withCalleeCallingOut", "withCharSequenceArgument",
-        "conditionalAccess", "inductionAlsoStored")) {
+        "conditionalAccess", "inductionAlsoStored", "withBoxing")) {
       List<String> h = hooks.get(m);
       assertFalse(h.contains("readRange") || h.contains("writeRange"), m + ": " + h);
       assertTrue(h.contains("writeElement"), m + ": " + h);
@@ -138,6 +142,10 @@ class LoopCheckHoisterTest {
         int[] e = new int[5];
         InstrumentedRun.call(c, "fillEverySecond", e, 1, 7);
         assertArrayEquals(new int[] {0, 7, 0, 7, 0}, e);
+        int[] rotated = {1, -8, 0};
+        InstrumentedRun.call(c, "rotateAndReverse", rotated, new long[] {1, 0, -1});
+        assertArrayEquals(new int[] {Integer.reverse(Integer.rotateLeft(1, 13)) + 63,
+            Integer.reverse(Integer.rotateLeft(-8, 13)) + 64, 0}, rotated);
         assertEquals(14L, InstrumentedRun.call(c, "sumEverySecond", e, 1));
         assertEquals(7L, InstrumentedRun.call(c, "sumShifted", e, 1, 3));
         int[][] rows = new int[3][4];
