@@ -196,20 +196,29 @@ final class EventInstrumenter extends AdviceAdapter {
    */
   private Label guardOwnedWrite(String owner, long bit) {
     Label done = new Label();
-    Label hook = new Label();
     mv.visitInsn(DUP);
     mv.visitFieldInsn(GETFIELD, owner, ShadowSlot.NAME, ShadowSlot.DESCRIPTOR);
     mv.visitVarInsn(ALOAD, threadSlot);
     mv.visitLdcInsn(bit);
     HookMethod.OWNED_REWRITE.call(mv);
+    settledOrHook(POP, done);
+    return done;
+  }
+
+  /**
+   * After a guard that returned the thread's shadow (settled) or null, above the copies the hook would take: a shadow
+   * fills the thread slot, the copies are dropped ({@code drop}, {@code POP} or {@code POP2}) and the code jumps to
+   * {@code done}; null is dropped and the code falls through to the hook with the copies still there.
+   */
+  private void settledOrHook(int drop, Label done) {
+    Label hook = new Label();
     mv.visitInsn(DUP);
     mv.visitJumpInsn(IFNULL, hook);
     mv.visitVarInsn(ASTORE, threadSlot);
-    mv.visitInsn(POP);
+    mv.visitInsn(drop);
     mv.visitJumpInsn(GOTO, done);
     mv.visitLabel(hook);
     mv.visitInsn(POP);
-    return done;
   }
 
   /** The bootstrap of an owned-element guard's call site, bound to {@code Hooks.ownedElement} and the guard id. */
@@ -749,7 +758,6 @@ final class EventInstrumenter extends AdviceAdapter {
    */
   private void guardedElementWrite(int ordinal) {
     int guard = ctx.ids().guard(ctx.binaryName(), methodName + methodDescriptor, ordinal);
-    Label hook = new Label();
     Label done = new Label();
     int site = site();
     mv.visitInsn(DUP2);
@@ -757,13 +765,7 @@ final class EventInstrumenter extends AdviceAdapter {
     mv.visitVarInsn(ALOAD, threadSlot);
     mv.visitInvokeDynamicInsn("ownedWrite", "(Ljava/lang/Object;II" + THREAD_SLOT_TYPE + ")" + THREAD_SLOT_TYPE,
         OWNED_ELEMENT_WRITE_SITE, guard);
-    mv.visitInsn(DUP);
-    mv.visitJumpInsn(IFNULL, hook);
-    mv.visitVarInsn(ASTORE, threadSlot);
-    mv.visitInsn(POP2);
-    mv.visitJumpInsn(GOTO, done);
-    mv.visitLabel(hook);
-    mv.visitInsn(POP);
+    settledOrHook(POP2, done);
     pushInt(site);
     pushInt(guard);
     callAccessHook(HookMethod.WRITE_ELEMENT_GUARDED);

@@ -294,8 +294,9 @@ public final class DetectRuntime {
 
   /**
    * The element write hook's fast path (see {@code Hooks.writeElement}): true if {@code t}'s write of element
-   * {@code index} of {@code array} from {@code site} was an owner's write, now recorded — the array is {@code t}'s last
-   * written one, its write summary is {@code t}'s current epoch and its records are flat: exactly the case in which
+   * {@code index} of {@code array} from {@code site} was an owner's write, now recorded — the array is one of
+   * {@code t}'s last two written ones, {@code t} is its writer, its write summary is {@code t}'s current epoch and the
+   * element's record is at hand ({@code ThreadShadow.ownsElementWrite}): exactly the case in which
    * {@link #writeElement} only stores the element's epoch and site ({@link #ownedWrite}), which this does. Not while a
    * predictive analysis runs.
    */

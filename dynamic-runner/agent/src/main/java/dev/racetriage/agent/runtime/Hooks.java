@@ -238,13 +238,13 @@ public final class Hooks {
   /**
    * The owned-element write guard, inlined into instrumented code before an element store's hook, given the array, the
    * index, the store's site and the method's thread slot (null until a hook filled it): the calling thread's shadow if
-   * the store was an owner's write and is now recorded — the array is the thread's last written one, the thread is its
-   * writer, the write summary is the thread's current epoch and the records are flat: the element's record is set to
-   * this write's epoch and site with two plain stores ({@code ThreadShadow.ownsElementWrite}), exactly what the write
-   * hook would do — or null: call the hook ({@link #writeElement(Object, int, int, int, ThreadShadow)}). The shadow,
-   * returned, fills the thread slot. A pattern counter's {@code counters[i]++} in a detector's pixel loop, or a
-   * lambda's {@code total[0] += n} on a one-element array, then costs a few loads and two stores, no call. Off
-   * while a predictive analysis runs ({@link #ownedElements} null: it sees every event).
+   * the store was an owner's write and is now recorded — the array is one of the thread's last two written ones, the
+   * thread is its writer, the write summary is the thread's current epoch and the element's record is at hand: it is
+   * set to this write's epoch and site with two plain stores ({@code ThreadShadow.ownsElementWrite}), exactly what the
+   * write hook would do — or null: call the hook ({@link #writeElement(Object, int, int, int, ThreadShadow)}). The
+   * shadow, returned, fills the thread slot. A lambda's {@code total[0] += n} on a one-element array, or a setter's
+   * store into a packed row (the guard is only at stores outside loops), then costs a few loads and two stores, no
+   * call. Off while a predictive analysis runs ({@link #ownedElements} null: it sees every event).
    */
   @ForceInline
   public static ThreadShadow ownedElementWrite(Object array, int index, int site, ThreadShadow thread) {
@@ -260,10 +260,10 @@ public final class Hooks {
 
   /**
    * {@link #writeElement(Object, int, int, ThreadShadow)}, for a store with an owned-element write guard
-   * ({@link #ownedElementWrite}) that did not settle it: the same write, then, if the array is not the calling
-   * thread's own after it (another thread wrote it: a shared array), the store's class is contended — every guard
-   * site of the class is re-targeted to a constant answer ({@link ClassGuards}), so that a kernel's stores into shared
-   * arrays pay nothing for the guards after that.
+   * ({@link #ownedElementWrite}) that did not settle it: the same write, then, if it took the full write and the
+   * array is not the calling thread's own after it (another thread wrote it: a shared array), the store's class is
+   * contended — every guard site of the class is re-targeted to a constant answer ({@link ClassGuards}), so that a
+   * kernel's stores into shared arrays pay nothing for the guards after that.
    */
   @DontInline
   public static ThreadShadow writeElement(Object array, int index, int site, int guard, ThreadShadow thread) {
@@ -272,19 +272,8 @@ public final class Hooks {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
-    if (t.busy || rt.ownedElementWrite(t, array, index, site)) {
-      return t;
-    }
-    t.busy = true;
-    try {
-      rt.writeElement(t, array, index, site);
-    } catch (Throwable e) {
-      rt.internalError();
-    } finally {
-      t.busy = false;
-    }
-    ShadowMemory memory = ownedElements;
-    if (memory != null) {
+    ShadowMemory memory;
+    if (fullElementWrite(rt, t, array, index, site) && (memory = ownedElements) != null) {
       WeakIdentityTable.Entry<ObjectShadow> e = t.knownWrittenEntry(array, memory);
       if (e != null && !e.value.writtenOnlyByCurrentThread()) {
         contendClass(guard, t);
@@ -810,8 +799,18 @@ public final class Hooks {
       return thread;
     }
     ThreadShadow t = thread != null ? thread : ThreadShadow.current();
+    fullElementWrite(rt, t, array, index, site);
+    return t;
+  }
+
+  /**
+   * The element write hooks' body: nothing for a busy thread, the owner check
+   * ({@code DetectRuntime.ownedElementWrite}), else the full write under the busy flag — then true.
+   */
+  @ForceInline // into its two hooks: no call more
+  private static boolean fullElementWrite(DetectRuntime rt, ThreadShadow t, Object array, int index, int site) {
     if (t.busy || rt.ownedElementWrite(t, array, index, site)) {
-      return t;
+      return false;
     }
     t.busy = true;
     try {
@@ -821,7 +820,7 @@ public final class Hooks {
     } finally {
       t.busy = false;
     }
-    return t;
+    return true;
   }
 
   /**
