@@ -277,6 +277,39 @@ final class EventInstrumenter extends AdviceAdapter {
         && (ctx.version() & 0xFFFF) >= V1_7;
   }
 
+  /**
+   * Whether an element store without the owned-element guard (one in a loop) gets the repeated-write guard: in a
+   * method whose accesses get guards at all ({@link #guardedAccesses}: application methods in detect mode), with a
+   * thread slot, outside a second pass for HotSpot's size limit.
+   */
+  private boolean repeatGuarded() {
+    return guardedAccesses != null && threadSlot >= 0 && ctx.linkedSlotReads();
+  }
+
+  /**
+   * An element store's hook behind the repeated-write guard ({@code Hooks.repeatedElementWrite}, inlined by the JIT),
+   * with {@code [arr, i, v, arr, i]} on the stack before the store: the guard, given the array, the index, the site
+   * and the thread slot, answers true when the thread's last recorded element write was this element from this site
+   * in its current epoch — {@code counters[position]++} over a run of pixels of one colour — and the hook is skipped:
+   * [.., arr, i] -> [.., arr, i, arr, i] -> [.., arr, i, z] -> [..]; or -> [.., arr, i] -> the hook.
+   */
+  private void repeatGuardedWrite() {
+    Label hook = new Label();
+    Label done = new Label();
+    int site = site();
+    mv.visitInsn(DUP2);
+    pushInt(site);
+    mv.visitVarInsn(ALOAD, threadSlot);
+    HookMethod.REPEATED_ELEMENT_WRITE.call(mv);
+    mv.visitJumpInsn(IFEQ, hook);
+    mv.visitInsn(POP2);
+    mv.visitJumpInsn(GOTO, done);
+    mv.visitLabel(hook);
+    pushInt(site);
+    callAccessHook(HookMethod.WRITE_ELEMENT);
+    mv.visitLabel(done);
+  }
+
   void skipNextReadCheck() {
     skipReadCheck = true;
   }
@@ -690,6 +723,8 @@ final class EventInstrumenter extends AdviceAdapter {
       }
       if (guarded(arrayAccesses - 1)) { // the owned-element write guard
         guardedElementWrite(arrayAccesses - 1);
+      } else if (repeatGuarded()) { // a store in a loop: the repeated-write guard
+        repeatGuardedWrite();
       } else {
         pushInt(site());
         callAccessHook(HookMethod.WRITE_ELEMENT);

@@ -28,6 +28,9 @@ public enum HookMethod {
   // EventInstrumenter#guardedElementRead): READ_ELEMENT with the load's guard id too
   READ_ELEMENT_GUARDED(Slot.ENTRY, "readElement", "(Ljava/lang/Object;III" + Slot.TS + ")" + Slot.TS),
   WRITE_ELEMENT(Slot.ENTRY, "writeElement", "(Ljava/lang/Object;II" + Slot.TS + ")" + Slot.TS),
+  // the repeated-write guard before WRITE_ELEMENT at a store in a loop (see EventInstrumenter#repeatGuardedWrite):
+  // array, index, site, thread slot; true if the thread's last recorded element write was this one again
+  REPEATED_ELEMENT_WRITE("repeatedElementWrite", "(Ljava/lang/Object;II" + Slot.TS + ")Z"),
   // an element store's hook behind the owned-element write guard (an invokedynamic site bound to
   // Hooks.ownedElementWrite, see EventInstrumenter#guardedElementWrite): WRITE_ELEMENT with the store's guard id too
   WRITE_ELEMENT_GUARDED(Slot.ENTRY, "writeElement", "(Ljava/lang/Object;III" + Slot.TS + ")" + Slot.TS),

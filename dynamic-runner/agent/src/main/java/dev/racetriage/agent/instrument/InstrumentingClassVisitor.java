@@ -149,6 +149,34 @@ final class InstrumentingClassVisitor extends ClassVisitor {
    * take the write hook's own owner check instead).
    */
   static java.util.BitSet accessesOutsideLoops(MethodNode method) {
+    return accessesOutsideLoops(method, accessesInLoops(method));
+  }
+
+  /**
+   * The element accesses of {@code method} (by ordinal among its array loads and stores) that are not in
+   * {@code inLoops}: the original code's accesses in loops, found before the loop hoister appended its exit
+   * trampolines — each ends in a jump back to its exit's target, which would make everything after a hoisted loop
+   * look like a loop's body.
+   */
+  static java.util.BitSet accessesOutsideLoops(MethodNode method,
+                                               java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> inLoops) {
+    java.util.BitSet accesses = new java.util.BitSet();
+    int ordinal = 0;
+    for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
+         insn = insn.getNext()) {
+      int op = insn.getOpcode();
+      if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
+        if (!inLoops.contains(insn)) {
+          accesses.set(ordinal);
+        }
+        ordinal++;
+      }
+    }
+    return accesses;
+  }
+
+  /** The element loads and stores of {@code method} that a backward jump spans (a loop's). */
+  static java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> accessesInLoops(MethodNode method) {
     java.util.Map<org.objectweb.asm.tree.LabelNode, Integer> at = new java.util.IdentityHashMap<>();
     int n = 0;
     for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
@@ -178,20 +206,17 @@ final class InstrumentingClassVisitor extends ClassVisitor {
         }
       }
     }
-    java.util.BitSet loads = new java.util.BitSet();
-    int ordinal = 0;
+    java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> accesses =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     n = 0;
     for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
          insn = insn.getNext(), n++) {
       int op = insn.getOpcode();
-      if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
-        if (!inLoop.get(n)) {
-          loads.set(ordinal);
-        }
-        ordinal++;
+      if ((ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) && inLoop.get(n)) {
+        accesses.add(insn);
       }
     }
-    return loads;
+    return accesses;
   }
 
   /**
@@ -230,6 +255,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
           }
         }
       }
+      java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> inLoops = accessesInLoops(this); // original code
       LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx, unchecked);
       RedundantChecks.Covered covered = RedundantChecks.find(ctx.internalName(), this, ctx, hoisted, // hoisted code
           !transparent.isEmpty());
@@ -265,7 +291,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
             named);
       }
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered,
-          confinedBulkCalls, accessesOutsideLoops(this)));
+          confinedBulkCalls, accessesOutsideLoops(this, inLoops)));
     }
   }
 }

@@ -756,6 +756,7 @@ public final class DetectRuntime {
    */
   @ForceInline // see the class comment
   void writeRange(ThreadShadow t, Object array, int from, int to, int step, int site) {
+    t.forgetRepeatable(); // its elements' records may now hold this range's site
     ObjectShadow s = t.shadowOfWrittenArray(array, shadow);
     ThreadState state = t.state(threads);
     Predictions predict = predictions();

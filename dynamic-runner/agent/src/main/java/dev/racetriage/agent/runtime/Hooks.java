@@ -259,6 +259,22 @@ public final class Hooks {
   }
 
   /**
+   * The repeated-write guard, inlined into instrumented code before the hook of an element store in a loop (see
+   * EventInstrumenter), given the array, the index, the store's site and the method's thread slot: true if the hook
+   * can be skipped because the thread's last recorded element write was this very element from this site in its
+   * current epoch ({@code ThreadShadow.repeats}) — a pixel loop's {@code counters[position]++} over a run of pixels of
+   * one colour. Off while a predictive analysis runs ({@link #ownedElements} null: it sees every event).
+   */
+  @ForceInline
+  public static boolean repeatedElementWrite(Object array, int index, int site, ThreadShadow thread) {
+    return REPEATED_WRITES_ALLOWED && thread != null && thread.repeats(array, index, site, ownedElements);
+  }
+
+  /** {@code -Dracetriage.agent.repeatedWrites=false} turns the repeated-write guard off, for measurements. */
+  private static final boolean REPEATED_WRITES_ALLOWED =
+      !"false".equals(System.getProperty("racetriage.agent.repeatedWrites"));
+
+  /**
    * {@link #writeElement(Object, int, int, ThreadShadow)}, for a store with an owned-element write guard
    * ({@link #ownedElementWrite}) that did not settle it: the same write, then, if it took the full write and the
    * array is not the calling thread's own after it (another thread wrote it: a shared array), the store's class is
@@ -815,6 +831,7 @@ public final class Hooks {
     t.busy = true;
     try {
       rt.writeElement(t, array, index, site);
+      t.noteRepeatable(array, index, site, t.guardEpoch(), rt.shadowMemory());
     } catch (Throwable e) {
       rt.internalError();
     } finally {
@@ -831,20 +848,31 @@ public final class Hooks {
    */
   @DontInline
   public static void readRange(Object array, int from, int to, int site) {
-    readRange(array, from, to, 1, site);
+    checkRangeRead(array, from, to, 1, site);
   }
 
   /** As {@link #readRange(Object, int, int, int)}, for every {@code step}-th element from {@code from} on. */
   @DontInline
   public static void readRange(Object array, int from, int to, int step, int site) {
+    checkRangeRead(array, from, to, step, site);
+  }
+
+  /**
+   * The range read hooks' body: the element read hook's cover check first (the thread covers every write recorded
+   * for the array, which its caches hold: a counter array the loop's thread wrote — nothing to check, no busy flag),
+   * else every element of the range checked under the busy flag.
+   */
+  @ForceInline // into its two hooks: no call more
+  private static void checkRangeRead(Object array, int from, int to, int step, int site) {
     DetectRuntime rt = runtime;
     if (rt == null || array == null || from >= to || step < 1) {
       return;
     }
-    ThreadShadow t = enter();
-    if (t == null) {
+    ThreadShadow t = ThreadShadow.current();
+    if (t.busy || rt.coveredElementRead(t, array)) {
       return;
     }
+    t.busy = true;
     try {
       rt.readRange(t, array, from, to, step, site);
     } catch (Throwable e) {

@@ -51,6 +51,16 @@ public final class ThreadShadow {
   /** The array written before {@link #lastWritten} (see {@link #shadowOfWrittenArray}). */
   private WeakIdentityTable.Entry<ObjectShadow> previousWritten;
   /**
+   * The thread's last element write that an element write hook (or the write guard) recorded, for the repeated-write
+   * guard ({@link #repeats}): its array (null: none), index, site, epoch and shadow memory. Held strongly: one array
+   * per thread, until its next element write.
+   */
+  private Object repeatArray;
+  private int repeatIndex;
+  private int repeatSite;
+  private long repeatEpoch;
+  private ShadowMemory repeatMemory;
+  /**
    * Direct-mapped by identity hash: the objects (locks, stripes, queues, the particles of a force loop) this thread
    * touched recently (16 KiB with compressed references; 256 slots made a loop over ~900 objects miss into the table).
    */
@@ -361,12 +371,53 @@ public final class ThreadShadow {
       }
     }
     ObjectShadow s = e.value;
-    return s.writtenOnlyByCurrentThread() && s.ownedElementWrite(index, site, guardEpoch());
+    long now = guardEpoch();
+    if (s.writtenOnlyByCurrentThread() && s.ownedElementWrite(index, site, now)) {
+      noteRepeatable(array, index, site, now, memory);
+      return true;
+    }
+    return false;
   }
 
   /**
-   * The weak-table entry of {@code array} if this thread's own caches hold it (its last read array or a way), else
-   * null: nothing is looked up or created.
+   * The repeated-write guard's test ({@code Hooks.repeatedElementWrite}): true if this thread's last recorded element
+   * write was of the same element of {@code array} from the same {@code site}, in its current epoch and in
+   * {@code memory} (null while no guard may settle anything: a predictive analysis sees every event). The write hook
+   * would find the element's record holding exactly this write, or — if another thread wrote or read the element
+   * since — check it against that access, which was itself checked against the recorded write of the same site and
+   * epoch: the same race on the same element, already reported (a thread's epoch changes only at its releases, so
+   * an access ordered after one of the two writes is ordered after both). Loads and compares, no call.
+   */
+  @ForceInline
+  boolean repeats(Object array, int index, int site, ShadowMemory memory) {
+    return repeatArray == array && repeatIndex == index && repeatSite == site && memory != null
+        && repeatMemory == memory && repeatEpoch == guardEpoch();
+  }
+
+  /** An element write the hook recorded at epoch {@code now} (a class initialiser's is not repeatable). */
+  @ForceInline
+  void noteRepeatable(Object array, int index, int site, long now, ShadowMemory memory) {
+    if (now == ThreadState.NO_GUARD_EPOCH) {
+      repeatArray = null;
+      return;
+    }
+    repeatArray = array;
+    repeatIndex = index;
+    repeatSite = site;
+    repeatEpoch = now;
+    repeatMemory = memory;
+  }
+
+  /** A range of elements was written (a hoisted loop, a bulk copy): the last single write is not repeatable. */
+  void forgetRepeatable() {
+    repeatArray = null;
+  }
+
+  /**
+   * The weak-table entry of {@code array} if this thread's own caches hold it (its last read array, a way, or its
+   * slot of the recent entries: a loop that reads more arrays than there are ways, as a pattern matcher comparing its
+   * counters with each of a table's rows), else null: nothing is looked up or created. The recent slot costs the
+   * array's identity hash, which its entry's creation stored in its header.
    */
   @ForceInline // into the read hook's cover check
   WeakIdentityTable.Entry<ObjectShadow> knownEntry(Object array, ShadowMemory memory) {
@@ -374,7 +425,20 @@ public final class ThreadShadow {
       return null;
     }
     WeakIdentityTable.Entry<ObjectShadow> e = lastRead;
-    return e != null && e.refersTo(array) ? e : cachedWay(array, memory);
+    if (e != null && e.refersTo(array)) {
+      return e;
+    }
+    e = cachedWay(array, memory);
+    return e != null ? e : recentEntry(array);
+  }
+
+  /** {@code array}'s entry if its slot of the recent entries holds it, else null (the caller checked the memory). */
+  @ForceInline
+  private WeakIdentityTable.Entry<ObjectShadow> recentEntry(Object array) {
+    @SuppressWarnings("unchecked")
+    WeakIdentityTable.Entry<ObjectShadow> e =
+        (WeakIdentityTable.Entry<ObjectShadow>) recent[System.identityHashCode(array) & (RECENT - 1)];
+    return e != null && e.refersTo(array) ? e : null;
   }
 
   /** As {@link #knownEntry}, the thread's last written array first. */

@@ -355,6 +355,61 @@ class ClassInstrumenterTest {
   }
 
   /** Reads of every shape the read hooks take (a wide value too), then a write. */
+  /**
+   * A store in a loop whose index the loop hoister cannot model (a pixel loop's {@code counters[position]++}) has the
+   * repeated-write guard ({@code Hooks.repeatedElementWrite}) before its hook; the accesses after the loop have the
+   * owned-element guards — though the hoisted read's exit check sits behind the method's end and jumps back to them.
+   */
+  @Test
+  void aStoreInALoopHasTheRepeatedWriteGuardBeforeItsHook() throws IOException {
+    byte[] out = instrumenter.instrument(ClassKind.APPLICATION, getClass().getClassLoader(),
+        bytesOf(Counting.class.getName().replace('.', '/'))).bytes();
+    List<String> order = new ArrayList<>();
+    new ClassReader(out).accept(new ClassVisitor(Opcodes.ASM9) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exceptions) {
+        if (!name.equals("count")) return null;
+        return new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitInsn(int opcode) {
+            if (opcode == Opcodes.IASTORE) order.add("store element");
+          }
+
+          @Override
+          public void visitInvokeDynamicInsn(String indy, String d, org.objectweb.asm.Handle bootstrap,
+                                             Object... arguments) {
+            order.add("guard " + bootstrap.getName());
+          }
+
+          @Override
+          public void visitMethodInsn(int opcode, String owner, String method, String d, boolean itf) {
+            if (HookMethod.isOwner(owner) && method.contains("Element")) order.add(method);
+          }
+        };
+      }
+    }, 0);
+    assertEquals(List.of("repeatedElementWrite", "writeElement", "store element",
+        "guard ownedElementSite", "readElement", "guard ownedElementWriteSite", "writeElement", "store element"), order);
+  }
+
+  static final class Counting {
+    int[] count(boolean[] pixels) {
+      int[] counters = new int[4];
+      int position = 0;
+      boolean white = false;
+      for (int i = 0; i < pixels.length; i++) {
+        if (pixels[i] != white) {
+          counters[position]++;
+        } else {
+          position = (position + 1) & 3;
+          white = !white;
+        }
+      }
+      counters[0] = -counters[0];
+      return counters;
+    }
+  }
+
   static final class Reads {
     static int shared;
     boolean flag;

@@ -129,6 +129,73 @@ class ArrayElementPropertyTest {
     assertTrue(guarded[2] > guarded[3] / 10, guarded[2] + " of " + guarded[3] + " writes settled by the guard");
   }
 
+  /**
+   * The repeated-write guard ({@code Hooks.repeatedElementWrite}) before every element write, as instrumented code
+   * calls it at a store in a loop: a write it skips is the thread's last recorded element write again (same element,
+   * site and epoch). Writes are repeated, at once or after another step (another thread's access, a release, a range).
+   * A skipped write can change how often a racy element is reported (a write of another thread that came between is
+   * reported against the first of the two, not again against the second, and later reads are checked against it), so
+   * two properties: the oracle that skips what the guard's specification skips finds exactly the racy elements of the
+   * oracle that checks every write — no race is lost on an element, none is invented — and the reports are exactly
+   * the skipping oracle's, counts and indices (a guard that skips a write after a release fails this). The guard must
+   * skip a good share of the writes.
+   */
+  @Test
+  void theRepeatedWriteGuardLosesNoRacyElement() throws Exception {
+    Random random = new Random(0x5EE7L);
+    int[] repeated = new int[2];
+    int racyTraces = 0;
+    for (int n = 0; n < TRACES; n++) {
+      List<Step> trace = new ArrayList<>();
+      Step pending = null;
+      for (Step s : randomTrace(random)) {
+        Step step = s.op() == 'w' ? new Step(s.thread(), 'w', s.target(), s.from(), 0, 1, random.nextInt(2)) : s;
+        trace.add(step);
+        if (pending != null) {
+          trace.add(pending); // the same write again after another step
+          pending = null;
+        }
+        if (step.op() == 'w') {
+          int again = random.nextInt(4);
+          for (int k = 0; k < again; k++) {
+            trace.add(step); // a run of one colour: the same counter again
+          }
+          if (random.nextInt(3) == 0) {
+            pending = step;
+          } else if (random.nextInt(4) == 0) { // a release, the write again (a new epoch: recorded), then a hand-off
+            int lock = random.nextInt(LOCKS);
+            int other = (step.thread() + 1 + random.nextInt(THREADS - 1)) % THREADS;
+            trace.add(new Step(step.thread(), 'l', lock, 0, 0, 0, 0));
+            trace.add(step);
+            trace.add(new Step(other, 'a', lock, 0, 0, 0, 0)); // ordered after the first write, not the second
+            trace.add(new Step(other, random.nextBoolean() ? 'r' : 'w', step.target(), step.from(), 0, 1, 0));
+          }
+        }
+      }
+      Map<String, Long> all = new TreeMap<>();
+      Map<String, TreeSet<Integer>> allIndices = new TreeMap<>();
+      oracle(trace, all, allIndices); // every write checked
+      Map<String, Long> expected = new TreeMap<>();
+      Map<String, TreeSet<Integer>> expectedIndices = new TreeMap<>();
+      oracle(trace, expected, expectedIndices, true); // the guard's repeats skipped
+      assertEquals(allIndices, expectedIndices, "skipping loses or invents a racy element, trace " + n + ": " + trace);
+      for (long grant : new long[] {0, ShadowMemory.FLAT_GRANT}) {
+        Map<String, Long> reported = new TreeMap<>();
+        Map<String, TreeSet<Integer>> reportedIndices = new TreeMap<>();
+        run(trace, reported, reportedIndices, grant, null, repeated);
+        assertEquals(expected, reported, "trace " + n + ", grant " + grant + ": " + trace);
+        for (var e : expectedIndices.entrySet()) {
+          if (e.getValue().size() <= 16) {
+            assertEquals(e.getValue(), reportedIndices.get(e.getKey()), "trace " + n + " indices: " + trace);
+          }
+        }
+      }
+      racyTraces += expected.isEmpty() ? 0 : 1;
+    }
+    assertTrue(racyTraces > TRACES / 10, racyTraces + " racy traces");
+    assertTrue(repeated[0] > repeated[1] / 5, repeated[0] + " of " + repeated[1] + " writes skipped by the guard");
+  }
+
   /** An index near a chunk boundary more often than not: where chunked and flat records differ. */
   private static int index(Random random, int length) {
     if (random.nextBoolean()) {
@@ -184,6 +251,17 @@ class ArrayElementPropertyTest {
 
   /** The h-summary on vector clocks, element by element; counts per "key kind" and racy indices per key. */
   private static void oracle(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices) {
+    oracle(trace, counts, indices, false);
+  }
+
+  /**
+   * {@code skipRepeats}: a thread's element write ({@code 'w'}, its site {@code other}) is skipped when its last
+   * recorded one was the same element from the same site while its own clock component (its epoch) has not moved
+   * since; a range write by the thread forgets it — the repeated-write guard's specification.
+   */
+  private static void oracle(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices,
+                             boolean skipRepeats) {
+    int[][] repeat = new int[THREADS][]; // {array, index, site, epoch} of the thread's last recorded write
     int[][] clocks = new int[THREADS][THREADS];
     for (int t = 0; t < THREADS; t++) {
       clocks[t][t] = 1;
@@ -211,6 +289,7 @@ class ArrayElementPropertyTest {
           c[s.thread()]++;
         }
         case 'C' -> { // the destination range is written (checked first), then the source range read
+          repeat[s.thread()] = null;
           for (int i = 0; i < s.step(); i++) {
             access(s.thread(), c, s.other(), s.to() + i, true, lastThread, lastClock, counts, indices);
           }
@@ -220,6 +299,15 @@ class ArrayElementPropertyTest {
         }
         default -> {
           boolean write = s.op() == 'w' || s.op() == 'W' || s.op() == 'F';
+          if (s.op() == 'w' && skipRepeats) {
+            int[] mine = {s.target(), s.from(), s.other(), c[s.thread()]};
+            if (Arrays.equals(mine, repeat[s.thread()])) {
+              continue;
+            }
+            repeat[s.thread()] = mine;
+          } else if ((s.op() == 'W' || s.op() == 'F') && s.from() < s.to()) {
+            repeat[s.thread()] = null;
+          }
           if (s.op() == 'w' || s.op() == 'r') {
             access(s.thread(), c, s.target(), s.from(), write, lastThread, lastClock, counts, indices);
           } else {
@@ -250,6 +338,12 @@ class ArrayElementPropertyTest {
   /** Runs the trace through the hooks, each step on its thread, one step at a time. */
   private static void run(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices,
                           long flatGrant, int[] guarded) throws InterruptedException {
+    run(trace, counts, indices, flatGrant, guarded, null);
+  }
+
+  /** {@code repeated}: the repeated-write guard before every element write, from one of two sites. */
+  private static void run(List<Step> trace, Map<String, Long> counts, Map<String, TreeSet<Integer>> indices,
+                          long flatGrant, int[] guarded, int[] repeated) throws InterruptedException {
     FieldRegistry fields = new FieldRegistry();
     DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
     runtime.shadowMemory().flatGrant(flatGrant);
@@ -268,7 +362,18 @@ class ArrayElementPropertyTest {
       long[] array = arrays[s.target()];
       switch (s.op()) {
         case 'w' -> {
-          if (guarded == null) {
+          if (repeated != null) {
+            int site = s.other() == 0 ? 1 : 7;
+            ThreadShadow t = ThreadShadow.current();
+            boolean skipped = Hooks.repeatedElementWrite(array, s.from(), site, t);
+            if (!skipped) {
+              Hooks.writeElement(array, s.from(), site, t);
+            }
+            synchronized (repeated) {
+              repeated[0] += skipped ? 1 : 0;
+              repeated[1]++;
+            }
+          } else if (guarded == null) {
             Hooks.writeElement(array, s.from(), 1);
           } else { // the write guard first, as instrumented code calls it, from one of two sites
             int site = s.other() == 0 ? 1 : 7;

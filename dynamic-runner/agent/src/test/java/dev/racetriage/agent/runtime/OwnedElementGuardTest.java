@@ -135,6 +135,54 @@ class OwnedElementGuardTest {
         Map.of(RaceKind.WW, 1L)), byField);
   }
 
+  /**
+   * The repeated-write guard ({@code Hooks.repeatedElementWrite}) at a store in a loop: it skips the hook only for the
+   * thread's last recorded element write again — the same array, element and site, in the same epoch — not another
+   * element or site, not after a release (a new epoch), a range write, or the runtime's removal; and a race with an
+   * unordered write of another thread that came between two such writes is still reported (against the first).
+   */
+  @Test
+  void theRepeatedWriteGuardSkipsOnlyTheSameWriteAgainInTheSameEpoch() throws Throwable {
+    FieldRegistry fields = new FieldRegistry();
+    DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
+    Hooks.install(runtime);
+    long[] counters = new long[4];
+    Hooks.arrayInField(counters, fields.id("pkg/Holder", "counters"));
+    assertFalse(Hooks.repeatedElementWrite(counters, 0, 1, null), "no thread slot yet: the hook");
+    ThreadShadow t = Hooks.writeElement(counters, 0, 1, null); // the array's first write: the hook's full path
+    assertTrue(Hooks.repeatedElementWrite(counters, 0, 1, t), "the same write again");
+    assertFalse(Hooks.repeatedElementWrite(counters, 1, 1, t), "another element");
+    assertFalse(Hooks.repeatedElementWrite(counters, 0, 2, t), "another site: its record must name it");
+    assertFalse(Hooks.repeatedElementWrite(new long[4], 0, 1, t), "another array");
+    t = Hooks.writeElement(counters, 1, 1, t); // an owner's write: the hook's short path notes it too
+    assertTrue(Hooks.repeatedElementWrite(counters, 1, 1, t));
+    assertFalse(Hooks.repeatedElementWrite(counters, 0, 1, t), "only the last write is remembered");
+
+    Object lock = new Object();
+    Hooks.monitorEnter(lock);
+    Hooks.monitorExit(lock); // a release: the epoch moves on, the element's record must get it
+    assertFalse(Hooks.repeatedElementWrite(counters, 1, 1, t), "a new epoch goes to the hook");
+    t = Hooks.writeElement(counters, 1, 1, t);
+    assertTrue(Hooks.repeatedElementWrite(counters, 1, 1, t));
+    Hooks.writeRange(counters, 0, 4, 5); // a hoisted loop's range: the records now name its site
+    assertFalse(Hooks.repeatedElementWrite(counters, 1, 1, t), "after a range write");
+
+    t = Hooks.writeElement(counters, 2, 1, t);
+    Thread other = new Thread(() -> Hooks.writeElement(counters, 2, 3), "other");
+    other.start(); // not announced to the runtime: unordered with the main thread's writes, before and after
+    other.join();
+    assertTrue(Hooks.repeatedElementWrite(counters, 2, 1, t), "skipped: the other write raced with the first");
+
+    Hooks.install(null);
+    assertFalse(Hooks.repeatedElementWrite(counters, 2, 1, t), "no runtime: the hook");
+
+    List<FieldRaces> races = runtime.aggregator().fields();
+    assertEquals(1, races.size(), races.toString());
+    assertEquals("pkg.Holder.counters[]", races.get(0).fieldKey());
+    assertEquals(Map.of(RaceKind.WW, 1L), races.get(0).countByKind(), "the other thread's write against the first");
+    assertEquals(java.util.Set.of(2), java.util.Set.copyOf(races.get(0).indices()));
+  }
+
   /** The class whose sites the write guard's test links (a class's contended mark lasts as long as the JVM). */
   private static final class WriteSites {
   }
