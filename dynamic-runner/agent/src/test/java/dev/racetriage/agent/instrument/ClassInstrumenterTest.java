@@ -389,7 +389,8 @@ class ClassInstrumenterTest {
       }
     }, 0);
     assertEquals(List.of("repeatedElementWrite", "writeElement", "store element",
-        "guard ownedElementSite", "readElement", "guard ownedElementWriteSite", "writeElement", "store element"), order);
+        "guard ownedElementSite", "readElement", "guard ownedElementWriteSite", "writeElement", "store element"),
+        order);
   }
 
   static final class Counting {
