@@ -278,12 +278,21 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   /**
-   * Whether an element store without the owned-element guard (one in a loop) gets the repeated-write guard: in a
-   * method whose accesses get guards at all ({@link #guardedAccesses}: application methods in detect mode), with a
-   * thread slot, outside a second pass for HotSpot's size limit.
+   * The element stores in loops (by ordinal among the method's array accesses) that get the repeated-write guard
+   * ({@code RepeatedWrites}: their index follows no loop counter); null: none.
    */
-  private boolean repeatGuarded() {
-    return guardedAccesses != null && threadSlot >= 0 && ctx.linkedSlotReads();
+  void repeatGuardedStores(java.util.BitSet stores) {
+    this.repeatStores = stores;
+  }
+
+  private java.util.BitSet repeatStores;
+
+  /**
+   * Whether element store {@code ordinal} gets the repeated-write guard: one of {@link #repeatStores}, in a method
+   * with a thread slot, outside a second pass for HotSpot's size limit.
+   */
+  private boolean repeatGuarded(int ordinal) {
+    return repeatStores != null && repeatStores.get(ordinal) && threadSlot >= 0 && ctx.linkedSlotReads();
   }
 
   /**
@@ -723,7 +732,7 @@ final class EventInstrumenter extends AdviceAdapter {
       }
       if (guarded(arrayAccesses - 1)) { // the owned-element write guard
         guardedElementWrite(arrayAccesses - 1);
-      } else if (repeatGuarded()) { // a store in a loop: the repeated-write guard
+      } else if (repeatGuarded(arrayAccesses - 1)) { // a store in a loop: the repeated-write guard
         repeatGuardedWrite();
       } else {
         pushInt(site());

@@ -83,7 +83,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     }
     MethodVisitor events = accessesAndEvents(buffered, access, name, descriptor, ctx, checkAccesses,
         LoopCheckHoister.Hoisted.NONE, new java.util.BitSet(), ConfinedContainers.NONE, covered,
-        stableBulkCalls, null);
+        stableBulkCalls, null, null);
     // trusted JDK code: a read lock's contract replaces its implementation's edges (LockContracts)
     return checkAccesses ? events : LockContracts.wrap(events, ctx.internalName(), name, descriptor);
   }
@@ -94,10 +94,12 @@ final class InstrumentingClassVisitor extends ClassVisitor {
                                                  java.util.BitSet transparentMonitors, int[] confinedContainers,
                                                  RedundantChecks.Covered covered,
                                                  java.util.BitSet confinedBulkCalls,
-                                                 java.util.BitSet guardedAccesses) {
+                                                 java.util.BitSet guardedAccesses,
+                                                 java.util.BitSet repeatStores) {
     EventInstrumenter instrumenter = new EventInstrumenter(buffered, access, name, descriptor, ctx, checkAccesses,
         hoisted, transparentMonitors, confinedContainers, covered, confinedBulkCalls);
     instrumenter.guardedAccesses(guardedAccesses);
+    instrumenter.repeatGuardedStores(repeatStores);
     return checkAccesses ? new CompoundUpdateMarker(instrumenter) : instrumenter;
   }
 
@@ -173,6 +175,24 @@ final class InstrumentingClassVisitor extends ClassVisitor {
       }
     }
     return accesses;
+  }
+
+  /** The ordinals (among {@code method}'s element loads and stores) of the accesses in {@code accesses}. */
+  static java.util.BitSet ordinalsOf(MethodNode method,
+                                     java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> accesses) {
+    java.util.BitSet ordinals = new java.util.BitSet();
+    int ordinal = 0;
+    for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
+         insn = insn.getNext()) {
+      int op = insn.getOpcode();
+      if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
+        if (accesses.contains(insn)) {
+          ordinals.set(ordinal);
+        }
+        ordinal++;
+      }
+    }
+    return ordinals;
   }
 
   /** The element loads and stores of {@code method} that a backward jump spans (a loop's). */
@@ -256,6 +276,8 @@ final class InstrumentingClassVisitor extends ClassVisitor {
         }
       }
       java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> inLoops = accessesInLoops(this); // original code
+      java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> repeatStores =
+          RepeatedWrites.find(ctx.internalName(), this, inLoops); // original code
       LoopCheckHoister.Hoisted hoisted = LoopCheckHoister.hoist(ctx.internalName(), this, ctx, unchecked);
       RedundantChecks.Covered covered = RedundantChecks.find(ctx.internalName(), this, ctx, hoisted, // hoisted code
           !transparent.isEmpty());
@@ -291,7 +313,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
             named);
       }
       accept(accessesAndEvents(buffered, access, name, desc, ctx, true, hoisted, transparent, confined, covered,
-          confinedBulkCalls, accessesOutsideLoops(this, inLoops)));
+          confinedBulkCalls, accessesOutsideLoops(this, inLoops), ordinalsOf(this, repeatStores)));
     }
   }
 }
