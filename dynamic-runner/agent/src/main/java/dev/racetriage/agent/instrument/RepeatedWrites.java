@@ -19,7 +19,8 @@ import org.objectweb.asm.tree.analysis.SourceValue;
 /**
  * The element stores in loops that get the repeated-write guard ({@code EventInstrumenter#repeatGuardedWrite}): those
  * whose index does not follow a loop's counter — a local incremented just before a backward jump (a {@code for}
- * loop's update, a {@code while} loop's last {@code x++}), read directly or through arithmetic. A pixel loop's
+ * loop's update, a {@code while} loop's last {@code x++}), read directly or through arithmetic other than a quotient
+ * or a right shift ({@code bits[x / 32] |= …} writes one word 32 times in a row). A pixel loop's
  * {@code counters[counterPosition]++} gets it (the position moves only at a change of colour); a force loop's
  * {@code f[3 * j] -= …} does not: its index changes every iteration, so the guard could never skip its hook and would
  * only add its loads (the Java Grande kernels' moldyn: about 6 % more wall time with it).
@@ -131,8 +132,10 @@ final class RepeatedWrites {
   private static int arithmeticOperands(int op) {
     return switch (op) {
       case Opcodes.DUP, Opcodes.DUP_X1, Opcodes.DUP_X2, Opcodes.DUP2, Opcodes.DUP2_X1, Opcodes.DUP2_X2 -> 4;
-      case Opcodes.IADD, Opcodes.ISUB, Opcodes.IMUL, Opcodes.IDIV, Opcodes.IREM, Opcodes.ISHL, Opcodes.ISHR,
-           Opcodes.IUSHR, Opcodes.IAND, Opcodes.IOR, Opcodes.IXOR -> 2;
+      case Opcodes.IADD, Opcodes.ISUB, Opcodes.IMUL, Opcodes.IREM, Opcodes.ISHL, Opcodes.IAND, Opcodes.IOR,
+           Opcodes.IXOR -> 2;
+      // a quotient or a right shift of a counter repeats: bits[x / 32] |= … writes one word 32 times in a row
+      case Opcodes.IDIV, Opcodes.ISHR, Opcodes.IUSHR -> 0;
       case Opcodes.INEG, Opcodes.L2I, Opcodes.I2B, Opcodes.I2C, Opcodes.I2S -> 1;
       default -> 0;
     };
