@@ -162,22 +162,15 @@ final class InstrumentingClassVisitor extends ClassVisitor {
    */
   static java.util.BitSet accessesOutsideLoops(MethodNode method,
                                                java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> inLoops) {
-    java.util.BitSet accesses = new java.util.BitSet();
-    int ordinal = 0;
-    for (org.objectweb.asm.tree.AbstractInsnNode insn = method.instructions.getFirst(); insn != null;
-         insn = insn.getNext()) {
-      int op = insn.getOpcode();
-      if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
-        if (!inLoops.contains(insn)) {
-          accesses.set(ordinal);
-        }
-        ordinal++;
-      }
-    }
+    java.util.BitSet accesses = ordinalsOf(method, inLoops);
+    accesses.flip(0, ordinalsOf(method, null).cardinality());
     return accesses;
   }
 
-  /** The ordinals (among {@code method}'s element loads and stores) of the accesses in {@code accesses}. */
+  /**
+   * The ordinals (among {@code method}'s element loads and stores) of the accesses in {@code accesses}; null: of all of
+   * them.
+   */
   static java.util.BitSet ordinalsOf(MethodNode method,
                                      java.util.Set<org.objectweb.asm.tree.AbstractInsnNode> accesses) {
     java.util.BitSet ordinals = new java.util.BitSet();
@@ -186,7 +179,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
          insn = insn.getNext()) {
       int op = insn.getOpcode();
       if (ConfinedArrays.isArrayLoad(op) || ConfinedArrays.isArrayStore(op)) {
-        if (accesses.contains(insn)) {
+        if (accesses == null || accesses.contains(insn)) {
           ordinals.set(ordinal);
         }
         ordinal++;

@@ -267,7 +267,8 @@ public final class Hooks {
    */
   @ForceInline
   public static boolean repeatedElementWrite(Object array, int index, int site, ThreadShadow thread) {
-    return REPEATED_WRITES_ALLOWED && thread != null && thread.repeats(array, index, site, ownedElements);
+    return REPEATED_WRITES_ALLOWED && thread != null && thread.repeats(array, index, site)
+        && thread.repeatedIn(ownedElements); // the volatile load only once the write matched
   }
 
   /** {@code -Dracetriage.agent.repeatedWrites=false} turns the repeated-write guard off, for measurements. */

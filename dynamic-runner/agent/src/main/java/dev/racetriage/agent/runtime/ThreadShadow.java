@@ -381,17 +381,23 @@ public final class ThreadShadow {
 
   /**
    * The repeated-write guard's test ({@code Hooks.repeatedElementWrite}): true if this thread's last recorded element
-   * write was of the same element of {@code array} from the same {@code site}, in its current epoch and in
-   * {@code memory} (null while no guard may settle anything: a predictive analysis sees every event). The write hook
+   * write was of the same element of {@code array} from the same {@code site}, in its current epoch; the guard then
+   * asks {@link #repeatedIn} whether it was recorded in the guards' memory (null while no guard may settle anything: a
+   * predictive analysis sees every event). The write hook
    * would find the element's record holding exactly this write, or — if another thread wrote or read the element
    * since — check it against that access, which was itself checked against the recorded write of the same site and
    * epoch: the same race on the same element, already reported (a thread's epoch changes only at its releases, so
    * an access ordered after one of the two writes is ordered after both). Loads and compares, no call.
    */
   @ForceInline
-  boolean repeats(Object array, int index, int site, ShadowMemory memory) {
-    return repeatArray == array && repeatIndex == index && repeatSite == site && memory != null
-        && repeatMemory == memory && repeatEpoch == guardEpoch();
+  boolean repeats(Object array, int index, int site) {
+    return repeatArray == array && repeatIndex == index && repeatSite == site && repeatEpoch == guardEpoch();
+  }
+
+  /** The second half of {@link #repeats}: the remembered write was recorded in {@code memory} (not null). */
+  @ForceInline
+  boolean repeatedIn(ShadowMemory memory) {
+    return memory != null && repeatMemory == memory;
   }
 
   /** An element write the hook recorded at epoch {@code now} (a class initialiser's is not repeatable). */
