@@ -137,7 +137,6 @@ public final class ClassInstrumenter {
         info = ClassHierarchy.read(reader);
         hierarchy.remember(loader, info);
         boolean frames = major >= Opcodes.V1_6;
-        boolean linked = true;
         // only detect mode hoists loop checks (InstrumentingClassVisitor), so only it needs the quiet callees
         java.util.Set<String> quietCallees = kind == ClassKind.APPLICATION && jumble == null ? QuietCallees.of(reader)
             : java.util.Set.of();
@@ -150,20 +149,22 @@ public final class ClassInstrumenter {
                   return hierarchy.classFile(loader, other);
                 }
               }) : StableArrays.NONE;
+        java.util.Set<String> unlinked = new java.util.HashSet<>(); // methods without the linked slot loads
         for (;;) {
           ClassWriter writer = new HierarchyClassWriter(reader,
               frames ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS, hierarchy, loader);
           ClassContext ctx = new ClassContext(name, null, major, loader, hierarchy, ids, jumble)
               .withQuietCallees(quietCallees).withGuardedWrites(guardedWrites)
               .withStableArrays(stableArrays);
-          ClassVisitor visitor = new InstrumentingClassVisitor(writer, linked ? ctx : ctx.withoutLinkedSlotReads(),
-              kind == ClassKind.APPLICATION, applicationClass, jdkSlot);
+          ClassVisitor visitor = new InstrumentingClassVisitor(writer, ctx, kind == ClassKind.APPLICATION,
+              applicationClass, jdkSlot, java.util.Set.copyOf(unlinked));
           reader.accept(visitor, frames ? ClassReader.SKIP_FRAMES : 0);
           instrumented = writer.toByteArray();
-          if (!linked || !HugeMethods.crossed(classFile, instrumented)) {
+          // again without the linked slot loads in the methods they took past HotSpot's limit (once: a method the
+          // plain hooks take past it stays there)
+          if (!unlinked.isEmpty() || !unlinked.addAll(HugeMethods.crossedMethods(classFile, instrumented))) {
             break;
           }
-          linked = false; // again without the linked slot loads, which took a method past HotSpot's limit
           ids = IdPlaceholders.forClass(classFile);
         }
       }

@@ -1,15 +1,17 @@
 package dev.racetriage.agent.instrument;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.ClassReader;
 
 /**
  * HotSpot compiles no method whose bytecode is longer than {@link #LIMIT} bytes ({@code -XX:+DontCompileHugeMethods},
  * on by default, {@code HugeMethodLimit}): such a method runs in the interpreter for good, tens of times slower. An
  * instrumented method that crossed the limit only because of what the instrumenter added would make the program pay
- * that for checks alone, so the instrumenter leaves out what it can do without (the owned-read guards' linked slot
- * loads, see {@code EventInstrumenter#guardOwnedRead}) when they are what takes a method across.
+ * that for checks alone, so the instrumenter leaves out what it can do without (the guards that need the linked slot
+ * loads, see {@code EventInstrumenter#guardOwnedRead}) in the methods they take across — in those methods only.
  */
 final class HugeMethods {
   /** HotSpot's {@code HugeMethodLimit}. */
@@ -20,17 +22,27 @@ final class HugeMethods {
 
   /** True if some method of {@code original} no longer than {@link #LIMIT} is longer in {@code instrumented}. */
   static boolean crossed(byte[] original, byte[] instrumented) {
+    return !crossedMethods(original, instrumented).isEmpty();
+  }
+
+  /**
+   * The methods ({@code name + descriptor}) of {@code original} no longer than {@link #LIMIT} that are longer in
+   * {@code instrumented}; never the class initialiser, which runs once (interpreted or not, a table it fills costs
+   * the same): a class whose static tables' hooks take {@code <clinit>} past the limit keeps its other methods' guards.
+   */
+  static Set<String> crossedMethods(byte[] original, byte[] instrumented) {
     if (instrumented.length <= LIMIT) {
-      return false; // no method's code is longer than its class file: most classes stop here, unparsed
+      return Set.of(); // no method's code is longer than its class file: most classes stop here, unparsed
     }
     Map<String, Integer> before = codeLengths(original);
+    Set<String> crossed = new HashSet<>();
     for (Map.Entry<String, Integer> after : codeLengths(instrumented).entrySet()) {
       Integer length = before.get(after.getKey());
-      if (after.getValue() > LIMIT && (length == null || length <= LIMIT)) {
-        return true;
+      if (after.getValue() > LIMIT && (length == null || length <= LIMIT) && !after.getKey().startsWith("<clinit>")) {
+        crossed.add(after.getKey());
       }
     }
-    return false;
+    return crossed;
   }
 
   /** The length of each method's code, by name and descriptor (methods without code are left out). */

@@ -18,9 +18,14 @@ final class InstrumentingClassVisitor extends ClassVisitor {
   private boolean jdkDeclaresSlot;
   private boolean plainReferenceField;
 
+  /** The methods ({@code name + descriptor}) instrumented without linked slot loads ({@link HugeMethods}). */
+  private final java.util.Set<String> unlinked;
+
   InstrumentingClassVisitor(ClassVisitor next, ClassContext ctx, boolean checkAccesses,
-                            java.util.function.Predicate<String> applicationClass, boolean jdkSlot) {
+                            java.util.function.Predicate<String> applicationClass, boolean jdkSlot,
+                            java.util.Set<String> unlinked) {
     super(Opcodes.ASM9, next);
+    this.unlinked = unlinked;
     this.jdkSlot = jdkSlot;
     this.ctx = ctx;
     this.checkAccesses = checkAccesses;
@@ -67,6 +72,7 @@ final class InstrumentingClassVisitor extends ClassVisitor {
     if (next == null || (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
       return next;
     }
+    ClassContext ctx = unlinked.contains(name + descriptor) ? this.ctx.withoutLinkedSlotReads() : this.ctx;
     HandlerLastMethodNode buffered = new HandlerLastMethodNode(ctx.internalName(), access, name, descriptor, signature,
         exceptions, next);
     if (checkAccesses && ctx.jumble() == null && !name.equals("<init>") && !name.equals("<clinit>")) {
