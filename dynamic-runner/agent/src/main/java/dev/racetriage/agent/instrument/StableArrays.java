@@ -20,6 +20,8 @@ import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.MultiANewArrayInsnNode;
+import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.BasicInterpreter;
@@ -52,10 +54,31 @@ import org.objectweb.asm.tree.analysis.Value;
  * field sees the array's elements at least as up to date as the field) — and no element access of it can race. Their
  * hooks (a weak-table entry, a shadow, element records, a cover check per read) are pure cost: the loads are left
  * unhooked, and so are the initialiser's stores and the hooks that name the array after its field.
+ *
+ * <p>The <em>rows</em> of a stable array of arrays ({@code float[][] RATIOS_TABLE}, and rows of rows at any depth) are
+ * stable too (decided apart: rows that are not leave the field's own loads unhooked) when
+ * <ul>
+ *   <li>every row value — what an array load takes out of the field's array or out of a row of it, in any method — is
+ *       used as the first rule asks of the field's values: only indexed for loads, measured, compared, tested for
+ *       null, locked, kept in locals or handed to a JDK call that reads it, and written into only by the field's
+ *       initialiser (on the right receiver); a JDK call that would hand rows to other code or copy them out (a copy of
+ *       the table, {@code System.arraycopy} or a sort of an array of references, {@code Objects.equals}) lets them
+ *       out;</li>
+ *   <li>every row the array can hold was allocated by that initialiser and is held by nothing else: the rows of the
+ *       {@code multianewarray} it stores, or arrays it allocated ({@code newarray}, {@code anewarray}, a copy of
+ *       primitives) and stored as elements ({@code aastore}) into the field's array or rows, or into the fresh arrays
+ *       it stores there, and let out nowhere else — nor their holders; an {@code aastore} of anything else (another
+ *       field's array, a parameter, a row of another array) into them, a bulk write of references, or an array a
+ *       copy returned (its rows are the original's) leaves the rows unstable.</li>
+ * </ul>
+ * A row is then reachable only through the stable field, and allocated and written only by its initialiser: every
+ * write to it happens before class initialisation completes, or before the constructor's freeze (which covers what
+ * the final field reaches), as the field's own elements do, and its loads, the initialiser's stores into it and the
+ * bulk calls all of whose ranges are such rows go unhooked too.
  * Reflection and {@code Unsafe} writes into such an array are not seen (as for every final field).
  */
 final class StableArrays {
-  static final StableArrays NONE = new StableArrays(Set.of(), Map.of());
+  static final StableArrays NONE = new StableArrays(Set.of(), Set.of(), Map.of());
 
   /**
    * What one method (its original code) leaves unhooked, as ordinals: among its array loads and stores
@@ -75,17 +98,25 @@ final class StableArrays {
   }
 
   private final Set<String> fields;
+  /** The stable fields whose rows (at any depth) are stable too: a subset of {@link #fields}. */
+  private final Set<String> rows;
   /** Per method (name + descriptor), when it skips anything. */
   private final Map<String, Skips> skips;
 
-  private StableArrays(Set<String> fields, Map<String, Skips> skips) {
+  private StableArrays(Set<String> fields, Set<String> rows, Map<String, Skips> skips) {
     this.fields = fields;
+    this.rows = rows;
     this.skips = skips;
   }
 
   /** The stable fields' names (tests, the docs). */
   Set<String> fields() {
     return fields;
+  }
+
+  /** The stable fields whose rows are stable too, their element accesses unhooked as well (tests, the docs). */
+  Set<String> rows() {
+    return rows;
   }
 
   boolean isEmpty() {
@@ -122,6 +153,7 @@ final class StableArrays {
     }
     Set<String> candidates = new HashSet<>();
     Map<String, Boolean> statics = new HashMap<>();
+    Map<String, String> types = new HashMap<>();
     reader.accept(new ClassVisitor(Opcodes.ASM9) {
       @Override
       public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
@@ -129,6 +161,7 @@ final class StableArrays {
             && (access & Opcodes.ACC_VOLATILE) == 0 && descriptor.startsWith("[")) {
           candidates.add(name);
           statics.put(name, (access & Opcodes.ACC_STATIC) != 0);
+          types.put(name, descriptor);
         }
         return null;
       }
@@ -143,7 +176,7 @@ final class StableArrays {
     if (candidates.isEmpty()) {
       return NONE;
     }
-    Set<String> producers = producers(node, candidates, statics);
+    Set<String> producers = producers(node, candidates, statics, types);
     Map<MethodNode, Flow> flows = new IdentityHashMap<>();
     for (MethodNode m : node.methods) {
       if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || m.instructions.size() == 0) {
@@ -153,7 +186,7 @@ final class StableArrays {
       if (!initialiser && !namesAny(m, self, candidates)) {
         continue; // no access to any candidate: nothing to learn, nothing to skip
       }
-      Flow flow = new Flow(self, m, candidates, statics, node.superName, producers, false).withFiles(files);
+      Flow flow = new Flow(self, m, candidates, statics, types, node.superName, producers, false).withFiles(files);
       if (!flow.analyze()) {
         for (String f : flow.named) {
           candidates.remove(f); // not analysable (too large, a subroutine): every candidate it names loses
@@ -185,14 +218,25 @@ final class StableArrays {
     if (candidates.isEmpty()) {
       return NONE;
     }
+    // the rows of a stable field are stable unless some method lets one out, writes one outside the initialiser or
+    // the initialiser puts in its array anything but arrays of its own (Flow#rowsAreTheInitialisers)
+    Set<String> rows = new HashSet<>();
+    for (String f : candidates) {
+      if (types.get(f).charAt(1) == '[' || types.get(f).charAt(1) == 'L') {
+        rows.add(f); // an array of arrays, or of objects that may be arrays: an array of primitives has no rows
+      }
+    }
+    for (Flow flow : flows.values()) {
+      rows.removeAll(flow.unstableRows);
+    }
     Map<String, Skips> skips = new HashMap<>();
     for (Map.Entry<MethodNode, Flow> e : flows.entrySet()) {
-      Skips s = e.getValue().skipped(candidates);
+      Skips s = e.getValue().skipped(candidates, rows);
       if (!s.isEmpty()) {
         skips.put(e.getKey().name + e.getKey().desc, s);
       }
     }
-    return new StableArrays(Set.copyOf(candidates), skips);
+    return new StableArrays(Set.copyOf(candidates), Set.copyOf(rows), skips);
   }
 
   /**
@@ -201,7 +245,8 @@ final class StableArrays {
    * a table builder ({@code buildVersions()}). An initialiser's call of one is an allocation of its own. Found to a
    * fixed point (a builder may call another), as {@code name + descriptor}.
    */
-  private static Set<String> producers(ClassNode node, Set<String> candidates, Map<String, Boolean> statics) {
+  private static Set<String> producers(ClassNode node, Set<String> candidates, Map<String, Boolean> statics,
+                                       Map<String, String> types) {
     List<MethodNode> helpers = new ArrayList<>();
     for (MethodNode m : node.methods) {
       if ((m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)) == (Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC)
@@ -217,7 +262,7 @@ final class StableArrays {
         if (producers.contains(m.name + m.desc)) {
           continue;
         }
-        Flow flow = new Flow(node.name, m, candidates, statics, node.superName, producers, true);
+        Flow flow = new Flow(node.name, m, candidates, statics, types, node.superName, producers, true);
         if (flow.analyze() && flow.returnsOnlyFresh()) {
           producers.add(m.name + m.desc);
           changed = true;
@@ -322,12 +367,32 @@ final class StableArrays {
   private record Load(String name, boolean own) {
   }
 
+  /**
+   * A row of candidate {@code name}'s array, at any depth: what an array load takes out of a {@link Load} of it or out
+   * of another of its rows ({@code own} as for that load). Stable when the field is and its rows are.
+   */
+  private record Row(String name, boolean own) {
+  }
+
+  /**
+   * A row, at any depth, of the array allocation {@code parent} of this initialiser: stable when {@code parent} is one
+   * of the arrays a stable field with stable rows may hold ({@link Flow#rowClosures}).
+   */
+  private record FreshRow(AbstractInsnNode parent) {
+  }
+
   /** One method's data flow: what it does with candidates' values, fresh arrays and {@code this}. */
   private static final class Flow extends Interpreter<Val> {
+    /** Names of the read-only JDK calls ({@link ConfinedArrays#readsOnly}) that compare with another argument. */
+    private static final Set<String> COMPARES = Set.of("equals", "deepEquals", "mismatch", "compare", "binarySearch");
+    /** {@code java.util.Arrays}' bulk calls that hand the elements they read to no other code but theirs. */
+    private static final Set<String> KEEPS_ROWS_IN = Set.of("hashCode", "deepHashCode", "toString", "deepToString");
     private final String self;
     private final MethodNode method;
     private final Set<String> candidates;
     private final Map<String, Boolean> statics;
+    /** The candidates' descriptors: the rows of an array of primitives' arrays hold no references. */
+    private final Map<String, String> types;
     private final boolean ctor;
     private final boolean clinit;
     private final boolean objectSuper;
@@ -364,15 +429,33 @@ final class StableArrays {
     private final Set<AbstractInsnNode> leaks = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Candidates a constructor stores or writes into (unstable if `this` leaves it). */
     private final Set<String> writtenHere = new HashSet<>();
+    /** Candidates whose rows this method lets out, writes outside the initialiser or may fill with others' arrays. */
+    final Set<String> unstableRows = new HashSet<>();
+    /**
+     * Fresh arrays that, or some row of which, may be reached other than through what holds them here, or that may
+     * hold an element (a row) this initialiser did not allocate.
+     */
+    private final Set<AbstractInsnNode> freshRowsOut = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * The fresh arrays this initialiser stores as elements ({@code aastore}): per holder — a fresh array (into it or
+     * its rows) or a candidate (into its array or rows, its own in its initialiser).
+     */
+    private final Map<Object, Set<AbstractInsnNode>> elementsOf = new HashMap<>();
+    /**
+     * Per candidate whose rows this initialiser leaves stable, the fresh arrays its array may hold at any depth, the
+     * array itself included ({@link #rowsAreTheInitialisers}).
+     */
+    private final Map<String, Set<AbstractInsnNode>> rowClosures = new HashMap<>();
     private Frame<Val>[] frames;
 
-    Flow(String self, MethodNode method, Set<String> candidates, Map<String, Boolean> statics, String superName,
-         Set<String> producers, boolean producer) {
+    Flow(String self, MethodNode method, Set<String> candidates, Map<String, Boolean> statics,
+         Map<String, String> types, String superName, Set<String> producers, boolean producer) {
       super(Opcodes.ASM9);
       this.self = self;
       this.method = method;
       this.candidates = candidates;
       this.statics = statics;
+      this.types = types;
       this.ctor = method.name.equals("<init>");
       this.clinit = method.name.equals("<clinit>");
       this.objectSuper = "java/lang/Object".equals(superName);
@@ -419,7 +502,7 @@ final class StableArrays {
       }
       for (MethodNode m : node.methods) {
         if (m.name.equals("<init>") && m.desc.equals(desc)) {
-          Flow flow = new Flow(owner, m, Set.of(), Map.of(), node.superName, Set.of(), false);
+          Flow flow = new Flow(owner, m, Set.of(), Map.of(), Map.of(), node.superName, Set.of(), false);
           flow.holder = true;
           flow.taintedLocals = tainted;
           return flow.analyze() && flow.leaks.isEmpty();
@@ -486,7 +569,104 @@ final class StableArrays {
           }
         }
       }
+      rowsAreTheInitialisers();
       return true;
+    }
+
+    /**
+     * After the analysis, per candidate this initialiser stores or stores rows into: the fresh arrays its array may
+     * hold at any depth (its {@link #rowClosures}: what it stores, and what is stored into those as elements) — or its
+     * rows unstable when one of them may be reached another way (let out, held by an array outside them or by
+     * another field) or may hold what this initialiser did not allocate (a copy's rows, an element of another
+     * origin, a bulk write's).
+     */
+    private void rowsAreTheInitialisers() {
+      Map<AbstractInsnNode, Set<Object>> holders = new IdentityHashMap<>();
+      Set<String> fields = new HashSet<>(storedFresh.keySet());
+      for (Map.Entry<Object, Set<AbstractInsnNode>> e : elementsOf.entrySet()) {
+        if (e.getKey() instanceof String f) {
+          fields.add(f);
+        }
+        for (AbstractInsnNode n : e.getValue()) {
+          holders.computeIfAbsent(n, k -> new HashSet<>()).add(e.getKey());
+        }
+      }
+      for (Map.Entry<String, Set<AbstractInsnNode>> e : storedFresh.entrySet()) {
+        for (AbstractInsnNode n : e.getValue()) {
+          holders.computeIfAbsent(n, k -> new HashSet<>()).add(e.getKey());
+        }
+      }
+      for (String field : fields) {
+        Set<AbstractInsnNode> closure = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<AbstractInsnNode> work = new ArrayList<>(storedFresh.getOrDefault(field, Set.of()));
+        work.addAll(elementsOf.getOrDefault(field, Set.of()));
+        while (!work.isEmpty()) {
+          AbstractInsnNode n = work.remove(work.size() - 1);
+          if (closure.add(n)) {
+            work.addAll(elementsOf.getOrDefault(n, Set.of()));
+          }
+        }
+        boolean own = true;
+        for (AbstractInsnNode n : closure) {
+          own &= !freshRowsOut.contains(n) && ownRowsOnly(n);
+          for (Object h : holders.getOrDefault(n, Set.of())) {
+            own &= h.equals(field) || h instanceof AbstractInsnNode p && closure.contains(p);
+          }
+        }
+        if (own) {
+          rowClosures.put(field, closure);
+        } else {
+          unstableRows.add(field);
+        }
+      }
+    }
+
+    /**
+     * Whether fresh array {@code n} holds no array another may reach when it is made: an allocation (nulls, or a
+     * {@code multianewarray}'s rows, fresh too), or a copy of primitives (a copy of an array of arrays shares its
+     * rows, and so does a producer's table: not followed).
+     */
+    private boolean ownRowsOnly(AbstractInsnNode n) {
+      int op = n.getOpcode();
+      return op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY || op == Opcodes.MULTIANEWARRAY || !holdsReferences(n);
+    }
+
+    /**
+     * Whether the elements of a value of origin {@code o} may be references — rows, at any depth for a row: all but
+     * an array of primitives (a candidate's, a fresh one) and the rows of a two-dimensional one; unknown types may.
+     */
+    private boolean holdsReferences(Object o) {
+      String type = o instanceof Load l ? types.get(l.name())
+          : o instanceof Row r ? rowType(types.get(r.name()))
+          : o instanceof AbstractInsnNode n ? typeOf(n)
+          : o instanceof FreshRow r ? rowType(typeOf(r.parent())) : null;
+      return type == null || type.length() != 2 || type.charAt(0) != '[';
+    }
+
+    /** The type of the rows of an array of type {@code type} (the first level's), or null if not an array's. */
+    private static String rowType(String type) {
+      return type != null && type.startsWith("[[") ? type.substring(1) : null;
+    }
+
+    /**
+     * The type of fresh array {@code n} (a {@code newarray}'s as {@code [I}: only its shape matters), or null if not
+     * known.
+     */
+    private static String typeOf(AbstractInsnNode n) {
+      if (n.getOpcode() == Opcodes.NEWARRAY) {
+        return "[I";
+      }
+      if (n instanceof TypeInsnNode t && n.getOpcode() == Opcodes.ANEWARRAY) {
+        return "[" + (t.desc.startsWith("[") ? t.desc : "L" + t.desc + ";");
+      }
+      if (n instanceof MultiANewArrayInsnNode m) {
+        return m.desc;
+      }
+      if (n instanceof MethodInsnNode call) {
+        return call.owner.startsWith("[") && call.name.equals("clone") ? call.owner
+            : Type.getReturnType(call.desc).getDescriptor();
+      }
+      return null;
     }
 
     /**
@@ -533,7 +713,7 @@ final class StableArrays {
      * In one walk over this method's code: its array loads and stores whose array may only be stable, its bulk calls
      * every range of which may only be, and its field instructions that load or store a stable field.
      */
-    Skips skipped(Set<String> stable) {
+    Skips skipped(Set<String> stable, Set<String> rows) {
       Skips skipped = new Skips(new BitSet(), new BitSet(), new BitSet());
       int element = 0;
       int bulkCall = 0;
@@ -545,7 +725,7 @@ final class StableArrays {
         Frame<Val> frame = frames[i]; // null: unreachable code
         boolean load = ConfinedArrays.isArrayLoad(op);
         if (load || ConfinedArrays.isArrayStore(op)) {
-          if (frame != null && onlyStable(frame.getStack(frame.getStackSize() - (load ? 2 : 3)), stable)) {
+          if (frame != null && onlyStable(frame.getStack(frame.getStackSize() - (load ? 2 : 3)), stable, rows)) {
             skipped.elements().set(element);
           }
           element++;
@@ -565,7 +745,7 @@ final class StableArrays {
             int first = frame.getStackSize() - Type.getArgumentTypes(call.desc).length
                 - (op == Opcodes.INVOKESTATIC ? 0 : 1);
             for (BulkArrayCalls.Range r : model.ranges()) {
-              all &= onlyStable(frame.getStack(first + r.array() + (init ? 1 : 0)), stable);
+              all &= onlyStable(frame.getStack(first + r.array() + (init ? 1 : 0)), stable, rows);
             }
           }
           if (all) {
@@ -577,8 +757,11 @@ final class StableArrays {
       return skipped;
     }
 
-    /** True if {@code v} may only be stable fields' arrays or fresh arrays of this initialiser stored only there. */
-    private boolean onlyStable(Val v, Set<String> stable) {
+    /**
+     * True if {@code v} may only be stable fields' arrays or fresh arrays of this initialiser stored only there, or
+     * rows (at any depth) of stable fields with stable rows ({@code rows}) or of fresh arrays only they hold.
+     */
+    private boolean onlyStable(Val v, Set<String> stable, Set<String> rows) {
       if (v == null || v.other || v.origins.isEmpty()) {
         return false;
       }
@@ -587,8 +770,16 @@ final class StableArrays {
           if (!stable.contains(l.name())) {
             return false;
           }
+        } else if (o instanceof Row r) {
+          if (!rows.contains(r.name())) {
+            return false;
+          }
+        } else if (o instanceof FreshRow r) {
+          if (!heldByStableRows(r.parent(), rows)) {
+            return false;
+          }
         } else if (o instanceof AbstractInsnNode n) {
-          if (freshEscaped.contains(n) || !storedOnlyInStable(n, stable)) {
+          if ((freshEscaped.contains(n) || !storedOnlyInStable(n, stable)) && !heldByStableRows(n, rows)) {
             return false;
           }
         } else {
@@ -596,6 +787,20 @@ final class StableArrays {
         }
       }
       return true;
+    }
+
+    /** Whether fresh array {@code fresh} is one only stable fields with stable rows may hold, at any depth. */
+    private boolean heldByStableRows(AbstractInsnNode fresh, Set<String> rows) {
+      boolean held = false;
+      for (Map.Entry<String, Set<AbstractInsnNode>> e : rowClosures.entrySet()) {
+        if (e.getValue().contains(fresh)) {
+          if (!rows.contains(e.getKey())) {
+            return false;
+          }
+          held = true;
+        }
+      }
+      return held;
     }
 
     private boolean storedOnlyInStable(AbstractInsnNode fresh, Set<String> stable) {
@@ -613,7 +818,10 @@ final class StableArrays {
 
     // ---- what a use does ----
 
-    /** {@code v} goes where this analysis cannot follow: its candidates are unstable, its fresh arrays escape. */
+    /**
+     * {@code v} goes where this analysis cannot follow: its candidates are unstable, its fresh arrays escape (their
+     * rows too), its candidates' rows are unstable, its fresh arrays' rows out.
+     */
     private void escape(Val v, AbstractInsnNode at) {
       if (v == null) {
         return;
@@ -621,8 +829,13 @@ final class StableArrays {
       for (Object o : v.origins) {
         if (o instanceof Load l) {
           unstable.add(l.name());
+        } else if (o instanceof Row r) {
+          unstableRows.add(r.name());
+        } else if (o instanceof FreshRow r) {
+          freshRowsOut.add(r.parent());
         } else if (o instanceof AbstractInsnNode n) {
           freshEscaped.add(n);
+          freshRowsOut.add(n);
         } else if (o instanceof NewObject n) {
           objectEscapes.computeIfAbsent(n.insn(), k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(at);
         } else if (o == THIS || o == PARAM) {
@@ -645,6 +858,12 @@ final class StableArrays {
             unstable.add(l.name());
           } else {
             writtenHere.add(l.name());
+          }
+        } else if (o instanceof Row r) {
+          if (!r.own() || !initialiserOf(r.name())) {
+            unstableRows.add(r.name());
+          } else {
+            writtenHere.add(r.name()); // a constructor's: unstable with the field if `this` leaves it
           }
         } else if (o == THIS) {
           leaks.add(at); // `this` is not an array: unreachable in verified code
@@ -797,6 +1016,9 @@ final class StableArrays {
         }
         return null;
       }
+      if (op == Opcodes.AALOAD) {
+        return rowOf(value1);
+      }
       if (ConfinedArrays.isArrayLoad(op) || op == Opcodes.IF_ACMPEQ || op == Opcodes.IF_ACMPNE) {
         return other(sizes.binaryOperation(insn, BasicValue.REFERENCE_VALUE, BasicValue.INT_VALUE));
       }
@@ -817,11 +1039,122 @@ final class StableArrays {
       return v == null ? null : v.size == 2 ? BasicValue.LONG_VALUE : BasicValue.INT_VALUE;
     }
 
+    /**
+     * What an {@code aaload} takes out of {@code array}: a row of a candidate's array or row ({@link Row}), of a fresh
+     * array or row ({@link FreshRow}); anything else is other.
+     */
+    private Val rowOf(Val array) {
+      if (array == null) {
+        return other(BasicValue.REFERENCE_VALUE);
+      }
+      Set<Object> origins = new HashSet<>();
+      boolean other = array.other;
+      for (Object o : array.origins) {
+        if (o instanceof Load l) {
+          origins.add(new Row(l.name(), l.own()));
+        } else if (o instanceof Row || o instanceof FreshRow) {
+          origins.add(o); // a row of a row is a row of the same field or fresh array
+        } else if (o instanceof AbstractInsnNode n) {
+          origins.add(new FreshRow(n));
+        } else {
+          other = true; // `this`, an object: not an array in verified code
+        }
+      }
+      return origins.isEmpty() ? other(BasicValue.REFERENCE_VALUE) : new Val(1, origins, other);
+    }
+
     @Override
     public Val ternaryOperation(AbstractInsnNode insn, Val value1, Val value2, Val value3) {
       writtenInto(value1, insn); // an element store: into value1
-      escape(value3, insn); // the value stored escapes into the array
+      if (insn.getOpcode() == Opcodes.AASTORE) {
+        storeElement(value1, value3, insn);
+      } else {
+        escape(value3, insn); // a primitive: nothing
+      }
       return null;
+    }
+
+    /**
+     * An {@code aastore} of {@code value} into {@code array}. Fresh arrays of this initialiser stored into its own
+     * fresh arrays or rows, or into a candidate's array or rows in the candidate's initialiser (on the right receiver),
+     * become elements of those ({@link #elementsOf}; for the top level they escape, as any array stored in an array);
+     * anything else escapes, and the arrays it is stored into hold an element of unknown origin: their rows are out.
+     * A null is nothing.
+     */
+    private void storeElement(Val array, Val value, AbstractInsnNode at) {
+      if (value != null && !value.other && value.origins.isEmpty()) {
+        return;
+      }
+      List<Object> holders = holdersOf(array);
+      boolean fresh = holders != null && value != null && !value.other;
+      if (fresh) {
+        for (Object o : value.origins) {
+          fresh &= o instanceof AbstractInsnNode;
+        }
+      }
+      if (!fresh) {
+        escape(value, at);
+        letRowsOut(array, true);
+        return;
+      }
+      for (Object o : value.origins) {
+        AbstractInsnNode n = (AbstractInsnNode) o;
+        freshEscaped.add(n); // not a field's own table any more: an element of another array
+        for (Object h : holders) {
+          elementsOf.computeIfAbsent(h, k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(n);
+        }
+      }
+    }
+
+    /**
+     * What an element store into {@code array} stores into, if it can be followed: candidates (into their arrays or
+     * rows, in their own initialiser) and fresh arrays (into them or their rows); null if it may be anything else.
+     */
+    private List<Object> holdersOf(Val array) {
+      if (array == null || array.other || array.origins.isEmpty()) {
+        return null;
+      }
+      List<Object> holders = new ArrayList<>();
+      for (Object o : array.origins) {
+        if (o instanceof Load l && l.own() && initialiserOf(l.name())) {
+          holders.add(l.name());
+        } else if (o instanceof Row r && r.own() && initialiserOf(r.name())) {
+          holders.add(r.name());
+        } else if (o instanceof AbstractInsnNode n) {
+          holders.add(n);
+        } else if (o instanceof FreshRow r) {
+          holders.add(r.parent());
+        } else {
+          return null;
+        }
+      }
+      return holders;
+    }
+
+    /**
+     * The rows of {@code v} (of candidates' arrays or rows, of fresh ones) may reach other code or arrays, or be of any
+     * origin: those fields' rows are unstable, those fresh arrays' rows out. With {@code always} false, only where
+     * they may be references ({@link #holdsReferences}): an array of primitives (a two-dimensional table's row) has
+     * none to let out.
+     */
+    private void letRowsOut(Val v, boolean always) {
+      if (v == null) {
+        return;
+      }
+      for (Object o : v.origins) {
+        if (!always && !holdsReferences(o)) {
+          continue;
+        }
+        if (o instanceof Load l) {
+          unstableRows.add(l.name());
+        } else if (o instanceof Row r) {
+          unstableRows.add(r.name());
+        } else if (o instanceof AbstractInsnNode n) {
+          freshRowsOut.add(n);
+        } else if (o instanceof FreshRow r) {
+          freshRowsOut.add(r.parent());
+        }
+      }
     }
 
     @Override
@@ -836,6 +1169,10 @@ final class StableArrays {
       MethodInsnNode call = insn instanceof MethodInsnNode m ? m : null;
       boolean readsOnly = call != null && ConfinedArrays.readsOnly(call);
       BulkArrayCalls.Model bulk = call != null ? BulkArrayCalls.of(op, call.owner, call.name, call.desc) : null;
+      // a JDK call that may hand what is in its arrays — rows — to other code (a comparator, an element's equals)
+      // or copy them out; Arrays' hash codes and strings only read them
+      boolean rowsOut = call != null && (bulk != null || readsOnly && COMPARES.contains(call.name))
+          && !(call.owner.equals("java/util/Arrays") && KEEPS_ROWS_IN.contains(call.name));
       boolean superInit = call != null && op == Opcodes.INVOKESPECIAL && call.name.equals("<init>") && objectSuper
           && call.owner.equals("java/lang/Object") && !values.isEmpty() && isThis(values.get(0));
       Map<Integer, Boolean> ranged = new HashMap<>();
@@ -878,11 +1215,17 @@ final class StableArrays {
           if (write) {
             writtenInto(v, insn);
           }
+          if (rowsOut) {
+            letRowsOut(v, false);
+          }
           continue;
         }
         if (readsOnly || (i == 0 && arrayReceiver)) {
           if (v != null && v.origins.contains(THIS)) {
             leaks.add(insn);
+          }
+          if (rowsOut) {
+            letRowsOut(v, true); // Objects.equals(x, row): x's equals gets the row
           }
           continue;
         }
