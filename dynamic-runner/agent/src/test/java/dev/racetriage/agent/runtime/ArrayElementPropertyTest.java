@@ -86,9 +86,8 @@ class ArrayElementPropertyTest {
    * The owned-element guards before every element read and write, as instrumented code calls them: the reads the read
    * guard ({@code Hooks.ownedElement}) settles are skipped, the others go through the guarded hook, which fills the
    * guard's cache; the writes the write guard ({@code Hooks.ownedElementWrite}) records itself skip the hook, from one
-   * of two sites; the read ranges go behind the guard as a hoisted loop's exit check does
-   * ({@code Hooks.readRangeGuarded} on a miss). Two guards are shared by the three arrays' reads (each read picks one),
-   * a third by their ranges, so entries are replaced and guards contended. The reports, with their indices, must still be exactly the oracle's, with records chunked and
+   * of two sites. Two guards are shared by the three arrays (each access picks one), so entries are replaced and
+   * guards contended. The reports, with their indices, must still be exactly the oracle's, with records chunked and
    * flat — so every settled read is one the h-summary orders after its element's last write, and every write the guard
    * records is recorded as the hook would — and the guards must settle a good share of the accesses. (A read guard
    * that trusts the cached shadow without asking whether the reading thread owns it fails this test, and so does a
@@ -97,7 +96,7 @@ class ArrayElementPropertyTest {
   @Test
   void theOwnedElementGuardSettlesOnlyReadsOrderedAfterTheArraysWrites() throws Exception {
     Random random = new Random(0x6A4DL);
-    int[] guarded = new int[6];
+    int[] guarded = new int[4];
     int racyTraces = 0;
     for (int n = 0; n < TRACES; n++) {
       List<Step> trace = new ArrayList<>();
@@ -128,11 +127,7 @@ class ArrayElementPropertyTest {
     assertTrue(racyTraces > TRACES / 10, racyTraces + " racy traces");
     assertTrue(guarded[0] > guarded[1] / 10, guarded[0] + " of " + guarded[1] + " reads settled by the guard");
     assertTrue(guarded[2] > guarded[3] / 10, guarded[2] + " of " + guarded[3] + " writes settled by the guard");
-    assertTrue(guarded[4] > guarded[5] / 20, guarded[4] + " of " + guarded[5] + " read ranges settled by the guard");
   }
-
-  /** The read ranges' guard id in {@link #theOwnedElementGuardSettlesOnlyReadsOrderedAfterTheArraysWrites}. */
-  private static final int RANGE_GUARD = 2;
 
   /**
    * The repeated-write guard ({@code Hooks.repeatedElementWrite}) before every element write, as instrumented code
@@ -412,22 +407,7 @@ class ArrayElementPropertyTest {
           }
         }
         case 'W' -> Hooks.writeRange(array, s.from(), s.to(), s.step(), 3);
-        case 'R' -> {
-          if (guarded == null || repeated != null) {
-            Hooks.readRange(array, s.from(), s.to(), s.step(), 4);
-          } else { // a hoisted loop's exit check behind the guard, one id shared by the three arrays
-            if (Hooks.ownedElement(array, RANGE_GUARD)) {
-              synchronized (guarded) {
-                guarded[4]++;
-              }
-            } else {
-              Hooks.readRangeGuarded(array, s.from(), s.to(), s.step(), 4, RANGE_GUARD);
-            }
-            synchronized (guarded) {
-              guarded[5]++;
-            }
-          }
-        }
+        case 'R' -> Hooks.readRange(array, s.from(), s.to(), s.step(), 4);
         case 'F' -> BulkHooks.writeAll(array, 5);
         case 'C' -> BulkHooks.arraycopy(array, s.from(), arrays[s.other()], s.to(), s.step(), 6);
         case 'a' -> Hooks.monitorEnter(locks[s.target()]);
