@@ -222,7 +222,7 @@ final class EventInstrumenter extends AdviceAdapter {
   }
 
   /** The bootstrap of an owned-element guard's call site, bound to {@code Hooks.ownedElement} and the guard id. */
-  static final org.objectweb.asm.Handle OWNED_ELEMENT_SITE = new org.objectweb.asm.Handle(H_INVOKESTATIC,
+  private static final org.objectweb.asm.Handle OWNED_ELEMENT_SITE = new org.objectweb.asm.Handle(H_INVOKESTATIC,
       HookMethod.OWNER, "ownedElementSite", "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
       + "Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;", false);
 

@@ -44,10 +44,6 @@ public enum HookMethod {
   // every step-th element of [from, to): a loop with a stride above 1
   READ_RANGE_STRIDED(Slot.ENTRY, "readRange", "(Ljava/lang/Object;IIII)V"),
   WRITE_RANGE_STRIDED(Slot.ENTRY, "writeRange", "(Ljava/lang/Object;IIII)V"),
-  // a hoisted loop's read range behind the owned-element guard (LoopCheckHoister#emitGuard): READ_RANGE and
-  // READ_RANGE_STRIDED with the exit check's guard id last
-  READ_RANGE_GUARDED(Slot.ENTRY, "readRangeGuarded", "(Ljava/lang/Object;IIII)V"),
-  READ_RANGE_STRIDED_GUARDED(Slot.ENTRY, "readRangeGuarded", "(Ljava/lang/Object;IIIII)V"),
   ARRAY_IN_FIELD("arrayInField", "(Ljava/lang/Object;I" + Slot.TS + ")" + Slot.TS),
   MONITOR_ENTER("monitorEnter", "(Ljava/lang/Object;)V"),
   MONITOR_EXIT("monitorExit", "(Ljava/lang/Object;)V"),

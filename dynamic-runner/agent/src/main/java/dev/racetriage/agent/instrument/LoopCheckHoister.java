@@ -444,24 +444,6 @@ final class LoopCheckHoister {
     return code;
   }
 
-  /**
-   * A fresh guard id for a read range's exit check, or -1 for none: the check then goes behind the owned-element guard
-   * ({@code Hooks.ownedElement}, as an element load outside loops: {@code EventInstrumenter#guardedElementRead}), which
-   * settles it with a few loads when the array's shadow, cached for this check, is the reading thread's own — the
-   * range hook's cover check's first case. Not in class files older than Java 7 (no {@code invokedynamic}), nor where
-   * the guards would take the method past HotSpot's size limit ({@code ClassContext#linkedSlotReads}); the guards of a
-   * class whose checks prove to read other threads' arrays are re-targeted to a constant false together.
-   */
-  private int ownedGuard() {
-    if (!ctx.linkedSlotReads() || (ctx.version() & 0xFFFF) < Opcodes.V1_7) {
-      return -1;
-    }
-    return ctx.ids().guard(ctx.binaryName(), method.name + method.desc + "/range", rangeGuards++);
-  }
-
-  /** Read range checks given a guard id so far (their ordinal in the guard's symbol). */
-  private int rangeGuards;
-
   /** The local holding the access's array: its own, or the first iteration's row. */
   private int array(CountedLoops.Access a) {
     return a.row() == null ? a.arrayLocal() : rows.get(a.row())[0];
@@ -472,21 +454,12 @@ final class LoopCheckHoister {
     return a.row() == null ? -1 : rows.get(a.row())[1];
   }
 
-  private void emit(InsnList code, Range r, int site) {
+  private static void emit(InsnList code, Range r, int site) {
     LabelNode skip = null;
     if (r.guard() >= 0) {
       skip = new LabelNode();
       code.add(new VarInsnNode(Opcodes.ILOAD, r.guard()));
       code.add(new JumpInsnNode(Opcodes.IFEQ, skip));
-    }
-    int owned = r.write() ? -1 : ownedGuard();
-    if (owned != -1) {
-      skip = skip != null ? skip : new LabelNode();
-      code.add(new VarInsnNode(Opcodes.ALOAD, r.array()));
-      code.add(new LdcInsnNode(owned));
-      code.add(new org.objectweb.asm.tree.InvokeDynamicInsnNode("owned", "(Ljava/lang/Object;I)Z",
-          EventInstrumenter.OWNED_ELEMENT_SITE, owned));
-      code.add(new JumpInsnNode(Opcodes.IFNE, skip));
     }
     code.add(new VarInsnNode(Opcodes.ALOAD, r.array()));
     if (r.point() != null) { // [index, index + (runs > 0 ? 1 : 0)): (-runs) >>> 31 is 1 for 0 < runs, else 0
@@ -511,15 +484,11 @@ final class LoopCheckHoister {
     HookMethod hook;
     if (r.step() != 1) {
       code.add(pushInt(r.step()));
-      hook = r.write() ? HookMethod.WRITE_RANGE_STRIDED
-          : owned != -1 ? HookMethod.READ_RANGE_STRIDED_GUARDED : HookMethod.READ_RANGE_STRIDED;
+      hook = r.write() ? HookMethod.WRITE_RANGE_STRIDED : HookMethod.READ_RANGE_STRIDED;
     } else {
-      hook = r.write() ? HookMethod.WRITE_RANGE : owned != -1 ? HookMethod.READ_RANGE_GUARDED : HookMethod.READ_RANGE;
+      hook = r.write() ? HookMethod.WRITE_RANGE : HookMethod.READ_RANGE;
     }
     code.add(pushInt(site));
-    if (owned != -1) {
-      code.add(new LdcInsnNode(owned));
-    }
     code.add(hook.insn());
     if (skip != null) {
       code.add(skip);

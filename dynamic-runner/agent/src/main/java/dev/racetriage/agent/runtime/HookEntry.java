@@ -74,14 +74,4 @@ public final class HookEntry {
   public static void writeRange(Object array, int from, int to, int step, int site) {
     Hooks.writeRange(array, from, to, step, site);
   }
-
-  @DontInline
-  public static void readRangeGuarded(Object array, int from, int to, int site, int guard) {
-    Hooks.readRangeGuarded(array, from, to, site, guard);
-  }
-
-  @DontInline
-  public static void readRangeGuarded(Object array, int from, int to, int step, int site, int guard) {
-    Hooks.readRangeGuarded(array, from, to, step, site, guard);
-  }
 }

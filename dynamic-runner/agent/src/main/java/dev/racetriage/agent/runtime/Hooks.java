@@ -859,37 +859,6 @@ public final class Hooks {
   }
 
   /**
-   * {@link #readRange(Object, int, int, int)} behind the owned-element guard ({@link #ownedElement}, at a hoisted loop's
-   * exit: {@code instrument.LoopCheckHoister}) that did not settle it: the same check, then the array's entry cached
-   * for the guard if the calling thread owns it, as {@link #readElement(Object, int, int, int, ThreadShadow)} does for
-   * a load — a pattern matcher's counters, compared at every call with a table's row, then cost the guard's loads.
-   */
-  @DontInline
-  public static void readRangeGuarded(Object array, int from, int to, int site, int guard) {
-    checkRangeRead(array, from, to, 1, site);
-    noteRangeOwner(array, guard);
-  }
-
-  /** As {@link #readRangeGuarded(Object, int, int, int, int)}, for every {@code step}-th element from {@code from} on. */
-  @DontInline
-  public static void readRangeGuarded(Object array, int from, int to, int step, int site, int guard) {
-    checkRangeRead(array, from, to, step, site);
-    noteRangeOwner(array, guard);
-  }
-
-  @ForceInline // into its two hooks
-  private static void noteRangeOwner(Object array, int guard) {
-    ShadowMemory memory = ownedElements;
-    if (memory == null || array == null || runtime == null) {
-      return;
-    }
-    ThreadShadow t = ThreadShadow.current();
-    if (!t.busy) {
-      noteOwnedArray(t, array, guard, memory);
-    }
-  }
-
-  /**
    * The range read hooks' body: the element read hook's cover check first (the thread covers every write recorded
    * for the array, which its caches hold: a counter array the loop's thread wrote — nothing to check, no busy flag),
    * else every element of the range checked under the busy flag.

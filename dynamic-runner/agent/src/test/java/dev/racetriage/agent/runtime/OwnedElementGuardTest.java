@@ -66,47 +66,6 @@ class OwnedElementGuardTest {
   }
 
   /**
-   * A hoisted loop's read range behind the guard ({@code Hooks.readRangeGuarded}): the hook checks the range and caches
-   * the array its reader owns, so the next exit's guard settles it; once the loop read a range of an array another
-   * thread wrote, the site stops guarding, and the race on that array is reported by the range hook.
-   */
-  @Test
-  void aReadRangeSiteSettlesOwnedRangesAndStopsGuardingOnceItReadsASharedArray() throws Throwable {
-    FieldRegistry fields = new FieldRegistry();
-    DetectRuntime runtime = new DetectRuntime(new SiteTable(), fields, new RunSummary(), 0);
-    Hooks.install(runtime);
-    MethodHandles.Lookup caller = MethodHandles.lookup().in(RangeSites.class); // a class of their own: contended
-    MethodType type = MethodType.methodType(boolean.class, Object.class, int.class);
-    MethodHandle guard = Hooks.ownedElementSite(caller, "owned", type, GUARD + 1).dynamicInvoker();
-    MethodHandle strided = Hooks.ownedElementSite(caller, "owned", type, GUARD + 2).dynamicInvoker();
-
-    int[] counters = new int[6];
-    Hooks.writeRange(counters, 0, 6, 1);
-    assertFalse((boolean) guard.invokeExact((Object) counters, GUARD + 1), "nothing cached for the check yet");
-    Hooks.readRangeGuarded(counters, 0, 6, 2, GUARD + 1);
-    assertTrue((boolean) guard.invokeExact((Object) counters, GUARD + 1), "the hook cached the reader's array");
-    Hooks.readRangeGuarded(counters, 0, 6, 2, 2, GUARD + 2); // the strided hook, at another check
-    assertTrue((boolean) strided.invokeExact((Object) counters, GUARD + 2));
-
-    Thread writer = new Thread(() -> Hooks.writeElement(counters, 4, 3), "writer"); // unordered with the next read
-    Hooks.threadStarting(writer);
-    writer.start();
-    writer.join();
-    assertFalse((boolean) guard.invokeExact((Object) counters, GUARD + 1), "another thread wrote the array");
-    Hooks.readRangeGuarded(counters, 0, 6, 2, GUARD + 1); // the race, and the check marked contended
-
-    int[] owned = new int[6];
-    Hooks.writeRange(owned, 0, 6, 1);
-    Hooks.readRangeGuarded(owned, 0, 6, 2, GUARD + 1);
-    assertFalse((boolean) guard.invokeExact((Object) owned, GUARD + 1), "a contended check no longer guards");
-    assertFalse((boolean) strided.invokeExact((Object) counters, GUARD + 2), "nor its class's other checks");
-
-    List<FieldRaces> races = runtime.aggregator().fields();
-    assertEquals(1, races.size(), races.toString());
-    assertEquals(Map.of(RaceKind.WR, 1L), races.get(0).countByKind());
-  }
-
-  /**
    * The write guard ({@code Hooks.ownedElementWriteSite}): it records an owner's write itself once the array is the
    * thread's last written one (no hook), not after the thread released a lock (its epoch moved: the hook records
    * the new epoch), nor a write of an array another thread wrote; a store that wrote a shared array re-targets its
@@ -238,9 +197,5 @@ class OwnedElementGuardTest {
     Hooks.writeElement(owned, 0, 1);
     Hooks.readElement(owned, 0, 2, -1, null);
     assertFalse((boolean) site.dynamicInvoker().invokeExact((Object) owned, -1));
-  }
-
-  /** The lookup class of the range checks' sites: their contention is theirs alone. */
-  private static final class RangeSites {
   }
 }
