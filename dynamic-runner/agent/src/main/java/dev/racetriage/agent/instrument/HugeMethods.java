@@ -20,11 +20,6 @@ final class HugeMethods {
   private HugeMethods() {
   }
 
-  /** True if some method of {@code original} no longer than {@link #LIMIT} is longer in {@code instrumented}. */
-  static boolean crossed(byte[] original, byte[] instrumented) {
-    return !crossedMethods(original, instrumented).isEmpty();
-  }
-
   /**
    * The methods ({@code name + descriptor}) of {@code original} no longer than {@link #LIMIT} that are longer in
    * {@code instrumented}; never the class initialiser, which runs once (interpreted or not, a table it fills costs

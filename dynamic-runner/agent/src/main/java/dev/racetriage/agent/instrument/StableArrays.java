@@ -791,29 +791,26 @@ final class StableArrays {
 
     /** Whether fresh array {@code fresh} is one only stable fields with stable rows may hold, at any depth. */
     private boolean heldByStableRows(AbstractInsnNode fresh, Set<String> rows) {
+      return heldOnlyBy(rowClosures, fresh, rows);
+    }
+
+    private boolean storedOnlyInStable(AbstractInsnNode fresh, Set<String> stable) {
+      return heldOnlyBy(storedFresh, fresh, stable);
+    }
+
+    /** Whether some field of {@code byField} holds {@code fresh}, and every one that does is in {@code allowed}. */
+    private static boolean heldOnlyBy(Map<String, Set<AbstractInsnNode>> byField, AbstractInsnNode fresh,
+                                      Set<String> allowed) {
       boolean held = false;
-      for (Map.Entry<String, Set<AbstractInsnNode>> e : rowClosures.entrySet()) {
+      for (Map.Entry<String, Set<AbstractInsnNode>> e : byField.entrySet()) {
         if (e.getValue().contains(fresh)) {
-          if (!rows.contains(e.getKey())) {
+          if (!allowed.contains(e.getKey())) {
             return false;
           }
           held = true;
         }
       }
       return held;
-    }
-
-    private boolean storedOnlyInStable(AbstractInsnNode fresh, Set<String> stable) {
-      boolean stored = false;
-      for (Map.Entry<String, Set<AbstractInsnNode>> e : storedFresh.entrySet()) {
-        if (e.getValue().contains(fresh)) {
-          if (!stable.contains(e.getKey())) {
-            return false;
-          }
-          stored = true;
-        }
-      }
-      return stored;
     }
 
     // ---- what a use does ----

@@ -1,7 +1,6 @@
 package dev.racetriage.agent.instrument;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.racetriage.agent.detect.SiteTable;
@@ -41,18 +40,7 @@ class HugeMethodsTest {
   private static byte[] reader(int reads) {
     ClassWriter w = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
     w.visit(Opcodes.V11, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL, READER, null, HOLDER, null);
-    MethodVisitor mv = w.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "sum", "(L" + READER + ";)I", null,
-        null);
-    mv.visitCode();
-    mv.visitInsn(Opcodes.ICONST_0);
-    for (int i = 0; i < reads; i++) {
-      mv.visitVarInsn(Opcodes.ALOAD, 0);
-      mv.visitFieldInsn(Opcodes.GETFIELD, READER, "f" + i, "I");
-      mv.visitInsn(Opcodes.IADD);
-    }
-    mv.visitInsn(Opcodes.IRETURN);
-    mv.visitMaxs(0, 0);
-    mv.visitEnd();
+    sumOf(w, "sum", reads);
     w.visitEnd();
     return w.toByteArray();
   }
@@ -85,6 +73,7 @@ class HugeMethodsTest {
     return w.toByteArray();
   }
 
+  /** {@code static int name(Reader r)}: the sum of the first {@code reads} of its inherited fields. */
   private static void sumOf(ClassWriter w, String name, int reads) {
     MethodVisitor mv = w.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, name, "(L" + READER + ";)I", null,
         null);
@@ -115,41 +104,20 @@ class HugeMethodsTest {
 
   /** How many linked slot loads the class has, and (second) how many read hooks. */
   private static int[] slotReadsAndHooks(byte[] classFile) {
-    int[] count = new int[2];
-    new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] ex) {
-        return new MethodVisitor(Opcodes.ASM9) {
-          @Override
-          public void visitInvokeDynamicInsn(String n, String d, Handle bootstrap, Object... args) {
-            if (bootstrap.getName().equals("slotReader")) {
-              count[0]++;
-            }
-          }
-
-          @Override
-          public void visitMethodInsn(int opcode, String owner, String n, String d, boolean itf) {
-            if (n.equals("readField") || n.equals("readFields")) {
-              count[1]++;
-            }
-          }
-        };
-      }
-    }, 0);
-    return count;
+    return slotReadsAndHooks(classFile, null);
   }
 
   private static int linkedSlotReads(byte[] classFile) {
     return slotReadsAndHooks(classFile)[0];
   }
 
-  /** As {@link #slotReadsAndHooks}, in one method ({@code name + descriptor}). */
+  /** As {@link #slotReadsAndHooks(byte[])}, in one method ({@code name + descriptor}; null: all of them). */
   private static int[] slotReadsAndHooks(byte[] classFile, String method) {
     int[] count = new int[2];
     new ClassReader(classFile).accept(new ClassVisitor(Opcodes.ASM9) {
       @Override
       public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] ex) {
-        if (!(name + descriptor).equals(method)) {
+        if (method != null && !(name + descriptor).equals(method)) {
           return null;
         }
         return new MethodVisitor(Opcodes.ASM9) {
@@ -177,7 +145,7 @@ class HugeMethodsTest {
     byte[] reader = reader(10);
     Map<String, Integer> lengths = HugeMethods.codeLengths(reader);
     assertEquals(Map.of("sum(L" + READER + ";)I", 2 + 10 * 5), lengths, "iconst_0, 10 × (aload_0, getfield, iadd), ireturn");
-    assertFalse(HugeMethods.crossed(reader, reader));
+    assertTrue(HugeMethods.crossedMethods(reader, reader).isEmpty());
   }
 
   /**
