@@ -13,7 +13,7 @@ import java.util.Map;
  * --results FILE [--list | --serve]
  * [--scan DIR]... [--select-class C]... [--select-method C#m]... [--select-id ID]...
  * [--include PATTERN]... [--exclude PATTERN]... [--tests SPEC] [--groups TAGS] [--excluded-groups TAGS]
- * [--config KEY=VALUE]... [--test-timeout-ms N] [--test-limits FILE] [--skip-ids FILE]
+ * [--config KEY=VALUE]... [--test-timeout-ms N] [--test-limits FILE] [--skip-ids FILE] [--heap-peak]
  * </pre>
  * {@code --scan} runs the classes under DIR that Surefire would run: those matching {@code --include} (Surefire's
  * default includes when none) and no {@code --exclude} (default: inner classes), or, with {@code --tests}, those the
@@ -21,11 +21,12 @@ import java.util.Map;
  * {@code --excluded-groups} are JUnit tag expressions, comma-separated. {@code --config} passes a JUnit Platform
  * configuration parameter. {@code --test-timeout-ms} and {@code --test-limits} bound each test (see
  * {@link TestWatchdog}); {@code --skip-ids} names tests and containers not to run ({@link SkipIds}).
- * {@code --serve} runs the selection once per command read from stdin ({@link TrialServer}).
+ * {@code --serve} runs the selection once per command read from stdin ({@link TrialServer}). {@code --heap-peak}
+ * has the summary (and a {@code hung} line) name the JVM's peak committed heap ({@link HeapPeak}).
  */
 record LaunchOptions(Path results, boolean listOnly, boolean serve, List<Path> scanRoots, List<String> classes,
     List<String> methods, List<String> uniqueIds, Filters filters, Map<String, String> config,
-    long testTimeoutMillis, Path testLimits, Path skipIds) {
+    long testTimeoutMillis, Path testLimits, Path skipIds, boolean heapPeak) {
 
   /** Which of the discovered tests run: Surefire's class patterns and JUnit tag expressions. */
   record Filters(List<String> includes, List<String> excludes, String tests, List<String> groups,
@@ -65,6 +66,7 @@ record LaunchOptions(Path results, boolean listOnly, boolean serve, List<Path> s
     long timeout = 0;
     Path limits = null;
     Path skip = null;
+    boolean heapPeak = false;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -89,6 +91,7 @@ record LaunchOptions(Path results, boolean listOnly, boolean serve, List<Path> s
         case "--test-timeout-ms" -> timeout = millis(value(args, ++i, arg), arg);
         case "--test-limits" -> limits = Path.of(value(args, ++i, arg));
         case "--skip-ids" -> skip = Path.of(value(args, ++i, arg));
+        case "--heap-peak" -> heapPeak = true;
         default -> throw new IllegalArgumentException("unknown launcher option '" + arg + "'");
       }
     }
@@ -104,7 +107,7 @@ record LaunchOptions(Path results, boolean listOnly, boolean serve, List<Path> s
     Filters filters = new Filters(includes, excludes, tests, groups, excludedGroups);
     filters.classSpec(); // a malformed pattern is an argument error, reported before anything runs
     return new LaunchOptions(results, listOnly, serve, scanRoots, classes, methods, ids, filters, config, timeout,
-        limits, skip);
+        limits, skip, heapPeak);
   }
 
   /** Surefire's groups: comma-separated, each a tag expression. */

@@ -121,7 +121,12 @@ final class ResultsListener implements TestExecutionListener {
       json.name("tests").value(tests).name("passed").value(passed).name("failed").value(failed)
           .name("aborted").value(aborted).name("skipped").value(skipped);
     }
-    json.name("millis").value(millis).endObject();
+    json.name("millis").value(millis);
+    long heap = HeapPeak.bytes();
+    if (heap >= 0) {
+      json.name("heapPeakBytes").value(heap);
+    }
+    json.endObject();
     results.write(line);
   }
 

@@ -44,6 +44,9 @@ public final class TestLauncherMain {
       System.setOut(System.err);
     }
     TestLimits limits = TestLimits.read(options.testTimeoutMillis(), options.testLimits());
+    if (options.heapPeak()) {
+      HeapPeak.start();
+    }
     try (ResultsFile results = new ResultsFile(options.results())) {
       TestTree tree = new TestTree();
       ResultsListener listener = new ResultsListener(results, tree);

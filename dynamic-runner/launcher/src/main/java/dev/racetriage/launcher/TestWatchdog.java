@@ -86,8 +86,12 @@ final class TestWatchdog implements TestExecutionListener {
     json.name("name").value(r.id().getDisplayName())
         .name("millis").value(millis).name("limitMillis").value(r.limitMillis())
         .name("threads").value(ThreadDump.excerpt(r.thread()))
-        .name("resumeSkip").value(tree.unitOf(r.id().getUniqueId()))
-        .endObject();
+        .name("resumeSkip").value(tree.unitOf(r.id().getUniqueId()));
+    long heap = HeapPeak.bytes();
+    if (heap >= 0) {
+      json.name("heapPeakBytes").value(heap); // this JVM halts: its summary will not name it
+    }
+    json.endObject();
     results.write(line);
     System.err.println("racetriage launcher: " + ResultsListener.testName(r.id()) + " ran " + millis
         + " ms, over its limit of " + r.limitMillis() + " ms; stopping this JVM (the thread dump is in the results file)");

@@ -111,8 +111,27 @@ final class ArgLine {
     if (limit <= 0) {
       return java.util.Optional.empty(); // none, or one the JVM itself will refuse with its own message
     }
-    long raised = 2 * limit + DETECTION_HEAP_ALLOWANCE;
-    return java.util.Optional.of("-Xmx" + ((raised + (1L << 20) - 1) >> 20) + "m");
+    return java.util.Optional.of(xmx(2 * limit + DETECTION_HEAP_ALLOWANCE));
+  }
+
+  /**
+   * The heap limit, in bytes, of a detection JVM whose baseline JVM committed at most {@code baselinePeak} bytes of
+   * heap: twice that plus {@link #DETECTION_HEAP_ALLOWANCE} — the memory bound of issue 18 (detection peak RSS at most
+   * twice the baseline's plus a fixed allowance), met by the heap, where the agent's shadows live. Without a limit a
+   * detection JVM's collector grows the heap to the JVM's default maximum to keep its time goal against the
+   * allocation rate of the program and its shadows: zxing's core tests committed 0.75 GB without the agent and 2.8 GB
+   * under it, while no more than 239 MB was live after a full collection (benchmarks/RESULTS.md). Never above the
+   * argLine's own rule ({@link #detectionHeap}), so a project's {@code -Xmx} still bounds it.
+   */
+  static long detectionHeapFromBaseline(List<String> argLine, long baselinePeak) {
+    long derived = 2 * baselinePeak + DETECTION_HEAP_ALLOWANCE;
+    java.util.Optional<String> fromArgLine = detectionHeap(argLine);
+    return fromArgLine.map(x -> Math.min(derived, bytes(x.substring(4)))).orElse(derived);
+  }
+
+  /** {@code -Xmx} for {@code bytes}, rounded up to whole megabytes. */
+  static String xmx(long bytes) {
+    return "-Xmx" + ((bytes + (1L << 20) - 1) >> 20) + "m";
   }
 
   /** A JVM size ({@code 512m}, {@code 2G}, {@code 1048576}), or -1 if it is not one. */

@@ -72,6 +72,37 @@ final class ResultsReader {
     return new Attempt(run, stoppedUnits);
   }
 
+  /**
+   * The largest peak committed heap the launcher named ({@code heapPeakBytes} of a {@code summary} or {@code hung}
+   * line, written with {@code --heap-peak}) over the JVMs of one run; empty when one of them named none: a JVM that
+   * crashed or exited before its summary may have used more.
+   */
+  static java.util.OptionalLong heapPeak(List<Path> resultsFiles) {
+    long peak = -1;
+    for (Path file : resultsFiles) {
+      long own = -1;
+      try {
+        if (Files.isRegularFile(file)) {
+          for (String line : Files.readAllLines(file)) {
+            if (!line.contains("\"heapPeakBytes\"")) continue;
+            try {
+              own = Math.max(own, JSON.readTree(line).path("heapPeakBytes").asLong(-1));
+            } catch (IOException torn) {
+              // a line cut short says nothing
+            }
+          }
+        }
+      } catch (IOException | java.io.UncheckedIOException e) {
+        return java.util.OptionalLong.empty();
+      }
+      if (own <= 0) {
+        return java.util.OptionalLong.empty();
+      }
+      peak = Math.max(peak, own);
+    }
+    return peak > 0 ? java.util.OptionalLong.of(peak) : java.util.OptionalLong.empty();
+  }
+
   private static TestOutcome outcome(JsonNode event, TestOutcome.Status status, long millis, String threads) {
     JsonNode failure = event.path("failure");
     TestOutcome.Failure f = failure.isObject()

@@ -22,6 +22,8 @@ public final class TestJvm {
   private final TestModule module;
   private final List<Path> extraClasspath;
   private final Path agentJar;
+  /** A detection JVM's heap limit in bytes, or 0: the one {@link ArgLine#detectionHeap} derives from the argLine. */
+  private final long detectionHeapBytes;
 
   public TestJvm(TestModule module, List<Path> launcherJars, Path agentJar) {
     this.module = module;
@@ -30,6 +32,43 @@ public final class TestJvm {
     extra.add(AgentJar.launcher());
     extra.add(agentJar);
     this.extraClasspath = List.copyOf(extra);
+    this.detectionHeapBytes = 0;
+  }
+
+  private TestJvm(TestJvm jvm, long detectionHeapBytes) {
+    this.module = jvm.module;
+    this.agentJar = jvm.agentJar;
+    this.extraClasspath = jvm.extraClasspath;
+    this.detectionHeapBytes = detectionHeapBytes;
+  }
+
+  /**
+   * This JVM with its detection runs limited to a heap of {@code bytes} ({@code -Xmx}, after the argLine's own: the
+   * last limit counts); baseline and trial JVMs are unchanged. See {@link ArgLine#detectionHeapFromBaseline}.
+   */
+  public TestJvm withDetectionHeap(long bytes) {
+    if (bytes <= 0) throw new IllegalArgumentException("a heap limit must be positive, not " + bytes);
+    return new TestJvm(this, bytes);
+  }
+
+  /**
+   * This JVM with its detection runs' heap sized from {@code baseline}, a run of this JVM without the agent:
+   * {@link ArgLine#detectionHeapFromBaseline} of the baseline JVMs' peak committed heap. Unchanged when a baseline
+   * JVM did not say its peak (it crashed or exited before its summary).
+   */
+  public TestJvm withBaselineHeap(TestRunResult baseline) {
+    java.util.OptionalLong peak = ResultsReader.heapPeak(baseline.resultsFiles());
+    if (peak.isEmpty()) {
+      return this;
+    }
+    List<String> argLine = ArgLine.withoutCoverageAgents(ArgLine.tokens(module.surefire().argLine()));
+    return withDetectionHeap(ArgLine.detectionHeapFromBaseline(argLine, peak.getAsLong()));
+  }
+
+  /** The heap limit of this JVM's detection runs, if one is set: {@link #withDetectionHeap} or the argLine's. */
+  public Optional<String> detectionHeapOption() {
+    return detectionHeapBytes > 0 ? Optional.of(ArgLine.xmx(detectionHeapBytes))
+        : ArgLine.detectionHeap(ArgLine.withoutCoverageAgents(ArgLine.tokens(module.surefire().argLine())));
   }
 
   public TestModule module() {
@@ -78,7 +117,7 @@ public final class TestJvm {
     }
     command.addAll(argLine);
     if (detection) {
-      ArgLine.detectionHeap(argLine).ifPresent(command::add); // after the argLine's: the last limit counts
+      detectionHeapOption().ifPresent(command::add); // after the argLine's: the last limit counts
     }
     // Surefire sets basedir in every test JVM; the pom's system properties come after the argLine and win over it
     command.add("-Dbasedir=" + module.dir());
@@ -97,6 +136,9 @@ public final class TestJvm {
       command.add(k + "=" + v);
     });
     command.addAll(launcherOptions);
+    if (agentOptions.isEmpty()) {
+      command.add("--heap-peak"); // the baseline's peak heap sizes the detection JVM's
+    }
     return command;
   }
 

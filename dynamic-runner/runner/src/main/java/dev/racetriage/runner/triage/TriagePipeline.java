@@ -383,15 +383,33 @@ public final class TriagePipeline {
       Duration backstop = max(MIN_DETECT_TIMEOUT, baseline.elapsed().multipliedBy(2L * options.detectTimeoutFactor()));
       Map<String, Long> baselineTimes = new LinkedHashMap<>();
       baseline.outcomes().forEach(o -> baselineTimes.put(testName(o), o.millis()));
+      Set<String> crashedNatively = new LinkedHashSet<>();
+      baseline.outcomes().stream().filter(o -> o.status() == TestOutcome.Status.CRASHED)
+          .forEach(o -> crashedNatively.add(o.id()));
+      // the detection JVM's heap is sized from the baseline JVM's peak (the memory bound); one that runs out of
+      // memory under that limit, where the baseline did not, runs again with the heap it would have had without it
+      TestJvm unlimited = jvms.get(module);
+      TestJvm limited = unlimited.withBaselineHeap(baseline);
+      List<String> attemptWarnings = new ArrayList<>();
       ModuleDetection md;
       try (TestProgressWatcher watch = new TestProgressWatcher(dir, baseline.outcomes().size() - skip.size(),
           baselineTimes, progress, "module " + module.name(root))) {
-        Set<String> crashedNatively = new LinkedHashSet<>();
-        baseline.outcomes().stream().filter(o -> o.status() == TestOutcome.Status.CRASHED)
-            .forEach(o -> crashedNatively.add(o.id()));
-        md = detectModule(jvms.get(module), selection, options.detectRuns(), limits, backstop, dir, skip, module, root,
-            warnings, detectAgentOptions(options), crashedNatively);
+        md = detectModule(limited, selection, options.detectRuns(), limits, backstop, dir, skip, module, root,
+            attemptWarnings, detectAgentOptions(options), crashedNatively);
       }
+      if (!limited.detectionHeapOption().equals(unlimited.detectionHeapOption())
+          && DetectionHeap.outOfMemory(dir) && !DetectionHeap.outOfMemory(dir.resolveSibling("baseline"))) {
+        Path first = DetectionHeap.setAside(dir);
+        attemptWarnings.clear();
+        try (TestProgressWatcher watch = new TestProgressWatcher(dir, baseline.outcomes().size() - skip.size(),
+            baselineTimes, progress, "module " + module.name(root))) {
+          md = detectModule(unlimited, selection, options.detectRuns(), limits, backstop, dir, skip, module, root,
+              attemptWarnings, detectAgentOptions(options), crashedNatively);
+        }
+        warnings.add(DetectionHeap.rerunWarning(module.name(root), limited.detectionHeapOption().orElseThrow(),
+            unlimited.detectionHeapOption(), first));
+      }
+      warnings.addAll(attemptWarnings);
       DetectionRuns run = md.runs();
       DetectionReport detection = md.report();
       hung.addAll(md.hung());
@@ -591,8 +609,9 @@ public final class TriagePipeline {
       // no logs: no hint
     }
     String why = outOfMemory
-        ? " — the detection JVM ran out of memory (the agent's shadows share the heap: it gets twice the argLine's "
-          + "-Xmx plus 256 MB, or the JVM's default; give it more with -Xmx in the Surefire <argLine>)"
+        ? " — the detection JVM ran out of memory (the agent's shadows share the heap: it gets twice the baseline "
+          + "JVM's peak heap plus 256 MB, at most twice the argLine's -Xmx plus 256 MB, or the JVM's default; give it "
+          + "more with -Xmx in the Surefire <argLine>)"
         : "";
     List<String> out = new ArrayList<>();
     for (TestOutcome o : crashed) {

@@ -63,6 +63,21 @@ class ArgLineTest {
         java.util.Map.of("_JAVA_OPTIONS", "-Xss2m -XX:SoftRefLRUPolicyMSPerMB=2000")));
   }
 
+  /**
+   * Sized from the baseline JVM's peak heap: twice it plus 256 MB, never above what the argLine's own limit gives
+   * (twice it plus 256 MB).
+   */
+  @Test
+  void theDetectionHeapFromTheBaselineIsTwiceItsPeakPlusTheAllowanceAtMostTheArgLines() {
+    long mb = 1L << 20;
+    assertEquals(2 * 300 * mb + 256 * mb, ArgLine.detectionHeapFromBaseline(List.of(), 300 * mb));
+    assertEquals(2 * 300 * mb + 256 * mb, ArgLine.detectionHeapFromBaseline(List.of("-Xmx1g"), 300 * mb));
+    assertEquals(1280 * mb, ArgLine.detectionHeapFromBaseline(List.of("-Xmx512m"), 600 * mb),
+        "a peak reported above the argLine's limit does not raise it");
+    assertEquals("-Xmx857m", ArgLine.xmx(856 * mb + 1), "rounded up to whole megabytes");
+    assertEquals("-Xmx856m", ArgLine.xmx(856 * mb));
+  }
+
   /** A project's heap limit is doubled, plus 256 MB, for the detection JVM (the agent's shadows share the heap). */
   @Test
   void theDetectionHeapIsTwiceTheProjectsLimitPlusTheAllowance() {

@@ -76,6 +76,52 @@ class TestJvmTest {
     assertTrue(run.anyFailed());
   }
 
+  /**
+   * A baseline JVM names its peak committed heap (in its summary, and in the {@code hung} line of a JVM its watchdog
+   * halts); the detection JVM's heap is twice the largest of them plus 256 MB. The agent-less JVMs are the ones asked.
+   */
+  @Test
+  void theBaselinesPeakHeapSizesTheDetectionJvmsHeap() throws Exception {
+    ProjectFixtures.writeProjectWithTests(dir, """
+          static byte[] kept;
+          @Test @org.junit.jupiter.api.Order(1) void keepsNinetySixMegabytes() {
+            kept = new byte[96 << 20];
+            java.util.Arrays.fill(kept, (byte) 1);
+          }
+          @Test @org.junit.jupiter.api.Order(2) void hangs() throws Exception { Thread.sleep(Long.MAX_VALUE); }
+          @Test @org.junit.jupiter.api.Order(3) void passesInTheNextJvm() { assertEquals(2, 1 + 1); }
+        """);
+    java.nio.file.Files.createDirectories(dir.resolve("src/test/resources"));
+    java.nio.file.Files.writeString(dir.resolve("src/test/resources/junit-platform.properties"),
+        "junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$OrderAnnotation\n");
+    TestModule module = build(dir);
+    TestJvm jvm = jvmFor(module, dir);
+
+    TestRunResult baseline = new ContinuingTestRun(jvm).run(TestSelection.ALL, Optional.empty(),
+        TestLimits.uniform(Duration.ofSeconds(3)), GENEROUS, dir.resolve("baseline"));
+
+    assertEquals(2, baseline.attempts(), "the hung test halted the first JVM; a second one ran the rest");
+    java.util.OptionalLong peak = ResultsReader.heapPeak(baseline.resultsFiles());
+    assertTrue(peak.isPresent(), "both JVMs named their peak");
+    assertTrue(peak.getAsLong() >= 96L << 20, "the kept array is in it: " + peak);
+    assertTrue(java.nio.file.Files.readString(baseline.resultsFiles().get(0)).contains("\"event\":\"hung\""));
+    java.util.List<String> baselineCommand = jvm.command(TestSelection.ALL, Optional.empty(), dir.resolve("r.jsonl"));
+    assertTrue(baselineCommand.contains("--heap-peak"), baselineCommand::toString);
+
+    TestJvm sized = jvm.withBaselineHeap(baseline);
+    String expected = ArgLine.xmx(2 * peak.getAsLong() + ArgLine.DETECTION_HEAP_ALLOWANCE);
+    assertEquals(Optional.of(expected), sized.detectionHeapOption());
+    java.util.List<String> detect = sized.command(TestSelection.ALL, Optional.of("mode=detect"), dir.resolve("d.jsonl"));
+    assertTrue(detect.contains(expected) && !detect.contains("--heap-peak"), detect::toString);
+    java.util.List<String> trial = sized.command(TestSelection.ALL, Optional.of("mode=jumble"), dir.resolve("t.jsonl"));
+    assertTrue(trial.stream().noneMatch(a -> a.startsWith("-Xmx")), "a trial keeps the project's heap: " + trial);
+    assertEquals(Optional.empty(), jvm.detectionHeapOption(), "no argLine limit, no baseline: the JVM's default");
+    // a JVM that ended before its summary (System.exit in a test) may have used more: no limit is derived from it
+    java.nio.file.Path torn = dir.resolve("torn.jsonl");
+    java.nio.file.Files.writeString(torn, "{\"event\":\"started\",\"id\":\"x\"}\n");
+    assertTrue(ResultsReader.heapPeak(java.util.List.of(baseline.resultsFiles().get(1), torn)).isEmpty());
+  }
+
   @Test
   void aHangingTestIsKilledAtTheDeadlineAndNamed() throws Exception {
     ProjectFixtures.writeProjectWithTests(dir, """

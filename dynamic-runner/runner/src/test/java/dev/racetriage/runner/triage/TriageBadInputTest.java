@@ -213,6 +213,49 @@ class TriageBadInputTest {
   }
 
   /**
+   * The detection JVM's heap is sized from the baseline JVM's peak; a test that needs more under the agent (here: one
+   * array bigger than that limit, asked for only when racetriage set one) makes the module's detection run again
+   * without the limit, with a warning that says so and where the first attempt is. Its races are found; the other
+   * tests are checked as usual.
+   */
+  @Test
+  void aDetectionJvmOutOfItsBaselineSizedHeapRunsAgainWithoutTheLimit() throws Exception {
+    Path project = dir.resolve("hungry");
+    ProjectFixtures.writeProjectWithTests(project, """
+          int shared;
+          @Test void racesWhenItsHeapIsBigEnough() throws Exception {
+            boolean limited = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .anyMatch(a -> a.startsWith("-Xmx"));
+            if (limited) {
+              System.err.println("heap limit " + (Runtime.getRuntime().maxMemory() >> 20) + " MB");
+              long[] tooBig = new long[(int) Math.min(Integer.MAX_VALUE - 8, Runtime.getRuntime().maxMemory() / 8 + 1024)];
+              tooBig[0] = 1;
+            }
+            Thread a = new Thread(() -> shared = 1);
+            Thread b = new Thread(() -> shared = 2);
+            a.start(); b.start(); a.join(); b.join();
+          }
+        """);
+    TriageOptions detectOnce = new TriageOptions(project, StoreLocation.file(db), true, 3, List.of("sc", "oldest"), 2,
+        null, Duration.ofMinutes(5), Duration.ofMinutes(2), true, true, List.of(), 1);
+
+    TriageResult result = new TriagePipeline().run(detectOnce, TriageProgress.silent());
+
+    assertEquals(List.of("demo.BehaviourTest.shared"),
+        result.races().stream().map(r -> r.race().fieldKey()).toList(), "the second attempt ran the test whole");
+    String warning = result.warnings().stream().filter(w -> w.contains("ran out of memory under the heap limit"))
+        .findFirst().orElseThrow(() -> new AssertionError("no warning says the detection ran again: "
+            + result.warnings()));
+    assertTrue(warning.contains("-Xmx") && warning.contains("with the JVM's default heap"), warning);
+    Path aside = Path.of(warning.substring(warning.indexOf("output is in ") + "output is in ".length(),
+        warning.length() - 1));
+    assertTrue(aside.getFileName().toString().equals("detect-heap-limited") && Files.isDirectory(aside), warning);
+    assertTrue(Files.isDirectory(aside.resolveSibling("detect")), "the second attempt's files are where they belong");
+    assertTrue(result.warnings().stream().noneMatch(w -> w.contains("ended its detection JVM")),
+        "the first attempt's crash is not reported as the result's: " + result.warnings());
+  }
+
+  /**
    * A test that fails its baseline once and passes when re-run (as Peterson's lock without volatile does natively,
    * now and then) is intermittent, not broken: its race is tried, the verdict comes from the trials, and the evidence
    * names the native failure.
