@@ -13,8 +13,9 @@
 #   RACETRIAGE=path   the racetriage launcher (default: this checkout's ./racetriage, which rebuilds itself when its
 #                     sources changed unless RACETRIAGE_SKIP_BUILD=1)
 # Output in $OUT: <run>.json (the report), <run>.log (stderr: progress and warnings), <run>.stdout, <run>.time
-# (/usr/bin/time -v), <run>.uptime (load before and after), <run>.rc, <run>.db (its triage database), and summary.md:
-# one Markdown row per run for the 'real projects' section of benchmarks/RESULTS.md.
+# (/usr/bin/time -v), <run>.uptime (load before and after), <run>.rc, <run>.db (its triage database),
+# <run>.jvm-rss.json (peak RSS of each test JVM: baseline, detect, trial; jvm-rss.py) and summary.md: one Markdown
+# row per run for the 'real projects' section of benchmarks/RESULTS.md.
 
 RT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 RACETRIAGE="${RACETRIAGE:-$RT_ROOT/racetriage}"
@@ -121,16 +122,21 @@ rw_triage() {
   local start end rc=0
   echo "$run: racetriage triage $RW_DIR $*" >&2
   uptime > "$OUT/$run.uptime"
+  python3 "$RT_ROOT/benchmarks/realworld/jvm-rss.py" "$OUT/$run.jvm-rss.json" &
+  local sampler=$!
   start=$(date +%s%N)
   rw_nice /usr/bin/time -v -o "$OUT/$run.time" "$RACETRIAGE" triage "$RW_DIR" --db "$OUT/$run.db" \
     --format json --out "$OUT/$run.json" "$@" > "$OUT/$run.stdout" 2> "$OUT/$run.log" || rc=$?
   end=$(date +%s%N)
+  kill -TERM "$sampler" 2>/dev/null
+  wait "$sampler" 2>/dev/null || true
   uptime >> "$OUT/$run.uptime"
   echo "$rc" > "$OUT/$run.rc"
   local secs=$(( (end - start) / 1000000000 ))
-  python3 - "$OUT/$run.json" "$OUT/$run.log" "$OUT/$run.uptime" "$RW_NAME" "${RW_HEAD:0:10}" "$run" "$rc" "$secs" "$*" <<'PY' | tee -a "$OUT/summary.md"
+  python3 - "$OUT/$run.json" "$OUT/$run.log" "$OUT/$run.uptime" "$RW_NAME" "${RW_HEAD:0:10}" "$run" "$rc" "$secs" "$*" \
+    "$OUT/$run.jvm-rss.json" <<'PY' | tee -a "$OUT/summary.md"
 import collections, json, os, sys
-report, log, uptime, name, head, run, rc, secs, args = sys.argv[1:]
+report, log, uptime, name, head, run, rc, secs, args, rss = sys.argv[1:]
 load = " → ".join(l.split("load average: ")[1].split(",")[0] for l in open(uptime) if "load average" in l)
 sec = lambda ms: f"{ms / 1000:.0f} s" if ms is not None else "–"
 if not os.path.exists(report) or os.path.getsize(report) == 0:
@@ -152,6 +158,12 @@ if hung:
     extra.append(f"{len(hung)} hung: " + ", ".join(f"{h['test']} ({h['phase']})" for h in hung[:5]))
 if destructive:
     extra.append("destructive: " + ", ".join(f"`{f}`" for f in destructive[:10]))
+if os.path.exists(rss):
+    peaks = json.load(open(rss))["peakKb"]
+    mb = lambda kind: f"{peaks[kind] / 1024:.0f} MB" if kind in peaks else "–"
+    bound = f" (bound {(2 * peaks['baseline'] + 256 * 1024) / 1024:.0f} MB)" if "baseline" in peaks else ""
+    extra.append(f"peak RSS: baseline JVM {mb('baseline')}, detection JVM {mb('detect')}{bound}"
+                 + (f", trial JVM {mb('trial')}" if "trial" in peaks else ""))
 if data.get("warnings"):
     extra.append(f"{len(data['warnings'])} warning(s): " + "; ".join(w[:200] for w in data["warnings"][:3]))
 print(f"| {name} | `{head}` | `triage {args}` | {secs} s (exit {rc}) | tests {s.get('tests')}; {stages}; "
