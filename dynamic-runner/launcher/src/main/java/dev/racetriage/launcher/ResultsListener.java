@@ -124,7 +124,7 @@ final class ResultsListener implements TestExecutionListener {
     json.name("millis").value(millis);
     long heap = HeapPeak.bytes();
     if (heap >= 0) {
-      json.name("heapPeakBytes").value(heap);
+      json.name("heapPeakBytes").value(heap).name("heapMaxBytes").value(Runtime.getRuntime().maxMemory());
     }
     json.endObject();
     results.write(line);

@@ -89,7 +89,8 @@ final class TestWatchdog implements TestExecutionListener {
         .name("resumeSkip").value(tree.unitOf(r.id().getUniqueId()));
     long heap = HeapPeak.bytes();
     if (heap >= 0) {
-      json.name("heapPeakBytes").value(heap); // this JVM halts: its summary will not name it
+      // this JVM halts: its summary will not name them
+      json.name("heapPeakBytes").value(heap).name("heapMaxBytes").value(Runtime.getRuntime().maxMemory());
     }
     json.endObject();
     results.write(line);

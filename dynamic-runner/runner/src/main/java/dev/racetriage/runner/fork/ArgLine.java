@@ -121,12 +121,22 @@ final class ArgLine {
    * detection JVM's collector grows the heap to the JVM's default maximum to keep its time goal against the
    * allocation rate of the program and its shadows: zxing's core tests committed 0.75 GB without the agent and 2.8 GB
    * under it, while no more than 239 MB was live after a full collection (benchmarks/RESULTS.md). Never above the
-   * argLine's own rule ({@link #detectionHeap}), so a project's {@code -Xmx} still bounds it.
+   * argLine's own rule ({@link #detectionHeap}), so a project's {@code -Xmx} still bounds it; without one, never
+   * above {@code baselineMax}, the baseline JVM's maximum heap (the JVM's default, a quarter of the machine's
+   * memory): commons-text's baseline committed all of its 6 GB default, and twice that would have let the detection
+   * JVM grow past what it takes without a limit. Empty when that cap is the argLine-less default itself: the
+   * detection JVM then runs with the JVM's default heap, as without a baseline.
    */
-  static long detectionHeapFromBaseline(List<String> argLine, long baselinePeak) {
+  static java.util.OptionalLong detectionHeapFromBaseline(List<String> argLine, long baselinePeak, long baselineMax) {
     long derived = 2 * baselinePeak + DETECTION_HEAP_ALLOWANCE;
     java.util.Optional<String> fromArgLine = detectionHeap(argLine);
-    return fromArgLine.map(x -> Math.min(derived, bytes(x.substring(4)))).orElse(derived);
+    if (fromArgLine.isPresent()) {
+      return java.util.OptionalLong.of(Math.min(derived, bytes(fromArgLine.get().substring(4))));
+    }
+    if (baselineMax > 0 && derived >= baselineMax) {
+      return java.util.OptionalLong.empty();
+    }
+    return java.util.OptionalLong.of(derived);
   }
 
   /** {@code -Xmx} for {@code bytes}, rounded up to whole megabytes. */

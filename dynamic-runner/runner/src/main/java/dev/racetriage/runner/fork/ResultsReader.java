@@ -73,35 +73,42 @@ final class ResultsReader {
   }
 
   /**
-   * The largest peak committed heap the launcher named ({@code heapPeakBytes} of a {@code summary} or {@code hung}
-   * line, written with {@code --heap-peak}) over the JVMs of one run; empty when one of them named none: a JVM that
-   * crashed or exited before its summary may have used more.
+   * What the JVMs of one run without the agent said of their heaps ({@code heapPeakBytes} and {@code heapMaxBytes} of
+   * a {@code summary} or {@code hung} line, written with {@code --heap-peak}): the largest peak committed heap and
+   * the largest maximum heap. Empty when one of them named none: a JVM that crashed or exited before its summary may
+   * have used more.
    */
-  static java.util.OptionalLong heapPeak(List<Path> resultsFiles) {
+  static java.util.Optional<BaselineHeap> baselineHeap(List<Path> resultsFiles) {
     long peak = -1;
+    long max = -1;
     for (Path file : resultsFiles) {
-      long own = -1;
+      long ownPeak = -1;
       try {
         if (Files.isRegularFile(file)) {
           for (String line : Files.readAllLines(file)) {
             if (!line.contains("\"heapPeakBytes\"")) continue;
             try {
-              own = Math.max(own, JSON.readTree(line).path("heapPeakBytes").asLong(-1));
+              JsonNode event = JSON.readTree(line);
+              ownPeak = Math.max(ownPeak, event.path("heapPeakBytes").asLong(-1));
+              max = Math.max(max, event.path("heapMaxBytes").asLong(-1));
             } catch (IOException torn) {
               // a line cut short says nothing
             }
           }
         }
       } catch (IOException | java.io.UncheckedIOException e) {
-        return java.util.OptionalLong.empty();
+        return java.util.Optional.empty();
       }
-      if (own <= 0) {
-        return java.util.OptionalLong.empty();
+      if (ownPeak <= 0) {
+        return java.util.Optional.empty();
       }
-      peak = Math.max(peak, own);
+      peak = Math.max(peak, ownPeak);
     }
-    return peak > 0 ? java.util.OptionalLong.of(peak) : java.util.OptionalLong.empty();
+    return peak > 0 ? java.util.Optional.of(new BaselineHeap(peak, max)) : java.util.Optional.empty();
   }
+
+  /** A baseline's heap: its JVMs' largest peak committed heap and largest maximum heap (-1: not named). */
+  record BaselineHeap(long peakBytes, long maxBytes) {}
 
   private static TestOutcome outcome(JsonNode event, TestOutcome.Status status, long millis, String threads) {
     JsonNode failure = event.path("failure");

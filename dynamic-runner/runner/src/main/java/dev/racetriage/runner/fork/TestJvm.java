@@ -54,15 +54,18 @@ public final class TestJvm {
   /**
    * This JVM with its detection runs' heap sized from {@code baseline}, a run of this JVM without the agent:
    * {@link ArgLine#detectionHeapFromBaseline} of the baseline JVMs' peak committed heap. Unchanged when a baseline
-   * JVM did not say its peak (it crashed or exited before its summary).
+   * JVM did not say its peak (it crashed or exited before its summary), or when the limit would be no lower than the
+   * heap the detection JVM gets without it.
    */
   public TestJvm withBaselineHeap(TestRunResult baseline) {
-    java.util.OptionalLong peak = ResultsReader.heapPeak(baseline.resultsFiles());
-    if (peak.isEmpty()) {
+    java.util.Optional<ResultsReader.BaselineHeap> heap = ResultsReader.baselineHeap(baseline.resultsFiles());
+    if (heap.isEmpty()) {
       return this;
     }
     List<String> argLine = ArgLine.withoutCoverageAgents(ArgLine.tokens(module.surefire().argLine()));
-    return withDetectionHeap(ArgLine.detectionHeapFromBaseline(argLine, peak.getAsLong()));
+    java.util.OptionalLong limit = ArgLine.detectionHeapFromBaseline(argLine, heap.get().peakBytes(),
+        heap.get().maxBytes());
+    return limit.isPresent() ? withDetectionHeap(limit.getAsLong()) : this;
   }
 
   /** The heap limit of this JVM's detection runs, if one is set: {@link #withDetectionHeap} or the argLine's. */

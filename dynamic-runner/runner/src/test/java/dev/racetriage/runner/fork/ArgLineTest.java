@@ -65,15 +65,24 @@ class ArgLineTest {
 
   /**
    * Sized from the baseline JVM's peak heap: twice it plus 256 MB, never above what the argLine's own limit gives
-   * (twice it plus 256 MB).
+   * (twice it plus 256 MB), and without one never at or above the baseline's maximum heap (the JVM's default): then
+   * there is no limit at all.
    */
   @Test
-  void theDetectionHeapFromTheBaselineIsTwiceItsPeakPlusTheAllowanceAtMostTheArgLines() {
+  void theDetectionHeapFromTheBaselineIsTwiceItsPeakPlusTheAllowanceAtMostTheArgLinesOrTheDefault() {
     long mb = 1L << 20;
-    assertEquals(2 * 300 * mb + 256 * mb, ArgLine.detectionHeapFromBaseline(List.of(), 300 * mb));
-    assertEquals(2 * 300 * mb + 256 * mb, ArgLine.detectionHeapFromBaseline(List.of("-Xmx1g"), 300 * mb));
-    assertEquals(1280 * mb, ArgLine.detectionHeapFromBaseline(List.of("-Xmx512m"), 600 * mb),
-        "a peak reported above the argLine's limit does not raise it");
+    long defaultMax = 6028 * mb;
+    assertEquals(java.util.OptionalLong.of(2 * 300 * mb + 256 * mb),
+        ArgLine.detectionHeapFromBaseline(List.of(), 300 * mb, defaultMax));
+    assertEquals(java.util.OptionalLong.of(2 * 300 * mb + 256 * mb),
+        ArgLine.detectionHeapFromBaseline(List.of(), 300 * mb, -1), "a baseline that named no maximum");
+    assertEquals(java.util.OptionalLong.empty(), ArgLine.detectionHeapFromBaseline(List.of(), 6000 * mb, defaultMax),
+        "a baseline that committed its whole default heap: twice that would raise the detection JVM's");
+    assertEquals(java.util.OptionalLong.of(2 * 300 * mb + 256 * mb),
+        ArgLine.detectionHeapFromBaseline(List.of("-Xmx1g"), 300 * mb, 1024 * mb));
+    assertEquals(java.util.OptionalLong.of(1280 * mb),
+        ArgLine.detectionHeapFromBaseline(List.of("-Xmx512m"), 512 * mb, 512 * mb),
+        "a baseline that filled its argLine limit: that limit raised by its own rule");
     assertEquals("-Xmx857m", ArgLine.xmx(856 * mb + 1), "rounded up to whole megabytes");
     assertEquals("-Xmx856m", ArgLine.xmx(856 * mb));
   }
