@@ -109,21 +109,23 @@ class TestJvmTest {
     java.util.List<String> baselineCommand = jvm.command(TestSelection.ALL, Optional.empty(), dir.resolve("r.jsonl"));
     assertTrue(baselineCommand.contains("--heap-peak"), baselineCommand::toString);
 
-    TestJvm sized = jvm.withBaselineHeap(baseline);
-    long limit = 2 * heap.peakBytes() + ArgLine.DETECTION_HEAP_ALLOWANCE;
-    org.junit.jupiter.api.Assumptions.assumeTrue(limit < heap.maxBytes(),
-        "a machine whose default heap is below " + limit + " bytes: no limit would be set");
-    String expected = ArgLine.xmx(limit);
-    assertEquals(Optional.of(expected), sized.detectionHeapOption());
-    java.util.List<String> detect = sized.command(TestSelection.ALL, Optional.of("mode=detect"), dir.resolve("d.jsonl"));
-    assertTrue(detect.contains(expected) && !detect.contains("--heap-peak"), detect::toString);
-    java.util.List<String> trial = sized.command(TestSelection.ALL, Optional.of("mode=jumble"), dir.resolve("t.jsonl"));
-    assertTrue(trial.stream().noneMatch(a -> a.startsWith("-Xmx")), "a trial keeps the project's heap: " + trial);
     assertEquals(Optional.empty(), jvm.detectionHeapOption(), "no argLine limit, no baseline: the JVM's default");
     // a JVM that ended before its summary (System.exit in a test) may have used more: no limit is derived from it
     java.nio.file.Path torn = dir.resolve("torn.jsonl");
     java.nio.file.Files.writeString(torn, "{\"event\":\"started\",\"id\":\"x\"}\n");
     assertTrue(ResultsReader.baselineHeap(java.util.List.of(baseline.resultsFiles().get(1), torn)).isEmpty());
+
+    TestJvm sized = jvm.withBaselineHeap(baseline);
+    java.util.List<String> trial = sized.command(TestSelection.ALL, Optional.of("mode=jumble"), dir.resolve("t.jsonl"));
+    assertTrue(trial.stream().noneMatch(a -> a.startsWith("-Xmx")), "a trial keeps the project's heap: " + trial);
+    long limit = 2 * heap.peakBytes() + ArgLine.DETECTION_HEAP_ALLOWANCE;
+    org.junit.jupiter.api.Assumptions.assumeTrue(limit < heap.maxBytes(),
+        "a machine whose default heap is below " + limit + " bytes: no limit would be set");
+    String expected = ArgLine.xmx(limit);
+    assertEquals(Optional.of(expected), sized.detectionHeapOption());
+    java.util.List<String> detect =
+        sized.command(TestSelection.ALL, Optional.of("mode=detect"), dir.resolve("d.jsonl"));
+    assertTrue(detect.contains(expected) && !detect.contains("--heap-peak"), detect::toString);
   }
 
   @Test

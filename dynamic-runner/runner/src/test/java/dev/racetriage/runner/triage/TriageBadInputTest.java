@@ -228,7 +228,8 @@ class TriageBadInputTest {
                 .anyMatch(a -> a.startsWith("-Xmx"));
             if (limited) {
               System.err.println("heap limit " + (Runtime.getRuntime().maxMemory() >> 20) + " MB");
-              long[] tooBig = new long[(int) Math.min(Integer.MAX_VALUE - 8, Runtime.getRuntime().maxMemory() / 8 + 1024)];
+              long words = Math.min(Integer.MAX_VALUE - 8, Runtime.getRuntime().maxMemory() / 8 + 1024);
+              long[] tooBig = new long[(int) words];
               tooBig[0] = 1;
             }
             Thread a = new Thread(() -> shared = 1);
