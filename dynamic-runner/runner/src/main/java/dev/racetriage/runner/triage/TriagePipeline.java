@@ -401,6 +401,8 @@ public final class TriagePipeline {
           && DetectionHeap.outOfMemory(dir) && !DetectionHeap.outOfMemory(dir.resolveSibling("baseline"))) {
         Path first = DetectionHeap.setAside(dir);
         attemptWarnings.clear();
+        progress.phase("detect", "module " + module.name(root) + " ran out of memory under "
+            + limited.detectionHeapOption().orElseThrow() + " (sized from its baseline); running it again without it");
         try (TestProgressWatcher watch = new TestProgressWatcher(dir, baseline.outcomes().size() - skip.size(),
             baselineTimes, progress, "module " + module.name(root))) {
           md = detectModule(unlimited, selection, options.detectRuns(), limits, backstop, dir, skip, module, root,

@@ -240,7 +240,16 @@ class TriageBadInputTest {
     TriageOptions detectOnce = new TriageOptions(project, StoreLocation.file(db), true, 3, List.of("sc", "oldest"), 2,
         null, Duration.ofMinutes(5), Duration.ofMinutes(2), true, true, List.of(), 1);
 
-    TriageResult result = new TriagePipeline().run(detectOnce, TriageProgress.silent());
+    List<String> phases = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    TriageProgress recorded = new TriageProgress() {
+      @Override public void phase(String name, String detail) {
+        phases.add(name + ": " + detail);
+      }
+
+      @Override public void step(int done, int total, String detail) {}
+    };
+
+    TriageResult result = new TriagePipeline().run(detectOnce, recorded);
 
     assertEquals(List.of("demo.BehaviourTest.shared"),
         result.races().stream().map(r -> r.race().fieldKey()).toList(), "the second attempt ran the test whole");
@@ -254,6 +263,8 @@ class TriageBadInputTest {
     assertTrue(Files.isDirectory(aside.resolveSibling("detect")), "the second attempt's files are where they belong");
     assertTrue(result.warnings().stream().noneMatch(w -> w.contains("ended its detection JVM")),
         "the first attempt's crash is not reported as the result's: " + result.warnings());
+    assertTrue(phases.stream().anyMatch(p -> p.startsWith("detect: ") && p.contains("ran out of memory under -Xmx")
+        && p.contains("running it again without it")), "the progress line says why detection starts again: " + phases);
   }
 
   /**
