@@ -70,8 +70,11 @@ public final class TestJvm {
 
   /** The heap limit of this JVM's detection runs, if one is set: {@link #withDetectionHeap} or the argLine's. */
   public Optional<String> detectionHeapOption() {
-    return detectionHeapBytes > 0 ? Optional.of(ArgLine.xmx(detectionHeapBytes))
-        : ArgLine.detectionHeap(ArgLine.withoutCoverageAgents(ArgLine.tokens(module.surefire().argLine())));
+    return detectionHeapOption(ArgLine.withoutCoverageAgents(ArgLine.tokens(module.surefire().argLine())));
+  }
+
+  private Optional<String> detectionHeapOption(List<String> argLine) {
+    return detectionHeapBytes > 0 ? Optional.of(ArgLine.xmx(detectionHeapBytes)) : ArgLine.detectionHeap(argLine);
   }
 
   public TestModule module() {
@@ -120,7 +123,7 @@ public final class TestJvm {
     }
     command.addAll(argLine);
     if (detection) {
-      detectionHeapOption().ifPresent(command::add); // after the argLine's: the last limit counts
+      detectionHeapOption(argLine).ifPresent(command::add); // after the argLine's: the last limit counts
     }
     // Surefire sets basedir in every test JVM; the pom's system properties come after the argLine and win over it
     command.add("-Dbasedir=" + module.dir());

@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -31,7 +30,7 @@ final class DetectionHeap {
     }
     try (Stream<Path> files = Files.walk(dir)) {
       for (Path file : files.filter(DetectionHeap::jvmFile).toList()) {
-        if (mentions(file)) {
+        if (mentionsOutOfMemory(file)) {
           return true;
         }
       }
@@ -47,7 +46,8 @@ final class DetectionHeap {
         || (name.startsWith("output") && name.endsWith(".log")));
   }
 
-  private static boolean mentions(Path file) {
+  /** Whether the file names an {@code OutOfMemoryError}; an unreadable one does not. */
+  static boolean mentionsOutOfMemory(Path file) {
     try (Stream<String> lines = Files.lines(file, StandardCharsets.ISO_8859_1)) { // any bytes: a log is not UTF-8
       return lines.anyMatch(l -> l.contains(OUT_OF_MEMORY));
     } catch (IOException | UncheckedIOException e) {
@@ -55,11 +55,13 @@ final class DetectionHeap {
     }
   }
 
-  /** Moves the first attempt's directory out of the way ({@code detect} to {@code detect-heap-limited}). */
+  /**
+   * Moves the first attempt's directory out of the way ({@code detect} to {@code detect-heap-limited}; the work
+   * directory is emptied when a triage starts, so nothing is there yet).
+   */
   static Path setAside(Path dir) throws TriageException {
     Path aside = dir.resolveSibling(dir.getFileName() + "-heap-limited");
     try {
-      deleteTree(aside);
       Files.move(dir, aside);
       return aside;
     } catch (IOException e) {
@@ -74,16 +76,5 @@ final class DetectionHeap {
         + "its detection ran again " + without.map(x -> "with " + x + " (from the Surefire argLine)")
             .orElse("with the JVM's default heap")
         + ". The first attempt's output is in " + firstAttempt + ".";
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

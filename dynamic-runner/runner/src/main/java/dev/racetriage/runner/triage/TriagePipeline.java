@@ -601,11 +601,7 @@ public final class TriagePipeline {
     boolean outOfMemory = false;
     try (java.util.stream.Stream<Path> files = Files.list(logs)) {
       for (Path log : files.filter(f -> f.getFileName().toString().startsWith("output")).toList()) {
-        try (java.util.stream.Stream<String> lines = Files.lines(log, java.nio.charset.StandardCharsets.UTF_8)) {
-          outOfMemory |= lines.anyMatch(l -> l.contains("java.lang.OutOfMemoryError"));
-        } catch (java.io.UncheckedIOException | IOException e) {
-          // an unreadable log only loses the hint
-        }
+        outOfMemory |= DetectionHeap.mentionsOutOfMemory(log); // an unreadable log only loses the hint
       }
     } catch (IOException e) {
       // no logs: no hint

@@ -71,6 +71,12 @@ class TriageBadInputTest {
         Duration.ofMinutes(2));
   }
 
+  /** Detection only ({@code --detect-only}), one run per JVM, into the test's database. */
+  private TriageOptions detectOnce(Path project) {
+    return new TriageOptions(project, StoreLocation.file(db), true, 3, List.of("sc", "oldest"), 2,
+        null, Duration.ofMinutes(5), Duration.ofMinutes(2), true, true, List.of(), 1);
+  }
+
   private TriageException failsWith(Path project) {
     TriageException error = assertThrows(TriageException.class,
         () -> new TriagePipeline().run(options(project), TriageProgress.silent()));
@@ -199,10 +205,8 @@ class TriageBadInputTest {
     Files.createDirectories(project.resolve("src/test/resources"));
     Files.writeString(project.resolve("src/test/resources/junit-platform.properties"),
         "junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$OrderAnnotation\n");
-    TriageOptions detectOnce = new TriageOptions(project, StoreLocation.file(db), true, 3, List.of("sc", "oldest"), 2,
-        null, Duration.ofMinutes(5), Duration.ofMinutes(2), true, true, List.of(), 1);
 
-    TriageResult result = new TriagePipeline().run(detectOnce, TriageProgress.silent());
+    TriageResult result = new TriagePipeline().run(detectOnce(project), TriageProgress.silent());
 
     assertEquals(List.of("demo.BehaviourTest.shared"),
         result.races().stream().map(r -> r.race().fieldKey()).toList(), "the test after it was checked");
@@ -237,8 +241,6 @@ class TriageBadInputTest {
             a.start(); b.start(); a.join(); b.join();
           }
         """);
-    TriageOptions detectOnce = new TriageOptions(project, StoreLocation.file(db), true, 3, List.of("sc", "oldest"), 2,
-        null, Duration.ofMinutes(5), Duration.ofMinutes(2), true, true, List.of(), 1);
 
     List<String> phases = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
     TriageProgress recorded = new TriageProgress() {
@@ -249,7 +251,7 @@ class TriageBadInputTest {
       @Override public void step(int done, int total, String detail) {}
     };
 
-    TriageResult result = new TriagePipeline().run(detectOnce, recorded);
+    TriageResult result = new TriagePipeline().run(detectOnce(project), recorded);
 
     assertEquals(List.of("demo.BehaviourTest.shared"),
         result.races().stream().map(r -> r.race().fieldKey()).toList(), "the second attempt ran the test whole");
