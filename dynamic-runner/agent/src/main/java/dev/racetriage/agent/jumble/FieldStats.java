@@ -20,6 +20,8 @@ public final class FieldStats {
     private int maxBufferCompressed;
     private long maxBufferUncompressed;
     private long removedOldest;
+    /** The deterministic heuristics that would have served some read otherwise ({@link SameChoices}). */
+    private int unlike;
 
     public FieldStats(String fieldKey) {
         this.fieldKey = fieldKey;
@@ -46,7 +48,8 @@ public final class FieldStats {
         }
     }
 
-    synchronized void countRead(boolean hadChoice, boolean stale) {
+    synchronized void countRead(boolean hadChoice, boolean stale, int unlikeHeuristics) {
+        unlike |= unlikeHeuristics;
         reads++;
         if (hadChoice) {
             readsWithChoice++;
@@ -61,7 +64,7 @@ public final class FieldStats {
      * read when it {@code overlapped} another thread's call on the same container (the race was exercised).
      */
     public synchronized void countContainerCall(boolean overlapped) {
-        countRead(false, overlapped);
+        countRead(false, overlapped, 0);
     }
 
     /** A location of this field got its buffer (one entry: the value it held). */
@@ -119,6 +122,14 @@ public final class FieldStats {
     /** Writes that dropped the oldest entry at the bound (REMOVE OLDEST). */
     public synchronized long removedOldest() {
         return removedOldest;
+    }
+
+    /**
+     * The deterministic heuristics ({@link SameChoices}) that would have served some read of this run otherwise than
+     * its own heuristic did: the others would have made this very run.
+     */
+    public synchronized int unlikeHeuristics() {
+        return unlike;
     }
 
     /** True iff at least one stale value was served: the trial really tested this race. */

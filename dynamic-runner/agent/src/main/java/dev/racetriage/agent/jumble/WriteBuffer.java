@@ -75,6 +75,8 @@ public final class WriteBuffer {
     private int[] staleRuns = new int[4];
     /** Whether the read in progress was forced to the latest write by fairness. */
     private boolean forcedLatest;
+    /** The deterministic heuristics that would have served the read in progress otherwise ({@link SameChoices}). */
+    private int unlike;
     private long reads;
     private long staleReads;
     /** Writes appended to this location (every [WRITE], whatever was dropped since). */
@@ -160,7 +162,7 @@ public final class WriteBuffer {
         synchronized (this) {
             long vis = visibleTo(t.clock());
             Object v = refs[pick(t, vis)];
-            finishRead(t, 0, v, Long.bitCount(vis) > 1);
+            finishRead(t, 0, v, Long.bitCount(vis) > 1, unlike);
             return v;
         }
     }
@@ -266,8 +268,9 @@ public final class WriteBuffer {
         if (kind == Kind.WIDE && config.splitWide() && !config.heuristic().sequentiallyConsistent() && !forcedLatest
                 && Long.bitCount(vis) > 1) {
             value = splitWide(vis, first);
+            unlike = SameChoices.ALL; // a torn value is drawn at random: no run of another heuristic replays it
         }
-        finishRead(t, value, null, Long.bitCount(vis) > 1);
+        finishRead(t, value, null, Long.bitCount(vis) > 1, unlike);
         return value;
     }
 
@@ -304,13 +307,17 @@ public final class WriteBuffer {
     private int pick(ThreadState t, long vis) {
         choice.visible = vis;
         forcedLatest = staleRunOf(t) >= config.fairnessLimit();
+        unlike = 0;
         if (forcedLatest || vis == 1L << (size - 1)) {
             return size - 1; // no choice: no heuristic consulted, no random number drawn (as on the fast path)
         }
         int i = config.heuristic().choose(choice);
         if (i < 0 || i >= size || (vis & (1L << i)) == 0) {
             // a heuristic bug must not serve an illegal value
-            return size - 1;
+            i = size - 1;
+        }
+        if (!sequentiallyConsistent) {
+            unlike = SameChoices.unlike(choice, i);
         }
         return i;
     }
@@ -320,7 +327,7 @@ public final class WriteBuffer {
         return tid < staleRuns.length ? staleRuns[tid] : 0;
     }
 
-    private void finishRead(ThreadState t, long valueBits, Object valueRef, boolean hadChoice) {
+    private void finishRead(ThreadState t, long valueBits, Object valueRef, boolean hadChoice, int unlikeHeuristics) {
         boolean stale = kind == Kind.REFERENCE ? valueRef != refs[size - 1] : valueBits != bits[size - 1];
         int tid = t.tid();
         if (tid >= staleRuns.length) {
@@ -335,7 +342,7 @@ public final class WriteBuffer {
         lastReadBits = valueBits;
         lastReadRef = valueRef;
         if (stats != null) {
-            stats.countRead(hadChoice, stale);
+            stats.countRead(hadChoice, stale, unlikeHeuristics);
         }
     }
 

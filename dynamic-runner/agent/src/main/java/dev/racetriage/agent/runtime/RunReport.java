@@ -28,7 +28,11 @@ import java.nio.file.Path;
  *
  * <pre>{"type":"jumble","field":"pkg.C.f","heuristic":"oldest","seed":42,"reads":N,"staleReads":M,
  *  "readsWithChoice":K,"writes":W,"locations":L,"maxBufferCompressed":C,"maxBufferUncompressed":U,
- *  "removedOldest":R}</pre>
+ *  "removedOldest":R,"choseUnlike":["oldest",…]}</pre>
+ *
+ * <p>{@code choseUnlike}: the deterministic heuristics ({@code oldest}, {@code oldest-but-different},
+ * {@code random-but-different}) that would have served some read of the run otherwise; every other one of them would
+ * have made this very run ({@link dev.racetriage.agent.jumble.SameChoices}).
  *
  * <p>{@code locations}, {@code writes} and the two buffer maxima are JUMBLE Figure 10's Num. Instances, Num. Writes
  * and Max. Buffer Size with / without compression (see {@link FieldStats}).
@@ -136,5 +140,11 @@ public final class RunReport {
     j.name("maxBufferCompressed").value(f.maxBufferCompressed());
     j.name("maxBufferUncompressed").value(f.maxBufferUncompressed());
     j.name("removedOldest").value(f.removedOldest());
+    // the deterministic heuristics that would have served some read otherwise: the others would have made this run
+    j.name("choseUnlike").beginArray();
+    for (String h : dev.racetriage.agent.jumble.SameChoices.names(f.unlikeHeuristics())) {
+      j.value(h);
+    }
+    j.endArray();
   }
 }

@@ -138,9 +138,30 @@ public final class JvmTrialExecutor implements TrialExecutor {
     }
     long millis = test == null ? run.elapsed().toMillis() : test.millis();
     if (result == TrialOutcome.Result.PASS) discard(dir);
-    TrialOutcome outcome = new TrialOutcome(spec, result, millis, reads[0], reads[1], failure, replay);
+    TrialOutcome outcome = new TrialOutcome(spec, result, millis, reads[0], reads[1], failure, replay)
+        .withSameChoices(sameChoices(report, spec));
     limits.record(outcome);
     return new Counted(outcome, reads[2]);
+  }
+
+  /** The heuristics that would have made this run ({@link SharedRuns}), from the agent's report; none if unreadable. */
+  static java.util.Set<String> sameChoices(Path report, TrialSpec spec) {
+    if (!Files.isRegularFile(report)) return java.util.Set.of();
+    java.util.List<JsonNode> lines = new java.util.ArrayList<>();
+    try {
+      for (String line : Files.readAllLines(report)) {
+        if (line.isBlank()) continue;
+        try {
+          JsonNode node = JSON.readTree(line);
+          if ("jumble".equals(node.path("type").asText())) lines.add(node);
+        } catch (IOException torn) {
+          return java.util.Set.of(); // a torn report: not known what the run chose
+        }
+      }
+    } catch (IOException e) {
+      return java.util.Set.of();
+    }
+    return SharedRuns.sameChoices(spec.heuristic(), spec.fieldKey(), lines);
   }
 
   /** {reads, staleReads, writes} of the field from the agent's report; zeros when the report is missing (JVM killed). */

@@ -101,7 +101,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     boolean refuted = PairedSlowdown.standard().refutes(tally.pairs(), adversarialHeuristics(tallies));
     // benign with stated confidence — unless a slowdown is building up (then qos needs the runs to be significant)
     boolean timed = ContainerRaces.durationsAreEvidence(heuristic); // perturbed runs are slow by their own waits
-    if (tally.exercisedRuns() >= benignAfter && tally.failures() == 0 && tally.timeouts() == 0 && control != null
+    if (tally.benignRuns() >= benignAfter && tally.failures() == 0 && tally.timeouts() == 0 && control != null
         && (!timed || refuted || !couldBeQos(VerdictClassifier.median(tally.timedMillis()),
             VerdictClassifier.median(control.timedMillis())))) {
       return true;
@@ -226,24 +226,69 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
    * a run whose duration is its limit.
    */
   public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis,
-                      int timeouts, int exercisedRuns, List<PairedRun> pairs) {
+                      int timeouts, int exercisedRuns, List<PairedRun> pairs, Map<String, Integer> sharedFrom,
+                      java.util.Set<String> notShared) {
     public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of(), 0, 0, List.of());
 
     public Tally {
       timedMillis = List.copyOf(timedMillis);
       pairs = List.copyOf(pairs);
+      sharedFrom = Map.copyOf(sharedFrom);
+      notShared = java.util.Set.copyOf(notShared);
+    }
+
+    /** A tally that no other heuristic's runs count for. */
+    public Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis, int timeouts,
+                 int exercisedRuns, List<PairedRun> pairs) {
+      this(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs, Map.of(),
+          java.util.Set.of());
+    }
+
+    /**
+     * The runs that count for the benign rule: this heuristic's own runs that served stale values, and those of other
+     * heuristics that it shares ({@link SharedRuns}: every run of such a heuristic in this unit passed and chose
+     * every read as this one would).
+     */
+    public int benignRuns() {
+      int n = exercisedRuns;
+      for (Map.Entry<String, Integer> e : sharedFrom.entrySet()) {
+        if (!notShared.contains(e.getKey())) n += e.getValue();
+      }
+      return n;
     }
 
     /** This tally with one more confirmation pair (its runs are already counted). */
     public Tally withPair(PairedRun pair) {
       List<PairedRun> more = new ArrayList<>(pairs);
       more.add(pair);
-      return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, more);
+      return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, more,
+          sharedFrom, notShared);
+    }
+
+    /**
+     * This tally of {@code heuristic} after a run of another heuristic: counted for it if it is a run
+     * {@code heuristic} shares ({@link SharedRuns#sharedWith}), else ending what that heuristic's runs count for it.
+     */
+    public Tally lent(String heuristic, TrialOutcome other) {
+      String source = other.spec().heuristic();
+      if (notShared.contains(source)) return this;
+      if (!SharedRuns.sharedWith(other, heuristic)) {
+        java.util.Set<String> ended = new java.util.HashSet<>(notShared);
+        ended.add(source);
+        return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs,
+            sharedFrom, ended);
+      }
+      if (other.staleReads() == 0) return this;
+      Map<String, Integer> more = new java.util.HashMap<>(sharedFrom);
+      more.merge(source, 1, Integer::sum);
+      return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs, more,
+          notShared);
     }
 
     public Tally plus(TrialOutcome outcome) {
       if (outcome.timedOut() && outcome.isControl()) {
-        return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1, exercisedRuns, pairs);
+        return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1, exercisedRuns, pairs,
+            sharedFrom, notShared);
       }
       boolean explained = outcome.failed() && outcome.staleReads() > 0;
       List<Long> timed = timedMillis;
@@ -253,7 +298,22 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       }
       return new Tally(runs + 1, failures + (outcome.failed() ? 1 : 0), explainedFailures + (explained ? 1 : 0),
           staleReads + outcome.staleReads(), timed, timeouts + (outcome.timedOut() ? 1 : 0),
-          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0), pairs);
+          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0), pairs, sharedFrom, notShared);
+    }
+  }
+
+  /**
+   * Adds {@code outcome} to its heuristic's tally, and lends it to every other tracked heuristic among
+   * {@code heuristics} (the unit's), whose benign rule may count it ({@link SharedRuns}).
+   */
+  public static void tally(Map<String, Tally> tallies, TrialOutcome outcome, java.util.Collection<String> heuristics) {
+    String own = outcome.spec().heuristic();
+    tallies.merge(own, Tally.EMPTY.plus(outcome), (a, b) -> a.plus(outcome));
+    if (!SharedRuns.SOURCES.contains(own)) return;
+    for (String h : heuristics) {
+      if (!h.equals(own) && SharedRuns.TRACKED.contains(h)) {
+        tallies.merge(h, Tally.EMPTY.lent(h, outcome), (a, b) -> a.lent(h, outcome));
+      }
     }
   }
 }

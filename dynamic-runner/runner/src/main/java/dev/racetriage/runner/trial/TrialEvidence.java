@@ -18,6 +18,7 @@ public final class TrialEvidence {
       groups.computeIfAbsent(o.spec().heuristic(), h -> new ArrayList<>()).add(o);
     }
     List<HeuristicTrials> result = new ArrayList<>();
+    Map<String, Integer> shared = SharedRuns.byHeuristic(outcomes);
     groups.forEach((heuristic, runs) -> {
       int counted = 0;
       int explained = 0;
@@ -45,7 +46,7 @@ public final class TrialEvidence {
         }
       }
       result.add(new HeuristicTrials(heuristic, counted, explained, unexplained, reads, stale, durations, timeouts,
-          pairs(outcomes, heuristic)));
+          pairs(outcomes, heuristic), shared.getOrDefault(heuristic, 0)));
     });
     result.sort(Comparator.comparing((HeuristicTrials t) -> !t.isControl()));
     return result;

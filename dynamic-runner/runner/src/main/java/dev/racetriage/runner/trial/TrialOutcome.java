@@ -12,7 +12,27 @@ package dev.racetriage.runner.trial;
  * again; under an adversarial heuristic it is QoS evidence (its duration is the limit it reached).
  */
 public record TrialOutcome(TrialSpec spec, Result result, long millis, long reads, long staleReads, String failure,
-                           String replayCommand, boolean warmUp, boolean freshJvm, Pair pair) {
+                           String replayCommand, boolean warmUp, boolean freshJvm, Pair pair,
+                           java.util.Set<String> sameChoices) {
+
+  public TrialOutcome {
+    sameChoices = sameChoices == null ? java.util.Set.of() : java.util.Set.copyOf(sameChoices);
+  }
+
+  /** An outcome no other heuristic is known to share ({@link #sameChoices} empty). */
+  public TrialOutcome(TrialSpec spec, Result result, long millis, long reads, long staleReads, String failure,
+                      String replayCommand, boolean warmUp, boolean freshJvm, Pair pair) {
+    this(spec, result, millis, reads, staleReads, failure, replayCommand, warmUp, freshJvm, pair, null);
+  }
+
+  /**
+   * This outcome with the heuristics that would have made this very run ({@link SharedRuns}): the agent reported
+   * that each of them would have served every read with a choice as this run's heuristic did.
+   */
+  public TrialOutcome withSameChoices(java.util.Set<String> heuristics) {
+    return new TrialOutcome(spec, result, millis, reads, staleReads, failure, replayCommand, warmUp, freshJvm, pair,
+        heuristics);
+  }
 
   public enum Result { PASS, FAIL, TIMEOUT }
 
@@ -30,7 +50,8 @@ public record TrialOutcome(TrialSpec spec, Result result, long millis, long read
 
   /** This outcome as a run of confirmation pair {@code pair}. */
   public TrialOutcome paired(Pair pair) {
-    return new TrialOutcome(spec, result, millis, reads, staleReads, failure, replayCommand, warmUp, freshJvm, pair);
+    return new TrialOutcome(spec, result, millis, reads, staleReads, failure, replayCommand, warmUp, freshJvm, pair,
+        sameChoices);
   }
 
   /** A run in a reused JVM (the trial server). */

@@ -263,10 +263,9 @@ public final class TrialScheduler {
       Set<String> decidedFields, Consumer<TrialOutcome> sink, List<TrialOutcome> prior) throws InterruptedException {
     String field = unit.get(0).fieldKey();
     Map<String, StoppingRule.Tally> tallies = new HashMap<>();
+    List<String> heuristics = unit.stream().map(TrialCell::heuristic).toList();
     for (TrialOutcome o : prior) {
-      if (o.spec().testId().equals(unit.get(0).testId())) {
-        tallies.merge(o.spec().heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
-      }
+      if (o.spec().testId().equals(unit.get(0).testId())) StoppingRule.tally(tallies, o, heuristics);
     }
     Map<String, Integer> runNumbers = new HashMap<>();
     Set<String> confirming = new java.util.HashSet<>();
@@ -276,8 +275,7 @@ public final class TrialScheduler {
         TrialOutcome o = session.run(cell.spec(run));
         if (pair != null) o = o.paired(pair);
         testRuns.incrementAndGet();
-        TrialOutcome counted = o;
-        tallies.merge(cell.heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(counted));
+        StoppingRule.tally(tallies, o, heuristics);
         sink.accept(o);
         if (rule.fieldDecided(tallies) && decidedFields.add(field) && shared != null) shared.decide(field);
         return o;

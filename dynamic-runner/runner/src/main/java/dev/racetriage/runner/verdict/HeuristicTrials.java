@@ -10,6 +10,8 @@ import java.util.List;
  * (a slowdown at least that large: QoS evidence); under {@code sc} they are the environment's noise, run again, and
  * left out of {@code runs} and the durations. {@code pairs}: the confirmation pairs of an adversarial heuristic whose
  * runs looked slower ({@link PairedSlowdown}), each its control and its own duration; their runs are among the others.
+ * {@code sharedRuns}: runs of other heuristics that served stale values and that this one would have made alike, which
+ * its benign rule counts ({@link dev.racetriage.runner.trial.SharedRuns}); not among {@code runs}.
  */
 public record HeuristicTrials(
     String heuristic,
@@ -20,13 +22,26 @@ public record HeuristicTrials(
     long staleReads,
     List<Long> durationsMillis,
     int timeouts,
-    List<PairedRun> pairs) {
+    List<PairedRun> pairs,
+    int sharedRuns) {
 
   public static final String SC = "sc";
 
   public HeuristicTrials {
     durationsMillis = List.copyOf(durationsMillis);
     pairs = List.copyOf(pairs);
+  }
+
+  /** Runs no other heuristic's runs count for. */
+  public HeuristicTrials(String heuristic, int runs, int explainedFailures, int unexplainedFailures, long reads,
+      long staleReads, List<Long> durationsMillis, int timeouts, List<PairedRun> pairs) {
+    this(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads, durationsMillis, timeouts, pairs, 0);
+  }
+
+  /** These runs with {@code shared} runs of other heuristics that count for this one's benign rule. */
+  public HeuristicTrials withSharedRuns(int shared) {
+    return new HeuristicTrials(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads,
+        durationsMillis, timeouts, pairs, shared);
   }
 
   /** Runs without confirmation pairs. */

@@ -190,6 +190,74 @@ class TrialSchedulerTest {
         + " each, none failed)", c.facts().get("failureRateBound"));
   }
 
+  /**
+   * The deterministic heuristics count each other's runs when the agent says every read of them chose alike
+   * ({@link SharedRuns}): three heuristics that always choose alike reach the benign rule's 19 runs together in a
+   * third of the runs; {@code random} shares none and runs its 19.
+   */
+  @Test
+  void runsAnotherHeuristicWouldHaveMadeAlikeCountForItsBenignRule() throws Exception {
+    TrialExecutor alike = spec -> new TrialOutcome(spec, TrialOutcome.Result.PASS, 10, 100, "sc".equals(spec.heuristic())
+        ? 0 : 3, null, "java …").withSameChoices(switch (spec.heuristic()) {
+          case "oldest" -> java.util.Set.of("oldest-but-different", "random-but-different");
+          case "oldest-but-different" -> java.util.Set.of("oldest", "random-but-different");
+          case "random-but-different" -> java.util.Set.of("oldest", "oldest-but-different");
+          default -> java.util.Set.of();
+        });
+    List<TrialOutcome> outcomes = new TrialScheduler(alike, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest", "oldest-but-different", "random", "random-but-different"), o -> {});
+    Map<String, Long> runs = runs(outcomes);
+    assertEquals(19L, runs.get("random"));
+    long deterministic = runs.get("oldest") + runs.get("oldest-but-different") + runs.get("random-but-different");
+    assertTrue(deterministic <= 21, "three heuristics sharing every run: " + runs);
+    for (String h : List.of("oldest", "oldest-but-different", "random-but-different")) {
+      assertTrue(runs.get(h) + 2 * 7 >= 19, h + " stopped before 19 runs in all: " + runs);
+    }
+    List<HeuristicTrials> evidence = TrialEvidence.byHeuristic(outcomes);
+    Classification c = VerdictClassifier.standard().classify(evidence, false);
+    assertEquals(Verdict.BENIGN, c.verdict());
+    HeuristicTrials oldest = evidence.stream().filter(t -> t.heuristic().equals("oldest")).findFirst().orElseThrow();
+    assertEquals(runs.get("oldest-but-different") + runs.get("random-but-different"), oldest.sharedRuns());
+    assertEquals(Long.toString(oldest.sharedRuns()), c.facts().get("oldest.sharedRuns"));
+    assertTrue(c.facts().get("failureRateBound").startsWith("below 15 % with 95 % confidence under every heuristic"
+        + " that served stale values (at least 19 run(s) each, none failed; counting runs of another heuristic that"
+        + " chose every read as it would: oldest "), c.facts().get("failureRateBound"));
+  }
+
+  /**
+   * One run of {@code oldest} that chose a read otherwise ends what its runs count for {@code oldest-but-different},
+   * which then runs its own 19: counting only the runs that happened to agree would select the schedules on which it
+   * behaves like {@code oldest}.
+   */
+  @Test
+  void oneRunThatChoseOtherwiseEndsTheSharing() throws Exception {
+    AtomicInteger oldestRuns = new AtomicInteger();
+    TrialExecutor oneUnlike = spec -> {
+      java.util.Set<String> same = java.util.Set.of();
+      if (spec.heuristic().equals("oldest")) {
+        same = oldestRuns.incrementAndGet() == 3 ? java.util.Set.of() : java.util.Set.of("oldest-but-different");
+      }
+      return new TrialOutcome(spec, TrialOutcome.Result.PASS, 10, 100, "sc".equals(spec.heuristic()) ? 0 : 3, null,
+          "java …").withSameChoices(same);
+    };
+    List<TrialOutcome> outcomes = new TrialScheduler(oneUnlike, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest", "oldest-but-different"), o -> {});
+    assertEquals(19L, runs(outcomes).get("oldest-but-different"));
+    assertEquals(0, TrialEvidence.byHeuristic(outcomes).stream().mapToInt(HeuristicTrials::sharedRuns).sum());
+
+    // a failed run is not shared either: the heuristic it failed under decides the field
+    StoppingRule.Tally tally = StoppingRule.Tally.EMPTY;
+    TrialSpec spec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "oldest", 1);
+    TrialOutcome passed = new TrialOutcome(spec, TrialOutcome.Result.PASS, 10, 100, 3, null, "java …")
+        .withSameChoices(java.util.Set.of("oldest-but-different"));
+    TrialOutcome failed = new TrialOutcome(spec, TrialOutcome.Result.FAIL, 10, 100, 3, "boom", "java …")
+        .withSameChoices(java.util.Set.of("oldest-but-different"));
+    tally = tally.lent("oldest-but-different", passed).lent("oldest-but-different", passed);
+    assertEquals(2, tally.benignRuns());
+    assertEquals(0, tally.lent("oldest-but-different", failed).benignRuns());
+    assertEquals(0, tally.lent("oldest-but-different", failed).lent("oldest-but-different", passed).benignRuns());
+  }
+
   /** A heuristic whose median is already 1.5x the control's runs on: qos needs its runs to become significant. */
   @Test
   void aSlowdownBuildingUpIsNotCutShortAsBenign() {
