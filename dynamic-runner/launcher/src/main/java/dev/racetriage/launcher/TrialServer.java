@@ -34,7 +34,8 @@ import org.junit.platform.launcher.TestExecutionListener;
  * {"event":"ready","jumble":true}
  * {"event":"run","run":1,"status":"passed","tests":1,"millis":71,"heuristic":"oldest","seed":42,
  *  "fields":[{"field":"pkg.C.f","reads":5,"staleReads":3,"readsWithChoice":5,"writes":1,"locations":1,
- *  "maxBufferCompressed":2,"maxBufferUncompressed":2,"removedOldest":0}],"threadsLeft":[],"threadsIdle":[]}
+ *  "maxBufferCompressed":2,"maxBufferUncompressed":2,"removedOldest":0,"sameChoicesAs":[]}],"threadsLeft":[],
+ *  "threadsIdle":[]}
  * {"event":"error","message":"…"}
  * </pre>
  * {@code failure} ({@code type}, {@code message}, {@code stack}) is added when a test failed; {@code threadsLeft}
@@ -115,7 +116,7 @@ final class TrialServer {
       json.name("fields").beginArray();
       for (FieldStats f : jumble.stats()) {
         json.beginObject().name("field").value(f.fieldKey());
-        RunReport.counters(json, f);
+        RunReport.counters(json, f, jumble.heuristic());
         json.endObject();
       }
       json.endArray();

@@ -20,7 +20,7 @@ public final class FieldStats {
     private int maxBufferCompressed;
     private long maxBufferUncompressed;
     private long removedOldest;
-    /** The deterministic heuristics that would have served some read otherwise ({@link SameChoices}). */
+    /** The heuristics that would have served some read otherwise ({@link SameChoices}). */
     private int unlike;
 
     public FieldStats(String fieldKey) {
@@ -125,8 +125,8 @@ public final class FieldStats {
     }
 
     /**
-     * The deterministic heuristics ({@link SameChoices}) that would have served some read of this run otherwise than
-     * its own heuristic did: the others would have made this very run.
+     * The heuristics ({@link SameChoices} bits) that would have served some read of this run otherwise than its own
+     * heuristic did: the others would have made this very run.
      */
     public synchronized int unlikeHeuristics() {
         return unlike;

@@ -75,8 +75,10 @@ public final class WriteBuffer {
     private int[] staleRuns = new int[4];
     /** Whether the read in progress was forced to the latest write by fairness. */
     private boolean forcedLatest;
-    /** The deterministic heuristics that would have served the read in progress otherwise ({@link SameChoices}). */
+    /** The heuristics that would have served the read in progress otherwise ({@link SameChoices}). */
     private int unlike;
+    /** This buffer's heuristic's {@link SameChoices#bit}. */
+    private final int ownHeuristic;
     private long reads;
     private long staleReads;
     /** Writes appended to this location (every [WRITE], whatever was dropped since). */
@@ -99,6 +101,7 @@ public final class WriteBuffer {
         this.liveThreads = liveThreads;
         this.stats = stats;
         this.sequentiallyConsistent = config.heuristic().sequentiallyConsistent();
+        this.ownHeuristic = SameChoices.bit(config.heuristic().name());
         int cap = config.bound();
         bits = new long[cap];
         refs = kind == Kind.REFERENCE ? new Object[cap] : null;
@@ -317,7 +320,7 @@ public final class WriteBuffer {
             i = size - 1;
         }
         if (!sequentiallyConsistent) {
-            unlike = SameChoices.unlike(choice, i);
+            unlike = SameChoices.unlike(choice, i, ownHeuristic);
         }
         return i;
     }

@@ -28,11 +28,11 @@ import java.nio.file.Path;
  *
  * <pre>{"type":"jumble","field":"pkg.C.f","heuristic":"oldest","seed":42,"reads":N,"staleReads":M,
  *  "readsWithChoice":K,"writes":W,"locations":L,"maxBufferCompressed":C,"maxBufferUncompressed":U,
- *  "removedOldest":R,"choseUnlike":["oldest",…]}</pre>
+ *  "removedOldest":R,"sameChoicesAs":["oldest-but-different",…]}</pre>
  *
- * <p>{@code choseUnlike}: the deterministic heuristics ({@code oldest}, {@code oldest-but-different},
- * {@code random-but-different}) that would have served some read of the run otherwise; every other one of them would
- * have made this very run ({@link dev.racetriage.agent.jumble.SameChoices}).
+ * <p>{@code sameChoicesAs}: the other adversarial heuristics that would have made this very run, serving every read
+ * with a choice alike with the same random draws ({@link dev.racetriage.agent.jumble.SameChoices}); with the same seed
+ * for {@code random} and {@code random-but-different}.
  *
  * <p>{@code locations}, {@code writes} and the two buffer maxima are JUMBLE Figure 10's Num. Instances, Num. Writes
  * and Max. Buffer Size with / without compression (see {@link FieldStats}).
@@ -125,13 +125,16 @@ public final class RunReport {
     j.name("field").value(f.fieldKey());
     j.name("heuristic").value(heuristic);
     j.name("seed").value(seed);
-    counters(j, f);
+    counters(j, f, heuristic);
     j.endObject();
     return sb.toString();
   }
 
-  /** The field's counters as members of the object {@code j} is writing (the report line, the trial server's answer). */
-  public static void counters(JsonText j, FieldStats f) {
+  /**
+   * The field's counters as members of the object {@code j} is writing (the report line, the trial server's answer),
+   * for a run under {@code heuristic}.
+   */
+  public static void counters(JsonText j, FieldStats f, String heuristic) {
     j.name("reads").value(f.reads());
     j.name("staleReads").value(f.staleReads());
     j.name("readsWithChoice").value(f.readsWithChoice());
@@ -140,9 +143,11 @@ public final class RunReport {
     j.name("maxBufferCompressed").value(f.maxBufferCompressed());
     j.name("maxBufferUncompressed").value(f.maxBufferUncompressed());
     j.name("removedOldest").value(f.removedOldest());
-    // the deterministic heuristics that would have served some read otherwise: the others would have made this run
-    j.name("choseUnlike").beginArray();
-    for (String h : dev.racetriage.agent.jumble.SameChoices.names(f.unlikeHeuristics())) {
+    // the other heuristics that would have made this very run (none for a container's calls, which no buffer serves)
+    j.name("sameChoicesAs").beginArray();
+    String[] alike = f.fieldKey().endsWith("{}") ? new String[0]
+        : dev.racetriage.agent.jumble.SameChoices.alike(heuristic, f.unlikeHeuristics());
+    for (String h : alike) {
       j.value(h);
     }
     j.endArray();

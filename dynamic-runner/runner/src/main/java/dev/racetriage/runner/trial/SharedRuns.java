@@ -9,39 +9,39 @@ import java.util.Set;
 
 /**
  * Runs of one heuristic that are runs of another. At a read with a choice {@code oldest} and
- * {@code oldest-but-different} are deterministic, and so is {@code random-but-different} where at most one visible
- * write differs from the last value read; the agent reports, per run and field, which of them would have served some
- * read otherwise ({@code choseUnlike}). A run under heuristic H in which H' would have served every read alike is the
- * run H' makes on the same schedule: the program cannot tell them apart.
+ * {@code oldest-but-different} are deterministic, {@code random-but-different} is where at most one visible write
+ * differs from the last value read, and {@code random} and {@code random-but-different} draw from the same writes
+ * where every visible write differs from it (a location's first read); the agent reports, per run and field, which
+ * other heuristics would have served every read alike with the same draws ({@code sameChoicesAs}). A run under H that
+ * H' would have served alike is the run H' makes on the same schedule (with the same seed): the program cannot tell
+ * them apart.
  *
  * <p>So H's runs count for H' in the benign rule ({@link StoppingRule}), on one condition: <em>every</em> run of H in
  * the unit (field and test) passed and chose as H' would. Then each of H's runs, like each of H' own, is a run in
- * which a schedule that makes H' fail would have made it fail: a schedule on which H and H' choose alike gives both
- * the same outcome, and one on which they differ would have shown as a run H' does not share. If H' fails with
+ * which a schedule (and seed) that makes H' fail would have made it fail: one on which H and H' choose alike gives
+ * both the same outcome, and one on which they differ would have shown as a run H' does not share. If H' fails with
  * probability p, each run (its own or a shared one) passes with probability at most 1 - p, and the rule's 19
  * failure-free runs bound p below 15 % with 95 % confidence as before. One run of H that chose otherwise, failed or
  * timed out (its report died with it) ends the sharing for that pair: H' then needs its own runs, and counting only
  * the shared runs that happen to agree would select the schedules on which H' behaves like H.
  */
 public final class SharedRuns {
-  /** The heuristics whose choices the agent compares with the run's own (deterministic at most reads). */
-  public static final Set<String> TRACKED = Set.of("oldest", "oldest-but-different", "random-but-different");
-  /** The adversarial read heuristics: the runs that can be shared (not sc's, not a container's perturbation). */
-  static final Set<String> SOURCES = Set.of("oldest", "oldest-but-different", "random", "random-but-different");
+  /** The heuristics that can share runs: the adversarial read heuristics (not sc, not a container's perturbation). */
+  public static final Set<String> SHARING = Set.of("oldest", "oldest-but-different", "random", "random-but-different");
 
   private SharedRuns() {}
 
   /**
-   * The tracked heuristics other than {@code heuristic} that would have made this run, from the agent's counters of
-   * the field ({@code choseUnlike}); empty when the agent did not say or {@code heuristic} is not an adversarial read
-   * heuristic.
+   * The heuristics other than {@code heuristic} that would have made this run, from the agent's counters of the field
+   * ({@code sameChoicesAs}); empty when the agent did not say or {@code heuristic} shares no run.
    */
   public static Set<String> sameChoices(String heuristic, JsonNode counters) {
-    JsonNode unlike = counters == null ? null : counters.get("choseUnlike");
-    if (unlike == null || !unlike.isArray() || !SOURCES.contains(heuristic)) return Set.of();
-    Set<String> same = new HashSet<>(TRACKED);
+    JsonNode alike = counters == null ? null : counters.get("sameChoicesAs");
+    if (alike == null || !alike.isArray() || !SHARING.contains(heuristic)) return Set.of();
+    Set<String> same = new HashSet<>();
+    alike.forEach(h -> same.add(h.asText()));
+    same.retainAll(SHARING);
     same.remove(heuristic);
-    unlike.forEach(h -> same.remove(h.asText()));
     return same;
   }
 
@@ -70,7 +70,7 @@ public final class SharedRuns {
    * every run of it passed and chose as {@code heuristic} would ({@link #sharedWith}); else none.
    */
   static int shared(List<TrialOutcome> unit, String source, String heuristic) {
-    if (source.equals(heuristic) || !SOURCES.contains(source) || !TRACKED.contains(heuristic)) return 0;
+    if (source.equals(heuristic) || !SHARING.contains(source) || !SHARING.contains(heuristic)) return 0;
     int exercised = 0;
     for (TrialOutcome o : unit) {
       if (!o.spec().heuristic().equals(source)) continue;

@@ -303,15 +303,15 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   }
 
   /**
-   * Adds {@code outcome} to its heuristic's tally, and lends it to every other tracked heuristic among
+   * Adds {@code outcome} to its heuristic's tally, and lends it to every other heuristic among
    * {@code heuristics} (the unit's), whose benign rule may count it ({@link SharedRuns}).
    */
   public static void tally(Map<String, Tally> tallies, TrialOutcome outcome, java.util.Collection<String> heuristics) {
     String own = outcome.spec().heuristic();
     tallies.merge(own, Tally.EMPTY.plus(outcome), (a, b) -> a.plus(outcome));
-    if (!SharedRuns.SOURCES.contains(own)) return;
+    if (!SharedRuns.SHARING.contains(own)) return;
     for (String h : heuristics) {
-      if (!h.equals(own) && SharedRuns.TRACKED.contains(h)) {
+      if (!h.equals(own) && SharedRuns.SHARING.contains(h)) {
         tallies.merge(h, Tally.EMPTY.lent(h, outcome), (a, b) -> a.lent(h, outcome));
       }
     }
