@@ -151,7 +151,7 @@ public final class GroupScreen {
     for (String field : fields) {
       for (TrialOutcome o : prior.getOrDefault(field, List.of())) {
         byField.get(field).add(o);
-        tallies.get(field).merge(o.spec().heuristic(), StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
+        StoppingRule.tally(tallies.get(field), o, heuristics);
       }
       priorRuns = Math.max(priorRuns, prior.getOrDefault(field, List.of()).size());
     }
@@ -235,6 +235,13 @@ public final class GroupScreen {
           if (!warmUp) timed.computeIfAbsent(h, k -> new ArrayList<>()).add(millis);
           String replay = executor.jvm(testId).replayCommand(TestSelection.of(testId), Optional.of(options),
               dir.resolve("results.jsonl"));
+          // the group's run is another heuristic's run only if every field of it chose alike
+          java.util.Set<String> same = null;
+          for (String field : fields) {
+            java.util.Set<String> these = new java.util.HashSet<>(SharedRuns.sameChoices(h, field, run.path("fields")));
+            if (same != null) these.retainAll(same);
+            same = these;
+          }
           for (String field : fields) {
             long reads = 0;
             long stale = 0;
@@ -246,9 +253,9 @@ public final class GroupScreen {
             }
             TrialSpec spec = new TrialSpec(field, testId, testName(group, field), h, seed, first.indices());
             TrialOutcome o = new TrialOutcome(spec, TrialOutcome.Result.PASS, millis, reads, stale, null, replay, warmUp)
-                .paired(pair);
+                .paired(pair).withSameChoices(same);
             byField.get(field).add(o);
-            tallies.get(field).merge(h, StoppingRule.Tally.EMPTY.plus(o), (a, b) -> a.plus(o));
+            StoppingRule.tally(tallies.get(field), o, heuristics);
             if (h.equals(HeuristicTrials.SC) && field.equals(fields.get(0))) executor.limits().record(o);
             if (field.equals(fields.get(0))) pairRuns.put(h, o);
           }
