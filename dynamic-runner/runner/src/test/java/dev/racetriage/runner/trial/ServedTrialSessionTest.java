@@ -47,6 +47,15 @@ class ServedTrialSessionTest {
               c.value = 7;
               assertEquals(14, c.value + c.value);
             }
+            @Test void readsAnotherThreadsWriteOnce() throws Exception {
+              Cell c = new Cell();
+              Thread writer = new Thread(() -> c.value = 1);
+              writer.start();
+              Thread.sleep(20); // orders nothing: the read races the write
+              int seen = c.value;
+              writer.join();
+              assertEquals(true, seen == 0 || seen == 1);
+            }
           }
           """,
       "src/test/java/demo/LeakTest.java", """
@@ -213,6 +222,27 @@ class ServedTrialSessionTest {
     assertTrue(outcomes.get(0).warmUp());
     assertTrue(outcomes.stream().skip(1).noneMatch(TrialOutcome::warmUp));
     assertTrue(outcomes.get(1).replayCommand().contains("heuristic=oldest;seed=1;"), outcomes.get(1).replayCommand());
+  }
+
+  /**
+   * One racy read of a location never read before: {@code oldest} serves the initial 0, and so would
+   * {@code oldest-but-different}; the random heuristics would draw between 0 and 1 (with the same seed, alike). What
+   * the agent reports reaches the outcome ({@link SharedRuns}), in the trial server and in a JVM per run.
+   */
+  @Test
+  void aRunReportsTheHeuristicsThatWouldHaveMadeItAlike() throws Exception {
+    List<TrialOutcome> served = runs("demo.Cell.value", "RepeatTest", "readsAnotherThreadsWriteOnce",
+        "sc", "oldest", "random", "oldest-but-different");
+    TrialOutcome fresh = executor.run(new TrialSpec("demo.Cell.value", id("RepeatTest", "readsAnotherThreadsWriteOnce"),
+        "demo.RepeatTest#readsAnotherThreadsWriteOnce", "oldest", 5));
+    for (TrialOutcome oldest : List.of(served.get(1), fresh)) {
+      assertEquals(TrialOutcome.Result.PASS, oldest.result(), oldest::failure);
+      assertEquals(1, oldest.staleReads(), "oldest serves the initial 0");
+      assertEquals(java.util.Set.of("oldest-but-different"), oldest.sameChoices());
+    }
+    assertEquals(java.util.Set.of(), served.get(0).sameChoices(), "the control shares no run");
+    assertTrue(served.get(2).sameChoices().contains("random-but-different"), served.get(2).sameChoices()::toString);
+    assertEquals(java.util.Set.of("oldest"), served.get(3).sameChoices());
   }
 
   @Test
