@@ -7,14 +7,15 @@ import java.util.List;
 
 /**
  * What a worker reports when it finishes a unit: every outcome of it (reused ones too) with what the verdict needs
- * beyond the stored trial (warm-up and fresh-JVM flags, the replay command), and the JVMs and test runs it cost.
+ * beyond the stored trial (warm-up and fresh-JVM flags, the replay command, the heuristics that would have made the
+ * run alike), and the JVMs and test runs it cost.
  */
 public record UnitResult(int jvms, int runs, List<Run> outcomes) {
 
   /** One outcome; the spec is the unit's cell with this heuristic, seed and indices. */
   public record Run(String heuristic, long seed, List<Integer> indices, String result, long millis, long reads,
                     long staleReads, String failure, String replayCommand, boolean warmUp, boolean freshJvm,
-                    String pairHeuristic, int pairIndex) {}
+                    String pairHeuristic, int pairIndex, List<String> sameChoices) {}
 
   public UnitResult {
     outcomes = List.copyOf(outcomes);
@@ -24,7 +25,7 @@ public record UnitResult(int jvms, int runs, List<Run> outcomes) {
     return new UnitResult(jvms, runs, outcomes.stream().map(o -> new Run(o.spec().heuristic(), o.spec().seed(),
         o.spec().indices(), o.result().name(), o.millis(), o.reads(), o.staleReads(), o.failure(), o.replayCommand(),
         o.warmUp(), o.freshJvm(), o.pair() == null ? null : o.pair().heuristic(),
-        o.pair() == null ? 0 : o.pair().index())).toList());
+        o.pair() == null ? 0 : o.pair().index(), o.sameChoices().stream().sorted().toList())).toList());
   }
 
   /** The outcomes as the scheduler gave them to the worker, with the specs of {@code unit}. */
@@ -33,7 +34,8 @@ public record UnitResult(int jvms, int runs, List<Run> outcomes) {
         new TrialSpec(unit.fieldKey(), unit.testId(), unit.testName(), r.heuristic(), r.seed(), r.indices()),
         TrialOutcome.Result.valueOf(r.result()), r.millis(), r.reads(), r.staleReads(), r.failure(), r.replayCommand(),
         r.warmUp(), r.freshJvm(), r.pairHeuristic() == null ? null
-            : new TrialOutcome.Pair(r.pairHeuristic(), r.pairIndex()))).toList();
+            : new TrialOutcome.Pair(r.pairHeuristic(), r.pairIndex()),
+        r.sameChoices() == null ? null : java.util.Set.copyOf(r.sameChoices()))).toList();
   }
 
   public String toJson() {
