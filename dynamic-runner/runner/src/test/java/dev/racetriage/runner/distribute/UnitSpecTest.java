@@ -41,7 +41,7 @@ class UnitSpecTest {
     TrialOutcome failed = new TrialOutcome(spec, TrialOutcome.Result.FAIL, 120, 9, 4,
         "java.lang.AssertionError: boom", "racetriage replay p.Cache.hash", false, true);
     TrialOutcome warm = new TrialOutcome(spec, TrialOutcome.Result.TIMEOUT, 3000, 0, 0, null, null, true, false)
-        .withSameChoices(java.util.Set.of("oldest-but-different", "random-but-different")); // the benign rule's
+        .withSameChoices(java.util.Set.of("oldest-but-different", "random-but-different"));
     UnitResult result = UnitResult.fromJson(UnitResult.of(2, 7, List.of(failed, warm)).toJson());
     assertEquals(2, result.jvms());
     assertEquals(7, result.runs());
