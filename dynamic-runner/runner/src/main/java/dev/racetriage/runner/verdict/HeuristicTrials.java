@@ -38,11 +38,6 @@ public record HeuristicTrials(
     this(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads, durationsMillis, timeouts, pairs, 0);
   }
 
-  /** These runs with {@code shared} runs of other heuristics that count for this one's benign rule. */
-  public HeuristicTrials withSharedRuns(int shared) {
-    return new HeuristicTrials(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads,
-        durationsMillis, timeouts, pairs, shared);
-  }
 
   /** Runs without confirmation pairs. */
   public HeuristicTrials(String heuristic, int runs, int explainedFailures, int unexplainedFailures, long reads,
