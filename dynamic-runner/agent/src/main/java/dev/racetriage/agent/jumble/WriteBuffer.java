@@ -412,9 +412,23 @@ public final class WriteBuffer {
     }
 
     /** [WRITE] with [GC2], then [GC1] and [REMOVE OLDEST] if the buffer is full. */
+    /**
+     * [WRITE] of {@code value}, which thread {@code writer} wrote at its own clock {@code epoch} before this location
+     * got its buffer (an element of an array the writer filled before it published the array in a jumbled field):
+     * stamped with that epoch alone, so it is ordered before exactly the readers whose clock has reached the epoch —
+     * a reader's component of a thread reaches a value only through an edge from that thread at or after it.
+     */
+    public synchronized void writeAtEpoch(int writer, int epoch, long value) {
+        VectorClock stamp = new VectorClock();
+        stamp.set(writer, epoch);
+        append(stamp, writer, value, null);
+    }
+
     private void append(ThreadState t, long value, Object ref) {
-        VectorClock stamp = t.inClinit() ? BOTTOM : new VectorClock(t.clock());
-        int writer = t.inClinit() ? -1 : t.tid();
+        append(t.inClinit() ? BOTTOM : new VectorClock(t.clock()), t.inClinit() ? -1 : t.tid(), value, ref);
+    }
+
+    private void append(VectorClock stamp, int writer, long value, Object ref) {
         // [GC2] same thread, same value, same clock: the earlier write is hidden wherever the later one is not.
         for (int i = 0; i < size; i++) {
             if (writers[i] == writer && sameValue(i, value, ref) && stamps[i].equals(stamp)) {

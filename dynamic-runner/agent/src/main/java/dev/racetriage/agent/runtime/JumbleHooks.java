@@ -398,7 +398,7 @@ public final class JumbleHooks {
       return;
     }
     try {
-      rt.noteArray(array, slot);
+      rt.noteArray(t, array, slot);
     } catch (Throwable e) {
       rt.internalError();
     } finally {

@@ -172,11 +172,38 @@ public final class JumbleRuntime {
 
   // ---- sampled array elements ----
 
-  /** The array is held in the jumbled array field of {@code slot} (the first such field names it). */
-  void noteArray(Object array, int slot) {
+  /**
+   * The array is held in the jumbled array field of {@code slot} (the first such field names it). When thread
+   * {@code t} names it first — typically by storing it into the field — the writes {@code t} made to its sampled
+   * elements before ({@link UnpublishedWrites}) become buffered writes after the elements' defaults, so a reader that
+   * the fill does not happen before may still read a default, as the JMM allows (an array allocated, filled and
+   * published through a racy field). Elements nobody wrote that way start from the value they hold, as before.
+   */
+  void noteArray(ThreadShadow t, Object array, int slot) {
     RunState r = run;
-    if (r.arrays.get(array) == null) {
-      r.arrays.getOrCreate(array, new SampledArrayFactory(slot, indices.length));
+    if (r.arrays.get(array) != null) {
+      return;
+    }
+    SampledArray sampled = r.arrays.getOrCreate(array, new SampledArrayFactory(slot, indices.length));
+    UnpublishedWrites unpublished = t.unpublished;
+    Class<?> type = array.getClass().getComponentType();
+    if (unpublished == null || type == null || !type.isPrimitive()) {
+      return;
+    }
+    synchronized (sampled) {
+      for (int k = 0; k < indices.length; k++) {
+        int i = indices[k];
+        if (sampled.buffers[k] != null || i < 0 || i >= java.lang.reflect.Array.getLength(array)) {
+          continue;
+        }
+        long bits = ElementBits.get(array, i);
+        int found = unpublished.find(r.number, array, i, bits);
+        if (found >= 0) {
+          WriteBuffer b = r.create(targets.key(slot), elementKind(type), 0L, null); // the default, @⊥
+          b.writeAtEpoch(unpublished.writer(found), unpublished.epoch(found), bits);
+          sampled.buffers[k] = b;
+        }
+      }
     }
   }
 
@@ -308,7 +335,27 @@ public final class JumbleRuntime {
     if (b != null) {
       r.pause();
       b.write(detect.threadState(t), value);
+    } else if (sampledIndex(index) && r.arrays.get(array) == null) {
+      // an array no jumbled field held yet: remembered for the field that may publish it (noteArray)
+      ThreadState ts = detect.threadState(t);
+      if (!ts.inClinit()) {
+        UnpublishedWrites u = t.unpublished;
+        if (u == null) {
+          u = new UnpublishedWrites();
+          t.unpublished = u;
+        }
+        u.remember(r.number, array, index, value, ts.tid(), ts.clock().get(ts.tid()));
+      }
     }
+  }
+
+  private boolean sampledIndex(int index) {
+    for (int i : indices) {
+      if (i == index) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private WriteBuffer element(RunState r, Object array, int index, WriteBuffer.Kind kind, long current) {
@@ -341,12 +388,16 @@ public final class JumbleRuntime {
   }
 
   /** The buffers, counters and noise of one run (see {@link #beginRun}). */
+  private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
+
   private static final class RunState {
     final AdversarialMemory memory;
     final ScheduleNoise noise;
     final WeakIdentityTable<WriteBuffer[]> objects = new WeakIdentityTable<>();
     final WeakIdentityTable<SampledArray> arrays = new WeakIdentityTable<>();
     final WriteBuffer[] statics;
+    /** This run's number in the JVM: what a thread's {@link UnpublishedWrites} tell runs apart by. */
+    final int number = RUNS.incrementAndGet();
 
     RunState(AdversarialMemory memory, ScheduleNoise noise, int slots) {
       this.memory = memory;

@@ -30,6 +30,8 @@ public final class ThreadShadow {
 
   /** True while the agent works on this thread; hooks fired meanwhile return at once. Always, in the empty tool. */
   boolean busy = EMPTY_TOOL;
+  /** Jumble mode: this thread's last writes to sampled elements of arrays no jumbled field held yet, or null. */
+  UnpublishedWrites unpublished;
   private ThreadState state;
   /** The registry {@link #state} came from; a new runtime (tests install several) starts the thread afresh. */
   private ThreadRegistry stateRegistry;

@@ -211,6 +211,36 @@ class JumbleModeTest {
     }
   }
 
+  /**
+   * An array the writer allocates, fills and only then stores into the field: a reader the fill does not happen before
+   * may read an element's default (JMM: the default is the only write ordered before it), and a reader it does happen
+   * before never does.
+   */
+  @Test
+  void anArrayFilledThenPublishedShowsItsDefaultsOnlyToReadersTheFillIsNotOrderedBefore() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[] {1, 2}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "publishSlots", cells, 10));
+      assertEquals(10, call(c, "getSlot", cells, 0), "index 0 is not sampled");
+      assertEquals(0, call(c, "getSlot", cells, 1), "the default of the fresh array is still visible");
+      assertEquals(0, call(c, "getSlot", cells, 2));
+      assertEquals(11, ((int[]) heap(cells, "slots"))[1], "the fill happened for real");
+      writeUnordered(run, () -> call(c, "publishInitialisedSlots", cells));
+      assertEquals(0, call(c, "getSlot", cells, 1), "an array initialiser is a fill too");
+      assertEquals(3, stats(run).get(CELLS + "slots[]").staleReads(), "three stale defaults served");
+    }
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      run.join(run.start(() -> call(c, "publishSlots", cells, 10)));
+      for (int i = 0; i < 3; i++) {
+        assertEquals(11, call(c, "getSlot", cells, 1), "the join orders the fill before: the default is hidden");
+      }
+      assertEquals(0, stats(run).get(CELLS + "slots[]").staleReads());
+    }
+  }
+
   /** System.arraycopy of a jumbled array reads its sampled elements through their buffers: a stale one is copied. */
   @Test
   void aBulkCopyOutOfAJumbledArrayCopiesTheStaleValueOfASampledElement() throws Throwable {
