@@ -219,13 +219,24 @@ public final class JumbleRuntime {
     SampledArray from = src == null ? null : r.arrays.get(src);
     SampledArray to = dest == null ? null : r.arrays.get(dest);
     Class<?> type = src == null ? null : src.getClass().getComponentType();
-    if (from == null && to == null || type == null || !type.isPrimitive() || dest.getClass() != src.getClass()
+    if (type == null || !type.isPrimitive() || dest.getClass() != src.getClass()
         || length <= 0 || srcPos < 0 || destPos < 0 || srcPos > java.lang.reflect.Array.getLength(src) - length
         || destPos > java.lang.reflect.Array.getLength(dest) - length) {
-      System.arraycopy(src, srcPos, dest, destPos, length); // nothing sampled, or the copy throws
+      System.arraycopy(src, srcPos, dest, destPos, length); // not a primitive copy, or the copy throws
       return;
     }
     WriteBuffer.Kind kind = elementKind(type);
+    if (from == null && to == null) {
+      System.arraycopy(src, srcPos, dest, destPos, length);
+      // nothing sampled yet; a copy into an array a jumbled field may publish later is remembered like its stores
+      for (int j : indices) {
+        if (j >= destPos && j < destPos + length) {
+          long value = ElementBits.get(dest, j);
+          writeElement(t, dest, j, value, value, kind);
+        }
+      }
+      return;
+    }
     long[] served = new long[indices.length];
     boolean[] read = new boolean[indices.length];
     for (int k = 0; from != null && k < indices.length; k++) {
@@ -248,7 +259,7 @@ public final class JumbleRuntime {
         ElementBits.set(dest, destPos + indices[k] - srcPos, served[k]);
       }
     }
-    for (int k = 0; to != null && k < indices.length; k++) {
+    for (int k = 0; k < indices.length; k++) { // into a jumbled array, or one a jumbled field may publish later
       int j = indices[k];
       if (j >= destPos && j < destPos + length) {
         writeElement(t, dest, j, old[k], ElementBits.get(dest, j), kind);
@@ -296,11 +307,14 @@ public final class JumbleRuntime {
     }
   }
 
-  /** After {@code Arrays.fill}: the sampled elements in {@code [from, to)} of a jumbled array are buffered writes. */
+  /**
+   * After {@code Arrays.fill}: the sampled elements in {@code [from, to)} of a jumbled array are buffered writes; of an
+   * array no jumbled field held yet, writes remembered for the field that may publish it ({@link #noteArray}).
+   */
   void filled(ThreadShadow t, Object array, int from, int to) {
     RunState r = run;
     Class<?> type = array.getClass().getComponentType();
-    if (r.arrays.get(array) == null || type == null || !type.isPrimitive()) {
+    if (type == null || !type.isPrimitive()) {
       return;
     }
     WriteBuffer.Kind kind = elementKind(type);
@@ -308,6 +322,7 @@ public final class JumbleRuntime {
     for (int i : indices) {
       if (i >= from && i < end) {
         long value = ElementBits.get(array, i);
+        // a buffered write, or remembered for a jumbled field that may publish the array later (noteArray)
         writeElement(t, array, i, value, value, kind);
       }
     }

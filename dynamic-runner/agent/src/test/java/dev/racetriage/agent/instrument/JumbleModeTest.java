@@ -228,7 +228,12 @@ class JumbleModeTest {
       assertEquals(11, ((int[]) heap(cells, "slots"))[1], "the fill happened for real");
       writeUnordered(run, () -> call(c, "publishInitialisedSlots", cells));
       assertEquals(0, call(c, "getSlot", cells, 1), "an array initialiser is a fill too");
-      assertEquals(3, stats(run).get(CELLS + "slots[]").staleReads(), "three stale defaults served");
+      writeUnordered(run, () -> call(c, "publishFilledSlots", cells, 9));
+      assertEquals(0, call(c, "getSlot", cells, 1), "Arrays.fill is a fill too");
+      writeUnordered(run, () -> call(c, "publishCopiedSlots", cells, new int[] {4, 3, 2, 1}));
+      assertEquals(0, call(c, "getSlot", cells, 2), "and so is System.arraycopy");
+      assertEquals(3, ((int[]) heap(cells, "slots"))[1]);
+      assertEquals(5, stats(run).get(CELLS + "slots[]").staleReads(), "five stale defaults served");
     }
     try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "slots[]")) {
       Class<?> c = run.load(RacyCells.class);
