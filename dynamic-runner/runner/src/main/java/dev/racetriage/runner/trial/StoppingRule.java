@@ -148,7 +148,10 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
    * the control's rate), a timeout (noise or QoS), a slowdown (the qos rule compares durations; Mann-Whitney with 6
    * timed control runs against 19 can still reach p &lt; 0.0025). Sampled every third round, not front-loaded, its
    * durations come from the same loads as the adversarial ones: a control that rested while the machine got busier
-   * would make every later adversarial run look slow.
+   * would make every later adversarial run look slow. So it also never rests {@link #CONTROL_EVERY} rounds in a row
+   * since its last run ({@link Tally#round}): a control that ran in every early round (a slowdown suspected then)
+   * would otherwise have its whole share of runs and rest for as many rounds as it ran — 8 rounds in a row, 260 s
+   * of a loaded machine, in a reviewer's held-out triage.
    */
   public static boolean controlResting(Tally control, java.util.Collection<Tally> adversarial) {
     if (control.failures() > 0 || control.timeouts() > 0) return false;
@@ -159,7 +162,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       if (!t.timedMillis().isEmpty() && slowdownSuspected(VerdictClassifier.median(t.timedMillis()), base)) return false;
       rounds = Math.max(rounds, t.runs());
     }
-    return control.runs() >= 1 + rounds / CONTROL_EVERY;
+    return control.runs() >= 1 + rounds / CONTROL_EVERY && rounds - control.round() < CONTROL_EVERY;
   }
 
   /** Whether a median already meets the qos rule's size thresholds (1.5x and 10 ms above the control's). */
@@ -227,7 +230,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
    */
   public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis,
                       int timeouts, int exercisedRuns, List<PairedRun> pairs, Map<String, Integer> sharedFrom,
-                      java.util.Set<String> notShared) {
+                      java.util.Set<String> notShared, int round) {
     public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of(), 0, 0, List.of());
 
     public Tally {
@@ -241,7 +244,13 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     public Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis, int timeouts,
                  int exercisedRuns, List<PairedRun> pairs) {
       this(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs, Map.of(),
-          java.util.Set.of());
+          java.util.Set.of(), 0);
+    }
+
+    /** This tally of the control, which last ran when the adversarial heuristics had run {@code round} rounds. */
+    public Tally atRound(int round) {
+      return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs,
+          sharedFrom, notShared, round);
     }
 
     /**
@@ -262,7 +271,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       List<PairedRun> more = new ArrayList<>(pairs);
       more.add(pair);
       return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, more,
-          sharedFrom, notShared);
+          sharedFrom, notShared, round);
     }
 
     /**
@@ -276,19 +285,19 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         java.util.Set<String> ended = new java.util.HashSet<>(notShared);
         ended.add(source);
         return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs,
-            sharedFrom, ended);
+            sharedFrom, ended, round);
       }
       if (other.staleReads() == 0) return this;
       Map<String, Integer> more = new java.util.HashMap<>(sharedFrom);
       more.merge(source, 1, Integer::sum);
       return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs, more,
-          notShared);
+          notShared, round);
     }
 
     public Tally plus(TrialOutcome outcome) {
       if (outcome.timedOut() && outcome.isControl()) {
         return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1, exercisedRuns, pairs,
-            sharedFrom, notShared);
+            sharedFrom, notShared, round);
       }
       boolean explained = outcome.failed() && outcome.staleReads() > 0;
       List<Long> timed = timedMillis;
@@ -298,7 +307,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       }
       return new Tally(runs + 1, failures + (outcome.failed() ? 1 : 0), explainedFailures + (explained ? 1 : 0),
           staleReads + outcome.staleReads(), timed, timeouts + (outcome.timedOut() ? 1 : 0),
-          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0), pairs, sharedFrom, notShared);
+          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0), pairs, sharedFrom, notShared, round);
     }
   }
 
@@ -309,6 +318,10 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   public static void tally(Map<String, Tally> tallies, TrialOutcome outcome, java.util.Collection<String> heuristics) {
     String own = outcome.spec().heuristic();
     tallies.merge(own, Tally.EMPTY.plus(outcome), (a, b) -> a.plus(outcome));
+    if (HeuristicTrials.SC.equals(own)) { // when the control ran: its rests are counted from there (controlResting)
+      int rounds = adversarialTallies(tallies).stream().mapToInt(Tally::runs).max().orElse(0);
+      tallies.computeIfPresent(own, (h, t) -> t.atRound(rounds));
+    }
     if (!SharedRuns.SHARING.contains(own)) return;
     for (String h : heuristics) {
       if (!h.equals(own) && SharedRuns.SHARING.contains(h)) {

@@ -294,7 +294,7 @@ class TrialSchedulerTest {
     assertTrue(rule.done("sc", Map.of("sc", sc, "oldest", oldest)), "rounds 2 and 3 without the control");
     oldest = oldest.plus(oldestRun);
     assertTrue(!rule.done("sc", Map.of("sc", sc, "oldest", oldest)), "round 4: the control's second run");
-    sc = sc.plus(scRun);
+    sc = sc.plus(scRun).atRound(3);
     assertTrue(rule.done("sc", Map.of("sc", sc, "oldest", oldest)));
     StoppingRule.Tally slower = oldest;
     for (int i = 0; i < 5; i++) slower = slower.plus(slowRun);
@@ -302,6 +302,18 @@ class TrialSchedulerTest {
     StoppingRule.Tally unexplained = oldest.plus(new TrialOutcome(oldestSpec, TrialOutcome.Result.FAIL, 100, 10, 0,
         "java.lang.AssertionError", "java …"));
     assertTrue(!rule.done("sc", Map.of("sc", sc, "oldest", unexplained)), "a failure no stale value explains: back");
+
+    // a control that ran in each of the first four rounds (a slowdown suspected then) rests two rounds, not four
+    StoppingRule.Tally frontLoaded = StoppingRule.Tally.EMPTY;
+    for (int i = 0; i < 4; i++) frontLoaded = frontLoaded.plus(scRun);
+    frontLoaded = frontLoaded.atRound(3);
+    StoppingRule.Tally later = oldest.plus(oldestRun);
+    assertTrue(rule.done("sc", Map.of("sc", frontLoaded, "oldest", later)), "round 5: resting");
+    later = later.plus(oldestRun);
+    assertTrue(rule.done("sc", Map.of("sc", frontLoaded, "oldest", later)), "round 6: resting");
+    later = later.plus(oldestRun);
+    assertTrue(!rule.done("sc", Map.of("sc", frontLoaded, "oldest", later)),
+        "round 7: three rounds since its last run, although its four runs are more than every third round's share");
   }
 
   /** Once sc failed, no heuristic is focused on: any of them may be the one that beats the control (Fisher). */
