@@ -35,6 +35,13 @@ final class BaselineRecheck {
     }
   }
 
+  /** {failures, runs} of a {@link Result#describe} ("k of n runs"), or null for another text. */
+  static int[] parse(String described) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) of (\\d+) runs").matcher(
+        described == null ? "" : described);
+    return m.matches() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
+  }
+
   private BaselineRecheck() {}
 
   /** Re-runs {@code failed} (the baseline's failed outcomes of one module) in fresh JVMs of {@code jvm}. */

@@ -683,6 +683,14 @@ public final class TriagePipeline {
     if (options.repeatInJvm() && options.earlyStop()) {
       scheduler.withGroups(new GroupScreen(executor, rule)); // group testing: a test's races jumbled together first
     }
+    // a test that failed its baseline now and then: its runs without the agent are its control's first runs
+    Map<String, int[]> withoutAgent = new LinkedHashMap<>();
+    d.intermittentFailures().forEach((test, described) -> {
+      TestRef ref = d.testsByName().get(test);
+      int[] runs = BaselineRecheck.parse(described);
+      if (ref != null && runs != null) withoutAgent.put(ref.id(), runs);
+    });
+    scheduler.withoutAgent(withoutAgent);
     List<TrialOutcome> outcomes = scheduler.run(cells, o -> {
       onEach.accept(o);
       progress.step(done.incrementAndGet(), estimate, o.spec().fieldKey() + " " + o.spec().heuristic());
@@ -841,8 +849,10 @@ public final class TriagePipeline {
       finding = new RaceFinding(race, Verdict.UNEXERCISED, summary, null, 0, List.of(), null, null);
     } else if (!fieldTrials.isEmpty() || failsWithoutAgent) {
       List<HeuristicTrials> evidence = ContainerRaces.evidence(race.fieldKey(), TrialEvidence.byHeuristic(fieldTrials));
+      int[] withoutAgent = nativeRuns(d, race.tests());
       Classification c = withBudget(withFreshJvmMode(withIntermittentBaseline(ContainerRaces.described(
-          race.fieldKey(), VerdictClassifier.standard().classify(evidence, failsWithoutAgent), evidence), race,
+          race.fieldKey(), VerdictClassifier.standard().classify(evidence, failsWithoutAgent, withoutAgent[0],
+              withoutAgent[1]), evidence), race,
           d.intermittentFailures()), fieldTrials));
       TrialOutcome decisive = c.decisiveHeuristic() == null ? null : TrialEvidence.firstFailure(fieldTrials, c.decisiveHeuristic());
       store.verdicts().set(field, c.verdict(), new Evidence(c.summary(),
@@ -862,6 +872,23 @@ public final class TriagePipeline {
     }
     Optional<TrustedBenignMark> mark = store.marks().find(field);
     return mark.isPresent() ? finding.withTrustedBenign(mark.get().note()) : finding;
+  }
+
+  /**
+   * {failures, runs} without the agent of those of {@code tests} that failed their baseline intermittently (summed):
+   * runs served no stale value, which the classifier counts with the control's, and the scheduler seeds each such
+   * test's control with.
+   */
+  static int[] nativeRuns(Detection d, java.util.Collection<String> tests) {
+    int[] sum = new int[2];
+    for (String test : tests) {
+      int[] r = BaselineRecheck.parse(d.intermittentFailures().get(test));
+      if (r != null) {
+        sum[0] += r[0];
+        sum[1] += r[1];
+      }
+    }
+    return sum;
   }
 
   /**

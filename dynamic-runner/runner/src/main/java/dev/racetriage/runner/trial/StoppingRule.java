@@ -85,7 +85,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         return true;
       }
       if (early && convicted(tallies) != null) return tally.runs() >= controlRunsToConvict;
-      return early && (tally.failures() >= failuresToConvict || controlResting(tally, adversarialTallies(tallies)));
+      return early && (tally.trialFailures() >= failuresToConvict || controlResting(tally, adversarialTallies(tallies)));
     }
     if (!early) return false;
     Tally control = tallies.get(HeuristicTrials.SC);
@@ -216,7 +216,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
           .filter(e -> !HeuristicTrials.SC.equals(e.getKey()))
           .anyMatch(e -> VerdictClassifier.standard().failsMoreOftenThanControl(e.getValue().explainedFailures(),
               e.getValue().runs(), sc.failures(), sc.runs(), comparisons));
-      return beyondControl || sc.failures() >= failuresToConvict;
+      return beyondControl || sc.trialFailures() >= failuresToConvict;
     }
     boolean controlled = sc == null || sc.runs() >= controlRunsToConvict;
     return controlled && tallies.entrySet().stream()
@@ -230,7 +230,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
    */
   public record Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis,
                       int timeouts, int exercisedRuns, List<PairedRun> pairs, Map<String, Integer> sharedFrom,
-                      java.util.Set<String> notShared, int round) {
+                      java.util.Set<String> notShared, int round, int failuresWithoutAgent) {
     public static final Tally EMPTY = new Tally(0, 0, 0, 0, List.of(), 0, 0, List.of());
 
     public Tally {
@@ -244,13 +244,28 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     public Tally(int runs, int failures, int explainedFailures, long staleReads, List<Long> timedMillis, int timeouts,
                  int exercisedRuns, List<PairedRun> pairs) {
       this(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs, Map.of(),
-          java.util.Set.of(), 0);
+          java.util.Set.of(), 0, 0);
+    }
+
+    /**
+     * The control's tally of a test that failed {@code failures} of its {@code runs} runs without the agent (an
+     * intermittent baseline): runs served no stale value, so they count as the control's. The control then has failed,
+     * so a failing heuristic convicts only by failing significantly more often (the Fisher comparison); those failures
+     * never count towards the control's own {@code failuresToConvict} ({@link #trialFailures}).
+     */
+    public static Tally withoutAgent(int failures, int runs) {
+      return new Tally(runs, failures, 0, 0, List.of(), 0, 0, List.of(), Map.of(), java.util.Set.of(), 0, failures);
+    }
+
+    /** Failures of runs under the agent (not those {@link #withoutAgent} the tally started from). */
+    public int trialFailures() {
+      return failures - failuresWithoutAgent;
     }
 
     /** This tally of the control, which last ran when the adversarial heuristics had run {@code round} rounds. */
     public Tally atRound(int round) {
       return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs,
-          sharedFrom, notShared, round);
+          sharedFrom, notShared, round, failuresWithoutAgent);
     }
 
     /**
@@ -271,7 +286,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       List<PairedRun> more = new ArrayList<>(pairs);
       more.add(pair);
       return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, more,
-          sharedFrom, notShared, round);
+          sharedFrom, notShared, round, failuresWithoutAgent);
     }
 
     /**
@@ -285,19 +300,19 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         java.util.Set<String> ended = new java.util.HashSet<>(notShared);
         ended.add(source);
         return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs,
-            sharedFrom, ended, round);
+            sharedFrom, ended, round, failuresWithoutAgent);
       }
       if (other.staleReads() == 0) return this;
       Map<String, Integer> more = new java.util.HashMap<>(sharedFrom);
       more.merge(source, 1, Integer::sum);
       return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts, exercisedRuns, pairs, more,
-          notShared, round);
+          notShared, round, failuresWithoutAgent);
     }
 
     public Tally plus(TrialOutcome outcome) {
       if (outcome.timedOut() && outcome.isControl()) {
         return new Tally(runs, failures, explainedFailures, staleReads, timedMillis, timeouts + 1, exercisedRuns, pairs,
-            sharedFrom, notShared, round);
+            sharedFrom, notShared, round, failuresWithoutAgent);
       }
       boolean explained = outcome.failed() && outcome.staleReads() > 0;
       List<Long> timed = timedMillis;
@@ -307,7 +322,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       }
       return new Tally(runs + 1, failures + (outcome.failed() ? 1 : 0), explainedFailures + (explained ? 1 : 0),
           staleReads + outcome.staleReads(), timed, timeouts + (outcome.timedOut() ? 1 : 0),
-          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0), pairs, sharedFrom, notShared, round);
+          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0), pairs, sharedFrom, notShared, round, failuresWithoutAgent);
     }
   }
 

@@ -80,6 +80,19 @@ public final class TrialScheduler {
     return followUpUnits.get();
   }
 
+  /** Per test id, {failures, runs} without the agent of a test whose baseline failed intermittently. */
+  private Map<String, int[]> withoutAgent = Map.of();
+
+  /**
+   * Seeds the control of every unit of these tests (by JUnit unique id: {failures, runs} without the agent) with
+   * those runs ({@link StoppingRule.Tally#withoutAgent}): a test known to fail on its own now and then convicts a
+   * race only by failing significantly more often under stale values, as the classifier then judges it.
+   */
+  public TrialScheduler withoutAgent(Map<String, int[]> failuresAndRuns) {
+    this.withoutAgent = Map.copyOf(failuresAndRuns);
+    return this;
+  }
+
   private GroupScreen groupScreen;
   private final AtomicInteger discardedGroupRuns = new AtomicInteger();
   private final AtomicInteger groupScreens = new AtomicInteger();
@@ -264,6 +277,10 @@ public final class TrialScheduler {
     String field = unit.get(0).fieldKey();
     Map<String, StoppingRule.Tally> tallies = new HashMap<>();
     List<String> heuristics = unit.stream().map(TrialCell::heuristic).toList();
+    int[] nativeRuns = withoutAgent.get(unit.get(0).testId());
+    if (nativeRuns != null && nativeRuns[1] > 0 && heuristics.contains("sc")) {
+      tallies.put("sc", StoppingRule.Tally.withoutAgent(nativeRuns[0], nativeRuns[1]));
+    }
     for (TrialOutcome o : prior) {
       if (o.spec().testId().equals(unit.get(0).testId())) StoppingRule.tally(tallies, o, heuristics);
     }

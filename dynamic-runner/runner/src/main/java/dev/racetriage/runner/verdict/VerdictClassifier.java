@@ -75,9 +75,34 @@ public final class VerdictClassifier {
   }
 
   public Classification classify(List<HeuristicTrials> trials, boolean failsWithoutAgent) {
+    return classify(trials, failsWithoutAgent, 0, 0);
+  }
+
+  /**
+   * {@link #classify(List, boolean)} for a race whose tests also failed without the agent in {@code nativeFailures}
+   * of {@code nativeRuns} runs (the baseline's reruns of an intermittent test): those runs count as control runs,
+   * since they too were served no stale value, when a heuristic's runs failed: then the race is destructive only if
+   * a heuristic fails significantly more often than the control (Fisher's exact test), else flaky — a control that
+   * happened to pass its few runs says nothing about a test known to fail on its own now and then. When no
+   * heuristic's run failed they change nothing: the race is tried like any other (benign, qos, unexercised).
+   */
+  public Classification classify(List<HeuristicTrials> trials, boolean failsWithoutAgent, int nativeFailures,
+                                 int nativeRuns) {
+    // no failure to attribute: the runs without the agent change nothing
+    int counted = trials.stream().anyMatch(t -> !t.isControl() && t.failures() > 0) ? nativeRuns : 0;
+    if (counted > 0) {
+      trials = trials.stream().map(t -> !t.isControl() ? t : new HeuristicTrials(t.heuristic(), t.runs() + counted,
+          t.explainedFailures(), t.unexplainedFailures() + nativeFailures, t.reads(), t.staleReads(),
+          t.durationsMillis(), t.timeouts(), t.pairs(), t.sharedRuns())).toList();
+    }
+    String scRuns = counted > 0 ? " under sc and without the agent" : " under sc";
     Optional<HeuristicTrials> control = trials.stream().filter(HeuristicTrials::isControl).findFirst();
     List<HeuristicTrials> adversarial = trials.stream().filter(t -> !t.isControl()).toList();
     Map<String, String> facts = facts(trials);
+    if (counted > 0) {
+      facts.put(SC + ".withoutAgent", nativeFailures + " of " + nativeRuns + " runs without the agent failed, counted"
+          + " among the control's");
+    }
 
     if (failsWithoutAgent) {
       return new Classification(Verdict.FLAKY, "the test also fails without the agent", null, facts);
@@ -97,13 +122,14 @@ public final class VerdictClassifier {
       if (beyondControl.isPresent()) {
         HeuristicTrials b = beyondControl.get();
         return new Classification(Verdict.DESTRUCTIVE, String.format(Locale.ROOT,
-            "%d/%d runs failed under %s, %d/%d under sc: the stale values make the test fail more often than the"
+            "%d/%d runs failed under %s, %d/%d%s: the stale values make the test fail more often than the"
                 + " control (Fisher p = %.2g)", b.explainedFailures(), b.runs(), b.heuristic(), sc.failures(),
-            sc.runs(), FisherExact.pValueGreater(b.explainedFailures(), b.runs(), sc.failures(), sc.runs())),
+            sc.runs(), scRuns, FisherExact.pValueGreater(b.explainedFailures(), b.runs(), sc.failures(), sc.runs())),
             b.heuristic(), facts);
       }
-      return new Classification(Verdict.FLAKY,
-          sc.failures() + "/" + sc.runs() + " runs failed under sc, where every read returns the latest value", SC, facts);
+      return new Classification(Verdict.FLAKY, sc.failures() + "/" + sc.runs() + " runs failed" + scRuns
+          + ", where every read returns the latest value" + (counted > 0 ? ", and no heuristic made it fail"
+          + " significantly more often" : ""), SC, facts);
     }
     Optional<HeuristicTrials> unexplained = adversarial.stream().filter(t -> t.unexplainedFailures() > 0).findFirst();
     Optional<HeuristicTrials> best = adversarial.stream()

@@ -258,6 +258,35 @@ class TrialSchedulerTest {
     assertEquals(0, tally.lent("oldest-but-different", failed).lent("oldest-but-different", passed).benignRuns());
   }
 
+  /**
+   * A test that fails one run in five on its own (a reviewer's clock check), whatever the race does. Three failures
+   * under {@code random} against a clean control of 3 runs would convict it; with the baseline's runs without the
+   * agent (1 of 2 failed) as the control's first runs, the control runs every round and the race must fail
+   * significantly more often than it — it does not, and the race is flaky.
+   */
+  @Test
+  void aTestThatFailsWithoutTheAgentNowAndThenConvictsOnlyBySignificance() throws Exception {
+    AtomicInteger randomRuns = new AtomicInteger();
+    TrialExecutor clockCheck = spec -> {
+      boolean fail = spec.heuristic().equals("random") && randomRuns.incrementAndGet() % 5 == 0;
+      return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
+          "sc".equals(spec.heuristic()) ? 0 : 3, fail ? "java.lang.AssertionError: not a good moment" : null, "java …");
+    };
+    List<TrialCell> cells = cells("sc", "random");
+    List<TrialOutcome> plain = new TrialScheduler(clockCheck, StoppingRule.standard(20), 1, null).run(cells, o -> {});
+    assertEquals(Verdict.DESTRUCTIVE,
+        VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(plain), false).verdict(), "the old verdict");
+
+    randomRuns.set(0);
+    List<TrialOutcome> seeded = new TrialScheduler(clockCheck, StoppingRule.standard(20), 1, null)
+        .withoutAgent(Map.of(cells.get(0).testId(), new int[] {1, 2})).run(cells, o -> {});
+    assertEquals(Map.of("sc", 18L, "random", 20L), runs(seeded), "the control every round, up to 20 runs with the 2");
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(seeded), false, 1, 2);
+    assertEquals(Verdict.FLAKY, c.verdict(), c.summary());
+    assertEquals("1/20 runs failed under sc and without the agent, where every read returns the latest value, and no"
+        + " heuristic made it fail significantly more often", c.summary());
+  }
+
   /** A heuristic whose median is already 1.5x the control's runs on: qos needs its runs to become significant. */
   @Test
   void aSlowdownBuildingUpIsNotCutShortAsBenign() {

@@ -61,6 +61,36 @@ class VerdictClassifierTest {
         + " the control (Fisher p = 6.0e-05)", many.summary());
   }
 
+  /**
+   * A reviewer's held-out test fails about one run in five on its own (a clock check); its race only changes a
+   * message. The control passed its 3 runs, the heuristic failed 3 of 6: without the baseline's runs that would be
+   * destructive, with them (1 of 2 failed without the agent) it is not significant, and the race is flaky.
+   */
+  @Test
+  void runsWithoutTheAgentOfAnIntermittentTestCountAsControlRuns() {
+    List<HeuristicTrials> trials = List.of(
+        new HeuristicTrials("sc", 3, 0, 0, 30, 0, durations(100, 3)),
+        new HeuristicTrials("random", 6, 3, 0, 60, 12, durations(100, 6)));
+    assertEquals(Verdict.DESTRUCTIVE, classifier.classify(trials, false).verdict());
+    Classification c = classifier.classify(trials, false, 1, 2);
+    assertEquals(Verdict.FLAKY, c.verdict());
+    assertEquals("1/5 runs failed under sc and without the agent, where every read returns the latest value, and no"
+        + " heuristic made it fail significantly more often", c.summary());
+    assertEquals("1 of 2 runs without the agent failed, counted among the control's", c.facts().get("sc.withoutAgent"));
+    assertEquals("1", c.facts().get("sc.failures"));
+    // no heuristic's run failed: nothing to attribute, the race is tried like any other
+    assertEquals(Verdict.BENIGN, classifier.classify(List.of(
+        new HeuristicTrials("sc", 7, 0, 0, 70, 0, durations(100, 7)),
+        new HeuristicTrials("random", 19, 0, 0, 190, 40, durations(100, 19))), false, 1, 2).verdict());
+    // a race that makes it fail every run is still destructive, by the Fisher comparison
+    Classification destructive = classifier.classify(List.of(
+        new HeuristicTrials("sc", 12, 0, 0, 120, 0, durations(100, 12)),
+        new HeuristicTrials("oldest", 12, 12, 0, 120, 40, durations(100, 12))), false, 1, 2);
+    assertEquals(Verdict.DESTRUCTIVE, destructive.verdict());
+    assertTrue(destructive.summary().startsWith("12/12 runs failed under oldest, 1/14 under sc and without the agent:"),
+        destructive.summary());
+  }
+
   @Test
   void theFisherThresholdIsCorrectedForTheHeuristicsCompared() {
     // 8 of 8 against 1 of 8: p = 7.0e-4, below 0.01 / 1 and 0.01 / 4, not below 0.01 / 20
