@@ -28,7 +28,8 @@ import java.util.Map;
  *       already 1.5x the control's and 10 ms above it (a slowdown building up runs on, so qos can become
  *       significant);</li>
  *   <li>once one heuristic failed with stale values and {@code sc} did not fail, only that heuristic runs on (with
- *       {@code sc} up to {@code controlRunsToConvict} runs): the others could only refine the rate;</li>
+ *       {@code sc} up to {@code controlRunsToConvict} runs, and as many as that heuristic ran:
+ *       {@link #controlRunsNeeded}): the others could only refine the rate;</li>
  *   <li>{@code sc}, while stable, runs every third round ({@link #controlResting}) and comes back to every round
  *       with any adversarial failure, timeout or suspected slowdown;</li>
  *   <li>the {@code sc} control stops after {@code failuresToConvict} failures: the test fails that often without
@@ -84,7 +85,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       if (VerdictClassifier.controlKeepsTimingOut(tally.timeouts(), tally.runs()) || tally.timeouts() >= maxRuns) {
         return true;
       }
-      if (early && convicted(tallies) != null) return tally.runs() >= controlRunsToConvict;
+      if (early && convicted(tallies) != null) return tally.runs() >= controlRunsNeeded(tallies);
       return early && (tally.trialFailures() >= failuresToConvict || controlResting(tally, adversarialTallies(tallies)));
     }
     if (!early) return false;
@@ -205,6 +206,19 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     return (int) tallies.keySet().stream().filter(h -> !HeuristicTrials.SC.equals(h)).count();
   }
 
+  /**
+   * The clean control runs a conviction needs: {@code controlRunsToConvict}, and no fewer than the convicting
+   * heuristic ran. Had the test failed on its own as often as it failed under the stale values (k of n runs), a clean
+   * control of n runs would have shown it with probability 1 - (1 - k/n)^n, about 95 % for k = 3: a race whose
+   * heuristic failed 3 times in 3 runs costs 3 control runs as before, one that failed 3 times in 14 (a test that
+   * fails one run in five on its own would) costs 14, and a control that fails meanwhile turns the verdict over to the
+   * Fisher comparison.
+   */
+  int controlRunsNeeded(Map<String, Tally> tallies) {
+    String focus = convicted(tallies);
+    return focus == null ? controlRunsToConvict : Math.max(controlRunsToConvict, tallies.get(focus).runs());
+  }
+
   /** Whether the field's verdict is settled, so none of its tests needs another run under any heuristic. */
   public boolean fieldDecided(Map<String, Tally> tallies) {
     if (!early) return false;
@@ -218,7 +232,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
               e.getValue().runs(), sc.failures(), sc.runs(), comparisons));
       return beyondControl || sc.trialFailures() >= failuresToConvict;
     }
-    boolean controlled = sc == null || sc.runs() >= controlRunsToConvict;
+    boolean controlled = sc == null || sc.runs() >= controlRunsNeeded(tallies);
     return controlled && tallies.entrySet().stream()
         .anyMatch(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().explainedFailures() >= failuresToConvict);
   }

@@ -301,7 +301,9 @@ public final class TrialScheduler {
         while (!decided(decidedFields, field) && beforeDeadline()) {
           List<TrialCell> open = unit.stream().filter(c -> !rule.done(c.heuristic(), tallies)).toList();
           // sc is only the control: once every adversarial heuristic is done, it has nothing left to compare with
-          if (open.isEmpty() || (unit.size() > 1 && open.stream().allMatch(c -> c.heuristic().equals("sc")))) {
+          // (unless a heuristic convicts and the control has not yet run as often: StoppingRule.controlRunsNeeded)
+          if (open.isEmpty() || (unit.size() > 1 && open.stream().allMatch(c -> c.heuristic().equals("sc"))
+              && StoppingRule.convicted(tallies) == null)) {
             // before a qos verdict, the slowdown is confirmed in back-to-back pairs (at most once per heuristic)
             String slow = StoppingRule.toConfirm(tallies);
             TrialCell control = cellOf(unit, "sc");

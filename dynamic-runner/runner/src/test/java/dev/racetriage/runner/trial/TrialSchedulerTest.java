@@ -259,32 +259,51 @@ class TrialSchedulerTest {
   }
 
   /**
-   * A test that fails one run in five on its own (a reviewer's clock check), whatever the race does. Three failures
-   * under {@code random} against a clean control of 3 runs would convict it; with the baseline's runs without the
-   * agent (1 of 2 failed) as the control's first runs, the control runs every round and the race must fail
-   * significantly more often than it — it does not, and the race is flaky.
+   * A test that fails one run in five on its own (a reviewer's clock check), under every heuristic and the control,
+   * whatever the race does. Three failures under {@code random} no longer convict against a clean control of 3 runs:
+   * the control runs as often as {@code random} did ({@link StoppingRule#controlRunsNeeded}), fails too, and the race
+   * must then fail significantly more often — it does not: flaky. With the baseline's runs without the agent (1 of 2
+   * failed) as the control's first runs, the same from the start.
    */
   @Test
-  void aTestThatFailsWithoutTheAgentNowAndThenConvictsOnlyBySignificance() throws Exception {
-    AtomicInteger randomRuns = new AtomicInteger();
+  void aTestThatFailsOnItsOwnNowAndThenConvictsOnlyBySignificance() throws Exception {
+    Map<String, AtomicInteger> count = new java.util.concurrent.ConcurrentHashMap<>();
     TrialExecutor clockCheck = spec -> {
-      boolean fail = spec.heuristic().equals("random") && randomRuns.incrementAndGet() % 5 == 0;
+      boolean fail = count.computeIfAbsent(spec.heuristic(), h -> new AtomicInteger()).incrementAndGet() % 5 == 0;
       return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
           "sc".equals(spec.heuristic()) ? 0 : 3, fail ? "java.lang.AssertionError: not a good moment" : null, "java …");
     };
     List<TrialCell> cells = cells("sc", "random");
     List<TrialOutcome> plain = new TrialScheduler(clockCheck, StoppingRule.standard(20), 1, null).run(cells, o -> {});
-    assertEquals(Verdict.DESTRUCTIVE,
-        VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(plain), false).verdict(), "the old verdict");
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(plain), false);
+    assertEquals(Verdict.FLAKY, c.verdict(), c.summary());
+    assertTrue(runs(plain).get("sc") >= 5, "the control ran until it failed: " + runs(plain));
 
-    randomRuns.set(0);
+    count.clear();
     List<TrialOutcome> seeded = new TrialScheduler(clockCheck, StoppingRule.standard(20), 1, null)
         .withoutAgent(Map.of(cells.get(0).testId(), new int[] {1, 2})).run(cells, o -> {});
-    assertEquals(Map.of("sc", 18L, "random", 20L), runs(seeded), "the control every round, up to 20 runs with the 2");
-    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(seeded), false, 1, 2);
-    assertEquals(Verdict.FLAKY, c.verdict(), c.summary());
-    assertEquals("1/20 runs failed under sc and without the agent, where every read returns the latest value, and no"
-        + " heuristic made it fail significantly more often", c.summary());
+    Classification s = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(seeded), false, 1, 2);
+    assertEquals(Verdict.FLAKY, s.verdict(), s.summary());
+    assertTrue(s.summary().contains("under sc and without the agent, where every read returns the latest value, and no"
+        + " heuristic made it fail significantly more often"), s.summary());
+  }
+
+  /** A heuristic that fails 3 times in 14 runs convicts only against a clean control of 14 runs, not 3. */
+  @Test
+  void aClearControlAsLongAsTheConvictingHeuristicsRuns() throws Exception {
+    Map<String, AtomicInteger> count = new java.util.concurrent.ConcurrentHashMap<>();
+    TrialExecutor rare = spec -> {
+      int n = count.computeIfAbsent(spec.heuristic(), h -> new AtomicInteger()).incrementAndGet();
+      boolean fail = spec.heuristic().equals("oldest") && (n == 5 || n == 9 || n == 14);
+      return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
+          "sc".equals(spec.heuristic()) ? 0 : 3, fail ? "java.lang.AssertionError: stale" : null, "java …");
+    };
+    List<TrialOutcome> outcomes = new TrialScheduler(rare, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest"), o -> {});
+    assertEquals(Map.of("sc", 14L, "oldest", 14L), runs(outcomes));
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.DESTRUCTIVE, c.verdict());
+    assertEquals("3/14 runs failed under oldest, 0/14 under sc", c.summary());
   }
 
   /** A heuristic whose median is already 1.5x the control's runs on: qos needs its runs to become significant. */
