@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * as benign on runs that never tried it.
  */
 class SameChoicesTest {
-    private static final String[] READ_HEURISTICS = {"oldest", "oldest-but-different", "random", "random-but-different"};
+    private static final String[] READ_HEURISTICS =
+            {"oldest", "oldest-but-different", "random", "random-but-different"};
     /** In {@link SameChoices} bit order. */
     private static final String[] SHARING = {"oldest", "oldest-but-different", "random-but-different", "random"};
 
@@ -112,7 +113,8 @@ class SameChoicesTest {
         ThreadState writer = hb.newThread("writer");
         ThreadState reader = hb.newThread("reader");
         FieldStats stats = new FieldStats("p.C.flag");
-        WriteBuffer flag = new WriteBuffer(WriteBuffer.Kind.NARROW, 0, null, JumbleConfig.of("oldest", 1), 1, hb, stats);
+        WriteBuffer flag = new WriteBuffer(WriteBuffer.Kind.NARROW, 0, null, JumbleConfig.of("oldest", 1), 1, hb,
+                stats);
         flag.write(writer, 1);
         assertEquals(0, flag.read(reader)); // the stale 0: oldest-but-different serves it too (never read: it differs)
         assertArrayEquals(new String[]{"oldest-but-different"}, SameChoices.alike("oldest", stats.unlikeHeuristics()),
@@ -127,7 +129,8 @@ class SameChoicesTest {
         ThreadState writer = hb.newThread("writer");
         ThreadState reader = hb.newThread("reader");
         FieldStats stats = new FieldStats("p.C.flag");
-        WriteBuffer flag = new WriteBuffer(WriteBuffer.Kind.NARROW, 0, null, JumbleConfig.of("random", 1), 1, hb, stats);
+        WriteBuffer flag = new WriteBuffer(WriteBuffer.Kind.NARROW, 0, null, JumbleConfig.of("random", 1), 1, hb,
+                stats);
         flag.write(writer, 1);
         long first = flag.read(reader);
         assertTrue(java.util.List.of(SameChoices.alike("random", stats.unlikeHeuristics()))

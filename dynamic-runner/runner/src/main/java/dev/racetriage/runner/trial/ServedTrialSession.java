@@ -157,8 +157,8 @@ final class ServedTrialSession implements TrialSession {
     }
     runsInServer++;
     boolean warmUp = runsInServer == 1;
-    TrialOutcome outcome = new TrialOutcome(spec, result, run.path("millis").asLong(), reads, stale, failure, replay, warmUp)
-        .withSameChoices(SharedRuns.sameChoices(spec.heuristic(), field, run.path("fields")));
+    TrialOutcome outcome = new TrialOutcome(spec, result, run.path("millis").asLong(), reads, stale, failure, replay,
+        warmUp).withSameChoices(SharedRuns.sameChoices(spec.heuristic(), field, run.path("fields")));
     executor.limits().record(outcome);
     serverFailed |= result != TrialOutcome.Result.PASS;
     Suspicion suspicion = Suspicion.NONE;

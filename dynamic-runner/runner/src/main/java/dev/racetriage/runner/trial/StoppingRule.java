@@ -86,7 +86,8 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         return true;
       }
       if (early && convicted(tallies) != null) return tally.runs() >= controlRunsNeeded(tallies);
-      return early && (tally.trialFailures() >= failuresToConvict || controlResting(tally, adversarialTallies(tallies)));
+      return early
+          && (tally.trialFailures() >= failuresToConvict || controlResting(tally, adversarialTallies(tallies)));
     }
     if (!early) return false;
     Tally control = tallies.get(HeuristicTrials.SC);
@@ -336,7 +337,8 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
       }
       return new Tally(runs + 1, failures + (outcome.failed() ? 1 : 0), explainedFailures + (explained ? 1 : 0),
           staleReads + outcome.staleReads(), timed, timeouts + (outcome.timedOut() ? 1 : 0),
-          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0), pairs, sharedFrom, notShared, round, failuresWithoutAgent);
+          exercisedRuns + (outcome.staleReads() > 0 ? 1 : 0), pairs, sharedFrom, notShared, round,
+          failuresWithoutAgent);
     }
   }
 

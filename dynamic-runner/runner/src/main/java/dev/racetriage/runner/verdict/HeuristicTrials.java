@@ -35,7 +35,8 @@ public record HeuristicTrials(
   /** Runs no other heuristic's runs count for. */
   public HeuristicTrials(String heuristic, int runs, int explainedFailures, int unexplainedFailures, long reads,
       long staleReads, List<Long> durationsMillis, int timeouts, List<PairedRun> pairs) {
-    this(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads, durationsMillis, timeouts, pairs, 0);
+    this(heuristic, runs, explainedFailures, unexplainedFailures, reads, staleReads, durationsMillis, timeouts, pairs,
+        0);
   }
 
 

@@ -203,7 +203,8 @@ public final class VerdictClassifier {
     List<HeuristicTrials> served = adversarial.stream().filter(t -> t.staleReads() > 0 || t.sharedRuns() > 0).toList();
     int fewest = served.stream().mapToInt(t -> t.runs() + t.sharedRuns()).min().orElse(0);
     String shared = served.stream().filter(t -> t.sharedRuns() > 0)
-        .map(t -> t.heuristic() + " " + t.runs() + " + " + t.sharedRuns()).collect(java.util.stream.Collectors.joining(", "));
+        .map(t -> t.heuristic() + " " + t.runs() + " + " + t.sharedRuns())
+        .collect(java.util.stream.Collectors.joining(", "));
     benign.put("failureRateBound", String.format(Locale.ROOT,
         "below %.0f %% with %.0f %% confidence under every heuristic that served stale values (at least %d run(s) each,"
             + " none failed%s)", 100 * failureRateBound(fewest), 100 * BENIGN_CONFIDENCE, fewest, shared.isEmpty() ? ""

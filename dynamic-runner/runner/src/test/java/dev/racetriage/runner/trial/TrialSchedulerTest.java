@@ -197,8 +197,8 @@ class TrialSchedulerTest {
    */
   @Test
   void runsAnotherHeuristicWouldHaveMadeAlikeCountForItsBenignRule() throws Exception {
-    TrialExecutor alike = spec -> new TrialOutcome(spec, TrialOutcome.Result.PASS, 10, 100, "sc".equals(spec.heuristic())
-        ? 0 : 3, null, "java …").withSameChoices(switch (spec.heuristic()) {
+    TrialExecutor alike = spec -> new TrialOutcome(spec, TrialOutcome.Result.PASS, 10, 100,
+        "sc".equals(spec.heuristic()) ? 0 : 3, null, "java …").withSameChoices(switch (spec.heuristic()) {
           case "oldest" -> java.util.Set.of("oldest-but-different", "random-but-different");
           case "oldest-but-different" -> java.util.Set.of("oldest", "random-but-different");
           case "random-but-different" -> java.util.Set.of("oldest", "oldest-but-different");
