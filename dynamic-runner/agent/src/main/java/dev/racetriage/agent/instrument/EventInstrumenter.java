@@ -452,6 +452,12 @@ final class EventInstrumenter extends AdviceAdapter {
       jumbleFieldInsn(opcode, owner, name, descriptor, declaring, isFinal, isArray);
       return;
     }
+    // jumble mode: the arrays a volatile field under trial holds (`f[]`) are named too — the volatile orders the
+    // reference, never the writes to its elements (a reviewer's `volatile int[] slots` came out unexercised)
+    int volatileArraySlot = jumble != null && isArray ? ctx.jumble().arraySlot(declaring, name) : -1;
+    if (volatileArraySlot >= 0 && (opcode == PUTFIELD || opcode == PUTSTATIC)) {
+      jumble.nameArray(volatileArraySlot); // [.., array] -> [.., array], before the store's own hooks
+    }
     int fieldId = ctx.ids().field(declaring, name);
     containerDescriptor = containers ? descriptor : null;
     switch (opcode) {
@@ -566,6 +572,9 @@ final class EventInstrumenter extends AdviceAdapter {
         super.visitFieldInsn(opcode, owner, name, descriptor);
       }
       default -> super.visitFieldInsn(opcode, owner, name, descriptor);
+    }
+    if (volatileArraySlot >= 0 && (opcode == GETFIELD || opcode == GETSTATIC)) {
+      jumble.nameArray(volatileArraySlot); // the array the load left on the stack
     }
   }
 

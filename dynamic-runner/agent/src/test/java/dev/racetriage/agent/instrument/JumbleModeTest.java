@@ -246,6 +246,31 @@ class JumbleModeTest {
     }
   }
 
+  /**
+   * The elements of an array held in a volatile field are plain: the volatile read orders the reference (here its
+   * constructor's store), not a later element write, so its default stays visible; a volatile store of the array after
+   * the element write orders it before the reader, and the default is hidden.
+   */
+  @Test
+  void theElementsOfAnArrayInAVolatileFieldAreJumbledAndOrderedOnlyByItsVolatileStores() throws Throwable {
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "volatileSlots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "setVolatileSlot", cells, 1, 7));
+      assertEquals(0, call(c, "getVolatileSlot", cells, 1), "the element write is unordered with the reader");
+      assertEquals(1, stats(run).get(CELLS + "volatileSlots[]").staleReads());
+    }
+    try (InstrumentedRun run = run("oldest", new int[] {1}, CELLS + "volatileSlots[]")) {
+      Class<?> c = run.load(RacyCells.class);
+      Object cells = call(c, "create");
+      writeUnordered(run, () -> call(c, "publishVolatileSlot", cells, 1, 7));
+      for (int i = 0; i < 3; i++) {
+        assertEquals(7, call(c, "getVolatileSlot", cells, 1), "the volatile store after the write orders it");
+      }
+      assertEquals(0, stats(run).get(CELLS + "volatileSlots[]").staleReads());
+    }
+  }
+
   /** System.arraycopy of a jumbled array reads its sampled elements through their buffers: a stale one is copied. */
   @Test
   void aBulkCopyOutOfAJumbledArrayCopiesTheStaleValueOfASampledElement() throws Throwable {
