@@ -152,6 +152,7 @@ public final class TrialWorker {
         .map(record -> TriagePipeline.fromStore(spec, record)));
     FieldKey field = FieldKey.parse(unit.fieldKey());
     TrialScheduler scheduler = new TrialScheduler(reuse.around(sessions), unit.rule(), 1, unit.deadline())
+        .withoutAgent(unit.controlWithoutAgent())
         .withSharedDecisions(new TrialScheduler.SharedDecisions() {
           @Override
           public boolean decided(String f) {

@@ -16,10 +16,12 @@ import java.util.List;
  *
  * @param followUp the fresh-JVM retry of a race repetition left unexercised: one JVM per run, {@code maxRuns} of them
  * @param deadlineMillis the triage's {@code --budget} as an instant (null: none): no run starts after it
+ * @param withoutAgent {failures, runs} of the test without the agent when its baseline failed intermittently (its
+ *                     control's first runs: {@link dev.racetriage.runner.trial.TrialScheduler#withoutAgent}), else null
  */
 public record UnitSpec(String module, String fieldKey, String testId, String testName, long baselineMillis,
                        List<Cell> cells, int maxRuns, boolean earlyStop, boolean repeatInJvm, boolean followUp,
-                       boolean keepWork, Long deadlineMillis) {
+                       boolean keepWork, Long deadlineMillis, List<Integer> withoutAgent) {
   private static final ObjectMapper JSON = new ObjectMapper()
       .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -34,10 +36,23 @@ public record UnitSpec(String module, String fieldKey, String testId, String tes
   /** The unit of {@code cells} (one field, one test). */
   public static UnitSpec of(String module, long baselineMillis, List<TrialCell> cells, int maxRuns, boolean earlyStop,
       boolean repeatInJvm, boolean followUp, boolean keepWork, Instant deadline) {
+    return of(module, baselineMillis, cells, maxRuns, earlyStop, repeatInJvm, followUp, keepWork, deadline, null);
+  }
+
+  /** {@link #of}, for a test that failed {@code withoutAgent[0]} of {@code withoutAgent[1]} runs without the agent. */
+  public static UnitSpec of(String module, long baselineMillis, List<TrialCell> cells, int maxRuns, boolean earlyStop,
+      boolean repeatInJvm, boolean followUp, boolean keepWork, Instant deadline, int[] withoutAgent) {
     TrialCell first = cells.get(0);
     return new UnitSpec(module, first.fieldKey(), first.testId(), first.testName(), baselineMillis,
         cells.stream().map(c -> new Cell(c.heuristic(), c.indices(), c.firstRun())).toList(), maxRuns, earlyStop,
-        repeatInJvm, followUp, keepWork, deadline == null ? null : deadline.toEpochMilli());
+        repeatInJvm, followUp, keepWork, deadline == null ? null : deadline.toEpochMilli(),
+        withoutAgent == null ? null : List.of(withoutAgent[0], withoutAgent[1]));
+  }
+
+  /** The control's runs without the agent, by test id, for {@link dev.racetriage.runner.trial.TrialScheduler#withoutAgent} (empty: none). */
+  public java.util.Map<String, int[]> controlWithoutAgent() {
+    return withoutAgent == null || withoutAgent.size() != 2 ? java.util.Map.of()
+        : java.util.Map.of(testId, new int[] {withoutAgent.get(0), withoutAgent.get(1)});
   }
 
   public List<TrialCell> trialCells() {

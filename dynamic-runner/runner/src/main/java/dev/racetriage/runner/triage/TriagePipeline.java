@@ -772,9 +772,10 @@ public final class TriagePipeline {
         distribution.lease(), options.jobs(), progress)
         .run(cells, (unit, followUp) -> {
           TestRef ref = byId.get(unit.get(0).testId());
+          int[] withoutAgent = nativeRuns(d, List.of(unit.get(0).testName()));
           return UnitSpec.of(ref.module().name(d.root()), ref.baselineMillis(), unit,
               followUp ? freshRuns : options.trials(), options.earlyStop(), options.repeatInJvm(), followUp,
-              options.keepWork(), deadline);
+              options.keepWork(), deadline, withoutAgent[1] > 0 ? withoutAgent : null);
         });
     lastTrialJvms = r.jvms();
     lastTestRuns = r.testRuns();

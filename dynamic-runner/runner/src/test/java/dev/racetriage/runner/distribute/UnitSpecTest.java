@@ -32,6 +32,13 @@ class UnitSpecTest {
     assertEquals(StoppingRule.standard(20), back.rule());
     assertEquals(StoppingRule.exhaustive(5),
         UnitSpec.of("core/api", 1234, CELLS, 5, false, true, true, false, null).rule());
+    assertEquals(java.util.Map.of(), back.controlWithoutAgent());
+    // a test that failed 1 of 2 runs without the agent: the worker seeds the unit's control with them
+    UnitSpec intermittent = UnitSpec.fromJson(
+        UnitSpec.of("core/api", 1234, CELLS, 20, true, true, false, true, deadline, new int[] {1, 2}).toJson());
+    assertEquals(List.of(CELLS.get(0).testId()), List.copyOf(intermittent.controlWithoutAgent().keySet()));
+    assertEquals(List.of(1, 2), java.util.Arrays.stream(intermittent.controlWithoutAgent().get(CELLS.get(0).testId()))
+        .boxed().toList());
   }
 
   @Test
