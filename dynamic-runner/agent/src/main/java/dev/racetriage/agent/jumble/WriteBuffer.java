@@ -77,6 +77,8 @@ public final class WriteBuffer {
     private boolean forcedLatest;
     /** The heuristics that would have served the read in progress otherwise ({@link SameChoices}). */
     private int unlike;
+    /** Every heuristic some read of this buffer was unlike so far: once all are, reads stop comparing. */
+    private int unlikeSoFar;
     /** This buffer's heuristic's {@link SameChoices#bit}. */
     private final int ownHeuristic;
     private long reads;
@@ -319,8 +321,9 @@ public final class WriteBuffer {
             // a heuristic bug must not serve an illegal value
             i = size - 1;
         }
-        if (!sequentiallyConsistent) {
+        if (!sequentiallyConsistent && (unlikeSoFar | ownHeuristic) != SameChoices.ALL) {
             unlike = SameChoices.unlike(choice, i, ownHeuristic);
+            unlikeSoFar |= unlike;
         }
         return i;
     }
@@ -411,7 +414,6 @@ public final class WriteBuffer {
         return hb;
     }
 
-    /** [WRITE] with [GC2], then [GC1] and [REMOVE OLDEST] if the buffer is full. */
     /**
      * [WRITE] of {@code value}, which thread {@code writer} wrote at its own clock {@code epoch} before this location
      * got its buffer (an element of an array the writer filled before it published the array in a jumbled field):
@@ -428,6 +430,7 @@ public final class WriteBuffer {
         append(t.inClinit() ? BOTTOM : new VectorClock(t.clock()), t.inClinit() ? -1 : t.tid(), value, ref);
     }
 
+    /** [WRITE] with [GC2], then [GC1] and [REMOVE OLDEST] if the buffer is full. */
     private void append(VectorClock stamp, int writer, long value, Object ref) {
         // [GC2] same thread, same value, same clock: the earlier write is hidden wherever the later one is not.
         for (int i = 0; i < size; i++) {

@@ -346,11 +346,12 @@ public final class JumbleRuntime {
 
   void writeElement(ThreadShadow t, Object array, int index, long old, long value, WriteBuffer.Kind kind) {
     RunState r = run;
-    WriteBuffer b = element(r, array, index, kind, old);
+    SampledArray sampled = r.arrays.get(array);
+    WriteBuffer b = element(r, sampled, index, kind, old);
     if (b != null) {
       r.pause();
       b.write(detect.threadState(t), value);
-    } else if (sampledIndex(index) && r.arrays.get(array) == null) {
+    } else if (sampled == null && sampledIndex(index)) {
       // an array no jumbled field held yet: remembered for the field that may publish it (noteArray)
       ThreadState ts = detect.threadState(t);
       if (!ts.inClinit()) {
@@ -374,7 +375,11 @@ public final class JumbleRuntime {
   }
 
   private WriteBuffer element(RunState r, Object array, int index, WriteBuffer.Kind kind, long current) {
-    SampledArray sampled = r.arrays.get(array);
+    return element(r, r.arrays.get(array), index, kind, current);
+  }
+
+  /** The buffer of element {@code index} of an array whose sampled buffers are {@code sampled} (null: none). */
+  private WriteBuffer element(RunState r, SampledArray sampled, int index, WriteBuffer.Kind kind, long current) {
     if (sampled == null) {
       return null;
     }
@@ -402,9 +407,10 @@ public final class JumbleRuntime {
     return detect.threadState(t);
   }
 
-  /** The buffers, counters and noise of one run (see {@link #beginRun}). */
+  /** Numbers the runs of this JVM ({@link RunState#number}). */
   private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
 
+  /** The buffers, counters and noise of one run (see {@link #beginRun}). */
   private static final class RunState {
     final AdversarialMemory memory;
     final ScheduleNoise noise;

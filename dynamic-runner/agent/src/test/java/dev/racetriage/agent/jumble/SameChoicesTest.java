@@ -107,37 +107,45 @@ class SameChoicesTest {
         assertTrue(alike > alikeWithStaleValues, "alike: " + alike);
     }
 
+    /** A flag 0 another thread set to 1, unordered with the reader, under {@code heuristic}; and its counters. */
+    private record Flag(WriteBuffer buffer, ThreadState reader, FieldStats stats) {
+        static Flag setUnder(String heuristic) {
+            HappensBefore hb = new HappensBefore();
+            ThreadState writer = hb.newThread("writer");
+            FieldStats stats = new FieldStats("p.C.flag");
+            WriteBuffer flag = new WriteBuffer(WriteBuffer.Kind.NARROW, 0, null, JumbleConfig.of(heuristic, 1), 1, hb,
+                    stats);
+            Flag f = new Flag(flag, hb.newThread("reader"), stats);
+            flag.write(writer, 1);
+            return f;
+        }
+
+        long read() {
+            return buffer.read(reader);
+        }
+
+        java.util.List<String> alike(String heuristic) {
+            return java.util.List.of(SameChoices.alike(heuristic, stats.unlikeHeuristics()));
+        }
+    }
+
     @Test
     void aFlagReadOnceIsTheSameRunUnderBothOldestHeuristicsButNotAfterItsSecondRead() {
-        HappensBefore hb = new HappensBefore();
-        ThreadState writer = hb.newThread("writer");
-        ThreadState reader = hb.newThread("reader");
-        FieldStats stats = new FieldStats("p.C.flag");
-        WriteBuffer flag = new WriteBuffer(WriteBuffer.Kind.NARROW, 0, null, JumbleConfig.of("oldest", 1), 1, hb,
-                stats);
-        flag.write(writer, 1);
-        assertEquals(0, flag.read(reader)); // the stale 0: oldest-but-different serves it too (never read: it differs)
-        assertArrayEquals(new String[]{"oldest-but-different"}, SameChoices.alike("oldest", stats.unlikeHeuristics()),
+        Flag flag = Flag.setUnder("oldest");
+        assertEquals(0, flag.read()); // the stale 0: oldest-but-different serves it too (never read: it differs)
+        assertEquals(java.util.List.of("oldest-but-different"), flag.alike("oldest"),
                 "the random heuristics draw between 0 and 1 at a location never read");
-        assertEquals(0, flag.read(reader)); // oldest again; oldest-but-different now serves the 1 that differs from 0
-        assertArrayEquals(new String[0], SameChoices.alike("oldest", stats.unlikeHeuristics()));
+        assertEquals(0, flag.read()); // oldest again; oldest-but-different now serves the 1 that differs from 0
+        assertEquals(java.util.List.of(), flag.alike("oldest"));
     }
 
     @Test
     void theRandomHeuristicsDrawAlikeWhereEveryVisibleValueDiffersFromTheLastOneRead() {
-        HappensBefore hb = new HappensBefore();
-        ThreadState writer = hb.newThread("writer");
-        ThreadState reader = hb.newThread("reader");
-        FieldStats stats = new FieldStats("p.C.flag");
-        WriteBuffer flag = new WriteBuffer(WriteBuffer.Kind.NARROW, 0, null, JumbleConfig.of("random", 1), 1, hb,
-                stats);
-        flag.write(writer, 1);
-        long first = flag.read(reader);
-        assertTrue(java.util.List.of(SameChoices.alike("random", stats.unlikeHeuristics()))
-                .contains("random-but-different"), "the first read: both draw from {0, 1}");
-        flag.read(reader); // random draws from {0, 1} again, random-but-different would take the other value alone
-        assertFalse(java.util.List.of(SameChoices.alike("random", stats.unlikeHeuristics()))
-                .contains("random-but-different"), "after " + first);
+        Flag flag = Flag.setUnder("random");
+        long first = flag.read();
+        assertTrue(flag.alike("random").contains("random-but-different"), "the first read: both draw from {0, 1}");
+        flag.read(); // random draws from {0, 1} again, random-but-different would take the other value alone
+        assertFalse(flag.alike("random").contains("random-but-different"), "after " + first);
         assertArrayEquals(new String[0], SameChoices.alike("sc", 0), "the control shares no run");
     }
 }

@@ -49,7 +49,10 @@ public record UnitSpec(String module, String fieldKey, String testId, String tes
         withoutAgent == null ? null : List.of(withoutAgent[0], withoutAgent[1]));
   }
 
-  /** The control's runs without the agent, by test id, for {@link dev.racetriage.runner.trial.TrialScheduler#withoutAgent} (empty: none). */
+  /**
+   * The control's runs without the agent, by test id, for
+   * {@link dev.racetriage.runner.trial.TrialScheduler#withoutAgent} (empty: none).
+   */
   public java.util.Map<String, int[]> controlWithoutAgent() {
     return withoutAgent == null || withoutAgent.size() != 2 ? java.util.Map.of()
         : java.util.Map.of(testId, new int[] {withoutAgent.get(0), withoutAgent.get(1)});

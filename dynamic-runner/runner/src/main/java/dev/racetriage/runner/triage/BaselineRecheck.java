@@ -31,15 +31,12 @@ final class BaselineRecheck {
     }
 
     String describe() {
-      return failures + " of " + runs + " runs";
+      return withoutAgent().toString();
     }
-  }
 
-  /** {failures, runs} of a {@link Result#describe} ("k of n runs"), or null for another text. */
-  static int[] parse(String described) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) of (\\d+) runs").matcher(
-        described == null ? "" : described);
-    return m.matches() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
+    Detection.WithoutAgent withoutAgent() {
+      return new Detection.WithoutAgent(failures, runs);
+    }
   }
 
   private BaselineRecheck() {}

@@ -16,8 +16,8 @@ import java.util.Set;
 /**
  * What steps 1 to 3 of the pipeline learned about a project: its static candidates, a test JVM per module, the
  * tests that passed their baseline (trials replay only those), the ones that failed it every time, the ones that
- * failed it intermittently (test name to "k of n runs"; they are tried too), and the races with the tests that touched
- * them. {@code detectRuns}: how many times the detection JVMs ran the tests (the most of any module);
+ * failed it intermittently (test name to its runs without the agent, "k of n runs"; they are tried too), and the
+ * races with the tests that touched them. {@code detectRuns}: how many times the detection JVMs ran the tests (the most of any module);
  * {@code lateRaces}: the raced fields that the first detection run did not show and a repeat did;
  * {@code fingerprint}: the hash of the class files the tests ran ({@link ClassFingerprint}); {@code agentVersion}: the
  * hash of the agent jar — together they decide which stored trials a re-run may reuse; {@code hungTests}: tests
@@ -33,7 +33,7 @@ public record Detection(
     Map<TestModule, TestJvm> jvms,
     Map<String, TriagePipeline.TestRef> testsByName,
     Set<String> baselineFailures,
-    Map<String, String> intermittentFailures,
+    Map<String, WithoutAgent> intermittentFailures,
     Map<String, DetectedRace> races,
     List<DetectionReport.SkippedClass> skipped,
     int tests,
@@ -58,6 +58,14 @@ public record Detection(
     lateRaces = List.copyOf(lateRaces);
     hungTests = List.copyOf(hungTests);
     intermittentFailures = Map.copyOf(intermittentFailures);
+  }
+
+  /** A test's runs without the agent (the baseline and its reruns): how many failed of how many; "k of n runs". */
+  public record WithoutAgent(int failures, int runs) {
+    @Override
+    public String toString() {
+      return failures + " of " + runs + " runs";
+    }
   }
 
   /** The races, the prefilter's most confident first: a budget is spent where harm is likeliest. */

@@ -465,12 +465,12 @@ public final class TriagePipeline {
     }
     List<String> lateRaces = races.keySet().stream().filter(f -> firstRun.getOrDefault(f, 1) > 1).toList();
     Set<String> baselineFailures = new LinkedHashSet<>();
-    Map<String, String> intermittentFailures = new LinkedHashMap<>();
+    Map<String, Detection.WithoutAgent> intermittentFailures = new LinkedHashMap<>();
     Map<String, TestRef> testsByName = new LinkedHashMap<>();
     baselines.forEach((module, b) -> b.outcomes().forEach(o -> {
       BaselineRecheck.Result r = rechecked.get(o.id());
       if (r != null && r.intermittent()) {
-        intermittentFailures.put(testName(o), r.describe());
+        intermittentFailures.put(testName(o), r.withoutAgent());
         testsByName.put(testName(o), new TestRef(o.id(), module, r.passed().millis()));
       } else if (o.failed()) baselineFailures.add(testName(o));
       else if (o.status() == TestOutcome.Status.PASSED) testsByName.put(testName(o), new TestRef(o.id(), module, o.millis()));
@@ -685,10 +685,9 @@ public final class TriagePipeline {
     }
     // a test that failed its baseline now and then: its runs without the agent are its control's first runs
     Map<String, int[]> withoutAgent = new LinkedHashMap<>();
-    d.intermittentFailures().forEach((test, described) -> {
+    d.intermittentFailures().forEach((test, runs) -> {
       TestRef ref = d.testsByName().get(test);
-      int[] runs = BaselineRecheck.parse(described);
-      if (ref != null && runs != null) withoutAgent.put(ref.id(), runs);
+      if (ref != null) withoutAgent.put(ref.id(), new int[] {runs.failures(), runs.runs()});
     });
     scheduler.withoutAgent(withoutAgent);
     List<TrialOutcome> outcomes = scheduler.run(cells, o -> {
@@ -883,10 +882,10 @@ public final class TriagePipeline {
   static int[] nativeRuns(Detection d, java.util.Collection<String> tests) {
     int[] sum = new int[2];
     for (String test : tests) {
-      int[] r = BaselineRecheck.parse(d.intermittentFailures().get(test));
+      Detection.WithoutAgent r = d.intermittentFailures().get(test);
       if (r != null) {
-        sum[0] += r[0];
-        sum[1] += r[1];
+        sum[0] += r.failures();
+        sum[1] += r.runs();
       }
     }
     return sum;
@@ -898,7 +897,8 @@ public final class TriagePipeline {
    * the native failures ({@code failsWithoutAgent}: test, "k of n runs"). A destructive race whose tests never failed
    * without the agent nor under the {@code sc} control says it "fails only with stale values the JMM allows".
    */
-  static Classification withIntermittentBaseline(Classification c, DetectedRace race, Map<String, String> intermittent) {
+  static Classification withIntermittentBaseline(Classification c, DetectedRace race,
+      Map<String, Detection.WithoutAgent> intermittent) {
     List<String> tests = race.tests().stream().filter(intermittent::containsKey).toList();
     boolean destructive = c.verdict() == Verdict.DESTRUCTIVE;
     if (tests.isEmpty()) {

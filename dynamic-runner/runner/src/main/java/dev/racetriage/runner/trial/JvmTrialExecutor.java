@@ -118,7 +118,8 @@ public final class JvmTrialExecutor implements TrialExecutor {
       return new Counted(new TrialOutcome(spec, TrialOutcome.Result.FAIL, 0, 0, 0,
           "the trial JVM could not start: " + e.getMessage(), replay), 0);
     }
-    long[] reads = readCounts(report, spec.fieldKey());
+    java.util.List<JsonNode> jumbled = jumbleLines(report);
+    long[] reads = readCounts(jumbled, spec.fieldKey());
     TestOutcome test = run.outcomes().stream().filter(o -> spec.testId().equals(o.id())).findFirst().orElse(null);
     if (run.timedOut() || (test != null && test.status() == TestOutcome.Status.TIMED_OUT)) {
       TrialOutcome timeout = timedOut(spec, limit, replay, true);
@@ -139,15 +140,32 @@ public final class JvmTrialExecutor implements TrialExecutor {
     long millis = test == null ? run.elapsed().toMillis() : test.millis();
     if (result == TrialOutcome.Result.PASS) discard(dir);
     TrialOutcome outcome = new TrialOutcome(spec, result, millis, reads[0], reads[1], failure, replay)
-        .withSameChoices(sameChoices(report, spec));
+        .withSameChoices(SharedRuns.sameChoices(spec.heuristic(), spec.fieldKey(), jumbled));
     limits.record(outcome);
     return new Counted(outcome, reads[2]);
   }
 
-  /** The heuristics that would have made this run ({@link SharedRuns}), from the agent's report; none if unreadable. */
-  static java.util.Set<String> sameChoices(Path report, TrialSpec spec) {
-    if (!Files.isRegularFile(report)) return java.util.Set.of();
+  /** {reads, staleReads, writes} of the field from the agent's report; zeros when the report is missing (JVM killed). */
+  public static long[] readCounts(Path report, String field) {
+    return readCounts(jumbleLines(report), field);
+  }
+
+  private static long[] readCounts(java.util.List<JsonNode> lines, String field) {
+    long[] counts = new long[3];
+    for (JsonNode node : lines) {
+      if (field.equals(node.path("field").asText())) {
+        counts[0] += node.path("reads").asLong();
+        counts[1] += node.path("staleReads").asLong();
+        counts[2] += node.path("writes").asLong();
+      }
+    }
+    return counts;
+  }
+
+  /** The report's {@code jumble} lines (a torn line is left out); none when it is missing or unreadable. */
+  private static java.util.List<JsonNode> jumbleLines(Path report) {
     java.util.List<JsonNode> lines = new java.util.ArrayList<>();
+    if (!Files.isRegularFile(report)) return lines;
     try {
       for (String line : Files.readAllLines(report)) {
         if (line.isBlank()) continue;
@@ -155,37 +173,12 @@ public final class JvmTrialExecutor implements TrialExecutor {
           JsonNode node = JSON.readTree(line);
           if ("jumble".equals(node.path("type").asText())) lines.add(node);
         } catch (IOException torn) {
-          return java.util.Set.of(); // a torn report: not known what the run chose
-        }
-      }
-    } catch (IOException e) {
-      return java.util.Set.of();
-    }
-    return SharedRuns.sameChoices(spec.heuristic(), spec.fieldKey(), lines);
-  }
-
-  /** {reads, staleReads, writes} of the field from the agent's report; zeros when the report is missing (JVM killed). */
-  public static long[] readCounts(Path report, String field) {
-    long[] counts = new long[3];
-    if (!Files.isRegularFile(report)) return counts;
-    try {
-      for (String line : Files.readAllLines(report)) {
-        if (line.isBlank()) continue;
-        JsonNode node;
-        try {
-          node = JSON.readTree(line);
-        } catch (IOException torn) {
-          continue;
-        }
-        if ("jumble".equals(node.path("type").asText()) && field.equals(node.path("field").asText())) {
-          counts[0] += node.path("reads").asLong();
-          counts[1] += node.path("staleReads").asLong();
-          counts[2] += node.path("writes").asLong();
+          // the line a killed JVM was writing
         }
       }
     } catch (IOException e) {
       // unreadable report: no evidence of stale reads
     }
-    return counts;
+    return lines;
   }
 }
