@@ -208,16 +208,20 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   }
 
   /**
-   * The clean control runs a conviction needs: {@code controlRunsToConvict}, and no fewer than the convicting
-   * heuristic ran. Had the test failed on its own as often as it failed under the stale values (k of n runs), a clean
-   * control of n runs would have shown it with probability 1 - (1 - k/n)^n, about 95 % for k = 3: a race whose
-   * heuristic failed 3 times in 3 runs costs 3 control runs as before, one that failed 3 times in 14 (a test that
-   * fails one run in five on its own would) costs 14, and a control that fails meanwhile turns the verdict over to the
-   * Fisher comparison.
+   * The clean control runs a conviction needs: enough that the convicting heuristic's k failures of n runs against
+   * none of the control's m are significant ({@link VerdictClassifier#cleanControlRunsToConvict}: one-sided Fisher
+   * at 5 %), no fewer than {@code controlRunsToConvict} and no fewer than the heuristic ran, at most {@code maxRuns}.
+   * 3 of 3 needs 3 (p = 0.05), 3 of 4 needs 5, 3 of 6 needs 9, 3 of 14 needs 20 (the cap: p = 0.06). Below that a
+   * test that fails on its own now and then — a clock check on a loaded machine — was often clean under {@code sc}
+   * by luck: 6 clean control runs of a test failing one run in four happen 18 % of the time, 9 of them 8 %; a
+   * control that fails meanwhile turns the verdict over to the Fisher comparison with the control's rate.
    */
   int controlRunsNeeded(Map<String, Tally> tallies) {
     String focus = convicted(tallies);
-    return focus == null ? controlRunsToConvict : Math.max(controlRunsToConvict, tallies.get(focus).runs());
+    if (focus == null) return controlRunsToConvict;
+    Tally t = tallies.get(focus);
+    return VerdictClassifier.cleanControlRunsToConvict(t.explainedFailures(), t.runs(),
+        Math.max(controlRunsToConvict, t.runs()), maxRuns);
   }
 
   /** Whether the field's verdict is settled, so none of its tests needs another run under any heuristic. */

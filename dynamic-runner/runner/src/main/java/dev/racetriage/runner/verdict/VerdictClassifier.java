@@ -60,6 +60,28 @@ public final class VerdictClassifier {
     return runs == 0 ? 1 : 1 - Math.pow(1 - BENIGN_CONFIDENCE, 1.0 / runs);
   }
 
+  /**
+   * The significance a conviction against a clean control is planned for: the control runs until the heuristic's
+   * failures against its none give a one-sided Fisher p at most this ({@link #cleanControlRunsToConvict}), or until
+   * it reaches its cap; the evidence gives the p reached (fact {@code significance}).
+   */
+  public static final double CONVICTION_ALPHA = 0.05;
+
+  /**
+   * The fewest clean control runs, from {@code atLeast} up to {@code atMost}, against which {@code failures} of
+   * {@code runs} runs with stale values are significant at {@link #CONVICTION_ALPHA}: {@code atMost} if none is.
+   */
+  public static int cleanControlRunsToConvict(int failures, int runs, int atLeast, int atMost) {
+    int m = atLeast;
+    while (m < atMost && !significant(FisherExact.pValueGreater(failures, runs, 0, m))) m++;
+    return m;
+  }
+
+  /** p at most {@link #CONVICTION_ALPHA}, up to rounding: 3 of 3 against 0 of 3 is exactly 0.05. */
+  private static boolean significant(double p) {
+    return p <= CONVICTION_ALPHA * (1 + 1e-9);
+  }
+
   private final double slowdownRatio;
   private final long minSlowdownMillis;
   private final double alpha;
@@ -139,6 +161,7 @@ public final class VerdictClassifier {
       HeuristicTrials b = best.get();
       String summary = b.explainedFailures() + "/" + b.runs() + " runs failed under " + b.heuristic()
           + control.map(sc -> ", 0/" + sc.runs() + " under sc").orElse("");
+      control.ifPresent(sc -> facts.put("significance", significance(b, sc)));
       return new Classification(Verdict.DESTRUCTIVE, summary, b.heuristic(), facts);
     }
     int unexplainedRuns = adversarial.stream().mapToInt(HeuristicTrials::unexplainedFailures).sum();
@@ -160,6 +183,20 @@ public final class VerdictClassifier {
     Map<String, String> noted = new LinkedHashMap<>(c.facts());
     noted.put("unexplainedFailure", note);
     return new Classification(c.verdict(), c.summary() + "; " + note, c.decisiveHeuristic(), noted);
+  }
+
+  /**
+   * How strongly a conviction against a clean control stands: the one-sided Fisher p of the heuristic's failures
+   * against the control's none, and, when the control's runs did not reach {@link #CONVICTION_ALPHA} (its cap, or
+   * the budget), that a test failing on its own at the heuristic's rate could have passed them by chance.
+   */
+  private static String significance(HeuristicTrials b, HeuristicTrials sc) {
+    double p = FisherExact.pValueGreater(b.explainedFailures(), b.runs(), 0, sc.runs());
+    String stated = String.format(Locale.ROOT, "Fisher p = %.2g for %d/%d under %s against 0/%d under sc",
+        p, b.explainedFailures(), b.runs(), b.heuristic(), sc.runs());
+    return significant(p) ? stated : stated + String.format(Locale.ROOT, ": not significant at %.0f %% — the"
+        + " control's clean runs could be luck if the test also failed on its own that often; more runs under sc would"
+        + " tell", 100 * CONVICTION_ALPHA);
   }
 
   /**

@@ -288,7 +288,11 @@ class TrialSchedulerTest {
         + " heuristic made it fail significantly more often"), s.summary());
   }
 
-  /** A heuristic that fails 3 times in 14 runs convicts only against a clean control of 14 runs, not 3. */
+  /**
+   * A heuristic that fails 3 times in 14 runs convicts only against a clean control of 14 runs, not 3 — and runs
+   * until 3 of 14 against its none is significant (one-sided Fisher at 5 %) or it reaches its cap of 20: 0.06 there,
+   * which the evidence says is not significant.
+   */
   @Test
   void aClearControlAsLongAsTheConvictingHeuristicsRuns() throws Exception {
     Map<String, AtomicInteger> count = new java.util.concurrent.ConcurrentHashMap<>();
@@ -300,10 +304,46 @@ class TrialSchedulerTest {
     };
     List<TrialOutcome> outcomes = new TrialScheduler(rare, StoppingRule.standard(20), 1, null)
         .run(cells("sc", "oldest"), o -> {});
-    assertEquals(Map.of("sc", 14L, "oldest", 14L), runs(outcomes));
+    assertEquals(Map.of("sc", 20L, "oldest", 14L), runs(outcomes));
     Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
     assertEquals(Verdict.DESTRUCTIVE, c.verdict());
-    assertEquals("3/14 runs failed under oldest, 0/14 under sc", c.summary());
+    assertEquals("3/14 runs failed under oldest, 0/20 under sc", c.summary());
+    assertTrue(c.facts().get("significance").startsWith("Fisher p = 0.061 for 3/14 under oldest against 0/20 under"
+        + " sc: not significant at 5 %"), c.facts().toString());
+  }
+
+  /**
+   * A reviewer's clock check: the test fails about one run in four on its own, and {@code random} happened to fail
+   * 3 of its first 6 runs while the control passed its first 6. That used to convict (3/6 against 0/6, Fisher
+   * p = 0.09). The control now runs until the conviction is significant — 9 runs for 3 of 6 — and fails at its 7th,
+   * as the test does: the race must then fail significantly more often than the control, which it does not (flaky).
+   * A heuristic failing 3 of its first 3 convicts after 3 clean control runs as before, p = 0.05 in its evidence.
+   */
+  @Test
+  void aControlCleanByLuckRunsUntilTheConvictionIsSignificant() throws Exception {
+    Map<String, AtomicInteger> count = new java.util.concurrent.ConcurrentHashMap<>();
+    TrialExecutor clockCheck = spec -> {
+      int n = count.computeIfAbsent(spec.heuristic(), h -> new AtomicInteger()).incrementAndGet();
+      boolean fail = "sc".equals(spec.heuristic()) ? n >= 7 && n % 4 == 3 : n % 4 == 2;
+      return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
+          "sc".equals(spec.heuristic()) ? 0 : 3, fail ? "java.lang.AssertionError: too slow" : null, "java …");
+    };
+    List<TrialOutcome> outcomes = new TrialScheduler(clockCheck, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "random"), o -> {});
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.FLAKY, c.verdict(), c.summary());
+    assertTrue(runs(outcomes).get("sc") >= 7, "the control ran past its 6th run: " + runs(outcomes));
+
+    count.clear();
+    TrialExecutor destructive = spec -> new TrialOutcome(spec, "sc".equals(spec.heuristic())
+        ? TrialOutcome.Result.PASS : TrialOutcome.Result.FAIL, 10, 100, "sc".equals(spec.heuristic()) ? 0 : 3,
+        "sc".equals(spec.heuristic()) ? null : "java.lang.AssertionError: stale", "java …");
+    List<TrialOutcome> convicted = new TrialScheduler(destructive, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "random"), o -> {});
+    assertEquals(Map.of("sc", 3L, "random", 3L), runs(convicted));
+    Classification d = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(convicted), false);
+    assertEquals(Verdict.DESTRUCTIVE, d.verdict(), d.summary());
+    assertEquals("Fisher p = 0.050 for 3/3 under random against 0/3 under sc", d.facts().get("significance"));
   }
 
   /** A heuristic whose median is already 1.5x the control's runs on: qos needs its runs to become significant. */
