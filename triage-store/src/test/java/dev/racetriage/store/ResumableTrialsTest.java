@@ -100,6 +100,37 @@ class ResumableTrialsTest {
     }
   }
 
+  /**
+   * The heuristics a stored run would have been alike under come back as they were written: a set, none, or not
+   * known (a trial recorded without them shares nothing when a resumed triage counts it).
+   */
+  @Test
+  void aResumedTrialKeepsTheHeuristicsItsRunWasAlikeUnder() {
+    try (TriageStore store = TriageStore.open(engine.location(project, "triage.db"), project)) {
+      store.races().upsert(new Race(FIELD, Set.of(RaceKind.WR), List.of(), Set.of()), null);
+      Run killed = store.runs().start("triage", null, "fp-1");
+      Map<String, Set<String>> alike = new java.util.LinkedHashMap<>();
+      alike.put("1", Set.of("oldest-but-different", "random-but-different"));
+      alike.put("2", Set.of());
+      alike.put("3", null);
+      for (Map.Entry<String, Set<String>> e : alike.entrySet()) {
+        long seed = Long.parseLong(e.getKey());
+        store.trials().add(new Trial(FIELD, "T#t", "oldest", seed, TrialOutcome.PASS, Duration.ofMillis(5), 4, 2, null,
+            e.getValue()), killed.id(), key(seed));
+      }
+      store.runs().finish(killed.id(), RunStatus.ABANDONED, "killed", null);
+      for (Map.Entry<String, Set<String>> e : alike.entrySet()) {
+        Trial back = store.trials().resumable(key(Long.parseLong(e.getKey()))).orElseThrow().trial();
+        assertEquals(e.getValue(), back.sameChoices(), "seed " + e.getKey());
+      }
+      assertNull(store.trials().forRace(FIELD).get(2).trial().sameChoices());
+    }
+  }
+
+  private static String key(long seed) {
+    return InputsKey.of("fp-1", "agent-0.1", FIELD.toString(), "T#t", "oldest", Long.toString(seed), "[0]");
+  }
+
   @Test
   void keysSeparateTheirParts() {
     assertTrue(!InputsKey.of("ab", "c").equals(InputsKey.of("a", "bc")));

@@ -27,7 +27,7 @@ import java.util.Objects;
 public final class TrialRepository {
   private static final String SELECT =
       "SELECT t.id, t.run_id, t.recorded_at, f.field_key, t.test, t.heuristic, t.seed, t.outcome, t.duration_ms,"
-          + " t.reads, t.stale_reads, t.failure, t.inputs_key"
+          + " t.reads, t.stale_reads, t.failure, t.inputs_key, t.same_choices"
           + " FROM trial t JOIN race r ON r.id = t.race_id JOIN field f ON f.id = r.field_id ";
   private static final RowMapper<TrialRecord> TRIAL =
       row -> new TrialRecord(
@@ -43,9 +43,14 @@ public final class TrialRepository {
               Duration.ofMillis(row.getLong("duration_ms")),
               row.getLong("reads"),
               row.getLong("stale_reads"),
-              row.getString("failure")),
+              row.getString("failure"),
+              heuristics(row.getString("same_choices"))),
           row.getString("inputs_key"));
-  /** Keys per query: well under SQLite's limit on bound parameters. */
+  /** The stored {@code same_choices} column as a set: null stays null (not known), "" is none. */
+  private static java.util.Set<String> heuristics(String column) {
+    if (column == null) return null;
+    return column.isEmpty() ? java.util.Set.of() : java.util.Set.of(column.split(","));
+  }
 
   private final Database db;
 
@@ -87,9 +92,10 @@ public final class TrialRepository {
     long raceId = RaceRepository.requireId(tx, trial.field());
     long id = tx.insert(
         "INSERT INTO trial(race_id, run_id, test, heuristic, seed, outcome, duration_ms, reads, stale_reads,"
-            + " failure, recorded_at, inputs_key, worker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + " failure, recorded_at, inputs_key, worker, same_choices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         raceId, runId, trial.test(), trial.heuristic(), trial.seed(), trial.outcome(),
-        trial.duration().toMillis(), trial.reads(), trial.staleReads(), trial.failure(), tx.now(), inputsKey, worker);
+        trial.duration().toMillis(), trial.reads(), trial.staleReads(), trial.failure(), tx.now(), inputsKey, worker,
+        trial.sameChoices() == null ? null : String.join(",", new java.util.TreeSet<>(trial.sameChoices())));
     return new TrialRecord(id, runId, tx.now(), trial, inputsKey);
   }
 

@@ -219,7 +219,10 @@ public final class TriagePipeline {
     });
   }
 
-  /** A stored trial as the scheduler's outcome (it is not a warm-up run: its duration counts). */
+  /**
+   * A stored trial as the scheduler's outcome (it is not a warm-up run: its duration counts), with the heuristics
+   * its run would have been alike under, so a resumed unit shares it as the first run of the unit did.
+   */
   public static TrialOutcome fromStore(TrialSpec spec, TrialRecord record) {
     Trial t = record.trial();
     TrialOutcome.Result result = switch (t.outcome()) {
@@ -227,7 +230,10 @@ public final class TriagePipeline {
       case FAIL -> TrialOutcome.Result.FAIL;
       case TIMEOUT -> TrialOutcome.Result.TIMEOUT;
     };
-    return new TrialOutcome(spec, result, t.duration().toMillis(), t.reads(), t.staleReads(), t.failure(), null);
+    TrialOutcome o = new TrialOutcome(spec, result, t.duration().toMillis(), t.reads(), t.staleReads(), t.failure(),
+        null);
+    // what the run would have been alike under counts as it did when the run was made (unknown: nothing)
+    return t.sameChoices() == null ? o : o.withSameChoices(t.sameChoices());
   }
 
   private static void endQuietly(TriageStore store, Run run, RunStatus status, String message) {
@@ -972,7 +978,8 @@ public final class TriagePipeline {
       case TIMEOUT -> dev.racetriage.store.trials.TrialOutcome.TIMEOUT;
     };
     return new Trial(field, t.spec().testName(), t.spec().heuristic(), t.spec().seed(), outcome,
-        Duration.ofMillis(t.millis()), t.reads(), t.staleReads(), FailureText.forField(t.failure(), field));
+        Duration.ofMillis(t.millis()), t.reads(), t.staleReads(), FailureText.forField(t.failure(), field),
+        t.sameChoices());
   }
 
   public static Race toStoreRace(FieldKey field, DetectedRace race) {
