@@ -866,8 +866,10 @@ public final class TriagePipeline {
           decisive == null ? null : FailureText.forField(decisive.failure(), field),
           PredictedRaces.withFacts(withTrialFacts(withJumbledIndices(c.facts(), race.fieldKey(), fieldTrials),
               fieldTrials), race, fieldTrials)), runId);
+      // the decisive heuristic's failure rate: with stale values, or the control's own (flaky)
       double rate = evidence.stream().filter(t -> t.heuristic().equals(c.decisiveHeuristic()))
-          .mapToDouble(HeuristicTrials::observationRate).findFirst().orElse(0);
+          .mapToDouble(t -> t.isControl() ? (double) t.failures() / Math.max(1, t.runs()) : t.observationRate())
+          .findFirst().orElse(0);
       finding = new RaceFinding(race, c.verdict(), c.summary(), c.decisiveHeuristic(), rate, summaries(evidence), null,
           decisive == null ? null : FailureText.forField(decisive.failure(), field));
     } else {
@@ -909,7 +911,8 @@ public final class TriagePipeline {
     boolean destructive = c.verdict() == Verdict.DESTRUCTIVE;
     if (tests.isEmpty()) {
       // "only with stale values" holds when neither the baseline nor the sc control ever failed
-      boolean controlClean = "0".equals(c.facts().get(HeuristicTrials.SC + ".failures"));
+      boolean controlClean = "0".equals(c.facts().get(HeuristicTrials.SC + ".failures"))
+          && !c.facts().containsKey("unexplainedFailures");
       return destructive && controlClean ? new Classification(c.verdict(),
           c.summary() + (ContainerRaces.isContainer(race.fieldKey()) ? "; fails only when the calls are perturbed"
               : "; fails only with stale values the JMM allows"), c.decisiveHeuristic(), c.facts()) : c;

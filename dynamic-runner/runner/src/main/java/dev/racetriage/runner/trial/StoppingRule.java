@@ -86,12 +86,12 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
         return true;
       }
       if (early && convicted(tallies) != null) return tally.runs() >= controlRunsNeeded(tallies);
-      return early
-          && (tally.trialFailures() >= failuresToConvict || controlResting(tally, adversarialTallies(tallies)));
+      return early && (tally.trialFailures() + unexplainedBesideAConviction(tallies) >= failuresToConvict
+          || controlResting(tally, adversarialTallies(tallies)));
     }
     if (!early) return false;
     Tally control = tallies.get(HeuristicTrials.SC);
-    boolean controlFailed = control != null && control.failures() > 0;
+    boolean controlFailed = controlFailed(tallies);
     // a destructive race is decided by one heuristic: once one failed with stale values (and sc did not fail), only
     // it runs on, with the control — the others could refine the rate, never change the verdict
     String focus = convicted(tallies);
@@ -122,7 +122,7 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
    */
   public static String toConfirm(Map<String, Tally> tallies) {
     Tally control = tallies.get(HeuristicTrials.SC);
-    if (control == null || control.failures() > 0) return null;
+    if (control == null || controlFailed(tallies)) return null;
     int comparisons = adversarialHeuristics(tallies);
     // one confirmed slowdown settles qos: the classifier needs no second one
     if (tallies.keySet().stream().anyMatch(h -> !HeuristicTrials.SC.equals(h) && confirmed(h, tallies))) return null;
@@ -192,14 +192,33 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
    * runs on, since any of them may be the one that fails significantly more often than the control).
    */
   public static String convicted(Map<String, Tally> tallies) {
-    Tally control = tallies.get(HeuristicTrials.SC);
-    if (control != null && control.failures() > 0) return null;
+    if (controlFailed(tallies)) return null;
     return tallies.entrySet().stream()
         .filter(e -> !HeuristicTrials.SC.equals(e.getKey()) && e.getValue().explainedFailures() > 0)
         .sorted(java.util.Comparator.<Map.Entry<String, Tally>>comparingInt(e -> -e.getValue().explainedFailures())
             .thenComparingDouble(e -> -(double) e.getValue().explainedFailures() / e.getValue().runs())
             .thenComparing(Map.Entry::getKey))
         .map(Map.Entry::getKey).findFirst().orElse(null);
+  }
+
+  /**
+   * Runs of adversarial heuristics that failed without being served a stale value, once some run failed with stale
+   * values: runs the control could have made, which count as the control's failures
+   * ({@link VerdictClassifier#unexplainedBesideAConviction}); 0 before any such failure.
+   */
+  static int unexplainedBesideAConviction(Map<String, Tally> tallies) {
+    List<Tally> adversarial = adversarialTallies(tallies);
+    if (adversarial.stream().noneMatch(t -> t.explainedFailures() > 0)) return 0;
+    return adversarial.stream().mapToInt(t -> t.failures() - t.explainedFailures()).sum();
+  }
+
+  /**
+   * Whether the control has failed: a run under {@code sc} (or without the agent, for an intermittent baseline), or
+   * a heuristic's run without stale values beside a failure with them.
+   */
+  static boolean controlFailed(Map<String, Tally> tallies) {
+    Tally control = tallies.get(HeuristicTrials.SC);
+    return control != null && (control.failures() > 0 || unexplainedBesideAConviction(tallies) > 0);
   }
 
   /** How many heuristics are compared with {@code sc}: the classifier corrects its significance level for them. */
@@ -228,14 +247,22 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   public boolean fieldDecided(Map<String, Tally> tallies) {
     if (!early) return false;
     Tally sc = tallies.get(HeuristicTrials.SC);
-    int comparisons = adversarialHeuristics(tallies);
     if (sc != null && VerdictClassifier.controlKeepsTimingOut(sc.timeouts(), sc.runs())) return true; // flaky
-    if (sc != null && sc.failures() > 0) {
-      boolean beyondControl = tallies.entrySet().stream()
-          .filter(e -> !HeuristicTrials.SC.equals(e.getKey()))
-          .anyMatch(e -> VerdictClassifier.standard().failsMoreOftenThanControl(e.getValue().explainedFailures(),
-              e.getValue().runs(), sc.failures(), sc.runs(), comparisons));
-      return beyondControl || sc.trialFailures() >= failuresToConvict;
+    if (sc != null && controlFailed(tallies)) {
+      // the control as the classifier counts it: heuristics' runs that failed without stale values are its runs
+      int unexplained = unexplainedBesideAConviction(tallies);
+      int scFailures = sc.failures() + unexplained;
+      int scRuns = sc.runs() + unexplained;
+      List<int[]> adversarial = adversarialTallies(tallies).stream()
+          .map(t -> new int[] {t.explainedFailures(), t.runs() - (unexplained > 0 ? t.failures() - t.explainedFailures()
+              : 0)}).toList();
+      if (VerdictClassifier.standard().beyondControl(adversarial, scFailures, scRuns)) return true; // destructive
+      if (sc.trialFailures() + unexplained < failuresToConvict) return false;
+      // flaky — unless the heuristics together fail at least twice as often as the control: they run on (to their
+      // maxRuns) while the Fisher comparison may still become significant
+      int pooled = adversarial.stream().mapToInt(h -> h[0]).sum();
+      int pooledRuns = adversarial.stream().mapToInt(h -> h[1]).sum();
+      return pooledRuns == 0 || (double) pooled / pooledRuns < 2.0 * scFailures / scRuns;
     }
     boolean controlled = sc == null || sc.runs() >= controlRunsNeeded(tallies);
     return controlled && tallies.entrySet().stream()

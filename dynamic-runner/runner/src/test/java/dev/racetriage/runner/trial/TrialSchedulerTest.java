@@ -1,6 +1,7 @@
 package dev.racetriage.runner.trial;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -344,6 +345,60 @@ class TrialSchedulerTest {
     Classification d = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(convicted), false);
     assertEquals(Verdict.DESTRUCTIVE, d.verdict(), d.summary());
     assertEquals("Fisher p = 0.050 for 3/3 under random against 0/3 under sc", d.facts().get("significance"));
+  }
+
+  /**
+   * A reviewer's lost update (a histogram's buckets incremented without a lock): under the agent the control fails
+   * one run in three, every heuristic every run. The field used to stop at the control's third failure with each
+   * heuristic short of 0.01 / 4 alone, and the race came out flaky; all heuristics together fail significantly more
+   * often than the control, so it is destructive, and no run is made after that is clear.
+   */
+  @Test
+  void aLostUpdateThatAlsoFailsTheControlIsDestructive() throws Exception {
+    Map<String, AtomicInteger> count = new java.util.concurrent.ConcurrentHashMap<>();
+    TrialExecutor lostUpdate = spec -> {
+      int n = count.computeIfAbsent(spec.heuristic(), h -> new AtomicInteger()).incrementAndGet();
+      boolean control = "sc".equals(spec.heuristic());
+      boolean fail = !control || n % 3 == 0;
+      return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
+          control ? 0 : 3, fail ? "java.lang.AssertionError: expected: <40> but was: <39>" : null, "java …");
+    };
+    List<TrialOutcome> outcomes = new TrialScheduler(lostUpdate, StoppingRule.standard(20), 1, null)
+        .run(cells("sc", "oldest", "oldest-but-different", "random", "random-but-different"), o -> {});
+    Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
+    assertEquals(Verdict.DESTRUCTIVE, c.verdict(), c.summary() + " " + runs(outcomes));
+    assertTrue(outcomes.size() < 40, "decided once significant: " + runs(outcomes));
+  }
+
+  /**
+   * Once the control failed its third time, heuristics that fail at least twice as often run on to their maximum
+   * (the Fisher comparison may still become significant); ones that fail as often as the control do not.
+   */
+  @Test
+  void heuristicsFailingFarMoreOftenThanAFailingControlRunOn() {
+    StoppingRule rule = StoppingRule.standard(20);
+    TrialSpec scSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "sc", 1);
+    TrialSpec oldestSpec = new TrialSpec("demo.C.x", "id", "demo.CTest#t", "oldest", 1);
+    StoppingRule.Tally sc = StoppingRule.Tally.EMPTY;
+    for (int i = 0; i < 12; i++) {
+      boolean fail = i % 4 == 3;
+      sc = sc.plus(new TrialOutcome(scSpec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 10, 0,
+          fail ? "x" : null, "java …"));
+    }
+    StoppingRule.Tally ahead = StoppingRule.Tally.EMPTY;
+    StoppingRule.Tally even = StoppingRule.Tally.EMPTY;
+    for (int i = 0; i < 6; i++) {
+      boolean fail = i % 2 == 0;
+      ahead = ahead.plus(new TrialOutcome(oldestSpec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10,
+          10, 2, fail ? "x" : null, "java …"));
+      boolean rarely = i == 5;
+      even = even.plus(new TrialOutcome(oldestSpec, rarely ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10,
+          10, 2, rarely ? "x" : null, "java …"));
+    }
+    // sc 3 of 12 (25 %); oldest 3 of 6 (50 %: twice) runs on, 1 of 6 does not
+    assertFalse(rule.fieldDecided(Map.of("sc", sc, "oldest", ahead)));
+    assertFalse(rule.done("oldest", Map.of("sc", sc, "oldest", ahead)));
+    assertTrue(rule.fieldDecided(Map.of("sc", sc, "oldest", even)));
   }
 
   /** A heuristic whose median is already 1.5x the control's runs on: qos needs its runs to become significant. */

@@ -43,6 +43,56 @@ class VerdictClassifierTest {
     assertEquals("0.85", c.facts().get("oldest-but-different.failureRate"));
   }
 
+  /**
+   * A reviewer's optimistic read without validation: one run under {@code random} failed with stale values and one
+   * without any, against a clean control. The run without stale values is a failure of the control's kind, so the
+   * conviction must be significant against it: 1 of 19 against 1 of 21 is not (flaky), and the evidence no longer
+   * reads as though the test only failed with stale values. Ten failures with them against that one are.
+   */
+  @Test
+  void aHeuristicsFailureWithoutStaleValuesBesideOneWithThemCountsAsTheControls() {
+    Classification weak = classifier.classify(List.of(sc(0), adversarial("random", 1, 1, 40, durations(100, 20))),
+        false);
+    assertEquals(Verdict.FLAKY, weak.verdict(), weak.summary());
+    assertEquals("1/21 runs failed under sc or without a stale value served, where every read returns the latest"
+        + " value", weak.summary());
+    assertEquals("1 under random failed without being served any stale value: counted among the control's",
+        weak.facts().get("unexplainedFailures"));
+    assertEquals("2", weak.facts().get("random.failures"), "the facts keep the raw counts");
+
+    Classification strong = classifier.classify(List.of(sc(0), adversarial("random", 10, 1, 40, durations(100, 20))),
+        false);
+    assertEquals(Verdict.DESTRUCTIVE, strong.verdict(), strong.summary());
+    assertTrue(strong.summary().startsWith("10/19 runs failed under random, 1/21 under sc or without a stale value"
+        + " served: the stale values make the test fail more often than the control (Fisher p = "), strong.summary());
+  }
+
+  /**
+   * A reviewer's lost update: the agent slows the racy increment enough that the control fails a third of the time,
+   * and every heuristic fails every run. No heuristic alone is significant at 0.01 / 4 (oldest 8 of 8 against 3 of 9:
+   * p = 0.007), all of them together are (23 of 23: p = 0.0001): destructive, not flaky.
+   */
+  @Test
+  void heuristicsThatTogetherFailSignificantlyMoreOftenThanAFailingControlAreDestructive() {
+    HeuristicTrials control = new HeuristicTrials("sc", 9, 0, 3, 90, 0, durations(100, 9));
+    Classification c = classifier.classify(List.of(control,
+        new HeuristicTrials("oldest", 8, 8, 0, 80, 30, durations(100, 8)),
+        new HeuristicTrials("oldest-but-different", 5, 5, 0, 50, 20, durations(100, 5)),
+        new HeuristicTrials("random", 5, 5, 0, 50, 20, durations(100, 5)),
+        new HeuristicTrials("random-but-different", 5, 5, 0, 50, 20, durations(100, 5))), false);
+    assertEquals(Verdict.DESTRUCTIVE, c.verdict(), c.summary());
+    assertTrue(c.summary().startsWith("23/23 runs failed under the adversarial heuristics together (oldest 8/8,"
+        + " oldest-but-different 5/5, random 5/5, random-but-different 5/5), 3/9 under sc: the stale values make the"
+        + " test fail more often than the control (Fisher p = 9.3e-05)"), c.summary());
+    // the same rates under one heuristic alone: 8 of 8 against 3 of 9 is p = 0.007, above 0.01 / 4 only with four
+    Classification alone = classifier.classify(List.of(control,
+        new HeuristicTrials("oldest", 8, 8, 0, 80, 30, durations(100, 8)),
+        new HeuristicTrials("oldest-but-different", 5, 1, 0, 50, 20, durations(100, 5)),
+        new HeuristicTrials("random", 5, 1, 0, 50, 20, durations(100, 5)),
+        new HeuristicTrials("random-but-different", 5, 1, 0, 50, 20, durations(100, 5))), false);
+    assertEquals(Verdict.FLAKY, alone.verdict(), alone.summary());
+  }
+
   @Test
   void aFailureUnderScIsFlakyUnlessAHeuristicFailsSignificantlyMoreOften() {
     // 3 of 3 against 1 of 3: Fisher p = 0.5, nothing to tell the race from the test's own intermittence
