@@ -89,7 +89,8 @@ public final class ContainerRaces {
       case BENIGN -> String.format(Locale.ROOT, "%s overlapping calls on the container under perturbation, no failure"
           + " and no slowdown: the results did not depend on how the calls interleaved", overlaps);
       default -> c.summary().replace("the stale values make the test fail", "perturbing the calls makes the test fail")
-          .replace(", where every read returns the latest value", " (no perturbation)");
+          .replace(", where every read returns the latest value", " (no perturbation)")
+          .replace(" with stale values under " + PERTURB, " under " + PERTURB);
     };
     Map<String, String> facts = new LinkedHashMap<>(c.facts());
     facts.put("container", "tried by schedule perturbation at the container's calls (sc: none, perturb: seeded waits"

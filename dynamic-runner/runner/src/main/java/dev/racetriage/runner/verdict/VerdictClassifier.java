@@ -181,9 +181,15 @@ public final class VerdictClassifier {
                 .collect(java.util.stream.Collectors.joining(", ")), sc.failures(), sc.runs(), scRuns,
             FisherExact.pValueGreater(pooled, pooledRuns, sc.failures(), sc.runs())), b.heuristic(), facts);
       }
+      // what the stale values did, so a race that may itself be the cause (a lost update fails under sc too) is not
+      // read as only a flaky test
+      String withStale = pooled == 0 ? "" : String.format(Locale.ROOT, "; %d/%d with stale values under %s, not"
+          + " significantly more often (Fisher p = %.2g)", pooled, pooledRuns, adversarial.size() == 1
+          ? adversarial.get(0).heuristic() : "the adversarial heuristics together", FisherExact.pValueGreater(pooled,
+          pooledRuns, sc.failures(), sc.runs()));
       return new Classification(Verdict.FLAKY, sc.failures() + "/" + sc.runs() + " runs failed" + scRuns
           + ", where every read returns the latest value" + (counted > 0 ? ", and no heuristic made it fail"
-          + " significantly more often" : ""), SC, facts);
+          + " significantly more often" : "") + withStale, SC, facts);
     }
     Optional<HeuristicTrials> unexplained = adversarial.stream().filter(t -> t.unexplainedFailures() > 0).findFirst();
     Optional<HeuristicTrials> best = adversarial.stream()

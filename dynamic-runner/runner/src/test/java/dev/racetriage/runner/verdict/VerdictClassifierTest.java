@@ -55,7 +55,8 @@ class VerdictClassifierTest {
         false);
     assertEquals(Verdict.FLAKY, weak.verdict(), weak.summary());
     assertEquals("1/21 runs failed under sc or without a stale value served, where every read returns the latest"
-        + " value", weak.summary());
+        + " value; 1/19 with stale values under random, not significantly more often (Fisher p = 0.73)",
+        weak.summary());
     assertEquals("1 under random failed without being served any stale value: counted among the control's",
         weak.facts().get("unexplainedFailures"));
     assertEquals("2", weak.facts().get("random.failures"), "the facts keep the raw counts");
@@ -100,7 +101,8 @@ class VerdictClassifierTest {
         new HeuristicTrials("sc", 3, 0, 1, 30, 0, durations(100, 3)),
         new HeuristicTrials("oldest", 3, 3, 0, 30, 9, durations(100, 3))), false);
     assertEquals(Verdict.FLAKY, few.verdict());
-    assertEquals("1/3 runs failed under sc, where every read returns the latest value", few.summary());
+    assertEquals("1/3 runs failed under sc, where every read returns the latest value; 3/3 with stale values under"
+        + " oldest, not significantly more often (Fisher p = 0.20)", few.summary());
     // 10 of 10 against 1 of 10: p = 6e-5 < 0.01 (one heuristic compared)
     Classification many = classifier.classify(List.of(
         new HeuristicTrials("sc", 10, 0, 1, 100, 0, durations(100, 10)),
@@ -125,7 +127,8 @@ class VerdictClassifierTest {
     Classification c = classifier.classify(trials, false, 1, 2);
     assertEquals(Verdict.FLAKY, c.verdict());
     assertEquals("1/5 runs failed under sc and without the agent, where every read returns the latest value, and no"
-        + " heuristic made it fail significantly more often", c.summary());
+        + " heuristic made it fail significantly more often; 3/6 with stale values under random, not significantly more"
+        + " often (Fisher p = 0.35)", c.summary());
     assertEquals("1 of 2 runs without the agent failed, counted among the control's", c.facts().get("sc.withoutAgent"));
     assertEquals("1", c.facts().get("sc.failures"));
     // no heuristic's run failed: nothing to attribute, the race is tried like any other
