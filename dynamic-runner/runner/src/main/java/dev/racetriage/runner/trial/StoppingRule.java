@@ -79,7 +79,9 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   /** Whether {@code heuristic} needs no more runs, given every heuristic's tally of this field and test so far. */
   public boolean done(String heuristic, Map<String, Tally> tallies) {
     Tally tally = tallies.getOrDefault(heuristic, Tally.EMPTY);
-    if (tally.runs() >= maxRuns) return true;
+    // a clean control behind a conviction that is not yet significant runs past maxRuns (controlRunsNeeded)
+    boolean convictionControl = early && HeuristicTrials.SC.equals(heuristic) && convicted(tallies) != null;
+    if (tally.runs() >= maxRuns && !convictionControl) return true;
     if (HeuristicTrials.SC.equals(heuristic)) {
       // a control that keeps timing out is given up on (flaky); one timeout among passes is re-run
       if (VerdictClassifier.controlKeepsTimingOut(tally.timeouts(), tally.runs()) || tally.timeouts() >= maxRuns) {
@@ -229,8 +231,10 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
   /**
    * The clean control runs a conviction needs: enough that the convicting heuristic's k failures of n runs against
    * none of the control's m are significant ({@link VerdictClassifier#cleanControlRunsToConvict}: one-sided Fisher
-   * at 5 %), no fewer than {@code controlRunsToConvict} and no fewer than the heuristic ran, at most {@code maxRuns}.
-   * 3 of 3 needs 3 (p = 0.05), 3 of 4 needs 5, 3 of 6 needs 9, 3 of 14 needs 20 (the cap: p = 0.06). Below that a
+   * at 5 %), no fewer than {@code controlRunsToConvict} and no fewer than the heuristic ran, at most
+   * {@link #CONTROL_CAP} times {@code maxRuns}.
+   * 3 of 3 needs 3 (p = 0.05), 3 of 4 needs 5, 3 of 6 needs 9, 3 of 14 needs 23, 2 of 20 the cap of
+   * {@link #CONTROL_CAP} times {@code maxRuns} (60: p = 0.06). Below that a
    * test that fails on its own now and then — a clock check on a loaded machine — was often clean under {@code sc}
    * by luck: 6 clean control runs of a test failing one run in four happen 18 % of the time, 9 of them 8 %; a
    * control that fails meanwhile turns the verdict over to the Fisher comparison with the control's rate.
@@ -240,8 +244,17 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
     if (focus == null) return controlRunsToConvict;
     Tally t = tallies.get(focus);
     return VerdictClassifier.cleanControlRunsToConvict(t.explainedFailures(), t.runs(),
-        Math.max(controlRunsToConvict, t.runs()), maxRuns);
+        Math.max(controlRunsToConvict, t.runs()), CONTROL_CAP * maxRuns);
   }
+
+  /**
+   * How many times {@code maxRuns} a clean control may run behind a conviction that is not significant yet. A test
+   * that fails one run in twenty on its own (a reviewer's unseeded {@code Random}) failed 2 of 20 runs under
+   * {@code random} with stale values served and passed 20 clean control runs in 3 of 8 triages (0.95^20 = 36 %): 60
+   * clean runs happen 5 % of the time. A race whose rare failures come only with stale values costs 40 runs more and
+   * stays destructive (2 of 20 against 0 of 60: p = 0.06, which its evidence says).
+   */
+  static final int CONTROL_CAP = 3;
 
   /** Whether the field's verdict is settled, so none of its tests needs another run under any heuristic. */
   public boolean fieldDecided(Map<String, Tally> tallies) {
