@@ -56,7 +56,8 @@ final class TriageCommand implements Callable<Integer> {
   @Option(names = "--detect-only", description = "Only detect races; run no adversarial trials")
   boolean detectOnly;
 
-  @Option(names = "--trials", paramLabel = "N", description = "Runs per test and heuristic (default: ${DEFAULT-VALUE})")
+  @Option(names = "--trials", paramLabel = "N", description = "Runs per test and heuristic at most (default:"
+      + " ${DEFAULT-VALUE}); the sc control behind a conviction that is not yet significant runs up to 3x that")
   int trials = 20;
 
   @Option(
