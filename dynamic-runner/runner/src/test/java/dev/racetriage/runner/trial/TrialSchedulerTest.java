@@ -319,10 +319,10 @@ class TrialSchedulerTest {
       return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
           "sc".equals(spec.heuristic()) ? 0 : 3, fail ? "java.lang.AssertionError: stale" : null, "java …");
     };
-    List<TrialOutcome> rare = new TrialScheduler(twoIn20, StoppingRule.standard(20), 1, null)
+    List<TrialOutcome> twoOf20 = new TrialScheduler(twoIn20, StoppingRule.standard(20), 1, null)
         .run(cells("sc", "oldest"), o -> {});
-    assertEquals(Map.of("sc", 60L, "oldest", 20L), runs(rare));
-    Classification r = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(rare), false);
+    assertEquals(Map.of("sc", 60L, "oldest", 20L), runs(twoOf20));
+    Classification r = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(twoOf20), false);
     assertEquals(Verdict.DESTRUCTIVE, r.verdict());
     assertTrue(r.facts().get("significance").startsWith("Fisher p = 0.060 for 2/20 under oldest against 0/60 under"
         + " sc: not significant at 5 %"), r.facts().toString());
