@@ -209,9 +209,8 @@ public record StoppingRule(int maxRuns, int failuresToConvict, int unexercisedAf
    * ({@link VerdictClassifier#unexplainedBesideAConviction}); 0 before any such failure.
    */
   static int unexplainedBesideAConviction(Map<String, Tally> tallies) {
-    List<Tally> adversarial = adversarialTallies(tallies);
-    if (adversarial.stream().noneMatch(t -> t.explainedFailures() > 0)) return 0;
-    return adversarial.stream().mapToInt(t -> t.failures() - t.explainedFailures()).sum();
+    return VerdictClassifier.unexplainedBesideAConviction(adversarialTallies(tallies).stream()
+        .map(t -> new int[] {t.explainedFailures(), t.failures()}).toList());
   }
 
   /**

@@ -171,7 +171,9 @@ public final class VerdictClassifier {
       }
       int pooled = adversarial.stream().mapToInt(HeuristicTrials::explainedFailures).sum();
       int pooledRuns = adversarial.stream().mapToInt(HeuristicTrials::runs).sum();
-      if (adversarial.size() > 1 && failsMoreOftenThanControl(pooled, pooledRuns, sc.failures(), sc.runs(), 1)) {
+      // no heuristic alone: beyond the control now means all of them together
+      if (beyondControl(adversarial.stream().map(t -> new int[] {t.explainedFailures(), t.runs()}).toList(),
+          sc.failures(), sc.runs())) {
         HeuristicTrials b = adversarial.stream().max(Comparator.comparingDouble(HeuristicTrials::observationRate))
             .orElseThrow();
         return new Classification(Verdict.DESTRUCTIVE, String.format(Locale.ROOT,
@@ -242,10 +244,18 @@ public final class VerdictClassifier {
    * stale values (else 0: the {@link #UNEXPLAINED_REPEATS} rule applies to them). Such a run is one the control could
    * have made, so the classifier and the stopping rule count it with the control's runs and failures.
    */
-  public static int unexplainedBesideAConviction(List<HeuristicTrials> trials) {
-    boolean convicting = trials.stream().anyMatch(t -> !t.isControl() && t.explainedFailures() > 0);
-    return convicting ? trials.stream().filter(t -> !t.isControl()).mapToInt(HeuristicTrials::unexplainedFailures).sum()
-        : 0;
+  static int unexplainedBesideAConviction(List<HeuristicTrials> trials) {
+    return unexplainedBesideAConviction(trials.stream().filter(t -> !t.isControl())
+        .map(t -> new int[] {t.explainedFailures(), t.failures()}).toList());
+  }
+
+  /**
+   * {@link #unexplainedBesideAConviction(List)} from each adversarial heuristic's {failures with stale values, all
+   * failures}: the rule the stopping rule applies to its tallies too.
+   */
+  public static int unexplainedBesideAConviction(java.util.Collection<int[]> explainedAndFailures) {
+    if (explainedAndFailures.stream().noneMatch(h -> h[0] > 0)) return 0;
+    return explainedAndFailures.stream().mapToInt(h -> h[1] - h[0]).sum();
   }
 
   /**

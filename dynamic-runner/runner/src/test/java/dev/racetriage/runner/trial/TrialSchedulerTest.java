@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -297,30 +298,16 @@ class TrialSchedulerTest {
    */
   @Test
   void aClearControlAsLongAsTheConvictingHeuristicsRuns() throws Exception {
-    Map<String, AtomicInteger> count = new java.util.concurrent.ConcurrentHashMap<>();
-    TrialExecutor rare = spec -> {
-      int n = count.computeIfAbsent(spec.heuristic(), h -> new AtomicInteger()).incrementAndGet();
-      boolean fail = spec.heuristic().equals("oldest") && (n == 5 || n == 9 || n == 14);
-      return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
-          "sc".equals(spec.heuristic()) ? 0 : 3, fail ? "java.lang.AssertionError: stale" : null, "java …");
-    };
-    List<TrialOutcome> outcomes = new TrialScheduler(rare, StoppingRule.standard(20), 1, null)
-        .run(cells("sc", "oldest"), o -> {});
+    List<TrialOutcome> outcomes = new TrialScheduler(failingOn(Set.of(5, 9, 14), Set.of()), StoppingRule.standard(20),
+        1, null).run(cells("sc", "oldest"), o -> {});
     assertEquals(Map.of("sc", 23L, "oldest", 14L), runs(outcomes));
     Classification c = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(outcomes), false);
     assertEquals(Verdict.DESTRUCTIVE, c.verdict());
     assertEquals("3/14 runs failed under oldest, 0/23 under sc", c.summary());
     assertEquals("Fisher p = 0.047 for 3/14 under oldest against 0/23 under sc", c.facts().get("significance"));
 
-    count.clear();
-    TrialExecutor twoIn20 = spec -> {
-      int n = count.computeIfAbsent(spec.heuristic(), h -> new AtomicInteger()).incrementAndGet();
-      boolean fail = spec.heuristic().equals("oldest") && (n == 7 || n == 15);
-      return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
-          "sc".equals(spec.heuristic()) ? 0 : 3, fail ? "java.lang.AssertionError: stale" : null, "java …");
-    };
-    List<TrialOutcome> twoOf20 = new TrialScheduler(twoIn20, StoppingRule.standard(20), 1, null)
-        .run(cells("sc", "oldest"), o -> {});
+    List<TrialOutcome> twoOf20 = new TrialScheduler(failingOn(Set.of(7, 15), Set.of()), StoppingRule.standard(20), 1,
+        null).run(cells("sc", "oldest"), o -> {});
     assertEquals(Map.of("sc", 60L, "oldest", 20L), runs(twoOf20));
     Classification r = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(twoOf20), false);
     assertEquals(Verdict.DESTRUCTIVE, r.verdict());
@@ -328,17 +315,26 @@ class TrialSchedulerTest {
         + " sc: not significant at 5 %"), r.facts().toString());
 
     // a reviewer's test that fails one run in twenty on its own: its control, clean for 20 runs, fails at its 30th
-    count.clear();
-    TrialExecutor rareFlake = spec -> {
-      int n = count.computeIfAbsent(spec.heuristic(), h -> new AtomicInteger()).incrementAndGet();
-      boolean fail = spec.heuristic().equals("oldest") ? n == 7 || n == 15 : n == 30;
-      return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
-          "sc".equals(spec.heuristic()) ? 0 : 3, fail ? "java.lang.AssertionError: unlucky draw" : null, "java …");
-    };
-    List<TrialOutcome> flake = new TrialScheduler(rareFlake, StoppingRule.standard(20), 1, null)
-        .run(cells("sc", "oldest"), o -> {});
+    List<TrialOutcome> flake = new TrialScheduler(failingOn(Set.of(7, 15), Set.of(30)), StoppingRule.standard(20), 1,
+        null).run(cells("sc", "oldest"), o -> {});
     Classification f = VerdictClassifier.standard().classify(TrialEvidence.byHeuristic(flake), false);
     assertEquals(Verdict.FLAKY, f.verdict(), f.summary() + " " + runs(flake));
+  }
+
+  /**
+   * A test whose n-th run under {@code oldest} fails (served stale values) for n in {@code oldestRuns}, and whose n-th
+   * run under {@code sc} fails for n in {@code scRuns}; every other run passes.
+   */
+  private static TrialExecutor failingOn(Set<Integer> oldestRuns, Set<Integer> scRuns) {
+    Map<String, AtomicInteger> count = new java.util.concurrent.ConcurrentHashMap<>();
+    return spec -> {
+      int n = count.computeIfAbsent(spec.heuristic(), h -> new AtomicInteger()).incrementAndGet();
+      boolean control = "sc".equals(spec.heuristic());
+      boolean fail = (control ? scRuns : oldestRuns).contains(n);
+      return new TrialOutcome(spec, fail ? TrialOutcome.Result.FAIL : TrialOutcome.Result.PASS, 10, 100,
+          control ? 0 : 3, fail ? "java.lang.AssertionError: " + (control ? "unlucky draw" : "stale") : null,
+          "java …");
+    };
   }
 
   /**

@@ -75,23 +75,23 @@ class VerdictClassifierTest {
    */
   @Test
   void heuristicsThatTogetherFailSignificantlyMoreOftenThanAFailingControlAreDestructive() {
-    HeuristicTrials control = new HeuristicTrials("sc", 9, 0, 3, 90, 0, durations(100, 9));
-    Classification c = classifier.classify(List.of(control,
-        new HeuristicTrials("oldest", 8, 8, 0, 80, 30, durations(100, 8)),
-        new HeuristicTrials("oldest-but-different", 5, 5, 0, 50, 20, durations(100, 5)),
-        new HeuristicTrials("random", 5, 5, 0, 50, 20, durations(100, 5)),
-        new HeuristicTrials("random-but-different", 5, 5, 0, 50, 20, durations(100, 5))), false);
+    Classification c = classifier.classify(lostUpdate(5), false);
     assertEquals(Verdict.DESTRUCTIVE, c.verdict(), c.summary());
     assertTrue(c.summary().startsWith("23/23 runs failed under the adversarial heuristics together (oldest 8/8,"
         + " oldest-but-different 5/5, random 5/5, random-but-different 5/5), 3/9 under sc: the stale values make the"
         + " test fail more often than the control (Fisher p = 9.3e-05)"), c.summary());
     // the same rates under one heuristic alone: 8 of 8 against 3 of 9 is p = 0.007, above 0.01 / 4 only with four
-    Classification alone = classifier.classify(List.of(control,
-        new HeuristicTrials("oldest", 8, 8, 0, 80, 30, durations(100, 8)),
-        new HeuristicTrials("oldest-but-different", 5, 1, 0, 50, 20, durations(100, 5)),
-        new HeuristicTrials("random", 5, 1, 0, 50, 20, durations(100, 5)),
-        new HeuristicTrials("random-but-different", 5, 1, 0, 50, 20, durations(100, 5))), false);
+    Classification alone = classifier.classify(lostUpdate(1), false);
     assertEquals(Verdict.FLAKY, alone.verdict(), alone.summary());
+  }
+
+  /** The control 3 of 9, {@code oldest} 8 of 8, and the other three heuristics {@code others} of 5 each. */
+  private static List<HeuristicTrials> lostUpdate(int others) {
+    return List.of(new HeuristicTrials("sc", 9, 0, 3, 90, 0, durations(100, 9)),
+        new HeuristicTrials("oldest", 8, 8, 0, 80, 30, durations(100, 8)),
+        new HeuristicTrials("oldest-but-different", 5, others, 0, 50, 20, durations(100, 5)),
+        new HeuristicTrials("random", 5, others, 0, 50, 20, durations(100, 5)),
+        new HeuristicTrials("random-but-different", 5, others, 0, 50, 20, durations(100, 5)));
   }
 
   @Test
